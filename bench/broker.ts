@@ -1,0 +1,90 @@
+// A real `countersign serve` on a temp data dir, for benchmarks. Call stop() in `finally`: it ends the
+// broker (which ends its upstream servers) and removes the data dir. An exit hook backs it up.
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+export const ROOT = fileURLToPath(new URL('../', import.meta.url));
+export const CLI = join(ROOT, 'bin', 'countersign.mjs');
+export const NODE = process.execPath;
+export const EVERYTHING_SERVER = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+
+const run = promisify(execFile);
+// Like the test harness: the data dir comes from --data-dir only.
+const ENV = { ...process.env, COUNTERSIGN_HOME: '' };
+
+export interface BenchServer {
+  name: string;
+  command: string[];
+  trusted?: boolean;
+}
+
+export interface BenchBroker {
+  dataDir: string;
+  baseUrl: string;
+  mcpToken: string;
+  /** The last few KB of the broker's stderr, for error messages. */
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+export async function cli(dataDir: string, ...args: string[]): Promise<void> {
+  await run(NODE, [CLI, ...args, '--data-dir', dataDir], { env: ENV });
+}
+
+export async function startBroker(servers: BenchServer[]): Promise<BenchBroker> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cs-bench-'));
+  let stderr = '';
+  let child: ReturnType<typeof spawn> | undefined;
+  const killNow = (): void => void child?.kill('SIGKILL');
+  const stop = async (): Promise<void> => {
+    process.off('exit', killNow);
+    const c = child;
+    if (c && c.exitCode === null && c.signalCode === null) {
+      const exited = new Promise((resolve) => c.once('exit', resolve));
+      c.kill('SIGTERM');
+      const timer = setTimeout(() => c.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    for (const s of servers) {
+      await cli(dataDir, 'servers', 'add', s.name, '--', ...s.command);
+      if (s.trusted) await cli(dataDir, 'servers', 'trust', s.name);
+    }
+    const c = spawn(NODE, [CLI, 'serve', '--data-dir', dataDir, '--port', '0', '--no-open'], { stdio: ['ignore', 'pipe', 'pipe'], env: ENV });
+    child = c;
+    process.once('exit', killNow);
+    c.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8192)));
+    const uiUrl = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`countersign serve did not start in 15 s: ${stderr}`)), 15_000);
+      createInterface({ input: c.stdout! }).on('line', (line) => {
+        const m = /^Countersign UI: (\S+)$/.exec(line);
+        if (m?.[1]) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+      c.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`countersign serve exited with ${code}: ${stderr}`));
+      });
+    });
+    return {
+      dataDir,
+      baseUrl: new URL(uiUrl).origin,
+      mcpToken: readFileSync(join(dataDir, 'mcp-token'), 'utf8').trim(),
+      stderr: () => stderr,
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

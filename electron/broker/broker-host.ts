@@ -1,0 +1,69 @@
+// Starts a whole broker for one data dir: lock, settings, the local socket and the HTTP server.
+// `countersign serve` and the desktop app both use this.
+import { randomBytes } from 'node:crypto';
+import { Broker, type BrokerOptions } from './broker.js';
+import { ensureDataDir, socketPath } from './data-dir.js';
+import { BrokerHttpServer, isLoopbackHost } from './http/broker-http-server.js';
+import { acquireInstanceLock } from './instance-lock.js';
+import { LocalSocketServer } from './local-socket-server.js';
+import { loadOrCreateToken } from './token-file.js';
+
+export interface HostOptions extends BrokerOptions {
+  host?: string;
+  port?: number;
+  rendererDir: string;
+  maxMessageBytes?: number;
+}
+
+export interface RunningBroker {
+  broker: Broker;
+  /** The UI's address, with the in-memory API token in the fragment (never sent to a server or logged). */
+  uiUrl: string;
+  baseUrl: string;
+  apiToken: string;
+  mcpToken: string;
+  socketPath: string;
+  stop(): Promise<void>;
+}
+
+export async function startBroker(opts: HostOptions): Promise<RunningBroker> {
+  ensureDataDir(opts.dataDir);
+  const lock = acquireInstanceLock(opts.dataDir);
+  const cleanups: Array<() => Promise<void> | void> = [() => lock.release()];
+  const stop = async (): Promise<void> => {
+    for (const c of cleanups.splice(0).reverse()) {
+      try {
+        await c();
+      } catch {
+        // Keep tearing down the rest.
+      }
+    }
+  };
+  try {
+    const broker = new Broker(opts);
+    cleanups.push(() => broker.close());
+    const mcpToken = loadOrCreateToken(opts.dataDir);
+    const apiToken = randomBytes(32).toString('base64url');
+    const sock = socketPath(opts.dataDir);
+    const local = new LocalSocketServer(broker, { path: sock, maxMessageBytes: opts.maxMessageBytes });
+    await local.listen();
+    cleanups.push(() => local.close());
+    const http = new BrokerHttpServer(broker, {
+      host: opts.host,
+      port: opts.port,
+      mcpToken,
+      apiToken,
+      rendererDir: opts.rendererDir,
+      maxBodyBytes: opts.maxMessageBytes,
+    });
+    const { host, port } = await http.listen();
+    cleanups.push(() => http.close());
+    const shownHost = isLoopbackHost(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+    const baseUrl = `http://${shownHost}:${port}`;
+    broker.setEndpoints({ httpUrl: baseUrl, mcpUrlTemplate: `${baseUrl}/mcp/<server>` });
+    return { broker, uiUrl: `${baseUrl}/#token=${apiToken}`, baseUrl, apiToken, mcpToken, socketPath: sock, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

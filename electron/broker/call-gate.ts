@@ -1,0 +1,117 @@
+// Decides each tools/call: runs the pure policy, holds asked calls for a person, and logs every call.
+import type { AuditEntry, PendingCall, Settings } from '../../shared/api.js';
+import { decide, readsLocalData } from '../../shared/decide.js';
+import type { DecidedBy, Rule } from '../../shared/decision.js';
+import type { PendingQueue } from './pending-queue.js';
+import { errorResult, type CallOutcome, type GateVerdict, type ToolCallContext } from './relay-session.js';
+
+export interface GateDeps {
+  pending: PendingQueue;
+  isTrusted(server: string): boolean;
+  rules(): Rule[];
+  addRule(server: string, tool: string): void;
+  settings(): Settings;
+  paused(): boolean;
+  /** Shared by every session of one client, so a local read in one makes a send in another ask. */
+  history(clientKey: string): { readLocalData: boolean };
+  audit(entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>): void;
+}
+
+export class CallGate {
+  constructor(private readonly deps: GateDeps) {}
+
+  async decideToolCall(ctx: ToolCallContext): Promise<GateVerdict> {
+    const { session } = ctx;
+    const server = session.serverName;
+    const trusted = this.deps.isTrusted(server);
+    const tool = await session.toolDefinition(ctx.toolName).catch(() => undefined);
+    const history = this.deps.history(session.clientKey);
+    const decision = decide({
+      server: { name: server, trusted },
+      tool,
+      toolName: ctx.toolName,
+      rules: this.deps.rules(),
+      session: { allowedTools: session.allowedTools, hasReadLocalData: history.readLocalData },
+      paused: this.deps.paused(),
+    });
+    const started = Date.now();
+    const reasons = decision.reasons.map((r) => r.code);
+    const log = (fields: Pick<AuditEntry, 'decision' | 'decidedBy' | 'status'> & { detail?: string }): void => {
+      this.deps.audit({
+        time: new Date(started).toISOString(),
+        server,
+        tool: ctx.toolName,
+        arguments: ctx.arguments,
+        reasons,
+        durationMs: Date.now() - started,
+        client: session.clientInfo?.name,
+        ...fields,
+      });
+    };
+    const forward = (decidedBy: DecidedBy): GateVerdict => {
+      // Marked before the call runs: once forwarded, local data may already be on its way to the model.
+      if (readsLocalData(decision.hints)) history.readLocalData = true;
+      return {
+        forward: true,
+        retryOnTimeout: trusted && decision.hints.supplied.idempotentHint && decision.hints.idempotentHint && !decision.hints.readOnlyHint,
+        onSettled: (outcome: CallOutcome) => log({ decision: 'allow', decidedBy, ...settledFields(outcome) }),
+      };
+    };
+
+    if (decision.outcome === 'deny') {
+      const text = decision.reasons[0]?.message ?? 'Countersign denied this call.';
+      log({ decision: 'deny', decidedBy: 'policy', status: 'denied', detail: text });
+      return { forward: false, result: errorResult(text) };
+    }
+    if (decision.outcome === 'allow') return forward(decision.decidedBy);
+
+    const timeoutMs = this.deps.settings().approvalTimeoutSeconds * 1000;
+    const call: Omit<PendingCall, 'id' | 'createdAt' | 'expiresAt'> = {
+      server,
+      serverTrusted: trusted,
+      tool: ctx.toolName,
+      title: typeof tool?.title === 'string' ? tool.title : typeof tool?.annotations?.title === 'string' ? tool.annotations.title : undefined,
+      arguments: ctx.arguments,
+      reasons: decision.reasons,
+      hints: decision.hints,
+      preview: decision.preview,
+      client: { ...session.clientInfo, session: session.id },
+    };
+    const waiting = this.deps.pending.wait(call, { timeoutMs, signal: ctx.signal, sendProgress: ctx.sendProgress });
+    const resolution = await waiting.result;
+    switch (resolution.kind) {
+      case 'cancelled':
+        log({ decision: 'deny', decidedBy: 'cancelled', status: 'cancelled', detail: 'The client cancelled the call, or its session ended, before a decision.' });
+        return { forward: false, result: errorResult('The call was cancelled before anyone decided.') };
+      case 'deny': {
+        const text = resolution.by === 'timeout'
+          ? `No one approved this call within ${Math.round(timeoutMs / 1000)} s, so Countersign denied it. It was not run.`
+          : `The person using Countersign denied this call${resolution.reason ? `: ${resolution.reason}` : '.'} It was not run.`;
+        log({ decision: 'deny', decidedBy: resolution.by, status: 'denied', detail: resolution.reason ?? text });
+        return { forward: false, result: errorResult(text) };
+      }
+      case 'allow-session':
+        session.allowedTools.add(ctx.toolName);
+        return forward('person');
+      case 'always-allow':
+        this.deps.addRule(server, ctx.toolName);
+        return forward('person');
+      case 'allow-once':
+        return forward('person');
+    }
+  }
+}
+
+function settledFields(outcome: CallOutcome): Pick<AuditEntry, 'status'> & { detail?: string } {
+  switch (outcome.status) {
+    case 'ok':
+    case 'error':
+      return { status: outcome.status };
+    case 'failed':
+    case 'timeout':
+      return { status: outcome.status, detail: outcome.error };
+    case 'cancelled':
+      return { status: 'cancelled', detail: 'The client cancelled the call after it was forwarded.' };
+  }
+}
+

@@ -1,0 +1,199 @@
+// The /mcp/<server> Streamable HTTP endpoint: sessions, POST/GET/DELETE, envelope checks. Our own instead of
+// the SDK's server transport because the broker must relay messages unchanged (no schema re-validation,
+// any MCP-Protocol-Version, bodies far above 4 MB).
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  checkEnvelope,
+  ErrorCode,
+  errorResponse,
+  isRequest,
+  type JsonRpcId,
+  type JsonRpcMessage,
+} from '../../../shared/jsonrpc.js';
+import { HttpSessionTransport } from './mcp-http-session.js';
+import { DEFAULT_MAX_BODY_BYTES, readJsonBody, sendRejection } from './request-guard.js';
+
+export interface McpEndpointOptions {
+  maxBodyBytes?: number;
+  /** SSE comment interval for open streams; 0 disables. Default 15 s. */
+  keepAliveMs?: number;
+  /** Messages held per session while no stream is open to carry them. Default 1000. */
+  maxQueuedMessages?: number;
+  /**
+   * Called when a client sends initialize without a session id. Return an error message to refuse (e.g.
+   * unknown server name): the client then gets a JSON-RPC error with the initialize request's id, HTTP 404.
+   * The broker attaches its relay to `transport` (onmessage etc.) and calls transport.start().
+   */
+  onSession(serverName: string, transport: HttpSessionTransport): string | undefined | Promise<string | undefined>;
+}
+
+const SESSION_HEADER = 'mcp-session-id';
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function acceptsSse(req: IncomingMessage): boolean {
+  return /\btext\/event-stream\b/i.test(header(req, 'accept') ?? '');
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(text)),
+  });
+  res.end(text);
+}
+
+function sendError(res: ServerResponse, status: number, code: number, message: string, id: JsonRpcId | null = null): void {
+  sendJson(res, status, errorResponse(id, code, message));
+}
+
+export class McpHttpEndpoint {
+  private readonly sessions = new Map<string, HttpSessionTransport>();
+  private readonly maxBodyBytes: number;
+
+  constructor(private readonly opts: McpEndpointOptions) {
+    this.maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /** Host, Origin and token checks are the caller's job; this serves one request for `serverName`. */
+  async handle(req: IncomingMessage, res: ServerResponse, serverName: string): Promise<void> {
+    try {
+      switch (req.method) {
+        case 'POST':
+          return await this.handlePost(req, res, serverName);
+        case 'GET':
+          return this.handleGet(req, res, serverName);
+        case 'DELETE':
+          return await this.handleDelete(req, res, serverName);
+        default:
+          res.setHeader('Allow', 'GET, POST, DELETE');
+          return sendError(res, 405, -32000, `Method Not Allowed: ${req.method ?? '?'}`);
+      }
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      sendError(res, 500, ErrorCode.InternalError, `Internal error: ${detail}`);
+    }
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((session) => session.close()));
+    this.sessions.clear();
+  }
+
+  /** The session named by the request header, or an error already sent (400 missing, 404 unknown). */
+  private sessionFor(req: IncomingMessage, res: ServerResponse, serverName: string): HttpSessionTransport | undefined {
+    const id = header(req, SESSION_HEADER);
+    if (!id) {
+      sendError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+      return undefined;
+    }
+    const session = this.sessions.get(id);
+    // A session opened for another server is "not found" here, so ids never cross servers.
+    if (!session || session.isClosed || session.serverName !== serverName) {
+      sendError(res, 404, -32001, 'Session not found: initialize a new session');
+      return undefined;
+    }
+    return session;
+  }
+
+  private async handlePost(req: IncomingMessage, res: ServerResponse, serverName: string): Promise<void> {
+    const hasSessionHeader = header(req, SESSION_HEADER) !== undefined;
+    // Check the session before reading a possibly large body for nothing.
+    const existing = hasSessionHeader ? this.sessionFor(req, res, serverName) : undefined;
+    if (hasSessionHeader && !existing) return;
+
+    const body = await readJsonBody(req, this.maxBodyBytes);
+    if (!body.ok) {
+      // Past the cap the rest of the body is unread: close the connection rather than drain it.
+      return sendRejection(res, body, body.status === 413);
+    }
+
+    const batch = Array.isArray(body.value);
+    const values: unknown[] = batch ? (body.value as unknown[]) : [body.value];
+    if (values.length === 0) {
+      return sendError(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: empty batch');
+    }
+    const messages: JsonRpcMessage[] = [];
+    for (const [index, value] of values.entries()) {
+      const checked = checkEnvelope(value);
+      if (!checked.ok) {
+        const where = batch ? ` (batch element ${index})` : '';
+        return sendError(res, 400, ErrorCode.InvalidRequest, `Invalid Request${where}: ${checked.reason}`);
+      }
+      messages.push(checked.message);
+    }
+    const sse = acceptsSse(req);
+
+    if (existing) {
+      // The session may have closed while the body was being read.
+      if (existing.isClosed) return sendError(res, 404, -32001, 'Session not found: initialize a new session');
+      existing.handlePost(res, messages, { batch, sse, headers: { 'Mcp-Session-Id': existing.sessionId } });
+      return;
+    }
+
+    const init = messages.length === 1 && !batch ? messages[0] : undefined;
+    if (!init || !isRequest(init) || init.method !== 'initialize') {
+      const batched = messages.some((m) => isRequest(m) && m.method === 'initialize');
+      const reason = batched
+        ? 'initialize must be sent on its own, not in a batch'
+        : 'Mcp-Session-Id header is required (send initialize first)';
+      return sendError(res, 400, -32000, `Bad Request: ${reason}`);
+    }
+    await this.openSession(res, serverName, init, sse);
+  }
+
+  private async openSession(res: ServerResponse, serverName: string, init: JsonRpcMessage & { id: JsonRpcId }, sse: boolean): Promise<void> {
+    const session = new HttpSessionTransport({
+      sessionId: randomUUID(),
+      serverName,
+      keepAliveMs: this.opts.keepAliveMs,
+      maxQueuedMessages: this.opts.maxQueuedMessages,
+      onEnded: (ended) => {
+        if (this.sessions.get(ended.sessionId) === ended) this.sessions.delete(ended.sessionId);
+      },
+    });
+    let refusal: string | undefined;
+    try {
+      refusal = await this.opts.onSession(serverName, session);
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      return sendError(res, 500, ErrorCode.InternalError, `Internal error: could not open a session: ${detail}`, init.id);
+    }
+    if (refusal !== undefined) return sendError(res, 404, -32000, refusal, init.id);
+    this.sessions.set(session.sessionId, session);
+    session.handlePost(res, [init], { batch: false, sse, headers: { 'Mcp-Session-Id': session.sessionId } });
+  }
+
+  private handleGet(req: IncomingMessage, res: ServerResponse, serverName: string): void {
+    if (!acceptsSse(req)) {
+      return sendError(res, 406, -32000, 'Not Acceptable: GET needs Accept: text/event-stream');
+    }
+    const session = this.sessionFor(req, res, serverName);
+    if (!session) return;
+    if (!session.openStandalone(res, { 'Mcp-Session-Id': session.sessionId })) {
+      sendError(res, 409, -32000, 'Conflict: this session already has an open GET stream');
+    }
+  }
+
+  private async handleDelete(req: IncomingMessage, res: ServerResponse, serverName: string): Promise<void> {
+    const session = this.sessionFor(req, res, serverName);
+    if (!session) return;
+    await session.close();
+    res.writeHead(200, { 'Content-Length': '0' });
+    res.end();
+  }
+}

@@ -1,0 +1,114 @@
+// One broker per data dir: two would fork the audit chain and fight over the socket.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ensureDataDir } from './data-dir.js';
+
+export class InstanceLockError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `Another Countersign broker is already running for ${dataDir} (pid ${pid}). ` +
+        'Stop it first, or use --data-dir for a separate one.',
+    );
+    this.name = 'InstanceLockError';
+  }
+}
+
+export interface InstanceLock {
+  readonly path: string;
+  release(): void;
+}
+
+interface LockContent {
+  pid: number;
+  startedAt: string;
+}
+
+export function acquireInstanceLock(dataDir: string): InstanceLock {
+  ensureDataDir(dataDir);
+  const lockPath = path.join(dataDir, 'broker.lock');
+  const mine: LockContent = { pid: process.pid, startedAt: new Date().toISOString() };
+  const text = JSON.stringify(mine);
+
+  if (!createExclusive(lockPath, text)) {
+    const holder = readHolderPatiently(lockPath);
+    if (holder && isAlive(holder.pid)) throw new InstanceLockError(dataDir, holder.pid);
+    // Stale (crash) or garbage: replace it whole, so no reader ever sees a half-written lock.
+    const tmp = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    fs.writeFileSync(tmp, text, { mode: 0o600 });
+    fs.renameSync(tmp, lockPath);
+  }
+  // Another broker may have taken over the same stale lock at the same moment: the last rename wins.
+  const now = readHolder(lockPath);
+  if (!now || !sameHolder(now, mine)) {
+    if (now && isAlive(now.pid)) throw new InstanceLockError(dataDir, now.pid);
+    throw new Error(`Could not take the broker lock ${lockPath}: it changed while it was being written.`);
+  }
+
+  let released = false;
+  return {
+    path: lockPath,
+    release() {
+      if (released) return;
+      released = true;
+      const holder = readHolder(lockPath);
+      // Never remove a lock that a later broker has taken over.
+      if (holder && sameHolder(holder, mine)) fs.rmSync(lockPath, { force: true });
+    },
+  };
+}
+
+/** O_EXCL create; false when the file already exists. */
+function createExclusive(file: string, text: string): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'wx', 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+  try {
+    fs.writeSync(fd, text);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return true;
+}
+
+function readHolder(file: string): LockContent | undefined {
+  try {
+    const value: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    if (typeof value !== 'object' || value === null) return undefined;
+    const { pid, startedAt } = value as Record<string, unknown>;
+    // pid 0 or negative would make process.kill signal a whole process group.
+    if (!Number.isInteger(pid) || (pid as number) <= 0 || typeof startedAt !== 'string') return undefined;
+    return { pid: pid as number, startedAt };
+  } catch {
+    return undefined;
+  }
+}
+
+/** An unreadable lock may be one a starting broker has created but not yet written: look twice. */
+function readHolderPatiently(file: string): LockContent | undefined {
+  const first = readHolder(file);
+  if (first) return first;
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+  return readHolder(file);
+}
+
+function sameHolder(a: LockContent, b: LockContent): boolean {
+  return a.pid === b.pid && a.startedAt === b.startedAt;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,64 @@
+// The first line on the local socket: which server the `connect` process wants, and the broker's answer.
+// After it, the socket carries plain newline-delimited JSON-RPC.
+import type { Socket } from 'node:net';
+
+export const HANDSHAKE_VERSION = 1;
+const MAX_HELLO_BYTES = 8192;
+
+export interface Hello {
+  countersign: number;
+  server: string;
+  /** The process that launched `connect`: sessions of one client share local-read history. */
+  clientPid?: number;
+}
+
+export type HelloReply = { countersign: number; ok: true } | { countersign: number; ok: false; error: string };
+
+/** Reads one line from the socket; any bytes after it are pushed back for the next reader. */
+export function readFirstLine(socket: Socket, timeoutMs = 10_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buf = Buffer.alloc(0);
+    const cleanup = (): void => {
+      clearTimeout(timer);
+      socket.off('data', onData);
+      socket.off('end', onEnd);
+      socket.off('error', onEnd);
+    };
+    const onData = (chunk: Buffer): void => {
+      buf = Buffer.concat([buf, chunk]);
+      const nl = buf.indexOf(10);
+      if (nl === -1) {
+        if (buf.length > MAX_HELLO_BYTES) {
+          cleanup();
+          reject(new Error('handshake line too long'));
+        }
+        return;
+      }
+      cleanup();
+      socket.pause();
+      const rest = buf.subarray(nl + 1);
+      if (rest.length) socket.unshift(rest);
+      resolve(buf.subarray(0, nl).toString('utf8'));
+    };
+    const onEnd = (): void => {
+      cleanup();
+      reject(new Error('connection closed during handshake'));
+    };
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error('handshake timed out'));
+    }, timeoutMs);
+    socket.on('data', onData);
+    socket.once('end', onEnd);
+    socket.once('error', onEnd);
+  });
+}
+
+export function parseHello(line: string): Hello {
+  const value: unknown = JSON.parse(line);
+  if (!value || typeof value !== 'object') throw new Error('handshake is not an object');
+  const v = value as Record<string, unknown>;
+  if (v.countersign !== HANDSHAKE_VERSION) throw new Error(`unsupported handshake version ${String(v.countersign)}`);
+  if (typeof v.server !== 'string' || v.server.length === 0 || v.server.length > 200) throw new Error('handshake has no server name');
+  return { countersign: HANDSHAKE_VERSION, server: v.server, clientPid: typeof v.clientPid === 'number' ? v.clientPid : undefined };
+}

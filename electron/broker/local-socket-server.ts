@@ -1,0 +1,85 @@
+// `countersign connect` reaches the broker here: a Unix socket (mode 0600) in the data dir, or a named pipe.
+import { chmodSync, existsSync, unlinkSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { Broker, UnknownServerError } from './broker.js';
+import { badLineResponse, LineTransport } from './line-transport.js';
+import { HANDSHAKE_VERSION, parseHello, readFirstLine, type HelloReply } from './local-handshake.js';
+
+export interface LocalSocketOptions {
+  path: string;
+  maxMessageBytes?: number;
+}
+
+export class LocalSocketServer {
+  private server?: Server;
+  private readonly sockets = new Set<Socket>();
+
+  constructor(private readonly broker: Broker, private readonly opts: LocalSocketOptions) {}
+
+  async listen(): Promise<void> {
+    const { path } = this.opts;
+    // We hold the data dir's instance lock, so a socket file left here is from a broker that died.
+    if (process.platform !== 'win32' && existsSync(path)) unlinkSync(path);
+    const server = createServer((socket) => void this.accept(socket));
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(path, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    if (process.platform !== 'win32') chmodSync(path, 0o600);
+  }
+
+  private async accept(socket: Socket): Promise<void> {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    const reply = (r: HelloReply): void => {
+      socket.write(JSON.stringify(r) + '\n');
+    };
+    let server: string;
+    let clientPid: number | undefined;
+    try {
+      ({ server, clientPid } = parseHello(await readFirstLine(socket)));
+    } catch (err) {
+      reply({ countersign: HANDSHAKE_VERSION, ok: false, error: `Countersign could not read the connect handshake: ${(err as Error).message}` });
+      socket.end();
+      return;
+    }
+    const lines = new LineTransport({
+      input: socket,
+      output: socket,
+      maxMessageBytes: this.opts.maxMessageBytes,
+      onBadLine: (bad) => {
+        if (bad.id !== null) void lines.send(badLineResponse(bad)).catch(() => undefined);
+        else process.stderr.write(`countersign: ignored a bad message from a client of '${server}': ${bad.reason}\n`);
+      },
+      onCloseStreams: () => socket.end(),
+    });
+    try {
+      // Sessions of one client process share history, so the key is the process that ran `connect`.
+      await this.broker.openSession(server, lines, clientPid ? `local:${clientPid}` : `local-socket:${Math.random()}`);
+    } catch (err) {
+      const message = err instanceof UnknownServerError ? err.message : `Countersign could not open '${server}': ${(err as Error).message}`;
+      reply({ countersign: HANDSHAKE_VERSION, ok: false, error: message });
+      socket.end();
+      return;
+    }
+    reply({ countersign: HANDSHAKE_VERSION, ok: true });
+    socket.resume();
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    if (process.platform !== 'win32' && existsSync(this.opts.path)) {
+      try {
+        unlinkSync(this.opts.path);
+      } catch {
+        // Gone already.
+      }
+    }
+  }
+}

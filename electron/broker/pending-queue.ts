@@ -1,0 +1,92 @@
+// Calls waiting for a person. Each resolves exactly once: by a decision, the timeout, a cancel or the
+// session ending. Anything that arrives later is refused and forwards nothing.
+import { randomUUID } from 'node:crypto';
+import type { DecisionRequest, PendingCall } from '../../shared/api.js';
+
+export type Resolution =
+  | { kind: 'allow-once' | 'allow-session' | 'always-allow' }
+  | { kind: 'deny'; reason?: string; by: 'person' | 'timeout' }
+  | { kind: 'cancelled' };
+
+interface Entry {
+  call: PendingCall;
+  resolve(r: Resolution): void;
+  timer: NodeJS.Timeout;
+  progress?: NodeJS.Timeout;
+}
+
+export interface PendingQueueOptions {
+  progressIntervalMs?: number;
+  onAdded(call: PendingCall): void;
+  onRemoved(id: string, why: 'allowed' | 'denied' | 'timeout' | 'cancelled' | 'session-closed'): void;
+}
+
+export interface WaitOptions {
+  timeoutMs: number;
+  signal: AbortSignal;
+  sendProgress(progress: number, message: string): void;
+}
+
+export class PendingQueue {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly opts: PendingQueueOptions) {}
+
+  list(): PendingCall[] {
+    return [...this.entries.values()].map((e) => e.call).sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(id: string): PendingCall | undefined {
+    return this.entries.get(id)?.call;
+  }
+
+  wait(call: Omit<PendingCall, 'id' | 'createdAt' | 'expiresAt'>, opts: WaitOptions): { id: string; result: Promise<Resolution> } {
+    const id = randomUUID();
+    const createdAt = Date.now();
+    const full: PendingCall = { ...call, id, createdAt, expiresAt: createdAt + opts.timeoutMs };
+    let resolveOuter!: (r: Resolution) => void;
+    const result = new Promise<Resolution>((resolve) => (resolveOuter = resolve));
+    const finish = (r: Resolution, why: Parameters<PendingQueueOptions['onRemoved']>[1]): void => {
+      const entry = this.entries.get(id);
+      if (!entry) return; // already resolved: at most once
+      this.entries.delete(id);
+      clearTimeout(entry.timer);
+      clearInterval(entry.progress);
+      opts.signal.removeEventListener('abort', onAbort);
+      this.opts.onRemoved(id, why);
+      resolveOuter(r);
+    };
+    const onAbort = (): void => finish({ kind: 'cancelled' }, 'cancelled');
+    if (opts.signal.aborted) {
+      resolveOuter({ kind: 'cancelled' });
+      return { id, result };
+    }
+    const timer = setTimeout(() => finish({ kind: 'deny', by: 'timeout' }, 'timeout'), opts.timeoutMs);
+    timer.unref();
+    const entry: Entry = { call: full, resolve: (r) => finish(r, r.kind === 'deny' ? 'denied' : r.kind === 'cancelled' ? 'cancelled' : 'allowed'), timer };
+    // Keep the client from giving up while a person decides.
+    const interval = this.opts.progressIntervalMs ?? 10_000;
+    let ticks = 0;
+    entry.progress = setInterval(() => {
+      ticks += 1;
+      opts.sendProgress(ticks, `Waiting for approval in Countersign (${Math.round((ticks * interval) / 1000)} s)`);
+    }, interval);
+    entry.progress.unref();
+    opts.signal.addEventListener('abort', onAbort, { once: true });
+    this.entries.set(id, entry);
+    this.opts.onAdded(full);
+    return { id, result };
+  }
+
+  /** False when the call is not pending (decided, timed out, cancelled, unknown). */
+  decide(id: string, decision: DecisionRequest): boolean {
+    const entry = this.entries.get(id);
+    if (!entry) return false;
+    entry.resolve(decision.kind === 'deny' ? { kind: 'deny', reason: decision.reason, by: 'person' } : { kind: decision.kind });
+    return true;
+  }
+}

@@ -1,0 +1,476 @@
+// One client session relayed to its own upstream connection. Messages pass at the message level,
+// unchanged, except what we must intercept: tools/call requests, tools/list results and
+// tools/list_changed. Request ids are remapped per connection so no stray response completes another call.
+import {
+  errorResponse, ErrorCode, isNotification, isRequest, isResponse, isResult,
+  type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest,
+} from '../../shared/jsonrpc.js';
+import type { ToolDefinition } from '../../shared/tool.js';
+import type { MessageTransport } from './transport.js';
+
+export interface ToolCallContext {
+  session: RelaySession;
+  request: JsonRpcRequest;
+  toolName: string;
+  arguments: unknown;
+  /** Aborted when the client cancels the call or the session ends. */
+  signal: AbortSignal;
+  /** Sends a progress notification to the client, when its request carried a progressToken. */
+  sendProgress(progress: number, message: string): void;
+}
+
+export type CallOutcome =
+  | { status: 'ok' | 'error'; result: Record<string, unknown> }
+  | { status: 'failed' | 'timeout'; error: string }
+  | { status: 'cancelled' };
+
+export type GateVerdict =
+  | { forward: true; retryOnTimeout: boolean; onSettled(outcome: CallOutcome): void }
+  | { forward: false; result: Record<string, unknown> };
+
+export interface SessionHooks {
+  decideToolCall(ctx: ToolCallContext): Promise<GateVerdict>;
+  onToolsListed?(session: RelaySession, tools: ToolDefinition[]): void;
+  onToolsChanged?(session: RelaySession): void;
+  onClosed?(session: RelaySession): void;
+  /** Seconds before a forwarded tools/call counts as timed out upstream. */
+  upstreamTimeoutMs(): number;
+}
+
+interface UpstreamPending {
+  downId: JsonRpcId | null; // null: the broker's own request
+  method: string;
+  resolveInternal?: (m: JsonRpcMessage) => void;
+  call?: ForwardedCall;
+  hadCursor?: boolean;
+}
+
+interface ForwardedCall {
+  request: JsonRpcRequest;
+  retryOnTimeout: boolean;
+  retried: boolean;
+  timer?: NodeJS.Timeout;
+  onSettled(outcome: CallOutcome): void;
+  upId: number;
+}
+
+interface DownInflight {
+  method: string;
+  upId?: number;
+  /** Set while a tools/call waits for a decision. */
+  abort?: AbortController;
+}
+
+export class RelaySession {
+  readonly id: string;
+  clientInfo?: { name?: string; version?: string };
+  readonly allowedTools = new Set<string>();
+  private upstream?: MessageTransport;
+  private upstreamStarting?: Promise<void>;
+  private nextUpId = 1;
+  private nextServerReqId = 1;
+  private readonly upPending = new Map<number, UpstreamPending>();
+  private readonly downInflight = new Map<JsonRpcId, DownInflight>();
+  /** Our downstream id for a server→client request → the server's own id. */
+  private readonly serverRequests = new Map<string, JsonRpcId>();
+  private tools?: Map<string, ToolDefinition>;
+  private toolsComplete = false;
+  private toolsStale = false;
+  private pageAccumulator?: Map<string, ToolDefinition>;
+  private closed = false;
+  private initialized = false;
+  private upstreamGoneReason?: string;
+
+  constructor(
+    readonly serverName: string,
+    readonly clientKey: string,
+    private readonly downstream: MessageTransport,
+    private readonly openUpstream: () => MessageTransport,
+    private readonly hooks: SessionHooks,
+    id: string,
+  ) {
+    this.id = id;
+  }
+
+  async start(): Promise<void> {
+    this.downstream.onmessage = (m) => this.fromClient(m);
+    this.downstream.onclose = () => void this.close('client closed the session');
+    this.downstream.onerror = () => undefined;
+    await this.downstream.start();
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Definitions as this session's server last listed them. */
+  knownTools(): ToolDefinition[] {
+    return [...(this.tools?.values() ?? [])];
+  }
+
+  private toClient(message: JsonRpcMessage, relatedRequestId?: JsonRpcId): void {
+    if (this.closed) return;
+    this.downstream.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId }).catch(() => undefined);
+  }
+
+  private async ensureUpstream(): Promise<void> {
+    if (this.upstream) return this.upstreamStarting;
+    const up = this.openUpstream();
+    this.upstream = up;
+    up.onmessage = (m) => this.fromServer(m);
+    up.onclose = () => this.upstreamClosed();
+    up.onerror = () => undefined;
+    this.upstreamStarting = up.start();
+    return this.upstreamStarting;
+  }
+
+  private fromClient(message: JsonRpcMessage): void {
+    if (this.closed) return;
+    if (isRequest(message)) {
+      if (this.downInflight.has(message.id)) {
+        this.toClient(errorResponse(message.id, ErrorCode.InvalidRequest, `request id ${JSON.stringify(message.id)} is already in use`));
+        return;
+      }
+      if (message.method === 'initialize') {
+        const info = message.params?.clientInfo as { name?: unknown; version?: unknown } | undefined;
+        this.clientInfo = {
+          name: typeof info?.name === 'string' ? info.name : undefined,
+          version: typeof info?.version === 'string' ? info.version : undefined,
+        };
+      }
+      if (message.method === 'tools/call') {
+        void this.handleToolCall(message);
+        return;
+      }
+      this.forwardRequest(message);
+      return;
+    }
+    if (isNotification(message)) {
+      if (message.method === 'notifications/cancelled') {
+        this.clientCancelled(message);
+        return;
+      }
+      if (message.method === 'notifications/initialized') this.initialized = true;
+      void this.sendUpstream(message);
+      return;
+    }
+    if (isResponse(message)) {
+      // The client answers a request the server made (sampling, elicitation, roots/list, ping).
+      const key = String(message.id);
+      const upId = typeof message.id === 'string' ? this.serverRequests.get(key) : undefined;
+      if (upId === undefined) return; // stray, duplicate or foreign: dropped
+      this.serverRequests.delete(key);
+      void this.sendUpstream({ ...message, id: upId });
+    }
+  }
+
+  private forwardRequest(message: JsonRpcRequest, call?: Omit<ForwardedCall, 'upId'>): number {
+    const upId = this.nextUpId++;
+    this.upPending.set(upId, {
+      downId: message.id,
+      method: message.method,
+      call: call ? { ...call, upId } : undefined,
+      hadCursor: message.params?.cursor !== undefined,
+    });
+    const inflight = this.downInflight.get(message.id) ?? { method: message.method };
+    inflight.upId = upId;
+    inflight.abort = undefined;
+    this.downInflight.set(message.id, inflight);
+    void this.sendUpstream({ ...message, id: upId }, message.id);
+    return upId;
+  }
+
+  private async sendUpstream(message: JsonRpcMessage, downId?: JsonRpcId): Promise<void> {
+    try {
+      if (this.upstreamGoneReason) throw new Error(this.upstreamGoneReason);
+      await this.ensureUpstream();
+      await this.upstream!.send(message);
+    } catch (err) {
+      if (downId !== undefined) {
+        this.failDownstream(downId, `Countersign could not reach server '${this.serverName}': ${(err as Error).message}`);
+      }
+      if (isRequest(message) && message.method === 'initialize') void this.close('upstream failed to start');
+    }
+  }
+
+  private failDownstream(downId: JsonRpcId, text: string, code: number = ErrorCode.ServerUnavailable): void {
+    const inflight = this.downInflight.get(downId);
+    if (!inflight) return;
+    this.downInflight.delete(downId);
+    if (inflight.upId !== undefined) {
+      const pending = this.upPending.get(inflight.upId);
+      this.upPending.delete(inflight.upId);
+      if (pending?.call) {
+        clearTimeout(pending.call.timer);
+        pending.call.onSettled({ status: code === ErrorCode.UpstreamTimeout ? 'timeout' : 'failed', error: text });
+      }
+    }
+    this.toClient(errorResponse(downId, code, text), downId);
+  }
+
+  private async handleToolCall(request: JsonRpcRequest): Promise<void> {
+    const abort = new AbortController();
+    this.downInflight.set(request.id, { method: 'tools/call', abort });
+    const params = request.params ?? {};
+    const toolName = typeof params.name === 'string' ? params.name : '';
+    const progressToken = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
+    const ctx: ToolCallContext = {
+      session: this,
+      request,
+      toolName,
+      arguments: params.arguments,
+      signal: abort.signal,
+      sendProgress: (progress, message) => {
+        if (typeof progressToken !== 'string' && typeof progressToken !== 'number') return;
+        if (abort.signal.aborted) return;
+        this.toClient({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress, message } }, request.id);
+      },
+    };
+    let verdict: GateVerdict;
+    try {
+      verdict = await this.hooks.decideToolCall(ctx);
+    } catch (err) {
+      // Fail closed: a call we could not decide never reaches the server.
+      verdict = { forward: false, result: errorResult(`Countersign could not decide this call, so it was not run: ${(err as Error).message}`) };
+    }
+    if (abort.signal.aborted || this.closed) {
+      if (verdict.forward) verdict.onSettled({ status: 'cancelled' });
+      return; // cancelled or closed while waiting: forward nothing
+    }
+    if (!verdict.forward) {
+      this.downInflight.delete(request.id);
+      this.toClient({ jsonrpc: '2.0', id: request.id, result: verdict.result }, request.id);
+      return;
+    }
+    const upId = this.forwardRequest(request, { request, retryOnTimeout: verdict.retryOnTimeout, retried: false, onSettled: verdict.onSettled });
+    this.armCallTimer(upId);
+  }
+
+  private armCallTimer(upId: number): void {
+    const pending = this.upPending.get(upId);
+    const call = pending?.call;
+    if (!call) return;
+    clearTimeout(call.timer);
+    call.timer = setTimeout(() => this.callTimedOut(upId), this.hooks.upstreamTimeoutMs());
+    call.timer.unref();
+  }
+
+  private callTimedOut(upId: number): void {
+    const pending = this.upPending.get(upId);
+    const call = pending?.call;
+    if (!pending || !call || pending.downId === null) return;
+    this.upPending.delete(upId);
+    void this.sendUpstream({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: upId, reason: 'timed out' } });
+    if (call.retryOnTimeout && !call.retried) {
+      // Only a trusted server's idempotent tool: a second identical call has no further effect.
+      const newUp = this.nextUpId++;
+      const retry: ForwardedCall = { ...call, retried: true, upId: newUp, timer: undefined };
+      this.upPending.set(newUp, { downId: pending.downId, method: 'tools/call', call: retry });
+      const inflight = this.downInflight.get(pending.downId);
+      if (inflight) inflight.upId = newUp;
+      void this.sendUpstream({ ...call.request, id: newUp }, pending.downId);
+      this.armCallTimer(newUp);
+      return;
+    }
+    this.upPending.set(upId, pending); // let failDownstream settle it
+    const seconds = Math.round(this.hooks.upstreamTimeoutMs() / 100) / 10;
+    this.failDownstream(
+      pending.downId,
+      `Server '${this.serverName}' did not answer '${String(call.request.params?.name)}' within ${seconds} s${call.retried ? ', even after one retry' : ''}.`,
+      ErrorCode.UpstreamTimeout,
+    );
+  }
+
+  private clientCancelled(message: JsonRpcMessage & { params?: Record<string, unknown> }): void {
+    const requestId = message.params?.requestId;
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+    const inflight = this.downInflight.get(requestId);
+    if (!inflight) return; // nothing of ours to cancel
+    if (inflight.abort) {
+      // Still waiting for a decision: it simply stops waiting; nothing reaches the server.
+      inflight.abort.abort();
+      this.downInflight.delete(requestId);
+      return;
+    }
+    if (inflight.upId !== undefined) {
+      const pending = this.upPending.get(inflight.upId);
+      this.upPending.delete(inflight.upId);
+      this.downInflight.delete(requestId);
+      if (pending?.call) {
+        clearTimeout(pending.call.timer);
+        pending.call.onSettled({ status: 'cancelled' });
+      }
+      void this.sendUpstream({ ...message, params: { ...message.params, requestId: inflight.upId } });
+    }
+  }
+
+  private fromServer(message: JsonRpcMessage): void {
+    if (this.closed) return;
+    if (isResponse(message)) {
+      const upId = typeof message.id === 'number' ? message.id : NaN;
+      const pending = this.upPending.get(upId);
+      if (!pending) return; // stray, duplicate or foreign: dropped
+      this.upPending.delete(upId);
+      if (pending.downId === null) {
+        pending.resolveInternal?.(message);
+        return;
+      }
+      const downId = pending.downId;
+      this.downInflight.delete(downId);
+      if (pending.method === 'initialize' && isResult(message)) {
+        const version = message.result.protocolVersion;
+        if (typeof version === 'string') this.upstream?.setProtocolVersion?.(version);
+      }
+      if (pending.method === 'tools/list' && isResult(message)) this.recordToolsPage(message.result, pending);
+      if (pending.call) {
+        clearTimeout(pending.call.timer);
+        if (isResult(message)) {
+          pending.call.onSettled({ status: message.result.isError === true ? 'error' : 'ok', result: message.result });
+        } else {
+          pending.call.onSettled({ status: 'failed', error: message.error.message });
+        }
+      }
+      this.toClient({ ...message, id: downId }, downId);
+      return;
+    }
+    if (isRequest(message)) {
+      const ours = `cs-${this.nextServerReqId++}`;
+      this.serverRequests.set(ours, message.id);
+      this.toClient({ ...message, id: ours });
+      return;
+    }
+    if (isNotification(message)) {
+      if (message.method === 'notifications/cancelled') {
+        const theirs = message.params?.requestId;
+        for (const [ours, upId] of this.serverRequests) {
+          if (upId === theirs) {
+            this.serverRequests.delete(ours);
+            this.toClient({ ...message, params: { ...message.params, requestId: ours } });
+          }
+        }
+        return;
+      }
+      if (message.method === 'notifications/progress') this.progressFromServer(message.params?.progressToken);
+      if (message.method === 'notifications/tools/list_changed') {
+        this.toolsStale = true;
+        this.hooks.onToolsChanged?.(this);
+      }
+      this.toClient(message);
+    }
+  }
+
+  /** Upstream progress on a forwarded call shows it is alive: restart its timeout. */
+  private progressFromServer(token: unknown): void {
+    if (token === undefined) return;
+    for (const [upId, pending] of this.upPending) {
+      const meta = pending.call?.request.params?._meta as { progressToken?: unknown } | undefined;
+      if (meta?.progressToken === token) this.armCallTimer(upId);
+    }
+  }
+
+  private recordToolsPage(result: Record<string, unknown>, pending: UpstreamPending): void {
+    const tools = Array.isArray(result.tools) ? (result.tools as unknown[]) : [];
+    // A request without a cursor starts a fresh listing; later pages add to it.
+    if (!pending.hadCursor) this.pageAccumulator = undefined;
+    const page = new Map<string, ToolDefinition>();
+    for (const t of tools) {
+      if (t && typeof t === 'object' && typeof (t as ToolDefinition).name === 'string') page.set((t as ToolDefinition).name, t as ToolDefinition);
+    }
+    this.acceptToolsPage(page, typeof result.nextCursor === 'string');
+  }
+
+  private acceptToolsPage(page: Map<string, ToolDefinition>, more: boolean): void {
+    const acc = this.pageAccumulator ?? new Map<string, ToolDefinition>();
+    for (const [k, v] of page) acc.set(k, v);
+    if (more) {
+      this.pageAccumulator = acc;
+      return;
+    }
+    this.pageAccumulator = undefined;
+    this.tools = acc;
+    this.toolsComplete = true;
+    this.toolsStale = false;
+    this.hooks.onToolsListed?.(this, [...acc.values()]);
+  }
+
+  /** The tool's definition, listing the server's tools ourselves when we do not know them. */
+  async toolDefinition(name: string): Promise<ToolDefinition | undefined> {
+    if (this.tools?.has(name) && !this.toolsStale) return this.tools.get(name);
+    if (!this.toolsComplete || this.toolsStale || !this.tools?.has(name)) await this.fetchTools();
+    return this.tools?.get(name);
+  }
+
+  private async fetchTools(): Promise<void> {
+    const all = new Map<string, ToolDefinition>();
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const upId = this.nextUpId++;
+      const response = await new Promise<JsonRpcMessage>((resolve, reject) => {
+        this.upPending.set(upId, { downId: null, method: 'tools/list', resolveInternal: resolve });
+        const params = cursor === undefined ? {} : { cursor };
+        this.sendUpstream({ jsonrpc: '2.0', id: upId, method: 'tools/list', params }).catch(reject);
+        const t = setTimeout(() => {
+          this.upPending.delete(upId);
+          reject(new Error(`server '${this.serverName}' did not list its tools`));
+        }, this.hooks.upstreamTimeoutMs());
+        t.unref();
+        this.onUpstreamGone.push(() => {
+          clearTimeout(t);
+          reject(new Error(this.upstreamGoneReason ?? 'server went away'));
+        });
+      });
+      if (!(isResult(response))) throw new Error(`server '${this.serverName}' refused to list its tools`);
+      const tools = Array.isArray(response.result.tools) ? (response.result.tools as ToolDefinition[]) : [];
+      for (const t of tools) if (t && typeof t.name === 'string') all.set(t.name, t);
+      cursor = typeof response.result.nextCursor === 'string' ? response.result.nextCursor : undefined;
+      if (cursor === undefined) break;
+    }
+    this.pageAccumulator = undefined;
+    this.acceptToolsPage(all, false);
+  }
+
+  private readonly onUpstreamGone: Array<() => void> = [];
+
+  private upstreamClosed(): void {
+    if (this.closed) return;
+    const exit = (this.upstream as { exit?: { code: number | null; signal: string | null; stderrTail: string } }).exit;
+    let why = `Server '${this.serverName}' closed the connection`;
+    if (exit) {
+      why = `Server '${this.serverName}' stopped (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})`;
+      const tail = exit.stderrTail.trim().split('\n').slice(-3).join(' | ').slice(0, 500);
+      if (tail) why += `; its last words: ${tail}`;
+    }
+    this.upstreamGoneReason = why;
+    for (const gone of this.onUpstreamGone.splice(0)) gone();
+    for (const [downId, inflight] of [...this.downInflight]) {
+      inflight.abort?.abort();
+      this.failDownstream(downId, `${why}, while this request was in flight. It will be started again for the next session.`);
+    }
+    void this.close(why);
+  }
+
+  async close(_why: string): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const inflight of this.downInflight.values()) inflight.abort?.abort();
+    for (const pending of this.upPending.values()) {
+      if (pending.call) {
+        clearTimeout(pending.call.timer);
+        pending.call.onSettled({ status: 'cancelled' });
+      }
+    }
+    this.upPending.clear();
+    this.downInflight.clear();
+    for (const gone of this.onUpstreamGone.splice(0)) gone();
+    await Promise.allSettled([this.downstream.close(), this.upstream?.close()]);
+    this.hooks.onClosed?.(this);
+  }
+
+  get isInitialized(): boolean {
+    return this.initialized;
+  }
+}
+
+export function errorResult(text: string): Record<string, unknown> {
+  return { content: [{ type: 'text', text }], isError: true };
+}

@@ -1,0 +1,483 @@
+// Servers, trust, rules and settings, persisted through conf (electron-store's base) behind a seam.
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Conf, { type Schema } from 'conf';
+import { z } from 'zod';
+import type { ServerConfig, Settings } from '../../shared/api.js';
+import type { Rule } from '../../shared/decision.js';
+
+export interface StoreBackend {
+  /** Re-read from disk on every access; throws when the file is unreadable or fails the schema. */
+  readonly store: Record<string, unknown>;
+  set(key: string, value: unknown): void;
+  readonly path: string;
+}
+
+export type Migration = (store: StoreBackend) => void;
+
+/** Options that both `new Conf(opts)` and `new ElectronStore(opts)` accept. */
+export interface BackendOptions {
+  cwd: string;
+  /** conf's name for the file (without extension)… */
+  configName: string;
+  /** …and electron-store's, which overwrites configName with it (default 'config'). */
+  name: string;
+  projectName: string;
+  projectVersion: string;
+  schema: Schema<Record<string, unknown>>;
+  rootSchema: { required: string[] };
+  migrations: Record<string, Migration>;
+  clearInvalidConfig: false;
+  /** Server names may contain dots: keys are never paths. */
+  accessPropertiesByDotNotation: false;
+  configFileMode: number;
+}
+
+export type BackendFactory = (opts: BackendOptions) => StoreBackend;
+
+export class SettingsError extends Error {
+  override name = 'SettingsError';
+}
+
+interface SettingsData {
+  schemaVersion: 1;
+  servers: Record<string, ServerConfig>;
+  trusted: Record<string, boolean>;
+  rules: Rule[];
+  settings: Settings;
+}
+
+const DEFAULT_SETTINGS: Settings = { approvalTimeoutSeconds: 120, upstreamTimeoutSeconds: 300, theme: 'system' };
+/** Version of the file format, which drives conf's migrations; independent of the app version. */
+export const SETTINGS_FORMAT_VERSION = '0.1.0';
+
+// ---- validation -------------------------------------------------------------------------------
+
+const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export function validateServerName(name: string): string | undefined {
+  if (typeof name !== 'string' || !SERVER_NAME.test(name)) {
+    return 'Server names are 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit.';
+  }
+  return undefined;
+}
+
+const stringMap = z.record(z.string(), z.string());
+const stdioConfig = z
+  .object({ command: z.string().min(1), args: z.array(z.string()).optional(), env: stringMap.optional(), cwd: z.string().optional() })
+  .strict();
+const remoteConfig = z
+  .object({
+    url: z.string().refine(isHttpUrl, 'must be an http: or https: URL'),
+    headers: stringMap.optional(),
+  })
+  .strict();
+
+export function parseServerConfig(value: unknown): ServerConfig {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new SettingsError('A server config must be an object.');
+  }
+  const hasCommand = 'command' in value;
+  if (hasCommand === 'url' in value) {
+    throw new SettingsError('A server config needs exactly one of `command` (local server) or `url` (remote server).');
+  }
+  const result = (hasCommand ? stdioConfig : remoteConfig).safeParse(value);
+  if (!result.success) throw new SettingsError(`Invalid server config: ${describe(result.error)}`);
+  return result.data;
+}
+
+const settingsPatch = z
+  .object({
+    approvalTimeoutSeconds: z.number().int().min(1).max(86_400),
+    upstreamTimeoutSeconds: z.number().int().min(1).max(86_400),
+    theme: z.enum(['system', 'light', 'dark']),
+  })
+  .strict();
+
+function isHttpUrl(text: string): boolean {
+  // The prefix test keeps zod in step with the file schema's pattern (URL() alone trims spaces).
+  if (!/^https?:/i.test(text)) return false;
+  try {
+    return ['http:', 'https:'].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}
+
+function describe(error: z.ZodError): string {
+  return error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+}
+
+// ---- file schema and migrations ----------------------------------------------------------------
+
+const stringMapSchema = { type: 'object', additionalProperties: { type: 'string' } } as const;
+const timeoutSchema = { type: 'integer', minimum: 1, maximum: 86_400 } as const;
+
+const FILE_SCHEMA: Schema<Record<string, unknown>> = {
+  schemaVersion: { const: 1 },
+  servers: {
+    type: 'object',
+    propertyNames: { pattern: SERVER_NAME.source },
+    additionalProperties: {
+      oneOf: [
+        {
+          type: 'object',
+          required: ['command'],
+          additionalProperties: false,
+          properties: {
+            command: { type: 'string', minLength: 1 },
+            args: { type: 'array', items: { type: 'string' } },
+            env: stringMapSchema,
+            cwd: { type: 'string' },
+          },
+        },
+        {
+          type: 'object',
+          required: ['url'],
+          additionalProperties: false,
+          properties: { url: { type: 'string', pattern: '^[Hh][Tt][Tt][Pp][Ss]?:' }, headers: stringMapSchema },
+        },
+      ],
+    },
+  },
+  trusted: { type: 'object', additionalProperties: { type: 'boolean' } },
+  rules: {
+    type: 'array',
+    items: {
+      type: 'object',
+      required: ['id', 'server', 'tool', 'action', 'createdAt'],
+      additionalProperties: false,
+      properties: {
+        id: { type: 'string', minLength: 1 },
+        server: { type: 'string' },
+        tool: { type: 'string', minLength: 1 },
+        action: { const: 'allow' },
+        createdAt: { type: 'string' },
+      },
+    },
+  },
+  settings: {
+    type: 'object',
+    required: ['approvalTimeoutSeconds', 'upstreamTimeoutSeconds', 'theme'],
+    additionalProperties: false,
+    properties: {
+      approvalTimeoutSeconds: timeoutSchema,
+      upstreamTimeoutSeconds: timeoutSchema,
+      theme: { enum: ['system', 'light', 'dark'] },
+    },
+  },
+};
+
+const MIGRATIONS: Record<string, Migration> = {
+  // First versioned format: fill in whatever an older file lacks. Wrong-typed values are kept so
+  // that the schema check rejects the file instead of a migration silently dropping data.
+  '0.1.0': (backend) => {
+    const data = backend.store;
+    const fill = (key: string, value: unknown) => {
+      if (!Object.hasOwn(data, key)) backend.set(key, value);
+    };
+    fill('servers', {});
+    fill('trusted', {});
+    fill('rules', []);
+    const settings = data.settings;
+    if (isPlainObject(settings)) backend.set('settings', { ...DEFAULT_SETTINGS, ...settings });
+    else fill('settings', { ...DEFAULT_SETTINGS });
+    backend.set('schemaVersion', 1);
+  },
+};
+
+export function backendOptions(dataDir: string): BackendOptions {
+  return {
+    cwd: path.resolve(dataDir),
+    configName: 'settings',
+    name: 'settings',
+    projectName: 'countersign',
+    projectVersion: SETTINGS_FORMAT_VERSION,
+    schema: FILE_SCHEMA,
+    rootSchema: { required: Object.keys(FILE_SCHEMA) },
+    migrations: MIGRATIONS,
+    clearInvalidConfig: false,
+    accessPropertiesByDotNotation: false,
+    // Server env and headers may hold secrets.
+    configFileMode: 0o600,
+  };
+}
+
+// ---- atomic writes -----------------------------------------------------------------------------
+
+/**
+ * conf writes through `atomically`, except under Snap or after EXDEV, where it falls back to a plain
+ * writeFileSync that a crash can truncate. Replacing its write step closes that gap. Works for any
+ * conf subclass, so the Electron shell can wrap electron-store the same way. (No encryption here.)
+ */
+export function withAtomicWrites<C extends new (...args: any[]) => object>(Base: C): C {
+  return class extends Base {
+    _write(value: unknown): void {
+      const self = this as unknown as { path: string; _serialize(value: unknown): string };
+      writeFileAtomicSync(self.path, self._serialize(value));
+    }
+  };
+}
+
+const AtomicConf = withAtomicWrites(Conf);
+
+export const confBackend: BackendFactory = (opts) =>
+  new AtomicConf(opts as unknown as ConstructorParameters<typeof Conf>[0]) as unknown as StoreBackend;
+
+function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    const fd = fs.openSync(tmp, 'wx', 0o600);
+    try {
+      fs.writeFileSync(fd, data);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    renameWithRetry(tmp, file);
+  } catch (error) {
+    fs.rmSync(tmp, { force: true });
+    throw error;
+  }
+}
+
+// Windows briefly refuses renames over a file that a virus scanner or indexer has open.
+function renameWithRetry(from: string, to: string): void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return fs.renameSync(from, to);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (attempt >= 10 || !['EPERM', 'EACCES', 'EBUSY'].includes(code ?? '')) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
+}
+
+// ---- the store ---------------------------------------------------------------------------------
+
+export class SettingsStore {
+  readonly path: string;
+  #backend: StoreBackend;
+  readonly #factory: BackendFactory;
+  readonly #options: BackendOptions;
+  readonly #listeners = new Set<(warning: string) => void>();
+
+  static open(opts: { dataDir: string; backend?: BackendFactory }): { store: SettingsStore; warnings: string[] } {
+    const warnings: string[] = [];
+    const store = new SettingsStore(opts.dataDir, opts.backend ?? confBackend, (w) => warnings.push(w));
+    return { store, warnings };
+  }
+
+  private constructor(dataDir: string, factory: BackendFactory, warn: (warning: string) => void) {
+    this.#factory = factory;
+    this.#options = backendOptions(dataDir);
+    this.path = path.join(this.#options.cwd, `${this.#options.configName}.json`);
+    this.#backend = this.#openBackend(warn);
+  }
+
+  /** Problems found after open (a file corrupted while running). Returns the unsubscribe function. */
+  onWarning(listener: (warning: string) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  listServers(): Record<string, ServerConfig> {
+    return this.#read().servers;
+  }
+
+  getServer(name: string): ServerConfig | undefined {
+    const { servers } = this.#read();
+    return Object.hasOwn(servers, name) ? servers[name] : undefined;
+  }
+
+  addServer(name: string, config: ServerConfig): void {
+    const problem = validateServerName(name);
+    if (problem) throw new SettingsError(problem);
+    const parsed = parseServerConfig(config);
+    const data = this.#read();
+    if (Object.hasOwn(data.servers, name)) throw new SettingsError(`A server named "${name}" already exists.`);
+    // A new server starts untrusted even if stale trust or rules for its name were left in the file.
+    this.#forget(data, name);
+    this.#backend.set('servers', { ...data.servers, [name]: parsed });
+  }
+
+  removeServer(name: string): void {
+    const data = this.#read();
+    this.#requireServer(data, name);
+    // Trust and rules go first: a crash in between leaves a server with less trust, never more.
+    this.#forget(data, name);
+    this.#backend.set('servers', without(data.servers, name));
+  }
+
+  isTrusted(name: string): boolean {
+    const data = this.#read();
+    return Object.hasOwn(data.servers, name) && Object.hasOwn(data.trusted, name) && data.trusted[name] === true;
+  }
+
+  setTrusted(name: string, trusted: boolean): void {
+    const data = this.#read();
+    this.#requireServer(data, name);
+    this.#backend.set('trusted', trusted ? { ...data.trusted, [name]: true } : without(data.trusted, name));
+  }
+
+  listRules(): Rule[] {
+    return this.#read().rules;
+  }
+
+  addRule(server: string, tool: string): Rule {
+    const data = this.#read();
+    this.#requireServer(data, server);
+    if (typeof tool !== 'string' || tool.length === 0) throw new SettingsError('A rule needs a tool name.');
+    const existing = data.rules.find((r) => r.server === server && r.tool === tool);
+    if (existing) return existing;
+    const rule: Rule = { id: randomUUID(), server, tool, action: 'allow', createdAt: new Date().toISOString() };
+    this.#backend.set('rules', [...data.rules, rule]);
+    return rule;
+  }
+
+  removeRule(id: string): void {
+    const { rules } = this.#read();
+    if (!rules.some((r) => r.id === id)) throw new SettingsError(`No rule with id "${id}".`);
+    this.#backend.set('rules', rules.filter((r) => r.id !== id));
+  }
+
+  getSettings(): Settings {
+    return this.#read().settings;
+  }
+
+  updateSettings(patch: Partial<Settings>): Settings {
+    const defined = Object.fromEntries(Object.entries(patch ?? {}).filter(([, v]) => v !== undefined));
+    const result = settingsPatch.safeParse({ ...this.#read().settings, ...defined });
+    if (!result.success) throw new SettingsError(`Invalid settings: ${describe(result.error)}`);
+    this.#backend.set('settings', result.data);
+    return result.data;
+  }
+
+  #requireServer(data: SettingsData, name: string): void {
+    if (!Object.hasOwn(data.servers, name)) throw new SettingsError(`No server named "${name}".`);
+  }
+
+  #forget(data: SettingsData, name: string): void {
+    if (data.rules.some((r) => r.server === name)) {
+      this.#backend.set('rules', data.rules.filter((r) => r.server !== name));
+    }
+    if (Object.hasOwn(data.trusted, name)) this.#backend.set('trusted', without(data.trusted, name));
+  }
+
+  /** Always from disk, so changes made by another process (the CLI) are seen at once. */
+  #read(): SettingsData {
+    let data: Record<string, unknown>;
+    try {
+      data = this.#backend.store;
+    } catch (error) {
+      const reason = this.#corruptionReason(error);
+      if (!reason) throw error;
+      this.#backend = this.#startOver(reason, undefined, (w) => this.#emit(w));
+      data = this.#backend.store;
+    }
+    // conf reads a deleted file as {}: start again from defaults rather than crash on it.
+    if (data.schemaVersion !== 1) {
+      this.#backend = this.#openBackend((w) => this.#emit(w));
+      data = this.#backend.store;
+    }
+    return data as unknown as SettingsData;
+  }
+
+  #openBackend(warn: (warning: string) => void): StoreBackend {
+    let original: Buffer | undefined;
+    let reason: string | undefined;
+    try {
+      original = fs.readFileSync(this.path);
+      reason = notASettingsObject(original);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') reason = (error as Error).message;
+    }
+    if (!reason) {
+      try {
+        const backend = this.#factory(this.#options);
+        void backend.store; // validate now, not on first use
+        return backend;
+      } catch (error) {
+        reason = this.#corruptionReason(error);
+        if (!reason) throw error;
+      }
+    }
+    return this.#startOver(reason, original, warn);
+  }
+
+  /** Move the bad file aside (never delete it) and begin again from defaults. */
+  #startOver(reason: string, original: Buffer | undefined, warn: (warning: string) => void): StoreBackend {
+    const moved = this.#moveAside(original);
+    warn(
+      `Settings file ${this.path} could not be read (${reason}); ` +
+        (moved ? `it was moved to ${moved}. ` : 'another Countersign process has moved it aside. ') +
+        'Countersign started with safe defaults: no server is trusted.',
+    );
+    return this.#factory(this.#options);
+  }
+
+  #moveAside(original: Buffer | undefined): string | undefined {
+    // A migration may have rewritten the file before its schema check failed: keep the person's bytes.
+    if (original && !original.equals(readOrEmpty(this.path))) writeFileAtomicSync(this.path, original);
+    const stamp = new Date().toISOString().replace(/:/g, '');
+    let target = `${this.path}.corrupt-${stamp}`;
+    for (let n = 1; fs.existsSync(target); n++) target = `${this.path}.corrupt-${stamp}-${n}`;
+    try {
+      fs.renameSync(this.path, target);
+      return target;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  #corruptionReason(error: unknown): string | undefined {
+    if (!(error instanceof Error)) return undefined;
+    if (error.name === 'SyntaxError') return `it is not valid JSON: ${error.message}`;
+    if (/schema violation|during the migration/i.test(error.message)) return error.message;
+    const { code, path: errorPath } = error as NodeJS.ErrnoException;
+    if (errorPath === this.path && ['EACCES', 'EPERM', 'EISDIR'].includes(code ?? '')) return error.message;
+    return undefined;
+  }
+
+  #emit(warning: string): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(warning);
+      } catch {
+        // One faulty listener must not stop the others or the read that found the problem.
+      }
+    }
+  }
+}
+
+function notASettingsObject(bytes: Buffer): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    return `it is not valid JSON: ${(error as Error).message}`;
+  }
+  // conf would otherwise read null or an array as an empty store and migrate over it.
+  return isPlainObject(value) ? undefined : 'it does not hold a JSON object';
+}
+
+function readOrEmpty(file: string): Buffer {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return Buffer.alloc(0);
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function without<T>(record: Record<string, T>, key: string): Record<string, T> {
+  const copy = { ...record };
+  delete copy[key];
+  return copy;
+}

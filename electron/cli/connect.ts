@@ -1,0 +1,91 @@
+// `countersign connect <server>`: the stdio command an MCP client runs instead of the real server.
+// After a one-line handshake it is a plain byte pipe between the client and the broker's socket.
+import { connect, type Socket } from 'node:net';
+import { socketPath } from '../broker/data-dir.js';
+import { HANDSHAKE_VERSION, readFirstLine, type HelloReply } from '../broker/local-handshake.js';
+import { ErrorCode, errorResponse } from '../../shared/jsonrpc.js';
+
+export async function runConnect(server: string, dataDir: string): Promise<number> {
+  const path = socketPath(dataDir);
+  let socket: Socket;
+  try {
+    socket = await open(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' || code === 'ECONNREFUSED'
+      ? `Countersign is not running for ${dataDir}. Start it with \`npx countersign serve\` (or open the Countersign app), then restart this MCP server in your client.`
+      : `Countersign could not reach its broker at ${path}: ${(err as Error).message}`;
+    return refuse(why);
+  }
+  socket.write(JSON.stringify({ countersign: HANDSHAKE_VERSION, server, clientPid: process.ppid }) + '\n');
+  let reply: HelloReply;
+  try {
+    reply = JSON.parse(await readFirstLine(socket)) as HelloReply;
+  } catch (err) {
+    socket.destroy();
+    return refuse(`Countersign's broker did not answer the handshake: ${(err as Error).message}`);
+  }
+  if (!reply.ok) {
+    socket.destroy();
+    return refuse(reply.error);
+  }
+  return pipe(socket);
+}
+
+function open(path: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const s = connect(path);
+    s.once('connect', () => {
+      s.off('error', reject);
+      resolve(s);
+    });
+    s.once('error', reject);
+  });
+}
+
+function pipe(socket: Socket): Promise<number> {
+  return new Promise((resolve) => {
+    socket.resume();
+    process.stdin.pipe(socket);
+    socket.pipe(process.stdout);
+    // Our stdin ending means the client is gone; the broker then closes the session upstream.
+    process.stdin.on('end', () => socket.end());
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(0));
+  });
+}
+
+/**
+ * Answers the client's first request with a JSON-RPC error that says what is wrong, then exits
+ * non-zero. We wait for that request so the error carries its id and the client shows it.
+ */
+function refuse(message: string): Promise<number> {
+  process.stderr.write(`countersign: ${message}\n`);
+  return new Promise((resolve) => {
+    let buf = '';
+    const done = (): void => {
+      process.stdin.pause();
+      resolve(1);
+    };
+    const timer = setTimeout(done, 10_000);
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (chunk: string) => {
+      buf += chunk;
+      const nl = buf.indexOf('\n');
+      if (nl === -1 && buf.length < 1_000_000) return;
+      let id: string | number | null = null;
+      try {
+        const msg = JSON.parse(nl === -1 ? buf : buf.slice(0, nl)) as { id?: unknown };
+        if (typeof msg.id === 'string' || typeof msg.id === 'number') id = msg.id;
+      } catch {
+        // Not JSON: answer with a null id.
+      }
+      clearTimeout(timer);
+      process.stdout.write(JSON.stringify(errorResponse(id, ErrorCode.ServerUnavailable, message)) + '\n', done);
+    });
+    process.stdin.on('end', () => {
+      clearTimeout(timer);
+      done();
+    });
+  });
+}

@@ -1,0 +1,40 @@
+// `countersign log`: reads, follows and verifies the audit log.
+import type { AuditEntry } from '../../shared/api.js';
+import { escapeControl } from '../../shared/escape.js';
+import { AuditLog } from '../broker/audit-log.js';
+import { parseArgs } from './args.js';
+
+function line(e: AuditEntry, json: boolean): string {
+  if (json) return JSON.stringify(e);
+  const args = escapeControl(JSON.stringify(e.arguments) ?? '');
+  const detail = e.detail ? `  (${escapeControl(e.detail)})` : '';
+  return `${e.time}  ${escapeControl(e.server)}/${escapeControl(e.tool)}  ${e.decision} by ${e.decidedBy}  ${e.status}  ${e.durationMs}ms  ${args}${detail}`;
+}
+
+export async function runLog(argv: string[], dataDir: string): Promise<number> {
+  const args = parseArgs(argv, { booleans: ['json', 'follow', 'verify'] });
+  const { log, warnings } = AuditLog.open(dataDir);
+  for (const w of warnings) process.stderr.write(`countersign: ${escapeControl(w)}\n`);
+  if (args.bools.has('verify')) {
+    const result = log.verify();
+    if (result.ok) {
+      process.stdout.write(`Audit log intact: ${result.entries} entries, hash chain verified.\n`);
+      return 0;
+    }
+    process.stdout.write(`Audit log has been altered or damaged (${result.entries} entries read):\n`);
+    for (const p of result.problems) process.stdout.write(`  ${escapeControl(p)}\n`);
+    return 1;
+  }
+  const json = args.bools.has('json');
+  for (const e of log.read()) process.stdout.write(line(e, json) + '\n');
+  if (!args.bools.has('follow')) return 0;
+  return new Promise((resolve) => {
+    const stop = log.follow((e) => process.stdout.write(line(e, json) + '\n'), { fromEnd: true });
+    const end = (): void => {
+      stop();
+      resolve(0);
+    };
+    process.on('SIGINT', end);
+    process.on('SIGTERM', end);
+  });
+}

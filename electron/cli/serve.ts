@@ -1,0 +1,79 @@
+// `countersign serve`: the broker, headless, with the UI served to any browser on this machine.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { startBroker } from '../broker/broker-host.js';
+import { InstanceLockError } from '../broker/instance-lock.js';
+import { isLoopbackHost } from '../broker/http/broker-http-server.js';
+import { escapeControl } from '../../shared/escape.js';
+
+export interface ServeOptions {
+  dataDir: string;
+  host?: string;
+  port?: number;
+  open: boolean;
+  approvalTimeoutSeconds?: number;
+  progressIntervalMs?: number;
+}
+
+export function rendererDir(): string {
+  // The CLI is bundled to dist/cli.mjs; the renderer builds to dist/renderer.
+  return fileURLToPath(new URL('./renderer/', import.meta.url));
+}
+
+export async function runServe(opts: ServeOptions): Promise<number> {
+  if (opts.host && !isLoopbackHost(opts.host)) {
+    process.stderr.write(
+      `countersign: WARNING: binding to ${opts.host}, not loopback. Other machines that can reach this address can try to connect; only the bearer token protects it.\n`,
+    );
+  }
+  let running;
+  try {
+    running = await startBroker({
+      dataDir: opts.dataDir,
+      host: opts.host,
+      port: opts.port,
+      rendererDir: rendererDir(),
+      approvalTimeoutSeconds: opts.approvalTimeoutSeconds,
+      progressIntervalMs: opts.progressIntervalMs,
+      onWarning: (text) => process.stderr.write(`countersign: ${escapeControl(text)}\n`),
+      onServerStderr: (server, text) => process.stderr.write(`[${escapeControl(server)}] ${escapeControl(text, { keepNewlines: true })}`),
+    });
+  } catch (err) {
+    if (err instanceof InstanceLockError) {
+      process.stderr.write(`countersign: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  process.stdout.write(`Countersign UI: ${running.uiUrl}\n`);
+  process.stderr.write(
+    `countersign: broker ready. Data: ${opts.dataDir}\n` +
+      `  stdio clients: npx countersign connect <server>${opts.dataDir === process.env.COUNTERSIGN_HOME ? '' : ` --data-dir ${opts.dataDir}`}\n` +
+      `  HTTP clients:  ${running.baseUrl}/mcp/<server> with the bearer token in ${opts.dataDir}/mcp-token\n`,
+  );
+  if (opts.open) openInBrowser(running.uiUrl);
+  return new Promise((resolve) => {
+    let stopping = false;
+    const stop = (): void => {
+      if (stopping) return;
+      stopping = true;
+      void running.stop().then(() => resolve(0));
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    process.on('SIGHUP', stop);
+  });
+}
+
+function openInBrowser(url: string): void {
+  // Only our own loopback UI address is ever handed to the OS opener.
+  if (!/^http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+$/.test(url)) return;
+  const [cmd, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
+  try {
+    const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
+    child.on('error', () => process.stderr.write(`countersign: could not open a browser; open the UI address above yourself.\n`));
+    child.unref();
+  } catch {
+    // No opener on this machine: the address is printed above.
+  }
+}

@@ -1,0 +1,73 @@
+// Argument schemas for every API method. Each bridge (HTTP, Electron IPC) validates with these
+// before anything reaches the broker. zod is pure, so this stays usable on both sides.
+import { z } from 'zod';
+import type { ApiMethod } from './api.js';
+
+const serverName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a server name: letters, digits, . _ - (max 64)');
+const stringMap = z.record(z.string().max(1000), z.string().max(100_000));
+
+export const serverConfigSchema = z.union([
+  z.object({
+    command: z.string().min(1).max(10_000),
+    args: z.array(z.string().max(100_000)).max(1000).optional(),
+    env: stringMap.optional(),
+    cwd: z.string().max(10_000).optional(),
+  }).strict(),
+  z.object({
+    url: z.string().url().refine((u) => /^https?:$/.test(new URL(u).protocol), 'an http or https URL'),
+    headers: stringMap.optional(),
+  }).strict(),
+]);
+
+export const decisionSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('allow-once') }).strict(),
+  z.object({ kind: z.literal('allow-session') }).strict(),
+  z.object({ kind: z.literal('always-allow') }).strict(),
+  z.object({ kind: z.literal('deny'), reason: z.string().max(2000).optional() }).strict(),
+]);
+
+export const settingsPatchSchema = z.object({
+  approvalTimeoutSeconds: z.number().int().min(1).max(86_400).optional(),
+  upstreamTimeoutSeconds: z.number().int().min(1).max(86_400).optional(),
+  theme: z.enum(['system', 'light', 'dark']).optional(),
+}).strict();
+
+export const logQuerySchema = z.object({
+  server: z.string().max(200).optional(),
+  tool: z.string().max(500).optional(),
+  decision: z.enum(['allow', 'deny']).optional(),
+  search: z.string().max(2000).optional(),
+  limit: z.number().int().min(1).max(100_000).optional(),
+}).strict();
+
+const id = z.string().min(1).max(200);
+
+/** Positional arguments of each method, as a tuple. */
+export const apiArgs = {
+  getStatus: z.tuple([]),
+  listPending: z.tuple([]),
+  decide: z.tuple([id, decisionSchema]),
+  listServers: z.tuple([]),
+  addServer: z.tuple([serverName, serverConfigSchema]),
+  removeServer: z.tuple([serverName]),
+  setTrust: z.tuple([serverName, z.boolean()]),
+  listRules: z.tuple([]),
+  removeRule: z.tuple([id]),
+  getSettings: z.tuple([]),
+  updateSettings: z.tuple([settingsPatchSchema]),
+  queryLog: z.tuple([logQuerySchema]),
+} satisfies Record<ApiMethod, z.ZodTypeAny>;
+
+export const API_METHODS = Object.keys(apiArgs) as ApiMethod[];
+
+export function isApiMethod(name: unknown): name is ApiMethod {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(apiArgs, name);
+}
+
+/** Validates a call's arguments; returns an error sentence or the parsed tuple. */
+export function parseApiArgs(method: ApiMethod, args: unknown): { ok: true; args: unknown[] } | { ok: false; error: string } {
+  const parsed = apiArgs[method].safeParse(args);
+  if (parsed.success) return { ok: true, args: parsed.data as unknown[] };
+  const first = parsed.error.issues[0];
+  return { ok: false, error: `invalid arguments for ${method}: ${first ? `${first.path.join('.') || 'arguments'}: ${first.message}` : 'rejected'}` };
+}

@@ -1,0 +1,67 @@
+// The approval policy: pure and deterministic, so the broker, the UI and the tests agree.
+// Rulebook: from an untrusted server, annotations may add friction but never remove it.
+import { cautiousHints, effectiveHints, hasAnyAnnotation } from './annotations.js';
+import type { DecisionInput, DecisionResult, Reason, ReasonCode } from './decision.js';
+import { bySeverity, reason } from './reasons.js';
+import type { EffectiveHints } from './tool.js';
+
+/**
+ * True when a tool claims to read without reaching outside (read-only, closed world).
+ * The broker sets session.hasReadLocalData from this after the call runs. The claim only
+ * ADDS friction (later open-world calls ask), so honouring it from any server is safe.
+ */
+export function readsLocalData(hints: EffectiveHints): boolean {
+  return hints.readOnlyHint && !hints.openWorldHint;
+}
+
+export function decide(input: DecisionInput): DecisionResult {
+  const ctx = { server: input.server.name, tool: input.toolName };
+  const say = (code: ReasonCode): Reason => reason(code, ctx);
+  const hints = effectiveHints(input.tool);
+  const trusted = input.server.trusted;
+
+  if (input.paused) {
+    return { outcome: 'deny', reasons: [say('paused')], hints, preview: false, decidedBy: 'policy' };
+  }
+
+  // Warnings: an untrusted server's claims cannot lift them, so its tools get the cautious view.
+  const view = trusted ? hints : cautiousHints(hints);
+  const known = input.tool !== undefined;
+  const annotated = hasAnyAnnotation(input.tool);
+  const destructive = !view.readOnlyHint && view.destructiveHint;
+  const exfiltration = view.openWorldHint && input.session.hasReadLocalData;
+
+  const reasons: Reason[] = [];
+  if (exfiltration) reasons.push(say('exfiltration-risk'));
+  if (destructive) reasons.push(say('destructive'));
+  if (!trusted) reasons.push(say('untrusted-server'));
+  if (!known) reasons.push(say('unknown-tool'));
+  if (!annotated) reasons.push(say('no-annotations'));
+  if (view.openWorldHint) reasons.push(say('open-world'));
+
+  const result = (outcome: DecisionResult['outcome'], decidedBy: DecisionResult['decidedBy'], last: ReasonCode[]) => ({
+    outcome,
+    reasons: bySeverity([...reasons, ...last.map(say)]),
+    hints,
+    preview: destructive,
+    decidedBy,
+  });
+
+  const hasRule = input.rules.some(
+    (r) => r.action === 'allow' && r.server === input.server.name && r.tool === input.toolName,
+  );
+
+  if (!trusted) {
+    const notes: ReasonCode[] = [];
+    if (annotated) notes.push('unverified-claims');
+    if (hasRule) notes.push('user-rule-ignored-untrusted');
+    return result('ask', 'policy', notes);
+  }
+  // A tool the server never listed has no definition a rule or allowance could have been given for.
+  if (!exfiltration && known) {
+    if (hints.readOnlyHint) return result('allow', 'policy', ['trusted-read-only']);
+    if (input.session.allowedTools.has(input.toolName)) return result('allow', 'session', ['session-allow']);
+    if (hasRule) return result('allow', 'rule', ['user-rule-allow']);
+  }
+  return result('ask', 'policy', ['needs-approval']);
+}

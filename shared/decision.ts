@@ -1,0 +1,65 @@
+// Decision vocabulary shared by the broker, the API and the UI.
+import type { EffectiveHints } from './tool.js';
+
+export type Outcome = 'allow' | 'ask' | 'deny';
+
+export type ReasonCode =
+  | 'untrusted-server'
+  | 'trusted-read-only'
+  | 'user-rule-allow'
+  | 'user-rule-ignored-untrusted'
+  | 'session-allow'
+  | 'needs-approval'
+  | 'destructive'
+  | 'no-annotations'
+  | 'unknown-tool'
+  | 'open-world'
+  | 'exfiltration-risk'
+  | 'unverified-claims'
+  | 'paused'
+  | 'held-for-review';
+
+export type Severity = 'danger' | 'warning' | 'info';
+
+export interface Reason {
+  code: ReasonCode;
+  severity: Severity;
+  /** One plain sentence a person can read. */
+  message: string;
+}
+
+/** A saved rule: the person's own choice, scoped to server + tool. Servers never create rules. */
+export interface Rule {
+  id: string;
+  server: string;
+  tool: string;
+  action: 'allow';
+  createdAt: string;
+}
+
+export interface DecisionInput {
+  server: { name: string; trusted: boolean };
+  /** The tool as the server last listed it; undefined when the server never listed it. */
+  tool: import('./tool.js').ToolDefinition | undefined;
+  toolName: string;
+  rules: readonly Rule[];
+  session: {
+    /** Tools the person allowed for this client session. */
+    allowedTools: ReadonlySet<string>;
+    /** True once this client session ran a tool that reads local data (read-only, closed world). */
+    hasReadLocalData: boolean;
+  };
+  paused?: boolean;
+}
+
+export interface DecisionResult {
+  outcome: Outcome;
+  reasons: Reason[];
+  hints: EffectiveHints;
+  /** Arguments deserve a full preview (destructive or un-annotated). */
+  preview: boolean;
+  /** Whom the outcome comes from, for the audit log. */
+  decidedBy: 'policy' | 'rule' | 'session';
+}
+
+export type DecidedBy = 'person' | 'rule' | 'policy' | 'timeout' | 'session' | 'cancelled';

@@ -1,0 +1,65 @@
+// The one place for the sentences a person reads about a decision.
+import type { Reason, ReasonCode, Severity } from './decision.js';
+import { escapeControl } from './escape.js';
+
+export interface ReasonContext {
+  server: string;
+  tool: string;
+}
+
+// Names come from servers: quoted, control characters made visible, never interpreted.
+const q = (name: string): string => `'${escapeControl(name)}'`;
+
+const TEXT: Record<ReasonCode, { severity: Severity; message: (s: string, t: string) => string }> = {
+  destructive: { severity: 'danger', message: () => 'This call may change or delete data.' },
+  'exfiltration-risk': {
+    severity: 'danger',
+    message: () => 'This session already read local data; this call can send data out of the machine.',
+  },
+  'no-annotations': {
+    severity: 'warning',
+    message: (_s, t) =>
+      `${t} says nothing about what it does, so it is treated as able to change or delete data and reach outside this machine.`,
+  },
+  'unknown-tool': {
+    severity: 'warning',
+    message: (s, t) => `${s} never listed a tool called ${t}, so nothing is known about it.`,
+  },
+  'open-world': { severity: 'warning', message: () => 'Data can leave this machine through this call.' },
+  'untrusted-server': {
+    severity: 'warning',
+    message: (s) => `${s} is not trusted, so every call needs your approval.`,
+  },
+  paused: { severity: 'warning', message: () => 'Countersign is paused: every call is denied until you resume.' },
+  'held-for-review': {
+    severity: 'warning',
+    message: () => "This tool's definition changed and is waiting for your review.",
+  },
+  'unverified-claims': {
+    severity: 'info',
+    message: (s) => `${s} is not trusted: what it says about this tool is a claim Countersign has not verified.`,
+  },
+  'user-rule-ignored-untrusted': {
+    severity: 'info',
+    message: (s) => `Your saved rule for this tool applies only while ${s} is trusted.`,
+  },
+  'trusted-read-only': {
+    severity: 'info',
+    message: (s) => `${s} is trusted and says this tool only reads; allowed without asking, and logged with its arguments.`,
+  },
+  'user-rule-allow': { severity: 'info', message: (s, t) => `Allowed by your saved rule for ${t} on ${s}.` },
+  'session-allow': { severity: 'info', message: (_s, t) => `You allowed ${t} for this session.` },
+  'needs-approval': { severity: 'info', message: (s, t) => `${t} on ${s} needs your approval.` },
+};
+
+export function reason(code: ReasonCode, ctx: ReasonContext): Reason {
+  const entry = TEXT[code];
+  return { code, severity: entry.severity, message: entry.message(q(ctx.server), q(ctx.tool)) };
+}
+
+const RANK: Record<Severity, number> = { danger: 0, warning: 1, info: 2 };
+
+/** Orders reasons danger, warning, info; ties keep their order (Array.prototype.sort is stable). */
+export function bySeverity(reasons: readonly Reason[]): Reason[] {
+  return [...reasons].sort((a, b) => RANK[a.severity] - RANK[b.severity]);
+}

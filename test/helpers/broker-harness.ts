@@ -1,0 +1,144 @@
+// Runs a real `countersign serve` child process on a temp data dir, plus real SDK clients for it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { BrokerEvent, PendingCall, ServerConfig } from '../../shared/api.js';
+import { SettingsStore } from '../../electron/broker/settings-store.js';
+import { CLI, NODE } from './paths.js';
+
+export interface TestBroker {
+  dataDir: string;
+  baseUrl: string;
+  apiToken: string;
+  mcpToken: string;
+  child: ChildProcess;
+  stderr: () => string;
+  api<T = unknown>(method: string, ...args: unknown[]): Promise<T>;
+  waitForPending(match?: (c: PendingCall) => boolean, timeoutMs?: number): Promise<PendingCall>;
+  stop(): Promise<void>;
+}
+
+export function makeDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'cs-test-'));
+}
+
+export function configure(dataDir: string, servers: Record<string, ServerConfig>, trusted: string[] = []): void {
+  const { store } = SettingsStore.open({ dataDir });
+  for (const [name, config] of Object.entries(servers)) store.addServer(name, config);
+  for (const name of trusted) store.setTrusted(name, true);
+}
+
+export async function startServe(dataDir: string, extra: string[] = []): Promise<TestBroker> {
+  const child = spawn(NODE, [CLI, 'serve', '--data-dir', dataDir, '--port', '0', '--no-open', ...extra], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, COUNTERSIGN_HOME: '' },
+  });
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const rl = createInterface({ input: child.stdout! });
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 15_000);
+    rl.on('line', (line) => {
+      const m = /^Countersign UI: (\S+)$/.exec(line);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+  });
+  const parsed = new URL(url);
+  const apiToken = parsed.hash.replace('#token=', '');
+  const baseUrl = parsed.origin;
+  const api = async <T,>(method: string, ...args: unknown[]): Promise<T> => {
+    const res = await fetch(`${baseUrl}/api/rpc`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${apiToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ method, args }),
+    });
+    const body = (await res.json()) as { ok: boolean; value?: T; error?: string };
+    if (!body.ok) throw new Error(body.error);
+    return body.value as T;
+  };
+  const waitForPending = async (match: (c: PendingCall) => boolean = () => true, timeoutMs = 15_000): Promise<PendingCall> => {
+    const end = Date.now() + timeoutMs;
+    while (Date.now() < end) {
+      const found = (await api<PendingCall[]>('listPending')).find(match);
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('no pending call appeared');
+  };
+  return {
+    dataDir,
+    baseUrl,
+    apiToken,
+    mcpToken: readFileSync(join(dataDir, 'mcp-token'), 'utf8').trim(),
+    child,
+    stderr: () => stderr,
+    api,
+    waitForPending,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
+}
+
+export type Via = 'connect' | 'http';
+
+export async function connectClient(
+  broker: TestBroker,
+  server: string,
+  via: Via,
+  opts: { sampling?: (req: unknown) => unknown } = {},
+): Promise<Client> {
+  const client = new Client({ name: 'countersign-test', version: '1.0.0' }, { capabilities: opts.sampling ? { sampling: {} } : {} });
+  if (opts.sampling) {
+    const { CreateMessageRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const handler = opts.sampling;
+    client.setRequestHandler(CreateMessageRequestSchema, async (req) => handler(req) as never);
+  }
+  const transport = via === 'connect'
+    ? new StdioClientTransport({ command: NODE, args: [CLI, 'connect', server, '--data-dir', broker.dataDir], stderr: 'pipe' })
+    : new StreamableHTTPClientTransport(new URL(`${broker.baseUrl}/mcp/${server}`), {
+        requestInit: { headers: { Authorization: `Bearer ${broker.mcpToken}` } },
+      });
+  await client.connect(transport);
+  return client;
+}
+
+export function collectEvents(broker: TestBroker): { events: BrokerEvent[]; stop(): void } {
+  const events: BrokerEvent[] = [];
+  const ctrl = new AbortController();
+  void (async () => {
+    const res = await fetch(`${broker.baseUrl}/api/events`, { headers: { Authorization: `Bearer ${broker.apiToken}` }, signal: ctrl.signal });
+    const reader = res.body!.getReader();
+    let buf = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buf += new TextDecoder().decode(value);
+      let i;
+      while ((i = buf.indexOf('\n\n')) !== -1) {
+        const block = buf.slice(0, i);
+        buf = buf.slice(i + 2);
+        const data = block.split('\n').find((l) => l.startsWith('data: '));
+        if (data) events.push(JSON.parse(data.slice(6)) as BrokerEvent);
+      }
+    }
+  })().catch(() => undefined);
+  return { events, stop: () => ctrl.abort() };
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
