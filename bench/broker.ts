@@ -32,8 +32,9 @@ export interface BenchBroker {
   stop(): Promise<void>;
 }
 
+/** `countersign --data-dir D <args…>`: the flag goes first, since everything after `--` belongs to the server. */
 export async function cli(dataDir: string, ...args: string[]): Promise<void> {
-  await run(NODE, [CLI, ...args, '--data-dir', dataDir], { env: ENV });
+  await run(NODE, [CLI, '--data-dir', dataDir, ...args], { env: ENV });
 }
 
 export async function startBroker(servers: BenchServer[]): Promise<BenchBroker> {

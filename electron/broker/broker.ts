@@ -140,7 +140,7 @@ export class Broker implements CountersignApi {
       onStderr: (text) => this.opts.onServerStderr?.(name, text),
       onExit: (exit) => {
         if (exit.code === 0) return;
-        const how = exit.signal ? `was ended by ${exit.signal}` : `exited with code ${exit.code}`;
+        const how = exit.startError ? `could not be started (${exit.startError})` : exit.signal ? `was ended by ${exit.signal}` : `exited with code ${exit.code}`;
         this.lastErrors.set(name, `${how}: ${exit.stderrTail.trim().slice(-300)}`);
         this.emit({ type: 'servers-changed' });
       },

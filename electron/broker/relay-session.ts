@@ -6,6 +6,7 @@ import {
   type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest,
 } from '../../shared/jsonrpc.js';
 import type { ToolDefinition } from '../../shared/tool.js';
+import type { ExitInfo } from './stdio-upstream.js';
 import type { MessageTransport } from './transport.js';
 
 export interface ToolCallContext {
@@ -433,9 +434,11 @@ export class RelaySession {
 
   private upstreamClosed(): void {
     if (this.closed) return;
-    const exit = (this.upstream as { exit?: { code: number | null; signal: string | null; stderrTail: string } }).exit;
+    const exit = (this.upstream as { exit?: ExitInfo }).exit;
     let why = `Server '${this.serverName}' closed the connection`;
-    if (exit) {
+    if (exit?.startError) {
+      why = `Server '${this.serverName}' could not be started (${exit.startError})`;
+    } else if (exit) {
       why = `Server '${this.serverName}' stopped (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})`;
       const tail = exit.stderrTail.trim().split('\n').slice(-3).join(' | ').slice(0, 500);
       if (tail) why += `; its last words: ${tail}`;
@@ -444,7 +447,8 @@ export class RelaySession {
     for (const gone of this.onUpstreamGone.splice(0)) gone();
     for (const [downId, inflight] of [...this.downInflight]) {
       inflight.abort?.abort();
-      this.failDownstream(downId, `${why}, while this request was in flight. It will be started again for the next session.`);
+      const next = exit?.startError ? 'Check its command with `countersign servers list`.' : 'It will be started again for the next session.';
+      this.failDownstream(downId, `${why}, while this request was in flight. ${next}`);
     }
     void this.close(why);
   }

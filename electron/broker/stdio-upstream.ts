@@ -17,6 +17,8 @@ export interface ExitInfo {
   signal: NodeJS.Signals | null;
   /** The last lines the server wrote to stderr, to explain a crash. */
   stderrTail: string;
+  /** Set when the command could not be started at all. */
+  startError?: string;
 }
 
 const STDERR_TAIL_BYTES = 4096;
@@ -63,7 +65,7 @@ export class StdioUpstream implements MessageTransport {
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', () => resolve());
       child.once('error', (err) => {
-        this.exit = { code: null, signal: null, stderrTail: err.message };
+        this.exit = { code: null, signal: null, stderrTail: '', startError: err.message };
         reject(new Error(`could not start '${this.spec.command}': ${err.message}`));
         this.fireClose();
       });

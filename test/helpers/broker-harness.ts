@@ -116,11 +116,12 @@ export async function connectClient(
   return client;
 }
 
-export function collectEvents(broker: TestBroker): { events: BrokerEvent[]; stop(): void } {
+/** Resolves once the event stream is open, so no event after this call is missed. */
+export async function collectEvents(broker: TestBroker): Promise<{ events: BrokerEvent[]; stop(): void }> {
   const events: BrokerEvent[] = [];
   const ctrl = new AbortController();
+  const res = await fetch(`${broker.baseUrl}/api/events`, { headers: { Authorization: `Bearer ${broker.apiToken}` }, signal: ctrl.signal });
   void (async () => {
-    const res = await fetch(`${broker.baseUrl}/api/events`, { headers: { Authorization: `Bearer ${broker.apiToken}` }, signal: ctrl.signal });
     const reader = res.body!.getReader();
     let buf = '';
     for (;;) {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, PendingCall } from '../../shared/api.js';
-import { configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker, type Via } from '../helpers/broker-harness.js';
+import { collectEvents, configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker, type Via } from '../helpers/broker-harness.js';
 import { EVERYTHING_SERVER, FILESYSTEM_SERVER, FIXTURE, MEMORY_SERVER, NODE } from '../helpers/paths.js';
 
 type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
@@ -87,6 +87,7 @@ describe.each<Via>(['connect', 'http'])('relay via %s', (via) => {
     const target = join(scratch, `notes-${via}.txt`);
     writeFileSync(target, 'original\n');
     const client = await connectClient(broker, 'fs', via);
+    const live = await collectEvents(broker);
     try {
       const call = client.callTool({ name: 'write_file', arguments: { path: target, content: 'overwritten\n' } });
       const pending = await broker.waitForPending((c) => c.server === 'fs' && c.tool === 'write_file');
@@ -100,7 +101,12 @@ describe.each<Via>(['connect', 'http'])('relay via %s', (via) => {
       expect(readFileSync(target, 'utf8')).toBe('original\n');
       const log = await broker.api<AuditEntry[]>('queryLog', { tool: 'write_file', decision: 'deny' });
       expect(log.some((e) => e.decidedBy === 'person' && e.status === 'denied')).toBe(true);
+      // The UI hears about it live, without polling.
+      expect(live.events).toContainEqual({ type: 'pending-added', call: pending });
+      expect(live.events).toContainEqual({ type: 'pending-removed', id: pending.id, why: 'denied' });
+      expect(live.events.some((e) => e.type === 'log-appended' && e.entry.tool === 'write_file')).toBe(true);
     } finally {
+      live.stop();
       await client.close();
     }
   });

@@ -30,7 +30,7 @@ describe('loadOrCreateToken', () => {
     expect(fs.readdirSync(dir)).toEqual(['mcp-token']); // no temp file left behind
   });
 
-  it('makes a different token in a different dir, and honours the file name', () => {
+  it('keeps an independent token under another file name', () => {
     const dir = tempDir();
     const a = loadOrCreateToken(dir);
     const b = loadOrCreateToken(dir, 'http-token');

@@ -1,0 +1,95 @@
+// Latency of one `echo` tools/call to a real server-everything: direct over stdio, through
+// `countersign connect`, and through the broker's HTTP endpoint. All three in one run, interleaved in
+// blocks so drift (CPU frequency, GC, other load) spreads over every path instead of favouring one.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { performance } from 'node:perf_hooks';
+import { CLI, EVERYTHING_SERVER, NODE, startBroker, type BenchBroker } from './broker.js';
+import type { BenchCase } from './case.js';
+import { summarize, table } from './stats.js';
+
+const CALLS = 1000;
+const WARMUP = 50;
+const BLOCK = 100;
+const TARGET_CONNECT_MEDIAN = 1.5;
+const SERVER = 'everything';
+
+interface Path {
+  name: 'direct' | 'connect' | 'http';
+  client: Client;
+  samples: number[];
+}
+
+type EchoResult = { isError?: boolean; content?: Array<{ type?: string; text?: string }> };
+
+async function echo(path: Path, n: number): Promise<number> {
+  const message = `bench ${n}`;
+  const start = performance.now();
+  const result = (await path.client.callTool({ name: 'echo', arguments: { message } })) as EchoResult;
+  const elapsed = performance.now() - start;
+  // A denied or failed call would measure the wrong thing: that is a broken run, not a slow one.
+  if (result.isError || result.content?.[0]?.text !== `Echo: ${message}`) {
+    throw new Error(`${path.name}: unexpected echo result ${JSON.stringify(result).slice(0, 500)}`);
+  }
+  return elapsed;
+}
+
+async function open(name: Path['name'], transport: Transport, paths: Path[]): Promise<void> {
+  const client = new Client({ name: `countersign-bench-${name}`, version: '1.0.0' });
+  try {
+    await client.connect(transport);
+  } catch (err) {
+    await transport.close().catch(() => undefined);
+    throw new Error(`${name}: could not connect: ${(err as Error).message}`);
+  }
+  paths.push({ name, client, samples: [] });
+}
+
+function report(paths: Path[], out: (line: string) => void): void {
+  const stats = paths.map((p) => ({ name: p.name, ...summarize(p.samples) }));
+  const direct = stats.find((s) => s.name === 'direct')!;
+  const ms = (v: number): string => v.toFixed(3);
+  const x = (v: number): string => `${v.toFixed(2)}×`;
+  out(`MCP relay latency: ${CALLS} sequential echo calls per path to server-everything (${WARMUP} warm-up calls not counted)`);
+  out('');
+  const rows = stats.map((s) => [s.name, ms(s.median), ms(s.p99), x(s.median / direct.median), x(s.p99 / direct.p99)]);
+  for (const line of table(['path', 'median ms', 'p99 ms', 'median vs direct', 'p99 vs direct'], rows)) out(line);
+  out('');
+  const connect = stats.find((s) => s.name === 'connect')!;
+  const ratio = connect.median / direct.median;
+  const verdict = ratio <= TARGET_CONNECT_MEDIAN ? 'PASS' : 'FAIL';
+  out(`target: through connect at most ${TARGET_CONNECT_MEDIAN}× direct (median): ${x(ratio)} ${verdict}`);
+}
+
+export const mcpLatency: BenchCase = {
+  name: 'mcp',
+  async run(out) {
+    const paths: Path[] = [];
+    let broker: BenchBroker | undefined;
+    try {
+      broker = await startBroker([{ name: SERVER, command: [NODE, EVERYTHING_SERVER], trusted: true }]);
+      const b = broker;
+      await open('direct', new StdioClientTransport({ command: NODE, args: [EVERYTHING_SERVER], stderr: 'ignore' }), paths);
+      await open('connect', new StdioClientTransport({ command: NODE, args: [CLI, 'connect', SERVER, '--data-dir', b.dataDir], stderr: 'ignore' }), paths);
+      await open('http', new StreamableHTTPClientTransport(new URL(`${b.baseUrl}/mcp/${SERVER}`), {
+        requestInit: { headers: { Authorization: `Bearer ${b.mcpToken}` } },
+      }), paths);
+
+      for (const p of paths) for (let i = 0; i < WARMUP; i++) await echo(p, i);
+      for (let done = 0; done < CALLS; done += BLOCK) {
+        for (const p of paths) {
+          for (let i = done; i < Math.min(CALLS, done + BLOCK); i++) p.samples.push(await echo(p, i));
+        }
+      }
+      report(paths, out);
+    } catch (err) {
+      const tail = broker?.stderr().trim();
+      throw new Error(`${(err as Error).message}${tail ? `\nbroker stderr (tail):\n${tail}` : ''}`);
+    } finally {
+      await Promise.allSettled(paths.map((p) => p.client.close()));
+      await broker?.stop();
+    }
+  },
+};

@@ -1,0 +1,44 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PendingQueue } from '../../electron/broker/pending-queue.js';
+import { effectiveHints } from '../../shared/annotations.js';
+
+const call = { server: 's', serverTrusted: false, tool: 't', arguments: {}, reasons: [], hints: effectiveHints(undefined), preview: true, client: { session: 'x' } };
+
+describe('PendingQueue', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('resolves once: the first decision wins, later ones are refused', async () => {
+    const removed: string[] = [];
+    const q = new PendingQueue({ onAdded: () => undefined, onRemoved: (_id, why) => removed.push(why) });
+    const w = q.wait(call, { timeoutMs: 60_000, signal: new AbortController().signal, sendProgress: () => undefined });
+    expect(q.list().map((c) => c.id)).toEqual([w.id]);
+    expect(q.decide(w.id, { kind: 'deny', reason: 'no' })).toBe(true);
+    expect(q.decide(w.id, { kind: 'allow-once' })).toBe(false);
+    await expect(w.result).resolves.toEqual({ kind: 'deny', reason: 'no', by: 'person' });
+    expect(removed).toEqual(['denied']);
+    expect(q.size).toBe(0);
+  });
+
+  it('denies on timeout, sends progress while waiting, and stops both after', async () => {
+    vi.useFakeTimers();
+    const progress: number[] = [];
+    const q = new PendingQueue({ progressIntervalMs: 1000, onAdded: () => undefined, onRemoved: () => undefined });
+    const w = q.wait(call, { timeoutMs: 3500, signal: new AbortController().signal, sendProgress: (p) => progress.push(p) });
+    vi.advanceTimersByTime(3500);
+    await expect(w.result).resolves.toEqual({ kind: 'deny', by: 'timeout' });
+    vi.advanceTimersByTime(5000);
+    expect(progress).toEqual([1, 2, 3]);
+    expect(q.decide(w.id, { kind: 'allow-once' })).toBe(false);
+  });
+
+  it('an abort (client cancel or session end) removes the call', async () => {
+    const ctrl = new AbortController();
+    const removed: string[] = [];
+    const q = new PendingQueue({ onAdded: () => undefined, onRemoved: (_id, why) => removed.push(why) });
+    const w = q.wait(call, { timeoutMs: 60_000, signal: ctrl.signal, sendProgress: () => undefined });
+    ctrl.abort();
+    await expect(w.result).resolves.toEqual({ kind: 'cancelled' });
+    expect(removed).toEqual(['cancelled']);
+    expect(q.decide(w.id, { kind: 'allow-once' })).toBe(false);
+  });
+});
