@@ -323,7 +323,9 @@ export class RelaySession {
         if (typeof version === 'string') this.upstream?.setProtocolVersion?.(version);
       }
       if (pending.method === 'tools/list' && isResult(message)) this.recordToolsPage(message.result, pending);
+      this.toClient({ ...message, id: downId }, downId);
       if (pending.call) {
+        // After the answer is on its way: the audit write is not on the client's critical path.
         clearTimeout(pending.call.timer);
         if (isResult(message)) {
           pending.call.onSettled({ status: message.result.isError === true ? 'error' : 'ok', result: message.result });
@@ -331,7 +333,6 @@ export class RelaySession {
           pending.call.onSettled({ status: 'failed', error: message.error.message });
         }
       }
-      this.toClient({ ...message, id: downId }, downId);
       return;
     }
     if (isRequest(message)) {

@@ -263,6 +263,7 @@ export class SettingsStore {
   readonly #factory: BackendFactory;
   readonly #options: BackendOptions;
   readonly #listeners = new Set<(warning: string) => void>();
+  #cache?: { key: string; data: SettingsData };
 
   static open(opts: { dataDir: string; backend?: BackendFactory }): { store: SettingsStore; warnings: string[] } {
     const warnings: string[] = [];
@@ -300,7 +301,7 @@ export class SettingsStore {
     if (Object.hasOwn(data.servers, name)) throw new SettingsError(`A server named "${name}" already exists.`);
     // A new server starts untrusted even if stale trust or rules for its name were left in the file.
     this.#forget(data, name);
-    this.#backend.set('servers', { ...data.servers, [name]: parsed });
+    this.#set('servers', { ...data.servers, [name]: parsed });
   }
 
   removeServer(name: string): void {
@@ -308,7 +309,7 @@ export class SettingsStore {
     this.#requireServer(data, name);
     // Trust and rules go first: a crash in between leaves a server with less trust, never more.
     this.#forget(data, name);
-    this.#backend.set('servers', without(data.servers, name));
+    this.#set('servers', without(data.servers, name));
   }
 
   isTrusted(name: string): boolean {
@@ -319,7 +320,7 @@ export class SettingsStore {
   setTrusted(name: string, trusted: boolean): void {
     const data = this.#read();
     this.#requireServer(data, name);
-    this.#backend.set('trusted', trusted ? { ...data.trusted, [name]: true } : without(data.trusted, name));
+    this.#set('trusted', trusted ? { ...data.trusted, [name]: true } : without(data.trusted, name));
   }
 
   listRules(): Rule[] {
@@ -333,14 +334,14 @@ export class SettingsStore {
     const existing = data.rules.find((r) => r.server === server && r.tool === tool);
     if (existing) return existing;
     const rule: Rule = { id: randomUUID(), server, tool, action: 'allow', createdAt: new Date().toISOString() };
-    this.#backend.set('rules', [...data.rules, rule]);
+    this.#set('rules', [...data.rules, rule]);
     return rule;
   }
 
   removeRule(id: string): void {
     const { rules } = this.#read();
     if (!rules.some((r) => r.id === id)) throw new SettingsError(`No rule with id "${id}".`);
-    this.#backend.set('rules', rules.filter((r) => r.id !== id));
+    this.#set('rules', rules.filter((r) => r.id !== id));
   }
 
   getSettings(): Settings {
@@ -351,7 +352,7 @@ export class SettingsStore {
     const defined = Object.fromEntries(Object.entries(patch ?? {}).filter(([, v]) => v !== undefined));
     const result = settingsPatch.safeParse({ ...this.#read().settings, ...defined });
     if (!result.success) throw new SettingsError(`Invalid settings: ${describe(result.error)}`);
-    this.#backend.set('settings', result.data);
+    this.#set('settings', result.data);
     return result.data;
   }
 
@@ -361,13 +362,30 @@ export class SettingsStore {
 
   #forget(data: SettingsData, name: string): void {
     if (data.rules.some((r) => r.server === name)) {
-      this.#backend.set('rules', data.rules.filter((r) => r.server !== name));
+      this.#set('rules', data.rules.filter((r) => r.server !== name));
     }
-    if (Object.hasOwn(data.trusted, name)) this.#backend.set('trusted', without(data.trusted, name));
+    if (Object.hasOwn(data.trusted, name)) this.#set('trusted', without(data.trusted, name));
   }
 
-  /** Always from disk, so changes made by another process (the CLI) are seen at once. */
+  #set(key: string, value: unknown): void {
+    this.#cache = undefined;
+    this.#backend.set(key, value);
+  }
+
+  /**
+   * From disk whenever the file changed, so changes made by another process (the CLI) are seen at
+   * once; a stat per read spares parsing and validating the file on every tool call.
+   */
   #read(): SettingsData {
+    const key = fileKey(this.path);
+    if (key && this.#cache?.key === key) return this.#cache.data;
+    const data = this.#readFresh();
+    const after = fileKey(this.path);
+    this.#cache = after && after === key ? { key, data } : undefined;
+    return data;
+  }
+
+  #readFresh(): SettingsData {
     let data: Record<string, unknown>;
     try {
       data = this.#backend.store;
@@ -450,6 +468,16 @@ export class SettingsStore {
         // One faulty listener must not stop the others or the read that found the problem.
       }
     }
+  }
+}
+
+/** Identifies one version of the file: any write, rename-over or truncation changes it. */
+function fileKey(file: string): string | undefined {
+  try {
+    const st = fs.statSync(file, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return undefined;
   }
 }
 
