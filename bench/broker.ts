@@ -57,6 +57,7 @@ export async function startBroker(servers: BenchServer[]): Promise<BenchBroker> 
   try {
     for (const s of servers) {
       await cli(dataDir, 'servers', 'add', s.name, '--', ...s.command);
+      await cli(dataDir, 'servers', 'approve', s.name);
       if (s.trusted) await cli(dataDir, 'servers', 'trust', s.name);
     }
     const c = spawn(NODE, [CLI, 'serve', '--data-dir', dataDir, '--port', '0', '--no-open'], { stdio: ['ignore', 'pipe', 'pipe'], env: ENV });

@@ -1,17 +1,9 @@
-// Bundles the CLI (and broker) into dist/ so `npx countersign` runs plain JS.
-import { build } from 'esbuild';
+// Builds everything into dist/: the CLI (and broker), the renderer, and the Electron shell.
+// Each part has its own script so it can be built alone.
+import { existsSync } from 'node:fs';
 
-await build({
-  entryPoints: { cli: 'electron/cli/main.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.mjs' },
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  sourcemap: true,
-  // ESM bundles have no require(); some dependencies still call it.
-  banner: { js: "import { createRequire as __csCreateRequire } from 'node:module'; const require = __csCreateRequire(import.meta.url);" },
-  logLevel: 'warning',
-});
+const parts = ['build-cli.mjs', 'build-renderer.mjs', 'build-electron.mjs'];
+for (const part of parts) {
+  const url = new URL(`./${part}`, import.meta.url);
+  if (existsSync(url)) await import(url.href);
+}

@@ -30,6 +30,7 @@ export const settingsPatchSchema = z.object({
   approvalTimeoutSeconds: z.number().int().min(1).max(86_400).optional(),
   upstreamTimeoutSeconds: z.number().int().min(1).max(86_400).optional(),
   theme: z.enum(['system', 'light', 'dark']).optional(),
+  policyPath: z.string().min(1).max(4096).optional(),
 }).strict();
 
 export const logQuerySchema = z.object({
@@ -56,6 +57,17 @@ export const apiArgs = {
   getSettings: z.tuple([]),
   updateSettings: z.tuple([settingsPatchSchema]),
   queryLog: z.tuple([logQuerySchema]),
+  listChanges: z.tuple([]),
+  reviewChanges: z.union([
+    z.tuple([serverName, z.enum(['accept', 'reject'])]),
+    z.tuple([serverName, z.enum(['accept', 'reject']), z.array(z.string().min(1).max(500)).min(1).max(10_000)]),
+  ]),
+  pinServer: z.tuple([serverName]),
+  unpinServer: z.tuple([serverName]),
+  approveLaunch: z.tuple([serverName]),
+  importServers: z.tuple([z.record(z.string().max(200), z.unknown())]),
+  setPaused: z.tuple([z.boolean()]),
+  readFileForPreview: z.tuple([z.string().min(1).max(10_000)]),
 } satisfies Record<ApiMethod, z.ZodTypeAny>;
 
 export const API_METHODS = Object.keys(apiArgs) as ApiMethod[];

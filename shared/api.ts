@@ -2,6 +2,9 @@
 // bridge both bind exactly this interface; the renderer only ever sees it.
 import type { DecidedBy, Reason, Rule } from './decision.js';
 import type { EffectiveHints, ToolDefinition } from './tool.js';
+import type { Finding, LaunchView, PinView, ReviewAction, ServerChanges, ServerStatus } from './trust-types.js';
+
+export type { Finding, LaunchView, PinView, ReviewAction, ServerChanges, ServerStatus, ToolChangeView } from './trust-types.js';
 
 export type ServerConfig =
   | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
@@ -16,11 +19,25 @@ export interface ServerView {
   /** Tools as last listed by the server (claims). */
   tools: ToolView[];
   lastError?: string;
+  status: ServerStatus;
+  launch: LaunchView;
+  pin?: PinView;
+  /** Why no call passes: what differs from the pin. */
+  quarantine?: string[];
+  /** Tools waiting for review. */
+  pendingChanges: number;
+  /** What the server said about itself at its last start. */
+  identity?: { name?: string; title?: string; version?: string; protocolVersion?: string };
+  /** Set when the team policy file blocks this server. */
+  blockedBy?: string;
 }
 
 export interface ToolView {
   definition: ToolDefinition;
   hints: EffectiveHints;
+  /** approved: matches the record; held: changed or new, waiting for review; unrecorded: no record yet. */
+  state: 'approved' | 'held' | 'unrecorded';
+  findings: Finding[];
 }
 
 export interface PendingCall {
@@ -34,6 +51,8 @@ export interface PendingCall {
   reasons: Reason[];
   hints: EffectiveHints;
   preview: boolean;
+  /** Scan of the tool's description and of these arguments. */
+  findings: Finding[];
   client: { name?: string; version?: string; session: string };
   createdAt: number;
   expiresAt: number;
@@ -55,6 +74,8 @@ export interface AuditEntry {
   server: string;
   tool: string;
   arguments: unknown;
+  /** 'call' for tool calls; the others record a person's trust decisions. */
+  kind?: 'call' | 'review' | 'trust' | 'pin' | 'launch';
   decision: 'allow' | 'deny';
   decidedBy: DecidedBy;
   reasons: string[];
@@ -65,6 +86,15 @@ export interface AuditEntry {
   client?: string;
   prev: string;
   hash: string;
+}
+
+export interface FilePreview {
+  exists: boolean;
+  content?: string;
+  tooLarge?: boolean;
+  binary?: boolean;
+  /** Set when the path may not be read (not part of any pending call). */
+  refused?: string;
 }
 
 export interface LogQuery {
@@ -79,6 +109,8 @@ export interface Settings {
   approvalTimeoutSeconds: number;
   upstreamTimeoutSeconds: number;
   theme: 'system' | 'light' | 'dark';
+  /** The team policy file (COUNTERSIGN_POLICY overrides it). */
+  policyPath?: string;
 }
 
 export interface BrokerStatus {
@@ -99,7 +131,8 @@ export type BrokerEvent =
   | { type: 'rules-changed' }
   | { type: 'settings-changed' }
   | { type: 'log-appended'; entry: AuditEntry }
-  | { type: 'status-changed' };
+  | { type: 'status-changed' }
+  | { type: 'changes-detected'; server: string };
 
 export interface CountersignApi {
   getStatus(): Promise<BrokerStatus>;
@@ -114,6 +147,23 @@ export interface CountersignApi {
   getSettings(): Promise<Settings>;
   updateSettings(patch: Partial<Settings>): Promise<Settings>;
   queryLog(query: LogQuery): Promise<AuditEntry[]>;
+  /** Changed, new and removed tool definitions waiting for review, with structured diffs. */
+  listChanges(): Promise<ServerChanges[]>;
+  /** Accept or reject pending changes, for some tools or (no list) the whole server. */
+  reviewChanges(server: string, action: ReviewAction, tools?: string[]): Promise<void>;
+  /** Pins a server to its running version, definitions and (npx/uvx/docker) exact package. */
+  pinServer(name: string): Promise<PinView>;
+  unpinServer(name: string): Promise<void>;
+  /** The person approves the exact command line (or URL) a server starts with. */
+  approveLaunch(name: string): Promise<void>;
+  /** Adds servers from an `mcpServers` JSON object (as in Claude Desktop's config). */
+  importServers(mcpServers: Record<string, unknown>): Promise<{ added: string[]; skipped: Array<{ name: string; why: string }> }>;
+  setPaused(paused: boolean): Promise<void>;
+  /**
+   * The current content of a file a pending call wants to write, for a diff preview. Only paths that
+   * appear in a pending call's arguments can be read.
+   */
+  readFileForPreview(path: string): Promise<FilePreview>;
   /** Returns the function that ends the subscription. */
   subscribe(listener: (event: BrokerEvent) => void): () => void;
 }

@@ -55,9 +55,11 @@ export function decide(input: DecisionInput): DecisionResult {
     const notes: ReasonCode[] = [];
     if (annotated) notes.push('unverified-claims');
     if (hasRule) notes.push('user-rule-ignored-untrusted');
+    if (input.forceAsk) notes.push('policy-always-ask');
     return result('ask', 'policy', notes);
   }
   // A tool the server never listed has no definition a rule or allowance could have been given for.
+  if (input.forceAsk) return result('ask', 'policy', ['policy-always-ask']);
   if (!exfiltration && known) {
     if (hints.readOnlyHint) return result('allow', 'policy', ['trusted-read-only']);
     if (input.session.allowedTools.has(input.toolName)) return result('allow', 'session', ['session-allow']);

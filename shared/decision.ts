@@ -17,7 +17,12 @@ export type ReasonCode =
   | 'exfiltration-risk'
   | 'unverified-claims'
   | 'paused'
-  | 'held-for-review';
+  | 'held-for-review'
+  | 'quarantined'
+  | 'blocked-by-policy'
+  | 'policy-always-ask'
+  | 'definition-changed'
+  | 'scan-finding';
 
 export type Severity = 'danger' | 'warning' | 'info';
 
@@ -50,6 +55,8 @@ export interface DecisionInput {
     hasReadLocalData: boolean;
   };
   paused?: boolean;
+  /** The team policy says this tool always asks: no read-only, rule or session allowance skips it. */
+  forceAsk?: boolean;
 }
 
 export interface DecisionResult {

@@ -35,6 +35,17 @@ const TEXT: Record<ReasonCode, { severity: Severity; message: (s: string, t: str
     severity: 'warning',
     message: () => "This tool's definition changed and is waiting for your review.",
   },
+  quarantined: {
+    severity: 'danger',
+    message: (s) => `${s} no longer matches its pin, so it is quarantined: no call runs until you re-pin or unpin it.`,
+  },
+  'blocked-by-policy': { severity: 'danger', message: (s) => `Your team policy blocks ${s}.` },
+  'policy-always-ask': { severity: 'info', message: (s, t) => `Your team policy says ${t} on ${s} always needs your approval.` },
+  'definition-changed': {
+    severity: 'warning',
+    message: (_s, t) => `${t}'s definition changed since you approved it; the change only adds caution and was applied.`,
+  },
+  'scan-finding': { severity: 'warning', message: () => "Countersign's scan found something worth a look in this tool's text or arguments." },
   'unverified-claims': {
     severity: 'info',
     message: (s) => `${s} is not trusted: what it says about this tool is a claim Countersign has not verified.`,

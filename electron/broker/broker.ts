@@ -1,19 +1,23 @@
 // The broker: owns settings, sessions, the pending queue and the audit log, and implements the one
 // typed API every UI bridge binds. No Electron here: it runs headless and under plain Node.
 import { randomUUID } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
 import type {
-  AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, LogQuery,
-  PendingCall, ServerConfig, ServerView, Settings,
+  AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, LogQuery,
+  PendingCall, PinView, ReviewAction, ServerChanges, ServerConfig, ServerView, Settings,
 } from '../../shared/api.js';
-import { effectiveHints } from '../../shared/annotations.js';
 import type { Rule } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import { AuditLog } from './audit-log.js';
 import { CallGate } from './call-gate.js';
 import { HttpUpstream } from './http-upstream.js';
 import { PendingQueue } from './pending-queue.js';
+import { ProbeTransport, probeTools } from './probe-client.js';
 import { RelaySession } from './relay-session.js';
-import { SettingsStore, type BackendFactory } from './settings-store.js';
+import { parseServerConfig, SettingsStore, validateServerName, type BackendFactory } from './settings-store.js';
+import { TrustManager } from './trust/trust-manager.js';
+import type { VersionResolver } from './trust/version-resolver.js';
 import { StdioUpstream } from './stdio-upstream.js';
 import type { MessageTransport } from './transport.js';
 
@@ -28,12 +32,18 @@ export interface BrokerOptions {
   auditMaxBytes?: number;
   onWarning?: (text: string) => void;
   onServerStderr?: (server: string, text: string) => void;
+  /** Finds exact package versions when pinning (npm, PyPI, docker); replaceable in tests. */
+  resolver?: VersionResolver;
+  env?: NodeJS.ProcessEnv;
 }
+
+const MAX_PREVIEW_BYTES = 2 * 1024 * 1024;
 
 export class Broker implements CountersignApi {
   readonly store: SettingsStore;
   readonly audit: AuditLog;
   readonly pending: PendingQueue;
+  readonly trust: TrustManager;
   private readonly gate: CallGate;
   private readonly sessions = new Set<RelaySession>();
   private readonly histories = new Map<string, { readLocalData: boolean; sessions: number }>();
@@ -51,6 +61,15 @@ export class Broker implements CountersignApi {
     this.audit = audit.log;
     for (const w of [...opened.warnings, ...audit.warnings]) this.warn(w);
     this.store.onWarning((w) => this.warn(w));
+    this.trust = new TrustManager({
+      dataDir: opts.dataDir,
+      settings: this.store,
+      audit: (entry) => this.appendAudit(entry),
+      emit: (event) => this.emit(event),
+      warn: (text) => this.warn(text),
+      policyPath: () => (opts.env ?? process.env).COUNTERSIGN_POLICY || this.store.getSettings().policyPath,
+      resolver: opts.resolver,
+    });
     this.pending = new PendingQueue({
       progressIntervalMs: opts.progressIntervalMs,
       onAdded: (call) => this.emit({ type: 'pending-added', call }),
@@ -67,11 +86,15 @@ export class Broker implements CountersignApi {
       settings: () => this.effectiveSettings(),
       paused: () => this.paused,
       history: (key) => this.history(key),
-      audit: (entry) => {
-        const written = this.audit.append(entry);
-        this.emit({ type: 'log-appended', entry: written });
-      },
+      audit: (entry) => this.appendAudit(entry),
+      trust: this.trust,
+      listings: () => this.lastTools,
     });
+  }
+
+  private appendAudit(entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>): void {
+    const written = this.audit.append(entry);
+    if (this.listeners.size) this.emit({ type: 'log-appended', entry: written });
   }
 
   private warn(text: string): void {
@@ -112,14 +135,18 @@ export class Broker implements CountersignApi {
   async openSession(serverName: string, downstream: MessageTransport, clientKey: string): Promise<RelaySession> {
     const config = this.store.getServer(serverName);
     if (!config) throw new UnknownServerError(serverName, Object.keys(this.store.listServers()));
+    this.trust.assertCanStart(serverName, config);
     const history = this.history(clientKey);
     history.sessions += 1;
     const session = new RelaySession(serverName, clientKey, downstream, () => this.upstreamFor(serverName, config), {
       decideToolCall: (ctx) => this.gate.decideToolCall(ctx),
       onToolsListed: (_s, tools) => {
         this.lastTools.set(serverName, tools);
+        this.trust.onListing(serverName, tools);
         this.emit({ type: 'servers-changed' });
       },
+      onInitialized: (_s, result) => this.trust.onInitialized(serverName, result),
+      rewriteToolsList: (_s, tools) => this.trust.filterForClient(serverName, tools),
       onClosed: (s) => {
         this.sessions.delete(s);
         history.sessions -= 1;
@@ -151,9 +178,34 @@ export class Broker implements CountersignApi {
     return this.sessions.size;
   }
 
-  setPaused(paused: boolean): void {
+  async setPaused(paused: boolean): Promise<void> {
     this.paused = paused;
     this.emit({ type: 'status-changed' });
+  }
+
+  /** Starts the server briefly (through the relay) to learn its identity and tools. */
+  private async probe(name: string): Promise<ToolDefinition[]> {
+    const transport = new ProbeTransport();
+    const session = await this.openSession(name, transport, `probe:${randomUUID()}`);
+    try {
+      await probeTools(transport, this.store.getSettings().upstreamTimeoutSeconds * 1000);
+    } finally {
+      await session.close('probe done');
+    }
+    const tools = this.lastTools.get(name);
+    if (!tools) throw new Error(`'${name}' listed no tools`);
+    return tools;
+  }
+
+  private requireServer(name: string): ServerConfig {
+    const config = this.store.getServer(name);
+    if (!config) throw new UnknownServerError(name, Object.keys(this.store.listServers()));
+    return config;
+  }
+
+  /** Tells every client of a server to list its tools again. */
+  private notifyToolsChanged(name: string): void {
+    for (const s of this.sessions) if (s.serverName === name) s.notifyToolsChanged();
   }
 
   async close(): Promise<void> {
@@ -192,14 +244,16 @@ export class Broker implements CountersignApi {
   async listServers(): Promise<ServerView[]> {
     const configs = this.store.listServers();
     return Object.entries(configs).map(([name, config]) => {
-      const tools = this.lastTools.get(name) ?? [];
+      const sessions = [...this.sessions].filter((s) => s.serverName === name).length;
+      const { running: _running, ...trust } = this.trust.serverView(name, config, this.lastTools.get(name) ?? [], this.lastTools);
       return {
         name,
         config: redactConfig(config),
         trusted: this.store.isTrusted(name),
-        sessions: [...this.sessions].filter((s) => s.serverName === name).length,
-        tools: tools.map((definition) => ({ definition, hints: effectiveHints(definition) })),
+        sessions,
         lastError: this.lastErrors.get(name),
+        ...trust,
+        status: trust.status === 'idle' && sessions > 0 ? 'running' : trust.status,
       };
     });
   }
@@ -211,6 +265,7 @@ export class Broker implements CountersignApi {
 
   async removeServer(name: string): Promise<void> {
     this.store.removeServer(name);
+    this.trust.forget(name);
     this.lastTools.delete(name);
     await Promise.allSettled([...this.sessions].filter((s) => s.serverName === name).map((s) => s.close('server removed')));
     this.emit({ type: 'servers-changed' });
@@ -218,7 +273,14 @@ export class Broker implements CountersignApi {
   }
 
   async setTrust(name: string, trusted: boolean): Promise<void> {
+    this.requireServer(name);
+    let tools = this.lastTools.get(name);
+    // Trust is granted to a recorded state: learn it first when no client has run the server yet.
+    if (trusted && !tools && !this.trust.tracker.hasRecord(name) && this.trust.store.get(name).launch?.hash !== undefined) {
+      tools = await this.probe(name).catch(() => undefined);
+    }
     this.store.setTrusted(name, trusted);
+    this.trust.onTrust(name, trusted, tools);
     this.emit({ type: 'servers-changed' });
   }
 
@@ -246,6 +308,82 @@ export class Broker implements CountersignApi {
     return this.audit.read(query);
   }
 
+  async listChanges(): Promise<ServerChanges[]> {
+    return this.trust.listChanges(this.lastTools);
+  }
+
+  async reviewChanges(server: string, action: ReviewAction, tools?: string[]): Promise<void> {
+    this.requireServer(server);
+    const decided = this.trust.review(server, action, tools);
+    if (action === 'accept' && decided.length) this.notifyToolsChanged(server);
+  }
+
+  async pinServer(name: string): Promise<PinView> {
+    const config = this.requireServer(name);
+    const tools = this.lastTools.get(name) ?? (await this.probe(name));
+    const { pin, config: rewritten } = await this.trust.pin(name, config, tools);
+    if (rewritten) this.store.updateServerConfig(name, rewritten);
+    return pin;
+  }
+
+  async unpinServer(name: string): Promise<void> {
+    this.requireServer(name);
+    this.trust.unpin(name);
+  }
+
+  async approveLaunch(name: string): Promise<void> {
+    this.trust.approveLaunch(name, this.requireServer(name));
+    this.emit({ type: 'servers-changed' });
+  }
+
+  async importServers(input: Record<string, unknown>): Promise<{ added: string[]; skipped: Array<{ name: string; why: string }> }> {
+    // Accept a whole client config ({ mcpServers: {...} }) or just its mcpServers object.
+    const servers = typeof input.mcpServers === 'object' && input.mcpServers !== null ? (input.mcpServers as Record<string, unknown>) : input;
+    const added: string[] = [];
+    const skipped: Array<{ name: string; why: string }> = [];
+    const existing = this.store.listServers();
+    for (const [name, raw] of Object.entries(servers)) {
+      const bad = validateServerName(name);
+      if (bad) {
+        skipped.push({ name, why: bad });
+        continue;
+      }
+      if (Object.hasOwn(existing, name)) {
+        skipped.push({ name, why: 'a server with this name already exists' });
+        continue;
+      }
+      try {
+        // Client configs carry extra keys (type, disabled…): keep only the launch fields.
+        const r = (raw ?? {}) as Record<string, unknown>;
+        const picked = 'url' in r ? { url: r.url, headers: r.headers } : { command: r.command, args: r.args, env: r.env, cwd: r.cwd };
+        this.store.addServer(name, parseServerConfig(JSON.parse(JSON.stringify(picked))));
+        added.push(name);
+      } catch (err) {
+        skipped.push({ name, why: (err as Error).message });
+      }
+    }
+    if (added.length) this.emit({ type: 'servers-changed' });
+    return { added, skipped };
+  }
+
+  async readFileForPreview(path: string): Promise<FilePreview> {
+    // Only files a pending call names: the UI API is not a general file reader.
+    const named = this.pending.list().some((c) => containsString(c.arguments, path));
+    if (!named) return { exists: false, refused: 'No pending call names this path.' };
+    if (!isAbsolute(path)) return { exists: false, refused: 'The path is relative, so Countersign cannot tell which file the server would write.' };
+    try {
+      const st = await stat(path);
+      if (!st.isFile()) return { exists: true, refused: 'The path is not a regular file.' };
+      if (st.size > MAX_PREVIEW_BYTES) return { exists: true, tooLarge: true };
+      const bytes = await readFile(path);
+      if (bytes.subarray(0, 8192).includes(0)) return { exists: true, binary: true };
+      return { exists: true, content: bytes.toString('utf8') };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { exists: false };
+      return { exists: false, refused: (err as Error).message };
+    }
+  }
+
   subscribe(listener: (event: BrokerEvent) => void): () => void {
     this.listeners.add(listener);
     return () => {
@@ -262,6 +400,12 @@ export class UnknownServerError extends Error {
         ` Add one with: countersign servers add ${server} -- <command> [args…]`,
     );
   }
+}
+
+function containsString(value: unknown, wanted: string, depth = 0): boolean {
+  if (typeof value === 'string') return value === wanted;
+  if (depth > 32 || !value || typeof value !== 'object') return false;
+  return Object.values(value).some((v) => containsString(v, wanted, depth + 1));
 }
 
 /** Header and env values can hold secrets: the UI sees their names, not their values. */

@@ -2,7 +2,9 @@
 import type { AuditEntry, PendingCall, Settings } from '../../shared/api.js';
 import { decide, readsLocalData } from '../../shared/decide.js';
 import type { DecidedBy, Rule } from '../../shared/decision.js';
+import type { ToolDefinition } from '../../shared/tool.js';
 import type { PendingQueue } from './pending-queue.js';
+import type { TrustManager } from './trust/trust-manager.js';
 import { errorResult, type CallOutcome, type GateVerdict, type ToolCallContext } from './relay-session.js';
 
 export interface GateDeps {
@@ -15,6 +17,9 @@ export interface GateDeps {
   /** Shared by every session of one client, so a local read in one makes a send in another ask. */
   history(clientKey: string): { readLocalData: boolean };
   audit(entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>): void;
+  trust: TrustManager;
+  /** Every server's last complete listing, for cross-server findings. */
+  listings(): Map<string, ToolDefinition[]>;
 }
 
 export class CallGate {
@@ -26,6 +31,16 @@ export class CallGate {
     const trusted = this.deps.isTrusted(server);
     const tool = await session.toolDefinition(ctx.toolName).catch(() => undefined);
     const history = this.deps.history(session.clientKey);
+    const { trust } = this.deps;
+    const block = trust.callBlock(server, tool, ctx.toolName);
+    if (block) {
+      this.deps.audit({
+        time: new Date().toISOString(), server, tool: ctx.toolName, arguments: ctx.arguments, decision: 'deny',
+        decidedBy: 'policy', reasons: [block.code], durationMs: 0, status: 'denied', detail: block.message,
+        client: session.clientInfo?.name,
+      });
+      return { forward: false, result: errorResult(block.message) };
+    }
     const decision = decide({
       server: { name: server, trusted },
       tool,
@@ -33,6 +48,7 @@ export class CallGate {
       rules: this.deps.rules(),
       session: { allowedTools: session.allowedTools, hasReadLocalData: history.readLocalData },
       paused: this.deps.paused(),
+      forceAsk: trust.forceAsk(server, ctx.toolName),
     });
     const started = Date.now();
     const reasons = decision.reasons.map((r) => r.code);
@@ -75,6 +91,10 @@ export class CallGate {
       reasons: decision.reasons,
       hints: decision.hints,
       preview: decision.preview,
+      findings: [
+        ...(tool ? trust.toolFindings(server, tool, this.deps.listings()) : []),
+        ...trust.argumentFindings(server, ctx.arguments, this.deps.listings()),
+      ],
       client: { ...session.clientInfo, session: session.id },
     };
     const waiting = this.deps.pending.wait(call, { timeoutMs, signal: ctx.signal, sendProgress: ctx.sendProgress });
@@ -92,13 +112,16 @@ export class CallGate {
       }
       case 'allow-session':
         session.allowedTools.add(ctx.toolName);
-        return forward('person');
+        break;
       case 'always-allow':
         this.deps.addRule(server, ctx.toolName);
-        return forward('person');
+        break;
       case 'allow-once':
-        return forward('person');
+        break;
     }
+    // A person's first approval records what the server looked like when they approved it.
+    trust.onPersonApproved(server, session.knownTools());
+    return forward('person');
   }
 }
 

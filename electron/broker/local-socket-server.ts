@@ -1,7 +1,7 @@
 // `countersign connect` reaches the broker here: a Unix socket (mode 0600) in the data dir, or a named pipe.
 import { chmodSync, existsSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { Broker, UnknownServerError } from './broker.js';
+import type { Broker } from './broker.js';
 import { badLineResponse, LineTransport } from './line-transport.js';
 import { HANDSHAKE_VERSION, parseHello, readFirstLine, type HelloReply } from './local-handshake.js';
 
@@ -62,7 +62,8 @@ export class LocalSocketServer {
       // Sessions of one client process share history, so the key is the process that ran `connect`.
       await this.broker.openSession(server, lines, clientPid ? `local:${clientPid}` : `local-socket:${Math.random()}`);
     } catch (err) {
-      const message = err instanceof UnknownServerError ? err.message : `Countersign could not open '${server}': ${(err as Error).message}`;
+      // Refusals (unknown server, command awaiting consent, blocked by policy) explain themselves.
+      const message = (err as Error).message;
       reply({ countersign: HANDSHAKE_VERSION, ok: false, error: message });
       socket.end();
       return;

@@ -33,6 +33,10 @@ export interface SessionHooks {
   decideToolCall(ctx: ToolCallContext): Promise<GateVerdict>;
   onToolsListed?(session: RelaySession, tools: ToolDefinition[]): void;
   onToolsChanged?(session: RelaySession): void;
+  /** The server's initialize result, as it passes to the client. */
+  onInitialized?(session: RelaySession, result: Record<string, unknown>): void;
+  /** What the client may see of a tools/list page; undefined passes it unchanged. */
+  rewriteToolsList?(session: RelaySession, tools: ToolDefinition[]): ToolDefinition[] | undefined;
   onClosed?(session: RelaySession): void;
   /** Seconds before a forwarded tools/call counts as timed out upstream. */
   upstreamTimeoutMs(): number;
@@ -318,12 +322,19 @@ export class RelaySession {
       }
       const downId = pending.downId;
       this.downInflight.delete(downId);
+      let out: JsonRpcMessage = { ...message, id: downId };
       if (pending.method === 'initialize' && isResult(message)) {
         const version = message.result.protocolVersion;
         if (typeof version === 'string') this.upstream?.setProtocolVersion?.(version);
+        this.hooks.onInitialized?.(this, message.result);
       }
-      if (pending.method === 'tools/list' && isResult(message)) this.recordToolsPage(message.result, pending);
-      this.toClient({ ...message, id: downId }, downId);
+      if (pending.method === 'tools/list' && isResult(message)) {
+        this.recordToolsPage(message.result, pending);
+        const page = Array.isArray(message.result.tools) ? (message.result.tools as ToolDefinition[]) : [];
+        const shown = this.hooks.rewriteToolsList?.(this, page);
+        if (shown) out = { ...message, id: downId, result: { ...message.result, tools: shown } };
+      }
+      this.toClient(out, downId);
       if (pending.call) {
         // After the answer is on its way: the audit write is not on the client's critical path.
         clearTimeout(pending.call.timer);
@@ -354,11 +365,46 @@ export class RelaySession {
       }
       if (message.method === 'notifications/progress') this.progressFromServer(message.params?.progressToken);
       if (message.method === 'notifications/tools/list_changed') {
-        this.toolsStale = true;
-        this.hooks.onToolsChanged?.(this);
+        this.listChanged(message);
+        return;
       }
       this.toClient(message);
     }
+  }
+
+  /**
+   * Bursts of list_changed are coalesced: the first passes at once, the rest of the window become one
+   * more at its end, and the broker re-lists the tools once per window to compare them with the record.
+   */
+  private listChanged(message: JsonRpcMessage): void {
+    this.toolsStale = true;
+    if (this.listChangedTimer) {
+      this.listChangedPending = message;
+      return;
+    }
+    this.toClient(message);
+    this.refreshAfterChange();
+    this.listChangedTimer = setTimeout(() => {
+      this.listChangedTimer = undefined;
+      const next = this.listChangedPending;
+      this.listChangedPending = undefined;
+      if (next && !this.closed) this.listChanged(next);
+    }, LIST_CHANGED_WINDOW_MS);
+    this.listChangedTimer.unref();
+  }
+
+  private listChangedTimer?: NodeJS.Timeout;
+  private listChangedPending?: JsonRpcMessage;
+
+  private refreshAfterChange(): void {
+    this.hooks.onToolsChanged?.(this);
+    if (!this.initialized) return;
+    this.fetchTools().catch(() => undefined);
+  }
+
+  /** Tells the client to list its tools again (after a person accepted changed definitions). */
+  notifyToolsChanged(): void {
+    this.toClient({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
   }
 
   /** Upstream progress on a forwarded call shows it is alive: restart its timeout. */
@@ -402,7 +448,7 @@ export class RelaySession {
     return this.tools?.get(name);
   }
 
-  private async fetchTools(): Promise<void> {
+  async fetchTools(): Promise<void> {
     const all = new Map<string, ToolDefinition>();
     let cursor: string | undefined;
     for (let page = 0; page < 100; page++) {
@@ -457,6 +503,7 @@ export class RelaySession {
   async close(_why: string): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.listChangedTimer);
     for (const inflight of this.downInflight.values()) inflight.abort?.abort();
     for (const pending of this.upPending.values()) {
       if (pending.call) {
@@ -475,6 +522,8 @@ export class RelaySession {
     return this.initialized;
   }
 }
+
+const LIST_CHANGED_WINDOW_MS = 250;
 
 export function errorResult(text: string): Record<string, unknown> {
   return { content: [{ type: 'text', text }], isError: true };

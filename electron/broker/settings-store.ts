@@ -92,6 +92,7 @@ const settingsPatch = z
     approvalTimeoutSeconds: z.number().int().min(1).max(86_400),
     upstreamTimeoutSeconds: z.number().int().min(1).max(86_400),
     theme: z.enum(['system', 'light', 'dark']),
+    policyPath: z.string().min(1).max(4096).optional(),
   })
   .strict();
 
@@ -165,6 +166,7 @@ const FILE_SCHEMA: Schema<Record<string, unknown>> = {
       approvalTimeoutSeconds: timeoutSchema,
       upstreamTimeoutSeconds: timeoutSchema,
       theme: { enum: ['system', 'light', 'dark'] },
+      policyPath: { type: 'string', minLength: 1, maxLength: 4096 },
     },
   },
 };
@@ -301,6 +303,14 @@ export class SettingsStore {
     if (Object.hasOwn(data.servers, name)) throw new SettingsError(`A server named "${name}" already exists.`);
     // A new server starts untrusted even if stale trust or rules for its name were left in the file.
     this.#forget(data, name);
+    this.#set('servers', { ...data.servers, [name]: parsed });
+  }
+
+  /** Replaces a server's launch config, keeping its trust and rules (used when pinning rewrites it). */
+  updateServerConfig(name: string, config: ServerConfig): void {
+    const parsed = parseServerConfig(config);
+    const data = this.#read();
+    this.#requireServer(data, name);
     this.#set('servers', { ...data.servers, [name]: parsed });
   }
 

@@ -2,13 +2,16 @@
 import type { ServerConfig } from '../../shared/api.js';
 import { escapeControl } from '../../shared/escape.js';
 import { ensureDataDir } from '../broker/data-dir.js';
-import { parseServerConfig, SettingsStore } from '../broker/settings-store.js';
+import { parseServerConfig, SettingsError, SettingsStore } from '../broker/settings-store.js';
+import { launchHash, launchView } from '../broker/trust/launch-consent.js';
+import { TrustStore } from '../broker/trust/trust-store.js';
 import { keyValues, lastFlag, parseArgs, UsageError } from './args.js';
 
 export const SERVERS_USAGE = `countersign servers add <name> [--env K=V]… [--cwd DIR] -- <command> [args…]
 countersign servers add <name> --url URL [--header K=V]…
 countersign servers list [--json]
 countersign servers remove <name>
+countersign servers approve <name>     (lets its exact command line run)
 countersign servers trust <name>
 countersign servers untrust <name>`;
 
@@ -39,6 +42,27 @@ export function runServers(argv: string[], dataDir: string): number {
       const clean = parseServerConfig(JSON.parse(JSON.stringify(config)));
       openStore(dataDir).addServer(name, clean);
       process.stdout.write(`Added '${name}'. It starts untrusted: every call asks until you trust it.\n`);
+      if ('command' in clean) {
+        process.stdout.write(`It will not start until you approve its command line: countersign servers approve ${name} (or in the UI).\n`);
+      }
+      return 0;
+    }
+    case 'approve': {
+      if (!name) throw new UsageError('servers approve needs a name');
+      const config = openStore(dataDir).getServer(name);
+      if (!config) throw new SettingsError(`No server named "${name}".`);
+      const trust = TrustStore.open(dataDir, (w) => process.stderr.write(`countersign: ${escapeControl(w)}\n`));
+      const view = launchView(config, trust.get(name));
+      if (view.commandLine) {
+        process.stdout.write(`'${escapeControl(name)}' will run exactly:\n`);
+        view.commandLine.forEach((arg, i) => process.stdout.write(`  [${i}] ${escapeControl(arg)}\n`));
+        if (view.cwd) process.stdout.write(`  in ${escapeControl(view.cwd)}\n`);
+        if (view.envNames.length) process.stdout.write(`  with environment variables: ${view.envNames.map((n) => escapeControl(n)).join(', ')} (values not shown)\n`);
+      } else {
+        process.stdout.write(`'${escapeControl(name)}' is a remote server at ${escapeControl(view.url ?? '')}; nothing runs on this machine.\n`);
+      }
+      trust.update(name, (r) => (r.launch = { hash: launchHash(config), approvedAt: new Date().toISOString(), by: 'person' }));
+      process.stdout.write('Approved.\n');
       return 0;
     }
     case 'list': {
@@ -66,8 +90,16 @@ export function runServers(argv: string[], dataDir: string): number {
     case 'untrust': {
       if (!name) throw new UsageError(`servers ${verb} needs a name`);
       const store = openStore(dataDir);
-      if (verb === 'remove') store.removeServer(name);
-      else store.setTrusted(name, verb === 'trust');
+      const trust = TrustStore.open(dataDir, (w) => process.stderr.write(`countersign: ${escapeControl(w)}\n`));
+      if (verb === 'remove') {
+        store.removeServer(name);
+        trust.forget(name);
+      } else {
+        store.setTrusted(name, verb === 'trust');
+        // Trust is granted to a recorded state: the server's next listing becomes the record.
+        const record = trust.get(name);
+        if (verb === 'trust' && Object.keys(record.tools).length === 0) trust.update(name, (r) => (r.recordNextListing = true));
+      }
       process.stdout.write(`${verb === 'remove' ? 'Removed' : verb === 'trust' ? 'Trusted' : 'Untrusted'} '${name}'.\n`);
       return 0;
     }

@@ -9,6 +9,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { BrokerEvent, PendingCall, ServerConfig } from '../../shared/api.js';
 import { SettingsStore } from '../../electron/broker/settings-store.js';
+import { launchHash } from '../../electron/broker/trust/launch-consent.js';
+import { TrustStore } from '../../electron/broker/trust/trust-store.js';
 import { CLI, NODE } from './paths.js';
 
 export interface TestBroker {
@@ -27,10 +29,21 @@ export function makeDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'cs-test-'));
 }
 
-export function configure(dataDir: string, servers: Record<string, ServerConfig>, trusted: string[] = []): void {
+/**
+ * Adds servers as a person would: their command lines approved (launch consent), and `trusted` ones
+ * trusted. Trust is recorded on the first listing, as when a person trusts a server not yet run.
+ */
+export function configure(dataDir: string, servers: Record<string, ServerConfig>, trusted: string[] = [], opts: { consent?: boolean } = {}): void {
   const { store } = SettingsStore.open({ dataDir });
-  for (const [name, config] of Object.entries(servers)) store.addServer(name, config);
-  for (const name of trusted) store.setTrusted(name, true);
+  const trust = TrustStore.open(dataDir, () => undefined);
+  for (const [name, config] of Object.entries(servers)) {
+    store.addServer(name, config);
+    if (opts.consent !== false) trust.update(name, (r) => (r.launch = { hash: launchHash(config), approvedAt: new Date().toISOString(), by: 'person' }));
+  }
+  for (const name of trusted) {
+    store.setTrusted(name, true);
+    trust.update(name, (r) => (r.recordNextListing = true));
+  }
 }
 
 export async function startServe(dataDir: string, extra: string[] = []): Promise<TestBroker> {

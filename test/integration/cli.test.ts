@@ -80,6 +80,7 @@ describe('countersign CLI', () => {
   it('reads the audit log, verifies its hash chain, and finds tampering', async () => {
     const dir = makeDataDir();
     await cs(dir, 'servers', 'add', 'everything', '--', NODE, EVERYTHING_SERVER);
+    await cs(dir, 'servers', 'approve', 'everything');
     await cs(dir, 'servers', 'trust', 'everything');
     const broker = await startServe(dir);
     try {
@@ -114,6 +115,7 @@ describe('countersign CLI', () => {
   it('follows the log as new calls are made', async () => {
     const dir = makeDataDir();
     await cs(dir, 'servers', 'add', 'everything', '--', NODE, EVERYTHING_SERVER);
+    await cs(dir, 'servers', 'approve', 'everything');
     await cs(dir, 'servers', 'trust', 'everything');
     const broker = await startServe(dir);
     const { spawn } = await import('node:child_process');

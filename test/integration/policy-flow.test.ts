@@ -21,11 +21,12 @@ describe('policy across calls', () => {
     configure(dataDir, {
       fs: { command: NODE, args: [FILESYSTEM_SERVER, scratch] },
       everything: { command: NODE, args: [EVERYTHING_SERVER], env: { CONFIGURED_FOR_SERVER: 'yes' } },
+      sampler: { command: NODE, args: [EVERYTHING_SERVER] },
       slow: { command: NODE, args: [FIXTURE, 'slow'] },
       'slow-untrusted': { command: NODE, args: [FIXTURE, 'slow'] },
       paged: { command: NODE, args: [FIXTURE, 'paged'] },
       counter: { command: NODE, args: [FIXTURE, 'counter'] },
-    }, ['fs', 'everything', 'slow', 'paged', 'counter']);
+    }, ['fs', 'everything', 'sampler', 'slow', 'paged', 'counter']);
     process.env.COUNTERSIGN_TEST_LEAK = 'must-not-leak';
     broker = await startServe(dataDir);
     delete process.env.COUNTERSIGN_TEST_LEAK;
@@ -53,7 +54,8 @@ describe('policy across calls', () => {
   it('asks for an open-world call once the same client read local data, even on a trusted server', async () => {
     // Both connect processes are children of this test process: one client.
     const fs = await connectClient(broker, 'fs', 'connect');
-    const ev = await connectClient(broker, 'everything', 'connect');
+    // server-everything offers its open-world sampling tool only to clients that can sample.
+    const ev = await connectClient(broker, 'sampler', 'connect', { sampling: () => ({ model: 'm', role: 'assistant', content: { type: 'text', text: 'x' } }) });
     try {
       // Before any local read, the trusted server's open-world call is a plain ask (it is not read-only).
       expect(textOf(await fs.callTool({ name: 'read_text_file', arguments: { path: join(scratch, 'secret.txt') } }))).toBe('the secret');

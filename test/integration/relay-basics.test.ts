@@ -146,7 +146,8 @@ describe.each<Via>(['connect', 'http'])('relay via %s', (via) => {
   });
 
   it('passes sampling requests from the server to the client and back', async () => {
-    const client = await connectClient(broker, 'everything', via, {
+    // The untrusted twin: server-everything lists its sampling tool only to clients that can sample.
+    const client = await connectClient(broker, 'everything-untrusted', via, {
       sampling: () => ({ model: 'test-model', role: 'assistant', content: { type: 'text', text: `sampled via ${via}` } }),
     });
     try {

@@ -2,7 +2,7 @@
 // Loopback unless the person explicitly binds elsewhere.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Broker, UnknownServerError } from '../broker.js';
+import type { Broker } from '../broker.js';
 import { ApiBridge } from './api-bridge.js';
 import { McpHttpEndpoint } from './mcp-endpoint.js';
 import { checkHost, guardRequest, loopbackHosts, loopbackOrigins, sendRejection, type GuardOptions } from './request-guard.js';
@@ -38,7 +38,8 @@ export class BrokerHttpServer {
           await broker.openSession(serverName, transport, `http:${transport.sessionId ?? Math.random()}`);
           return undefined;
         } catch (err) {
-          return err instanceof UnknownServerError ? err.message : `Countersign could not open '${serverName}': ${(err as Error).message}`;
+          // Refusals (unknown server, command awaiting consent, blocked by policy) explain themselves.
+          return (err as Error).message;
         }
       },
     });

@@ -1,0 +1,34 @@
+// Whole-file writes that a crash can never leave half-written: temp file, fsync, rename.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+
+export function writeFileAtomicSync(file: string, data: string | Uint8Array, mode = 0o600): void {
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    const fd = fs.openSync(tmp, 'wx', mode);
+    try {
+      fs.writeFileSync(fd, data);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, file);
+  } catch (error) {
+    fs.rmSync(tmp, { force: true });
+    throw error;
+  }
+}
+
+/** Moves an unreadable file aside (never deletes it) and returns where it went. */
+export function moveAside(file: string): string | undefined {
+  const stamp = new Date().toISOString().replace(/:/g, '');
+  let target = `${file}.corrupt-${stamp}`;
+  for (let n = 1; fs.existsSync(target); n++) target = `${file}.corrupt-${stamp}-${n}`;
+  try {
+    fs.renameSync(file, target);
+    return target;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,48 @@
+// A server's command does not run until a person approved its exact command line. The consent is a
+// hash of everything that decides what runs (command, args, env, cwd), so any edit asks again.
+import { createHash } from 'node:crypto';
+import type { ServerConfig } from '../../../shared/api.js';
+import { canonicalJson } from '../../../shared/canonical-json.js';
+import type { LaunchView } from '../../../shared/trust-types.js';
+import type { ServerTrust } from './trust-store.js';
+
+export function isStdio(config: ServerConfig): config is Extract<ServerConfig, { command: string }> {
+  return 'command' in config;
+}
+
+export function launchHash(config: ServerConfig): string {
+  const what = isStdio(config)
+    ? { command: config.command, args: config.args ?? [], env: config.env ?? {}, cwd: config.cwd ?? null }
+    : { url: config.url, headers: config.headers ?? {} };
+  return createHash('sha256').update(canonicalJson(what)).digest('hex');
+}
+
+/** Remote servers start nothing on this machine; stdio servers need the person's consent. */
+export function launchApproved(config: ServerConfig, record: ServerTrust): boolean {
+  if (!isStdio(config)) return true;
+  return record.launch?.hash === launchHash(config);
+}
+
+export function launchView(config: ServerConfig, record: ServerTrust): LaunchView {
+  const approved = launchApproved(config, record);
+  if (isStdio(config)) {
+    return {
+      commandLine: [config.command, ...(config.args ?? [])],
+      cwd: config.cwd,
+      envNames: Object.keys(config.env ?? {}),
+      headerNames: [],
+      approved,
+      approvedBy: approved ? record.launch?.by : undefined,
+    };
+  }
+  return { url: config.url, envNames: [], headerNames: Object.keys(config.headers ?? {}), approved: true };
+}
+
+export class LaunchConsentError extends Error {
+  constructor(readonly server: string) {
+    super(
+      `Countersign has not started '${server}': its command line is new or changed, and waits for your approval. ` +
+        `Review it in Countersign (Servers), or run: countersign servers approve ${server}`,
+    );
+  }
+}

@@ -1,0 +1,335 @@
+// Trust you can check: what was approved is recorded, changes are held for review, pins quarantine a
+// server that drifts, commands wait for consent, and the team policy adds friction. The broker asks
+// this module before starting a server and before deciding a call.
+import type { AuditEntry, BrokerEvent, ServerConfig, ServerView, ToolView } from '../../../shared/api.js';
+import { effectiveHints } from '../../../shared/annotations.js';
+import { diffDefinitions, diffVersions } from '../../../shared/definition-diff.js';
+import type { ReasonCode } from '../../../shared/decision.js';
+import { scanText, scanTool, findShadowing, type Finding, type ServerTools } from '../../../shared/description-scan.js';
+import type { ToolDefinition } from '../../../shared/tool.js';
+import type { PinView, ReviewAction, ServerChanges } from '../../../shared/trust-types.js';
+import type { SettingsStore } from '../settings-store.js';
+import { DefinitionTracker, listingHash } from './definition-tracker.js';
+import { isStdio, launchApproved, launchHash, LaunchConsentError, launchView } from './launch-consent.js';
+import { exactSpec, findPackageLaunch, rewriteLaunch } from './package-launch.js';
+import { TeamPolicySource } from './team-policy.js';
+import { TrustStore, type IdentityRecord, type PinRecord } from './trust-store.js';
+import { resolveExactVersion, type VersionResolver } from './version-resolver.js';
+
+export interface TrustManagerOptions {
+  dataDir: string;
+  settings: SettingsStore;
+  audit(entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>): void;
+  emit(event: BrokerEvent): void;
+  warn(text: string): void;
+  policyPath(): string | undefined;
+  resolver?: VersionResolver;
+}
+
+export class BlockedServerError extends Error {}
+
+export class TrustManager {
+  readonly store: TrustStore;
+  readonly tracker: DefinitionTracker;
+  readonly policy: TeamPolicySource;
+  /** What each server said about itself at its last initialize. */
+  private readonly identities = new Map<string, IdentityRecord>();
+
+  constructor(private readonly opts: TrustManagerOptions) {
+    this.store = TrustStore.open(opts.dataDir, (text) => this.recordsLost(text));
+    this.policy = new TeamPolicySource(opts.policyPath, opts.warn);
+    this.tracker = new DefinitionTracker(this.store, {
+      note: (server, tool, what, details) => this.log('review', server, tool, what, details, 'policy'),
+      changesDetected: (server) => {
+        opts.emit({ type: 'changes-detected', server });
+        opts.emit({ type: 'servers-changed' });
+      },
+    });
+  }
+
+  /** Without the records, holds and pins cannot be checked: fail closed by untrusting every server. */
+  private recordsLost(text: string): void {
+    const settings = this.opts.settings;
+    const trusted = Object.keys(settings.listServers()).filter((s) => settings.isTrusted(s));
+    for (const s of trusted) settings.setTrusted(s, false);
+    this.opts.warn(trusted.length ? `${text} Trust was withdrawn from: ${trusted.join(', ')}.` : text);
+  }
+
+  private log(kind: NonNullable<AuditEntry['kind']>, server: string, tool: string, what: string, args: unknown, by: 'person' | 'policy', decision: 'allow' | 'deny' = 'allow'): void {
+    this.opts.audit({
+      kind, time: new Date().toISOString(), server, tool, arguments: args, decision, decidedBy: by,
+      reasons: [], durationMs: 0, status: 'ok', detail: what,
+    });
+  }
+
+  // ---- before a server starts ----
+
+  assertCanStart(name: string, config: ServerConfig): void {
+    const blocked = this.policy.blockReason(name);
+    if (blocked) throw new BlockedServerError(`Countersign will not start '${name}': ${blocked}.`);
+    const record = this.store.get(name);
+    if (launchApproved(config, record)) return;
+    const entry = this.policy.serverEntry(name);
+    // The team reviewed this exact command: its approval stands in for the person's.
+    if (isStdio(config) && entry?.command && sameArgv(entry.command, [config.command, ...(config.args ?? [])])) {
+      this.store.update(name, (r) => (r.launch = { hash: launchHash(config), approvedAt: new Date().toISOString(), by: 'policy' }));
+      this.log('launch', name, '*', 'command approved by the team policy', launchView(config, record), 'policy');
+      return;
+    }
+    throw new LaunchConsentError(name);
+  }
+
+  approveLaunch(name: string, config: ServerConfig): void {
+    this.store.update(name, (r) => (r.launch = { hash: launchHash(config), approvedAt: new Date().toISOString(), by: 'person' }));
+    this.log('launch', name, '*', 'command line approved', launchView(config, this.store.get(name)), 'person');
+  }
+
+  // ---- as sessions run ----
+
+  onInitialized(server: string, result: Record<string, unknown>): void {
+    const info = result.serverInfo as { name?: unknown; title?: unknown; version?: unknown } | undefined;
+    const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+    const identity: IdentityRecord = {
+      serverInfo: info ? { name: str(info.name), title: str(info.title), version: str(info.version) } : undefined,
+      protocolVersion: str(result.protocolVersion),
+      instructions: str(result.instructions),
+    };
+    this.identities.set(server, identity);
+    const record = this.store.get(server);
+    if (this.tracker.hasRecord(server) && !record.identity) this.store.update(server, (r) => (r.identity = identity));
+    const pin = this.effectivePin(server);
+    if (pin?.version !== undefined && identity.serverInfo?.version !== pin.version) {
+      this.quarantine(server, `it reports version ${identity.serverInfo?.version ?? '(none)'}, but is pinned to ${pin.version}`);
+    }
+  }
+
+  onListing(server: string, tools: ToolDefinition[]): void {
+    this.tracker.onListing(server, tools);
+    const pin = this.effectivePin(server);
+    if (pin?.definitionsHash && listingHash(tools) !== pin.definitionsHash) {
+      this.quarantine(server, 'its tool definitions differ from the pinned ones');
+    }
+  }
+
+  filterForClient(server: string, tools: ToolDefinition[]): ToolDefinition[] | undefined {
+    return this.tracker.filterForClient(server, tools);
+  }
+
+  private quarantine(server: string, why: string): void {
+    const current = this.store.get(server).quarantine ?? [];
+    if (current.includes(why)) return;
+    this.store.update(server, (r) => (r.quarantine = [...current, why]));
+    this.log('pin', server, '*', `quarantined: ${why}`, { reasons: [...current, why] }, 'policy', 'deny');
+    this.opts.emit({ type: 'servers-changed' });
+  }
+
+  /** Why a call to this tool may not even be decided: blocked, quarantined or held for review. */
+  callBlock(server: string, tool: ToolDefinition | undefined, name: string): { code: ReasonCode; message: string } | undefined {
+    const blocked = this.policy.blockReason(server);
+    if (blocked) return { code: 'blocked-by-policy', message: `Countersign refused this call: ${blocked}.` };
+    const quarantine = this.store.get(server).quarantine;
+    if (quarantine?.length) {
+      return {
+        code: 'quarantined',
+        message: `Countersign refused this call: '${server}' is quarantined because ${quarantine.join('; ')}. Nothing runs until the person re-pins or unpins it in Countersign.`,
+      };
+    }
+    if (this.tracker.state(server, tool, name) === 'held') {
+      return {
+        code: 'held-for-review',
+        message: `Countersign refused this call: the definition of '${name}' changed (or is new) and waits for the person's review in Countersign. It was not run.`,
+      };
+    }
+    return undefined;
+  }
+
+  forceAsk(server: string, tool: string): boolean {
+    return this.policy.alwaysAsk(server, tool);
+  }
+
+  /** A person approved a call: the first approval records what the server looked like then. */
+  onPersonApproved(server: string, tools: ToolDefinition[] | undefined): void {
+    if (!this.tracker.hasRecord(server)) this.recordNow(server, tools);
+  }
+
+  onTrust(server: string, trusted: boolean, tools: ToolDefinition[] | undefined): void {
+    if (trusted && !this.tracker.hasRecord(server)) this.recordNow(server, tools);
+    this.log('trust', server, '*', trusted ? 'server trusted' : 'server untrusted', { trusted }, 'person', trusted ? 'allow' : 'deny');
+  }
+
+  private recordNow(server: string, tools: ToolDefinition[] | undefined): void {
+    this.tracker.recordAll(server, tools);
+    const identity = this.identities.get(server);
+    if (identity) this.store.update(server, (r) => (r.identity = identity));
+  }
+
+  // ---- findings ----
+
+  private otherServers(server: string, listings: Map<string, ToolDefinition[]>): ServerTools[] {
+    return [...listings].filter(([s]) => s !== server).map(([s, tools]) => ({ server: s, tools: tools.map((t) => t.name) }));
+  }
+
+  toolFindings(server: string, tool: ToolDefinition, listings: Map<string, ToolDefinition[]>): Finding[] {
+    const findings = scanTool(tool, { otherServers: this.otherServers(server, listings) });
+    for (const shadow of findShadowing([...listings].map(([s, tools]) => ({ server: s, tools: tools.map((t) => t.name) })))) {
+      if (!shadow.servers.some((x) => x.server === server && x.tool === tool.name)) continue;
+      const others = shadow.servers.filter((x) => x.server !== server).map((x) => `'${x.server}'`).join(', ');
+      findings.push({
+        code: 'cross-server-reference',
+        severity: shadow.lookalike ? 'danger' : 'warning',
+        message: `${shadow.lookalike ? 'A look-alike of this tool name' : 'The same tool name'} is also offered by ${others}: the model may call the wrong one.`,
+        excerpt: shadow.servers.map((x) => `${x.server}/${x.tool}`).join(', '),
+      });
+    }
+    return findings;
+  }
+
+  argumentFindings(server: string, args: unknown, listings: Map<string, ToolDefinition[]>): Finding[] {
+    const out: Finding[] = [];
+    const ctx = { otherServers: this.otherServers(server, listings), where: 'argument' as const };
+    const walk = (value: unknown, depth: number): void => {
+      if (out.length > 50 || depth > 32) return;
+      if (typeof value === 'string') out.push(...scanText(value, ctx));
+      else if (Array.isArray(value)) value.forEach((v) => walk(v, depth + 1));
+      else if (value && typeof value === 'object') Object.values(value).forEach((v) => walk(v, depth + 1));
+    };
+    walk(args, 0);
+    return out;
+  }
+
+  // ---- views and review ----
+
+  serverView(name: string, config: ServerConfig, tools: ToolDefinition[], listings: Map<string, ToolDefinition[]>): Omit<ServerView, 'name' | 'config' | 'trusted' | 'sessions' | 'lastError'> & { running: boolean } {
+    const record = this.store.get(name);
+    const launch = launchView(config, record);
+    const blockedBy = this.policy.blockReason(name);
+    const pin = this.effectivePin(name);
+    const held = Object.values(record.held).filter((h) => !h.rejected).length;
+    const identity = this.identities.get(name) ?? record.identity;
+    const toolViews: ToolView[] = tools.map((definition) => ({
+      definition,
+      hints: effectiveHints(definition),
+      state: this.tracker.state(name, definition, definition.name),
+      findings: this.toolFindings(name, definition, listings),
+    }));
+    const status = blockedBy ? 'blocked' : record.quarantine?.length ? 'quarantined' : !launch.approved ? 'needs-consent' : 'idle';
+    return {
+      status,
+      running: false,
+      launch,
+      pin: pin ? { ...pin } : undefined,
+      quarantine: record.quarantine,
+      pendingChanges: held,
+      identity: identity ? { ...identity.serverInfo, protocolVersion: identity.protocolVersion } : undefined,
+      blockedBy,
+      tools: toolViews,
+    };
+  }
+
+  listChanges(listings: Map<string, ToolDefinition[]>): ServerChanges[] {
+    const out: ServerChanges[] = [];
+    for (const server of Object.keys(this.opts.settings.listServers())) {
+      const record = this.store.get(server);
+      const current = this.identities.get(server);
+      const version = record.identity && current ? diffVersions(record.identity.serverInfo?.version, current.serverInfo?.version) : undefined;
+      const instructions = record.identity && current && record.identity.instructions !== current.instructions
+        ? { from: record.identity.instructions, to: current.instructions }
+        : undefined;
+      const tools = Object.entries(record.held).map(([name, held]) => ({
+        name,
+        kind: held.kind,
+        diff: diffDefinitions(record.tools[name]?.definition, held.definition),
+        findings: held.definition ? this.toolFindings(server, held.definition, listings) : [],
+        detectedAt: held.detectedAt,
+        rejected: held.rejected,
+      }));
+      if (tools.length || version || instructions) out.push({ server, version, instructions, tools });
+    }
+    return out;
+  }
+
+  review(server: string, action: ReviewAction, only?: string[]): string[] {
+    const decided = this.tracker.review(server, action, only);
+    // Accepting the whole server also accepts how it describes itself now.
+    const current = this.identities.get(server);
+    if (action === 'accept' && !only && current) this.store.update(server, (r) => (r.identity = current));
+    this.opts.emit({ type: 'servers-changed' });
+    return decided;
+  }
+
+  // ---- pins ----
+
+  effectivePin(server: string): (PinRecord & { by: 'person' | 'policy' }) | undefined {
+    const fromPolicy = this.policy.serverEntry(server)?.pin;
+    if (fromPolicy && (fromPolicy.version || fromPolicy.definitionsHash)) {
+      return {
+        version: fromPolicy.version,
+        definitionsHash: fromPolicy.definitionsHash ?? '',
+        package: undefined,
+        pinnedAt: '',
+        by: 'policy',
+      };
+    }
+    return this.store.get(server).pin;
+  }
+
+  identityOf(server: string): IdentityRecord | undefined {
+    return this.identities.get(server);
+  }
+
+  /** Pins to what runs now. npx/uvx/docker launches are rewritten to the exact package version or digest. */
+  async pin(server: string, config: ServerConfig, tools: ToolDefinition[]): Promise<{ pin: PinView; config?: ServerConfig }> {
+    const identity = this.identities.get(server);
+    let newConfig: ServerConfig | undefined;
+    let pkg: PinRecord['package'];
+    let rewrite: PinRecord['rewrite'];
+    const launch = findPackageLaunch(config);
+    if (launch && isStdio(config)) {
+      if (launch.exact) {
+        pkg = { kind: launch.kind, spec: (config.args ?? [])[launch.index]! };
+      } else {
+        const resolved = await (this.opts.resolver ?? resolveExactVersion)(launch);
+        const spec = exactSpec(launch, resolved);
+        newConfig = rewriteLaunch(config, launch, spec);
+        pkg = { kind: launch.kind, spec };
+        rewrite = { from: [config.command, ...(config.args ?? [])], to: [newConfig.command, ...((newConfig as typeof config).args ?? [])] };
+      }
+    }
+    const pin: PinRecord = {
+      version: identity?.serverInfo?.version,
+      definitionsHash: listingHash(tools),
+      package: pkg,
+      rewrite,
+      pinnedAt: new Date().toISOString(),
+      by: 'person',
+    };
+    this.store.update(server, (r) => {
+      r.pin = pin;
+      delete r.quarantine;
+      // The person asked for this rewrite and is shown it: it counts as their consent to the new command.
+      if (newConfig) r.launch = { hash: launchHash(newConfig), approvedAt: pin.pinnedAt, by: 'person' };
+    });
+    this.log('pin', server, '*', rewrite ? `pinned; launch rewritten to ${rewrite.to.join(' ')}` : 'pinned', pin, 'person');
+    this.opts.emit({ type: 'servers-changed' });
+    return { pin, config: newConfig };
+  }
+
+  unpin(server: string): void {
+    if (this.policy.serverEntry(server)?.pin) throw new Error(`'${server}' is pinned by the team policy; only the policy can unpin it.`);
+    this.store.update(server, (r) => {
+      delete r.pin;
+      delete r.quarantine;
+    });
+    this.log('pin', server, '*', 'unpinned', {}, 'person');
+    this.opts.emit({ type: 'servers-changed' });
+  }
+
+  forget(server: string): void {
+    this.store.forget(server);
+    this.identities.delete(server);
+  }
+}
+
+function sameArgv(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}

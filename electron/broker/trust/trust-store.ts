@@ -1,0 +1,128 @@
+// What the person approved, per server: tool definitions, identity, held changes, pins and launch
+// consent. One JSON file in the data dir, written atomically; an unreadable file is moved aside.
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { ToolDefinition } from '../../../shared/tool.js';
+import { moveAside, writeFileAtomicSync } from '../atomic-file.js';
+
+const toolSchema = z.object({ name: z.string() }).passthrough() as unknown as z.ZodType<ToolDefinition>;
+
+const recordedTool = z.object({ definition: toolSchema, hash: z.string(), approvedAt: z.string() });
+const heldChange = z.object({
+  kind: z.enum(['added', 'changed', 'removed']),
+  /** The server's new definition (absent for a removed tool). */
+  definition: toolSchema.optional(),
+  hash: z.string().optional(),
+  detectedAt: z.string(),
+  rejected: z.boolean().optional(),
+});
+const identity = z.object({
+  serverInfo: z.object({ name: z.string().optional(), title: z.string().optional(), version: z.string().optional() }).optional(),
+  protocolVersion: z.string().optional(),
+  instructions: z.string().optional(),
+});
+const pin = z.object({
+  version: z.string().optional(),
+  definitionsHash: z.string(),
+  package: z.object({ kind: z.enum(['npx', 'uvx', 'docker']), spec: z.string() }).optional(),
+  rewrite: z.object({ from: z.array(z.string()), to: z.array(z.string()) }).optional(),
+  pinnedAt: z.string(),
+  by: z.enum(['person', 'policy']),
+});
+
+const serverTrust = z.object({
+  tools: z.record(recordedTool).default({}),
+  held: z.record(heldChange).default({}),
+  identity: identity.optional(),
+  identityHash: z.string().optional(),
+  /** Set when a person approved something for this server before any listing: record the first one. */
+  recordNextListing: z.boolean().optional(),
+  pin: pin.optional(),
+  quarantine: z.array(z.string()).optional(),
+  launch: z.object({ hash: z.string(), approvedAt: z.string(), by: z.enum(['person', 'policy']) }).optional(),
+});
+
+const fileSchema = z.object({ version: z.literal(1), servers: z.record(serverTrust) });
+
+export type ServerTrust = z.infer<typeof serverTrust>;
+export type HeldChange = z.infer<typeof heldChange>;
+export type PinRecord = z.infer<typeof pin>;
+export type IdentityRecord = z.infer<typeof identity>;
+type TrustFile = z.infer<typeof fileSchema>;
+
+const EMPTY: TrustFile = { version: 1, servers: {} };
+
+export class TrustStore {
+  readonly path: string;
+  private cache?: { key: string; data: TrustFile };
+
+  private constructor(dataDir: string, private readonly warn: (text: string) => void) {
+    this.path = path.join(dataDir, 'trust.json');
+  }
+
+  static open(dataDir: string, warn: (text: string) => void): TrustStore {
+    const store = new TrustStore(dataDir, warn);
+    store.read();
+    return store;
+  }
+
+  /** The server's record; a fresh one when there is none. Treat as read-only: change it through update(). */
+  get(server: string): ServerTrust {
+    return this.read().servers[server] ?? serverTrust.parse({});
+  }
+
+  has(server: string): boolean {
+    return Object.hasOwn(this.read().servers, server);
+  }
+
+  /** Read-modify-write of one server's record. */
+  update(server: string, change: (record: ServerTrust) => void): ServerTrust {
+    const data = structuredClone(this.read());
+    const record = data.servers[server] ?? serverTrust.parse({});
+    change(record);
+    data.servers[server] = record;
+    this.write(data);
+    return record;
+  }
+
+  forget(server: string): void {
+    const data = structuredClone(this.read());
+    if (!Object.hasOwn(data.servers, server)) return;
+    delete data.servers[server];
+    this.write(data);
+  }
+
+  private write(data: TrustFile): void {
+    writeFileAtomicSync(this.path, JSON.stringify(data, null, 1));
+    this.cache = undefined;
+  }
+
+  private read(): TrustFile {
+    const key = fileKey(this.path);
+    if (key === undefined) return EMPTY;
+    if (this.cache?.key === key) return this.cache.data;
+    let data: TrustFile;
+    try {
+      data = fileSchema.parse(JSON.parse(fs.readFileSync(this.path, 'utf8')));
+    } catch (err) {
+      const moved = moveAside(this.path);
+      this.warn(
+        `Trust records ${this.path} could not be read (${(err as Error).message.split('\n')[0]}); ` +
+          `${moved ? `the file was moved to ${moved}` : 'the file is gone'}. Countersign starts with no recorded approvals: every changed or new tool will need review again.`,
+      );
+      return EMPTY;
+    }
+    this.cache = { key, data };
+    return data;
+  }
+}
+
+function fileKey(file: string): string | undefined {
+  try {
+    const st = fs.statSync(file, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}`;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,23 @@
+// Messages between the UI and the diff worker.
+import type { DiffResult } from './diff-core';
+
+export interface DiffRequest {
+  id: number;
+  before: string;
+  after: string;
+  timeoutMs: number;
+  context: number;
+}
+
+export type DiffResponse =
+  | { id: number; ok: true; result: DiffResult }
+  | { id: number; ok: false; reason: 'too-different' | 'error'; message?: string };
+
+export type DiffOutcome =
+  | { ok: true; result: DiffResult }
+  | { ok: false; reason: 'too-different' | 'error' | 'cancelled'; message?: string };
+
+/** Runs diffs somewhere (a worker in the app, inline in tests). */
+export interface DiffEngine {
+  diff(before: string, after: string, signal?: AbortSignal): Promise<DiffOutcome>;
+}

@@ -1,0 +1,53 @@
+// Decides what preview a call's arguments allow: a whole-file write (path + content) or edits
+// (old/new text pairs). The names cover server-filesystem and the common editor-style tools.
+
+export interface EditPair {
+  oldText: string;
+  newText: string;
+}
+
+export type PreviewPlan =
+  | { kind: 'write'; path: string; content: string; pathKey: string; contentKey: string }
+  | { kind: 'edit'; path?: string; edits: EditPair[] }
+  | { kind: 'none' };
+
+const PATH_KEYS = ['path', 'file_path', 'filePath', 'filepath', 'file', 'filename', 'fileName', 'target_file'];
+const CONTENT_KEYS = ['content', 'contents', 'file_text', 'fileText', 'new_content', 'newContent', 'text', 'data', 'body'];
+const PAIRS: Array<[string, string]> = [
+  ['oldText', 'newText'],
+  ['old_text', 'new_text'],
+  ['old_string', 'new_string'],
+  ['oldString', 'newString'],
+  ['old_str', 'new_str'],
+  ['search', 'replace'],
+];
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function firstString(obj: Record<string, unknown>, keys: string[]): [string, string] | undefined {
+  for (const k of keys) if (typeof obj[k] === 'string') return [k, obj[k] as string];
+  return undefined;
+}
+
+function pairOf(obj: Record<string, unknown>): EditPair | undefined {
+  for (const [a, b] of PAIRS) {
+    if (typeof obj[a] === 'string' && typeof obj[b] === 'string') return { oldText: obj[a] as string, newText: obj[b] as string };
+  }
+  return undefined;
+}
+
+export function detectPreview(args: unknown): PreviewPlan {
+  if (!isObject(args)) return { kind: 'none' };
+  const path = firstString(args, PATH_KEYS);
+  if (Array.isArray(args.edits)) {
+    const edits = args.edits.filter(isObject).map(pairOf);
+    if (edits.length > 0 && edits.every((e): e is EditPair => e !== undefined)) return { kind: 'edit', path: path?.[1], edits };
+  }
+  const single = pairOf(args);
+  if (single) return { kind: 'edit', path: path?.[1], edits: [single] };
+  const content = firstString(args, CONTENT_KEYS);
+  if (path && content) return { kind: 'write', path: path[1], pathKey: path[0], content: content[1], contentKey: content[0] };
+  return { kind: 'none' };
+}

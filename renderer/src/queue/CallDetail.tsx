@@ -1,0 +1,59 @@
+// Everything about one pending call: who asks, the warnings, a preview of its effect, the full
+// arguments, and the decision buttons (kept in view at the bottom).
+import { forwardRef } from 'react';
+import type { DecisionRequest, PendingCall } from '../../../shared/api';
+import { ArgumentsView } from '../args/ArgumentsView';
+import { clockTime, duration } from '../lib/format';
+import { callWarnings } from '../lib/warnings';
+import { PreviewPanel } from '../preview/PreviewPanel';
+import { TrustBadge } from '../ui/Badges';
+import { VisibleText } from '../ui/VisibleText';
+import { DecisionBar } from './DecisionBar';
+import { WarningList } from './WarningList';
+
+interface Props {
+  call: PendingCall;
+  now: number;
+  busy: boolean;
+  reason: string;
+  onReason(text: string): void;
+  onDecide(decision: DecisionRequest): void;
+}
+
+export const CallDetail = forwardRef<HTMLHeadingElement, Props>(function CallDetail({ call, now, busy, reason, onReason, onDecide }, headingRef) {
+  const client = [call.client?.name, call.client?.version].filter(Boolean).join(' ');
+  return (
+    <article className="detail" aria-labelledby={`detail-title-${call.id}`}>
+      <div className="detail-scroll">
+        <header className="detail-head">
+          <h2 id={`detail-title-${call.id}`} ref={headingRef} tabIndex={-1} className="detail-title">
+            <code className="tool-name"><VisibleText text={call.tool} /></code>
+          </h2>
+          {call.title && (
+            <p className="supplied-title">
+              Title supplied by the server: “<VisibleText text={call.title} />”
+            </p>
+          )}
+          <dl className="facts">
+            <dt>Server</dt>
+            <dd><strong><VisibleText text={call.server} /></strong> <TrustBadge trusted={call.serverTrusted} /></dd>
+            <dt>Client</dt>
+            <dd>{client ? <VisibleText text={client} /> : <span className="muted">did not say</span>}</dd>
+            <dt>Waiting</dt>
+            <dd>
+              {duration(now - call.createdAt)} since {clockTime(call.createdAt)}; denied automatically at {clockTime(call.expiresAt)}
+              {call.expiresAt > now ? ` (in ${duration(call.expiresAt - now)})` : ''}
+            </dd>
+          </dl>
+        </header>
+        <section aria-label="Warnings" className="detail-section">
+          <h3 className="section-title">Warnings</h3>
+          <WarningList warnings={callWarnings(call)} />
+        </section>
+        <PreviewPanel call={call} />
+        <ArgumentsView value={call.arguments} flagged={call.preview} />
+      </div>
+      <DecisionBar call={call} busy={busy} reason={reason} onReason={onReason} onDecide={onDecide} />
+    </article>
+  );
+});

@@ -1,0 +1,67 @@
+// One pending call in the queue list: who asks, which tool, the worst warnings, and the clock.
+import { memo } from 'react';
+import type { PendingCall } from '../../../shared/api';
+import { Icon } from '../ui/Icon';
+import { SeverityIcon, TrustBadge } from '../ui/Badges';
+import { VisibleText } from '../ui/VisibleText';
+import { duration } from '../lib/format';
+import { callWarnings } from '../lib/warnings';
+
+interface Props {
+  call: PendingCall;
+  index: number;
+  total: number;
+  selected: boolean;
+  now: number;
+  onSelect(id: string): void;
+}
+
+const SHOWN_WARNINGS = 2;
+
+export const QueueCard = memo(function QueueCard({ call, index, total, selected, now, onSelect }: Props) {
+  const warnings = callWarnings(call);
+  const left = call.expiresAt - now;
+  const urgent = left < 30_000;
+  return (
+    <div
+      role="option"
+      id={`call-${call.id}`}
+      data-id={call.id}
+      aria-selected={selected}
+      aria-posinset={index + 1}
+      aria-setsize={total}
+      tabIndex={selected ? 0 : -1}
+      className={`card ${selected ? 'card-selected' : ''}`}
+      onClick={() => onSelect(call.id)}
+      onFocus={() => !selected && onSelect(call.id)}
+    >
+      <div className="card-top">
+        <span className="card-server"><VisibleText text={call.server} /></span>
+        <TrustBadge trusted={call.serverTrusted} />
+        <span className={`card-clock ${urgent ? 'card-clock-urgent' : ''}`}>
+          <Icon name="clock" size={13} />
+          {`waited ${duration(now - call.createdAt)} · `}
+          {left > 0 ? `times out in ${duration(left)}` : 'timing out'}
+        </span>
+      </div>
+      <div className="card-tool">
+        <code className="tool-name"><VisibleText text={call.tool} /></code>
+        {call.title && (
+          <span className="supplied-title" title="Title supplied by the server">
+            “<VisibleText text={call.title} />” <span className="supplied-note">(server’s title)</span>
+          </span>
+        )}
+      </div>
+      <ul className="card-warnings" aria-label="Warnings">
+        {warnings.length === 0 && <li className="card-warning card-warning-none">No warnings</li>}
+        {warnings.slice(0, SHOWN_WARNINGS).map((w) => (
+          <li key={w.key} className={`card-warning sev-${w.severity}`}>
+            <SeverityIcon severity={w.severity} size={13} />
+            <span>{w.title}</span>
+          </li>
+        ))}
+        {warnings.length > SHOWN_WARNINGS && <li className="card-warning card-more">+{warnings.length - SHOWN_WARNINGS} more</li>}
+      </ul>
+    </div>
+  );
+});

@@ -1,0 +1,208 @@
+// The renderer's thin mirror of broker state. The broker owns the truth; this store loads it, applies
+// events, and refetches what an event says has changed.
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type {
+  ApiMethod, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, PendingCall, ServerChanges, Settings,
+} from '../../../shared/api';
+import type { Rule } from '../../../shared/decision';
+import { errorText, isUnsupported } from '../bridge/api-error';
+import { coalesce } from './coalesce';
+import { normalizeCall, normalizeServer, type UiServer } from './normalize';
+import { insertPending, neighbourAfterRemoval, sortPending } from './pending-order';
+
+export interface Notice {
+  id: number;
+  kind: 'info' | 'error';
+  text: string;
+}
+
+export interface AppState {
+  loaded: boolean;
+  status?: BrokerStatus;
+  pending: PendingCall[];
+  servers?: UiServer[];
+  rules: Rule[];
+  settings?: Settings;
+  changes: ServerChanges[];
+  /** Methods this broker does not have yet: their screens say so instead of failing. */
+  unsupported: Partial<Record<ApiMethod, true>>;
+  /** Bumped on every audit entry, so the Activity screen knows to refetch. */
+  logVersion: number;
+  selectedId?: string;
+  notices: Notice[];
+  /** Text for the polite live region. */
+  announcement: string;
+}
+
+export interface AppActions {
+  loadAll(): Promise<void>;
+  applyEvent(event: BrokerEvent): void;
+  select(id: string | undefined): void;
+  decide(id: string, decision: DecisionRequest): Promise<DecideResult | { ok: false; error: string }>;
+  refreshServers(): Promise<void>;
+  refreshChanges(): Promise<void>;
+  refreshRules(): Promise<void>;
+  refreshSettings(): Promise<void>;
+  refreshStatus(): Promise<void>;
+  notify(kind: Notice['kind'], text: string): void;
+  dismiss(id: number): void;
+  /** Runs an API call; failures become a notice. Returns undefined on failure. */
+  run<T>(method: ApiMethod, call: () => Promise<T>): Promise<T | undefined>;
+}
+
+export type AppStore = StoreApi<AppState & AppActions>;
+
+const NOTICE_MS = 12_000;
+const ANNOUNCE_MS = 1_000;
+
+export function createAppStore(api: CountersignApi): AppStore {
+  let noticeId = 0;
+  let newCalls: PendingCall[] = [];
+  let announceTimer: ReturnType<typeof setTimeout> | undefined;
+
+  return createStore<AppState & AppActions>()((set, get) => {
+    // A failed load leaves the previous value; an unsupported method is remembered, not reported.
+    async function load<T>(method: ApiMethod, fetcher: () => Promise<T>, apply: (value: T) => void): Promise<void> {
+      try {
+        apply(await fetcher());
+        if (get().unsupported[method]) set((s) => ({ unsupported: { ...s.unsupported, [method]: undefined } }));
+      } catch (err) {
+        if (isUnsupported(err)) set((s) => ({ unsupported: { ...s.unsupported, [method]: true } }));
+        else get().notify('error', `Could not load ${method}: ${errorText(err)}`);
+      }
+    }
+
+    const refreshServers = coalesce(() => load('listServers', () => api.listServers(), (v) => set({ servers: v.map(normalizeServer) })));
+    const refreshChanges = coalesce(() => load('listChanges', () => api.listChanges(), (v) => set({ changes: v ?? [] })));
+    const refreshRules = coalesce(() => load('listRules', () => api.listRules(), (v) => set({ rules: v })));
+    const refreshSettings = coalesce(() => load('getSettings', () => api.getSettings(), (v) => set({ settings: v })));
+    const refreshStatus = coalesce(() => load('getStatus', () => api.getStatus(), (v) => set({ status: v })));
+    const refreshPending = coalesce(() =>
+      load('listPending', () => api.listPending(), (v) => {
+        const pending = sortPending(v.map(normalizeCall));
+        const sel = get().selectedId;
+        set({ pending, selectedId: sel && pending.some((c) => c.id === sel) ? sel : pending[0]?.id });
+      }),
+    );
+
+    // Many calls can arrive at once: one sentence per second, not one per call.
+    function announce(call: PendingCall): void {
+      newCalls.push(call);
+      if (announceTimer) return;
+      announceTimer = setTimeout(() => {
+        announceTimer = undefined;
+        const [first] = newCalls;
+        const text = newCalls.length === 1 && first
+          ? `New call waiting: ${first.tool} on ${first.server}.`
+          : `${newCalls.length} new calls waiting.`;
+        newCalls = [];
+        set({ announcement: text });
+      }, ANNOUNCE_MS);
+    }
+
+    function removePending(id: string): void {
+      const { pending, selectedId } = get();
+      if (!pending.some((c) => c.id === id)) return;
+      const nextSel = selectedId === id ? neighbourAfterRemoval(pending, id) : selectedId;
+      set({ pending: pending.filter((c) => c.id !== id), selectedId: nextSel });
+    }
+
+    return {
+      loaded: false,
+      pending: [],
+      rules: [],
+      changes: [],
+      unsupported: {},
+      logVersion: 0,
+      notices: [],
+      announcement: '',
+
+      async loadAll() {
+        await Promise.all([refreshStatus(), refreshPending(), refreshServers(), refreshRules(), refreshSettings(), refreshChanges()]);
+        set({ loaded: true });
+      },
+
+      applyEvent(event) {
+        switch (event.type) {
+          case 'pending-added': {
+            const call = normalizeCall(event.call);
+            const pending = insertPending(get().pending, call);
+            set({ pending, selectedId: get().selectedId ?? call.id });
+            announce(call);
+            break;
+          }
+          case 'pending-removed':
+            removePending(event.id);
+            break;
+          case 'servers-changed':
+            void refreshServers();
+            break;
+          case 'changes-detected':
+            void refreshChanges();
+            void refreshServers();
+            break;
+          case 'rules-changed':
+            void refreshRules();
+            break;
+          case 'settings-changed':
+            void refreshSettings();
+            break;
+          case 'status-changed':
+            void refreshStatus();
+            break;
+          case 'log-appended':
+            set((s) => ({ logVersion: s.logVersion + 1 }));
+            break;
+        }
+      },
+
+      select(id) {
+        set({ selectedId: id });
+      },
+
+      async decide(id, decision) {
+        let result: DecideResult;
+        try {
+          result = await api.decide(id, decision);
+        } catch (err) {
+          get().notify('error', `The decision was not sent: ${errorText(err)}`);
+          return { ok: false, error: errorText(err) };
+        }
+        removePending(id);
+        if (!result.ok) get().notify('info', 'That call was no longer waiting: it was already decided, timed out or cancelled.');
+        else if (result.note) get().notify('info', result.note);
+        return result;
+      },
+
+      refreshServers,
+      refreshChanges,
+      refreshRules,
+      refreshSettings,
+      refreshStatus,
+
+      notify(kind, text) {
+        const id = ++noticeId;
+        set((s) => ({ notices: [...s.notices.slice(-2), { id, kind, text }] }));
+        setTimeout(() => get().dismiss(id), NOTICE_MS);
+      },
+
+      dismiss(id) {
+        set((s) => ({ notices: s.notices.filter((n) => n.id !== id) }));
+      },
+
+      async run(method, call) {
+        try {
+          return await call();
+        } catch (err) {
+          if (isUnsupported(err)) {
+            set((s) => ({ unsupported: { ...s.unsupported, [method]: true } }));
+            get().notify('error', `This broker does not support ${method} yet. Update Countersign.`);
+          } else {
+            get().notify('error', errorText(err));
+          }
+          return undefined;
+        }
+      },
+    };
+  });
+}
