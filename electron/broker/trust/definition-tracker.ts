@@ -10,7 +10,7 @@ export type ToolState = 'approved' | 'held' | 'unrecorded';
 
 export interface TrackerHooks {
   /** A change applied without review (friction only), or a review decision: for the audit log. */
-  note(server: string, tool: string, what: string, details: Record<string, unknown>): void;
+  note(server: string, tool: string, what: string, details: Record<string, unknown>, by: 'person' | 'policy'): void;
   /** New held changes appeared for this server. */
   changesDetected(server: string): void;
 }
@@ -90,7 +90,7 @@ export class DefinitionTracker {
     }
     if (dirty) this.store.update(server, (r) => Object.assign(r, next));
     for (const a of applied) {
-      this.hooks.note(server, a.name, 'friction-only change applied without review', { fields: a.fields });
+      this.hooks.note(server, a.name, 'friction-only change applied without review', { fields: a.fields }, 'policy');
     }
     if (newHolds) this.hooks.changesDetected(server);
   }
@@ -159,7 +159,7 @@ export class DefinitionTracker {
     });
     for (const name of names) {
       const held = rec.held[name]!;
-      this.hooks.note(server, name, action === 'accept' ? 'change accepted' : 'change rejected', { kind: held.kind, hash: held.hash });
+      this.hooks.note(server, name, action === 'accept' ? 'change accepted' : 'change rejected', { kind: held.kind, hash: held.hash }, 'person');
     }
     return names;
   }

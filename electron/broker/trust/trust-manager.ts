@@ -39,7 +39,7 @@ export class TrustManager {
     this.store = TrustStore.open(opts.dataDir, (text) => this.recordsLost(text));
     this.policy = new TeamPolicySource(opts.policyPath, opts.warn);
     this.tracker = new DefinitionTracker(this.store, {
-      note: (server, tool, what, details) => this.log('review', server, tool, what, details, 'policy'),
+      note: (server, tool, what, details, by) => this.log('review', server, tool, what, details, by, what === 'change rejected' ? 'deny' : 'allow'),
       changesDetected: (server) => {
         opts.emit({ type: 'changes-detected', server });
         opts.emit({ type: 'servers-changed' });

@@ -1,5 +1,6 @@
 // Flags argument values that look like credentials, so a person notices before one leaves the machine.
 // Heuristics: they flag, they never block or hide the value.
+import { escapeControl } from '../../../shared/escape';
 
 const SECRET_KEY = /token|secret|passw(?:or)?d|passphrase|\bpwd\b|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|authori[sz]ation|cookie|session[_-]?id/i;
 
@@ -20,9 +21,9 @@ const VALUE_PATTERNS: Array<[RegExp, string]> = [
 export function secretReason(value: unknown, key?: string): string | undefined {
   if (typeof value === 'string') {
     for (const [re, what] of VALUE_PATTERNS) if (re.test(value)) return `looks like ${what}`;
-    if (key && SECRET_KEY.test(key) && value.trim() !== '') return `the name "${key}" suggests a secret`;
+    if (key && SECRET_KEY.test(key) && value.trim() !== '') return `the name "${escapeControl(key)}" suggests a secret`;
   } else if (key && SECRET_KEY.test(key) && (typeof value === 'number' || typeof value === 'bigint')) {
-    return `the name "${key}" suggests a secret`;
+    return `the name "${escapeControl(key)}" suggests a secret`;
   }
   return undefined;
 }

@@ -1,0 +1,77 @@
+// The app shell: loads the mirror, keeps it current from events, and shows one screen at a time.
+import { useEffect, useMemo, useState } from 'react';
+import type { CountersignApi } from '../../../shared/api';
+import type { ConnectionSource } from '../bridge/connection';
+import type { DiffEngine } from '../diff/diff-protocol';
+import { DiffEngineContext } from '../diff/engine-context';
+import { ActivityScreen } from '../activity/ActivityScreen';
+import { QueueScreen } from '../queue/QueueScreen';
+import { ServersScreen } from '../servers/ServersScreen';
+import { SettingsScreen } from '../settings/SettingsScreen';
+import { AppProvider, useApp } from '../store/context';
+import { createAppStore, type AppStore } from '../store/store';
+import { Banners, useConnectionState } from './Banners';
+import { Nav, type Screen } from './Nav';
+import { Notices } from './Notices';
+import { useTheme } from './useTheme';
+
+interface Props {
+  api: CountersignApi;
+  connection?: ConnectionSource;
+  diffEngine?: DiffEngine;
+  /** Tests pass their own store to look inside. */
+  store?: AppStore;
+  initialScreen?: Screen;
+}
+
+export function App({ api, connection, diffEngine, store: given, initialScreen = 'queue' }: Props) {
+  const store = useMemo(() => given ?? createAppStore(api), [api, given]);
+  const conn = useConnectionState(connection);
+
+  // Subscribe first, then load, so nothing that happens in between is lost; reload after a reconnect.
+  useEffect(() => {
+    const s = store.getState();
+    const off = api.subscribe((e) => store.getState().applyEvent(e));
+    void s.loadAll();
+    return off;
+  }, [api, store]);
+  useEffect(() => {
+    if (!connection) return;
+    let wasLive = connection.state() === 'live';
+    return connection.onChange((state) => {
+      if (state === 'live' && !wasLive) void store.getState().loadAll();
+      wasLive = state === 'live';
+    });
+  }, [connection, store]);
+
+  return (
+    <AppProvider api={api} store={store}>
+      <DiffEngineContext.Provider value={diffEngine}>
+        <Shell initialScreen={initialScreen} connection={conn} />
+      </DiffEngineContext.Provider>
+    </AppProvider>
+  );
+}
+
+function Shell({ initialScreen, connection }: { initialScreen: Screen; connection: ReturnType<typeof useConnectionState> }) {
+  const [screen, setScreen] = useState<Screen>(initialScreen);
+  const announcement = useApp((s) => s.announcement);
+  useTheme();
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">Skip to content</a>
+      <Nav screen={screen} onScreen={setScreen} />
+      <main id="main" className="main" tabIndex={-1}>
+        <Banners connection={connection} />
+        <div className="screen">
+          {screen === 'queue' && <QueueScreen />}
+          {screen === 'servers' && <ServersScreen />}
+          {screen === 'activity' && <ActivityScreen />}
+          {screen === 'settings' && <SettingsScreen />}
+        </div>
+      </main>
+      <div className="sr-only" aria-live="polite" aria-atomic="true">{announcement}</div>
+      <Notices />
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+// The call's full arguments, as a tree or as raw JSON. Nothing is cut: long values wrap and say how long
+// they are, and anything that looks like a credential is listed at the top.
+import { useMemo, useState } from 'react';
+import { findSecrets } from '../lib/secrets';
+import { Icon } from '../ui/Icon';
+import { VisibleText } from '../ui/VisibleText';
+import { JsonTree } from './JsonTree';
+
+export function ArgumentsView({ value, flagged, title = 'Arguments' }: { value: unknown; flagged?: boolean; title?: string }) {
+  const [mode, setMode] = useState<'tree' | 'raw'>('tree');
+  const raw = useMemo(() => JSON.stringify(value, null, 2) ?? 'undefined', [value]);
+  const secrets = useMemo(() => findSecrets(value), [value]);
+  return (
+    <section className="detail-section args" aria-label={title}>
+      <div className="section-head">
+        <h3 className="section-title">{title}</h3>
+        <span className="muted small">{raw.length.toLocaleString('en-US')} characters of JSON{flagged ? ' · shown in full because this call may change data' : ''}</span>
+        <div className="segmented" role="group" aria-label="Arguments view">
+          <button type="button" aria-pressed={mode === 'tree'} onClick={() => setMode('tree')}>Tree</button>
+          <button type="button" aria-pressed={mode === 'raw'} onClick={() => setMode('raw')}>Raw</button>
+        </div>
+      </div>
+      {secrets.length > 0 && (
+        <div className="secrets-note" role="note">
+          <Icon name="key" />
+          <div>
+            <strong>{secrets.length === 1 ? '1 value looks like a secret' : `${secrets.length} values look like secrets`}</strong>
+            <ul>
+              {secrets.map((s) => (
+                <li key={s.path}><code><VisibleText text={s.path} /></code>: {s.why}</li>
+              ))}
+            </ul>
+          </div>
+        </div>
+      )}
+      {mode === 'tree' ? <JsonTree value={value} /> : <pre className="raw-json" aria-label="Raw arguments"><VisibleText text={raw} /></pre>}
+    </section>
+  );
+}

@@ -1,0 +1,26 @@
+// A string argument: quoted, invisible characters and odd whitespace shown, wrapped rather than cut.
+// Long or multi-line strings get their length on a label, so nothing hides past the edge.
+import { lineCount } from '../lib/format';
+import { VisibleText } from '../ui/VisibleText';
+
+const LONG = 80;
+
+export function StringValue({ value }: { value: string }) {
+  const lines = lineCount(value);
+  const long = value.length > LONG || lines > 1;
+  if (!long) {
+    return (
+      <span className="jv jv-string">
+        “<VisibleText text={value} />”
+      </span>
+    );
+  }
+  return (
+    <span className="jv jv-string jv-long">
+      <span className="jv-meta">
+        string · {value.length.toLocaleString('en-US')} characters{lines > 1 ? ` · ${lines.toLocaleString('en-US')} lines` : ''}
+      </span>
+      <span className="jv-block"><VisibleText text={value} /></span>
+    </span>
+  );
+}

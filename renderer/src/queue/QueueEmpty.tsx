@@ -1,0 +1,34 @@
+// Nothing is waiting. Say what Countersign is doing, and how to send it work.
+import type { Ref } from 'react';
+import { count } from '../lib/format';
+import { useApp } from '../store/context';
+import { NoServers } from '../servers/NoServers';
+import { ConnectHelp } from './ConnectHelp';
+
+export function QueueEmpty({ headingRef }: { headingRef: Ref<HTMLHeadingElement> }) {
+  const servers = useApp((s) => s.servers);
+  const status = useApp((s) => s.status);
+  const loaded = useApp((s) => s.loaded);
+  if (!loaded) return <p className="pad muted" role="status">Loading…</p>;
+  if (servers && servers.length === 0) {
+    return (
+      <div className="empty">
+        <h1 ref={headingRef} tabIndex={-1}>Nothing to approve yet</h1>
+        <p>Countersign sits between your AI client and its MCP servers, and holds each tool call for you. Start by adding a server.</p>
+        <NoServers />
+      </div>
+    );
+  }
+  const sessions = (servers ?? []).reduce((n, s) => n + (s.sessions ?? 0), 0);
+  return (
+    <div className="empty">
+      <h1 ref={headingRef} tabIndex={-1}>Nothing is waiting for you</h1>
+      <p>
+        {status?.paused
+          ? 'Countersign is paused: it holds every call for your review.'
+          : `Countersign is relaying ${count(servers?.length ?? 0, 'server')} with ${count(sessions, 'open client session')}. Calls that need your decision appear here, oldest first, and new ones are announced.`}
+      </p>
+      <ConnectHelp />
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+// The queue: pending calls oldest first on the left (virtualised), the selected call's detail on the
+// right. After a decision, focus moves to the next waiting call.
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
+import type { DecisionRequest } from '../../../shared/api';
+import { useNow } from '../hooks/useNow';
+import { useQueueKeys } from '../hooks/useQueueKeys';
+import { count } from '../lib/format';
+import { useActions, useApp } from '../store/context';
+import { VirtualList, type VirtualListHandle } from '../ui/VirtualList';
+import { CallDetail } from './CallDetail';
+import { QueueCard } from './QueueCard';
+import { QueueEmpty } from './QueueEmpty';
+
+export const CARD_HEIGHT = 112;
+
+export function QueueScreen() {
+  const pending = useApp((s) => s.pending);
+  const selectedId = useApp((s) => s.selectedId);
+  const { select, decide } = useActions();
+  const now = useNow(1000);
+  const list = useRef<VirtualListHandle>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const emptyHeading = useRef<HTMLHeadingElement>(null);
+  const wantFocus = useRef(false);
+  const [busy, setBusy] = useState(false);
+  const [detailOpen, setDetailOpen] = useState(false);
+  const [reasons, setReasons] = useState<Record<string, string>>({});
+
+  const index = pending.findIndex((c) => c.id === selectedId);
+  const selected = index >= 0 ? pending[index] : undefined;
+
+  // Focus follows the selection once the row is rendered (it may need a scroll first).
+  useLayoutEffect(() => {
+    if (!wantFocus.current) return;
+    if (!selected) {
+      emptyHeading.current?.focus();
+      wantFocus.current = false;
+      return;
+    }
+    const rows = list.current?.element()?.querySelectorAll<HTMLElement>('[data-id]') ?? [];
+    const el = [...rows].find((r) => r.dataset.id === selected.id);
+    if (el) {
+      el.focus();
+      wantFocus.current = false;
+    } else list.current?.scrollToIndex(index);
+  });
+
+  const focusSelection = useCallback((i: number) => {
+    list.current?.scrollToIndex(i);
+    wantFocus.current = true;
+  }, []);
+
+  const decideSelected = async (decision: DecisionRequest) => {
+    if (!selected || busy) return;
+    setBusy(true);
+    const res = await decide(selected.id, decision);
+    wantFocus.current = res.ok || ('error' in res && res.error === 'not-pending');
+    setDetailOpen(false);
+    setBusy(false);
+  };
+
+  useQueueKeys({
+    move(delta) {
+      if (pending.length === 0) return;
+      const i = Math.min(pending.length - 1, Math.max(0, (index < 0 ? 0 : index) + delta));
+      select(pending[i]!.id);
+      focusSelection(i);
+    },
+    approve: () => void decideSelected({ kind: 'allow-once' }),
+    deny() {
+      const reason = selected ? reasons[selected.id]?.trim() : undefined;
+      void decideSelected(reason ? { kind: 'deny', reason } : { kind: 'deny' });
+    },
+    open() {
+      if (!selected) return;
+      setDetailOpen(true);
+      heading.current?.focus();
+    },
+    back() {
+      if (!detailOpen) return;
+      setDetailOpen(false);
+      focusSelection(index);
+    },
+  });
+
+  if (pending.length === 0) return <QueueEmpty headingRef={emptyHeading} />;
+
+  return (
+    <div className={`queue ${detailOpen ? 'queue-detail-open' : ''}`}>
+      <section className="queue-list" aria-labelledby="queue-title">
+        <header className="queue-head">
+          <h1 id="queue-title">Waiting for you <span className="count-pill">{pending.length.toLocaleString('en-US')}</span></h1>
+          <p className="muted small">Oldest first. <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>a</kbd> approve · <kbd>d</kbd> deny · <kbd>Enter</kbd> details</p>
+        </header>
+        <VirtualList
+          ref={list}
+          count={pending.length}
+          rowHeight={CARD_HEIGHT}
+          getKey={(i) => pending[i]!.id}
+          role="listbox"
+          label={`Pending calls, ${count(pending.length, 'call')}`}
+          renderRow={(i) => (
+            <QueueCard call={pending[i]!} index={i} total={pending.length} selected={pending[i]!.id === selectedId} now={now} onSelect={select} />
+          )}
+        />
+      </section>
+      <section className="queue-detail" aria-label="Call detail">
+        {selected ? (
+          <CallDetail
+            key={selected.id}
+            ref={heading}
+            call={selected}
+            now={now}
+            busy={busy}
+            reason={reasons[selected.id] ?? ''}
+            onReason={(text) => setReasons((r) => ({ ...r, [selected.id]: text }))}
+            onDecide={(d) => void decideSelected(d)}
+          />
+        ) : (
+          <p className="muted pad">Select a call to see its details.</p>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+// Trust, pin and remove. Trust lets a server's read-only tools run without asking; a pin holds it to
+// the exact version and definitions running now.
+import { useState } from 'react';
+import type { PinView } from '../../../shared/api';
+import { useApi, useActions, useApp } from '../store/context';
+import type { UiServer } from '../store/normalize';
+import { CommandLine } from '../ui/CommandLine';
+import { Icon } from '../ui/Icon';
+import { VisibleText } from '../ui/VisibleText';
+import { dateTime } from '../lib/format';
+
+export function ServerActions({ server, onRemoved }: { server: UiServer; onRemoved(): void }) {
+  const api = useApi();
+  const { run, refreshServers, refreshChanges } = useActions();
+  const pinUnsupported = useApp((s) => s.unsupported.pinServer);
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  const [pinned, setPinned] = useState<PinView | undefined>(undefined);
+  const pin = server.pin ?? pinned;
+
+  const act = async <T,>(method: Parameters<typeof run>[0], call: () => Promise<T>) => {
+    const res = await run(method, call);
+    await Promise.all([refreshServers(), refreshChanges()]);
+    return res;
+  };
+
+  return (
+    <section className="block" aria-label="Trust and version">
+      <div className="btn-row">
+        {server.trusted ? (
+          <button type="button" className="btn" onClick={() => void act('setTrust', () => api.setTrust(server.name, false))}>
+            <Icon name="shieldOff" />Untrust
+          </button>
+        ) : (
+          <button type="button" className="btn btn-primary" onClick={() => void act('setTrust', () => api.setTrust(server.name, true))}>
+            <Icon name="shield" />Trust
+          </button>
+        )}
+        {pin ? (
+          <button type="button" className="btn" onClick={() => void act('unpinServer', async () => { await api.unpinServer(server.name); setPinned(undefined); })}>Unpin</button>
+        ) : (
+          <button type="button" className="btn" disabled={pinUnsupported} onClick={() => void act('pinServer', async () => { const p = await api.pinServer(server.name); setPinned(p ?? undefined); })}>
+            <Icon name="pin" />Pin version
+          </button>
+        )}
+        {confirmRemove ? (
+          <span className="confirm">
+            Remove <VisibleText text={server.name} />, its trust and its rules?
+            <button type="button" className="btn btn-deny" onClick={() => void act('removeServer', async () => { await api.removeServer(server.name); onRemoved(); })}>Remove</button>
+            <button type="button" className="btn" onClick={() => setConfirmRemove(false)}>Cancel</button>
+          </span>
+        ) : (
+          <button type="button" className="btn btn-quiet" onClick={() => setConfirmRemove(true)}>Remove server…</button>
+        )}
+      </div>
+      <p className="muted small">
+        {server.trusted
+          ? 'Trusted: tools that say they only read run without asking (and are logged). Everything else still asks.'
+          : 'Untrusted: every call asks, whatever the server claims about its tools.'}
+      </p>
+      {pin && (
+        <div className="pin" role="status">
+          <p>
+            <Icon name="pin" /> Pinned{pin.version ? ` to version ${pin.version}` : ''}{pin.pinnedAt ? ` on ${dateTime(pin.pinnedAt)}` : ''}
+            {pin.by === 'policy' ? ' by the team policy' : ''}. A different version or changed definitions quarantine the server.
+          </p>
+          {pin.package && <p className="small">Package: <code><VisibleText text={pin.package.spec} /></code> ({pin.package.kind})</p>}
+          {pin.rewrite && (
+            <div className="rewrite">
+              <p className="small"><strong>Pinning changed the launch command</strong> so the same package runs every time:</p>
+              <p className="small muted">Before</p>
+              <CommandLine argv={pin.rewrite.from} label="Command before pinning" />
+              <p className="small muted">After</p>
+              <CommandLine argv={pin.rewrite.to} label="Command after pinning" />
+            </div>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

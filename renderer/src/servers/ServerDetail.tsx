@@ -1,0 +1,40 @@
+// One server: what it is, what runs, what it offers, and what waits for review.
+import type { UiServer } from '../store/normalize';
+import { useApp } from '../store/context';
+import { StatusBadge, TrustBadge } from '../ui/Badges';
+import { VisibleText } from '../ui/VisibleText';
+import { ChangeReview } from './ChangeReview';
+import { LaunchPanel } from './LaunchPanel';
+import { ServerActions } from './ServerActions';
+import { ToolList } from './ToolList';
+
+export function ServerDetail({ server, onRemoved }: { server: UiServer; onRemoved(): void }) {
+  const changes = useApp((s) => s.changes.find((c) => c.server === server.name));
+  const id = server.identity;
+  const says = [id?.title ?? id?.name, id?.version && `version ${id.version}`, id?.protocolVersion && `protocol ${id.protocolVersion}`].filter(Boolean).join(', ');
+  return (
+    <div className="server-detail pad">
+      <header className="server-head">
+        <h2><VisibleText text={server.name} /></h2>
+        <div className="badge-row">
+          <StatusBadge status={server.status} />
+          <TrustBadge trusted={server.trusted} />
+          <span className="muted small">{server.sessions === 1 ? '1 open session' : `${server.sessions} open sessions`}</span>
+        </div>
+        {says && <p className="muted small">The server says it is: <VisibleText text={says} /></p>}
+      </header>
+      {server.blockedBy && <div className="banner banner-danger">Blocked by the team policy: <VisibleText text={server.blockedBy} /></div>}
+      {server.lastError && <div className="banner banner-danger">Last start failed: <VisibleText text={server.lastError} /></div>}
+      {(server.quarantine?.length ?? 0) > 0 && (
+        <div className="banner banner-danger" role="note">
+          <strong>Quarantined: no call passes until this is resolved.</strong>
+          <ul>{server.quarantine!.map((q, i) => <li key={i}><VisibleText text={q} /></li>)}</ul>
+        </div>
+      )}
+      <ServerActions server={server} onRemoved={onRemoved} />
+      <LaunchPanel server={server} />
+      {changes && changes.tools.length > 0 && <ChangeReview changes={changes} />}
+      <ToolList server={server} />
+    </div>
+  );
+}
