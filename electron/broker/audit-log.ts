@@ -49,12 +49,15 @@ export class AuditLog {
 
     if (this.#size > 0 && this.#size + Buffer.byteLength(line) > this.#maxBytes) this.#rotate(seq);
     // A line cut short by a crash is left alone; ours starts on a fresh line after it.
-    fs.appendFileSync(this.path, (this.#endsWithNewline ? '' : '\n') + line, { flag: 'a', mode: 0o600 });
+    const text = (this.#endsWithNewline ? '' : '\n') + line;
+    fs.appendFileSync(this.path, text, { flag: 'a', mode: 0o600 });
 
-    const after = fs.statSync(this.path);
-    if (this.#size === 0) this.#firstSeq = seq;
-    this.#size = after.size;
-    this.#ino = after.ino;
+    // Known without a second stat: what we saw before plus what we wrote (a rotation reset both).
+    if (this.#size === 0) {
+      this.#firstSeq = seq;
+      this.#ino = statOrUndefined(this.path)?.ino;
+    }
+    this.#size += Buffer.byteLength(text);
     this.#endsWithNewline = true;
     this.#last = { seq, hash: full.hash };
     return full;

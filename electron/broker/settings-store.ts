@@ -1,6 +1,7 @@
 // Servers, trust, rules and settings, persisted through conf (electron-store's base) behind a seam.
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import { FileVersion } from './file-version.js';
 import path from 'node:path';
 import Conf, { type Schema } from 'conf';
 import { z } from 'zod';
@@ -266,6 +267,7 @@ export class SettingsStore {
   readonly #options: BackendOptions;
   readonly #listeners = new Set<(warning: string) => void>();
   #cache?: { key: string; data: SettingsData };
+  #version!: FileVersion;
 
   static open(opts: { dataDir: string; backend?: BackendFactory }): { store: SettingsStore; warnings: string[] } {
     const warnings: string[] = [];
@@ -277,6 +279,7 @@ export class SettingsStore {
     this.#factory = factory;
     this.#options = backendOptions(dataDir);
     this.path = path.join(this.#options.cwd, `${this.#options.configName}.json`);
+    this.#version = new FileVersion(this.path);
     this.#backend = this.#openBackend(warn);
   }
 
@@ -380,6 +383,7 @@ export class SettingsStore {
   #set(key: string, value: unknown): void {
     this.#cache = undefined;
     this.#backend.set(key, value);
+    this.#version.invalidate();
   }
 
   /**
@@ -387,10 +391,11 @@ export class SettingsStore {
    * once; a stat per read spares parsing and validating the file on every tool call.
    */
   #read(): SettingsData {
-    const key = fileKey(this.path);
+    const key = this.#version.current();
     if (key && this.#cache?.key === key) return this.#cache.data;
     const data = this.#readFresh();
-    const after = fileKey(this.path);
+    this.#version.invalidate();
+    const after = this.#version.current();
     this.#cache = after && after === key ? { key, data } : undefined;
     return data;
   }
@@ -478,16 +483,6 @@ export class SettingsStore {
         // One faulty listener must not stop the others or the read that found the problem.
       }
     }
-  }
-}
-
-/** Identifies one version of the file: any write, rename-over or truncation changes it. */
-function fileKey(file: string): string | undefined {
-  try {
-    const st = fs.statSync(file, { bigint: true });
-    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-  } catch {
-    return undefined;
   }
 }
 

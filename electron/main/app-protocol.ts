@@ -21,7 +21,7 @@ const TYPES: Record<string, string> = {
 export interface AppResponse {
   status: number;
   headers: Record<string, string>;
-  body: Uint8Array | string;
+  body: Uint8Array<ArrayBuffer> | string;
 }
 
 export const NOT_BUILT_PAGE = `<!doctype html><meta charset="utf-8"><title>Countersign</title>
@@ -52,7 +52,7 @@ export function resolveAppFile(rawUrl: string, root: string): string | undefined
 export async function serveAppRequest(
   request: { url: string; method: string },
   root: string,
-  readFile: (file: string) => Promise<Uint8Array>,
+  readFile: (file: string) => Promise<Uint8Array<ArrayBuffer>>,
 ): Promise<AppResponse> {
   const headers = { ...APP_RESPONSE_HEADERS };
   if (request.method !== 'GET' && request.method !== 'HEAD') {

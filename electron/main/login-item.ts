@@ -55,3 +55,9 @@ export function desktopExecQuote(arg: string): string {
   const quoted = arg.replace(/["`$\\]/g, '\\$&');
   return `"${quoted.replace(/\\/g, '\\\\').replace(/%/g, '%%')}"`;
 }
+
+/** $XDG_CONFIG_HOME when absolute (the spec says to ignore relative values), else ~/.config. */
+export function xdgConfigHome(env: NodeJS.ProcessEnv, home: string): string {
+  const xdg = env.XDG_CONFIG_HOME;
+  return xdg && path.isAbsolute(xdg) ? xdg : path.join(home, '.config');
+}

@@ -34,6 +34,8 @@ export const APP_CSP = buildCsp({
   'img-src': ["'self'", 'data:'],
   'font-src': ["'self'"],
   'connect-src': ["'self'"],
+  // The diff view runs in a module worker built next to the page.
+  'worker-src': ["'self'"],
   'manifest-src': ["'self'"],
   'object-src': ["'none'"],
   'base-uri': ["'none'"],

@@ -64,7 +64,7 @@ export class TrayController {
     this.#unsubscribe = this.#opts.api.subscribe((event) => {
       if (REFRESH_ON.has(event.type)) void this.refresh();
     });
-    this.#render();
+    this.render();
     await this.refresh();
   }
 
@@ -80,7 +80,7 @@ export class TrayController {
       const [pending, status] = await Promise.all([this.#opts.api.listPending(), this.#opts.api.getStatus()]);
       if (generation !== this.#generation) return;
       this.#state = { pending: pending.length, paused: status.paused };
-      this.#render();
+      this.render();
     } catch (error) {
       this.#opts.onError?.(error);
     }
@@ -130,10 +130,11 @@ export class TrayController {
     } catch (error) {
       this.#opts.onError?.(error);
     }
-    this.#render();
+    this.render();
   }
 
-  #render(): void {
+  /** Redraws from the current state (e.g. after a toggle changed elsewhere). */
+  render(): void {
     const { tray, setBadge } = this.#opts;
     const { pending } = this.#state;
     tray.setToolTip(`Countersign — ${statusLine(this.#state)}`);

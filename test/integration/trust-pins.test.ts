@@ -85,6 +85,8 @@ describe('launch consent', () => {
       const settings = JSON.parse(readFileSync(file, 'utf8')) as { servers: Record<string, { args: string[] }> };
       settings.servers.notes!.args.push('--extra');
       writeFileSync(file, JSON.stringify(settings));
+      // The broker re-checks the file at most every 50 ms; until then the old, approved command would run.
+      await new Promise((r) => setTimeout(r, 100));
       const again = await connectClient(broker, 'notes', 'http').then(() => undefined, (e: Error) => e);
       expect(again?.message).toMatch(/waits for your approval/);
     } finally {

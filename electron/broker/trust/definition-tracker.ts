@@ -15,8 +15,16 @@ export interface TrackerHooks {
   changesDetected(server: string): void;
 }
 
+// Definitions are kept as parsed objects per listing, so one hash per object is enough (hot path).
+const hashes = new WeakMap<ToolDefinition, string>();
+
 export function definitionHashSync(tool: ToolDefinition): string {
-  return createHash('sha256').update(canonicalJson(definitionRecord(tool))).digest('hex');
+  let hash = hashes.get(tool);
+  if (!hash) {
+    hash = createHash('sha256').update(canonicalJson(definitionRecord(tool))).digest('hex');
+    hashes.set(tool, hash);
+  }
+  return hash;
 }
 
 /** One fingerprint for a whole listing, independent of order. */

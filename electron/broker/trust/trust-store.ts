@@ -5,6 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { ToolDefinition } from '../../../shared/tool.js';
 import { moveAside, writeFileAtomicSync } from '../atomic-file.js';
+import { FileVersion } from '../file-version.js';
 
 const toolSchema = z.object({ name: z.string() }).passthrough() as unknown as z.ZodType<ToolDefinition>;
 
@@ -56,9 +57,11 @@ const EMPTY: TrustFile = { version: 1, servers: {} };
 export class TrustStore {
   readonly path: string;
   private cache?: { key: string; data: TrustFile };
+  private readonly version: FileVersion;
 
   private constructor(dataDir: string, private readonly warn: (text: string) => void) {
     this.path = path.join(dataDir, 'trust.json');
+    this.version = new FileVersion(this.path);
   }
 
   static open(dataDir: string, warn: (text: string) => void): TrustStore {
@@ -96,10 +99,11 @@ export class TrustStore {
   private write(data: TrustFile): void {
     writeFileAtomicSync(this.path, JSON.stringify(data, null, 1));
     this.cache = undefined;
+    this.version.invalidate();
   }
 
   private read(): TrustFile {
-    const key = fileKey(this.path);
+    const key = this.version.current();
     if (key === undefined) return EMPTY;
     if (this.cache?.key === key) return this.cache.data;
     let data: TrustFile;
@@ -107,6 +111,7 @@ export class TrustStore {
       data = fileSchema.parse(JSON.parse(fs.readFileSync(this.path, 'utf8')));
     } catch (err) {
       const moved = moveAside(this.path);
+      this.version.invalidate();
       this.warn(
         `Trust records ${this.path} could not be read (${(err as Error).message.split('\n')[0]}); ` +
           `${moved ? `the file was moved to ${moved}` : 'the file is gone'}. Countersign starts with no recorded approvals: every changed or new tool will need review again.`,
@@ -115,14 +120,5 @@ export class TrustStore {
     }
     this.cache = { key, data };
     return data;
-  }
-}
-
-function fileKey(file: string): string | undefined {
-  try {
-    const st = fs.statSync(file, { bigint: true });
-    return `${st.ino}:${st.size}:${st.mtimeNs}`;
-  } catch {
-    return undefined;
   }
 }

@@ -1,0 +1,209 @@
+// The desktop app's main process (shell): one instance per data dir, the broker in-process, one
+// locked-down window, a tray. Every decision lives in the Electron-free modules next to this file;
+// here they are only wired to Electron. Built to dist/electron/main.mjs.
+import { app, dialog, ipcMain, Menu, protocol, session, shell, type BrowserWindow } from 'electron';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CountersignApi } from '../../shared/api.js';
+import { escapeControl } from '../../shared/escape.js';
+import { startBroker, type RunningBroker } from '../broker/broker-host.js';
+import { IPC } from '../ipc/channels.js';
+import { DesktopSettingsStore } from './desktop-settings.js';
+import { confirmDialogOptions, createExternalOpener } from './external-links.js';
+import { registerGatekeeper, type DesktopHandlers } from './gatekeeper.js';
+import { desktopDataDir, startsHidden } from './launch-options.js';
+import { systemLoginItem, xdgAutostart, xdgConfigHome } from './login-item.js';
+import { Notifier } from './notifier.js';
+import { QuitSequence } from './quit-sequence.js';
+import { RendererChannel } from './renderer-channel.js';
+import { APP_SCHEME } from './security-config.js';
+import { guardWebContents, hardenSession, registerAppProtocol } from './session.js';
+import { startupErrorMessage } from './startup-error.js';
+import { loadStoreBackend } from './store-backend.js';
+import { TrayController, type Toggle } from './tray-controller.js';
+import { createNotification, createTray, notificationsSupported } from './tray-shell.js';
+import { createAppWindow } from './window.js';
+import { handleCloseRequest, handleSecondInstance, revealWindow } from './window-lifecycle.js';
+
+const APP_ID = 'dev.countersign.app';
+const here = path.dirname(fileURLToPath(import.meta.url));
+const RENDERER_DIR = path.join(here, '..', 'renderer');
+const PRELOAD = path.join(here, 'preload.cjs');
+const ICONS = path.join(here, 'icons');
+const APP_ICON = path.join(ICONS, 'icon.png');
+
+const log = (text: string): void => void process.stderr.write(`countersign: ${escapeControl(text)}\n`);
+
+// ---- before 'ready' (no top-level await above this point: 'ready' must not pass us by) ----------
+
+// userData is the data dir, as the CLI resolves it; it also scopes Electron's single-instance lock,
+// so one app runs per data dir, just as one broker does. Chromium's own files go in a subfolder.
+const dataDir = desktopDataDir(process.argv, process.env);
+app.setName('Countersign');
+app.setPath('userData', dataDir);
+app.setPath('sessionData', path.join(dataDir, 'chromium'));
+if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
+app.enableSandbox();
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+
+let win: BrowserWindow | undefined;
+let running: RunningBroker | undefined;
+const channel = new RendererChannel();
+const cleanups: Array<() => void> = [];
+
+const openExternal = createExternalOpener({
+  confirm: async (href) => {
+    const options = confirmDialogOptions(href);
+    const { response } = win && !win.isDestroyed() ? await dialog.showMessageBox(win, options) : await dialog.showMessageBox(options);
+    return response === 1;
+  },
+  open: (href) => shell.openExternal(href),
+});
+
+const quit = new QuitSequence({
+  stop: async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+    await running?.stop();
+  },
+  quitAgain: () => app.quit(),
+  onError: (error) => log(`while quitting: ${error instanceof Error ? error.message : String(error)}`),
+});
+
+app.on('web-contents-created', (_event, contents) => guardWebContents(contents, openExternal));
+app.on('before-quit', (event) => quit.onBeforeQuit(event));
+// Closing the window hides it; the app lives on in the tray until Quit.
+app.on('window-all-closed', () => {});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
+
+if (!app.requestSingleInstanceLock()) {
+  // The running instance gets 'second-instance' and shows its window.
+  app.quit();
+} else {
+  app.on('second-instance', () => handleSecondInstance(() => win, showWindow));
+  app.on('activate', () => showWindow());
+  app.whenReady().then(start, (error: unknown) => fail(error));
+}
+
+// ---- after 'ready' ---------------------------------------------------------------------------
+
+async function start(): Promise<void> {
+  hardenSession(session.defaultSession);
+  registerAppProtocol(protocol, RENDERER_DIR);
+  Menu.setApplicationMenu(process.platform === 'darwin' ? Menu.buildFromTemplate([{ role: 'appMenu' }, { role: 'editMenu' }, { role: 'windowMenu' }]) : null);
+
+  const store = await loadStoreBackend();
+  if (store.warning) log(store.warning);
+  try {
+    running = await startBroker({
+      dataDir,
+      backend: store.factory,
+      rendererDir: RENDERER_DIR,
+      onWarning: log,
+      onServerStderr: (server, text) => void process.stderr.write(`[${escapeControl(server)}] ${escapeControl(text, { keepNewlines: true })}`),
+    });
+  } catch (error) {
+    fail(error);
+    return;
+  }
+  const api: CountersignApi = running.broker;
+  const settings = new DesktopSettingsStore(dataDir, store.factory, log);
+
+  const desktop: DesktopHandlers = {
+    openExternal: async (url) => (await openExternal(url)) === 'opened',
+    getDesktopSettings: async () => settings.get(),
+    updateDesktopSettings: async (patch) => settings.update(patch),
+  };
+  cleanups.push(
+    registerGatekeeper({
+      ipcMain,
+      api,
+      desktop,
+      appWebContentsId: () => (win && !win.isDestroyed() ? win.webContents.id : undefined),
+      onRendererReady: (id) => channel.ready(id),
+      onRefused: (reason) => log(`refused IPC: ${reason}`),
+    }),
+  );
+  cleanups.push(api.subscribe((event) => channel.send(IPC.event, event)));
+
+  const notifier = new Notifier({
+    api,
+    create: (content) => createNotification(content, APP_ICON),
+    enabled: () => settings.get().notifications,
+    supported: notificationsSupported,
+    openCall,
+    onError: (error) => log(`notification failed: ${String(error)}`),
+  });
+  notifier.start();
+  cleanups.push(() => notifier.stop());
+
+  const { tray, like } = createTray(ICONS, showWindow);
+  const notificationsToggle: Toggle = {
+    get: () => settings.get().notifications,
+    set: (on) => void settings.update({ notifications: on }),
+  };
+  const trayController = new TrayController({
+    tray: like,
+    api,
+    setBadge: (count) => void (process.platform !== 'win32' && app.setBadgeCount(count)),
+    openWindow: showWindow,
+    quit: () => app.quit(),
+    notifications: notificationsToggle,
+    startAtLogin: loginItem(),
+    onError: (error) => log(`tray: ${error instanceof Error ? error.message : String(error)}`),
+  });
+  cleanups.push(
+    settings.onChange((now) => {
+      if (!now.notifications) notifier.clear();
+      trayController.render();
+    }),
+  );
+  await trayController.start();
+  cleanups.push(() => trayController.stop(), () => tray.destroy());
+
+  const openedAtLogin = process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin;
+  win = newWindow(!startsHidden(process.argv, openedAtLogin));
+}
+
+function newWindow(show: boolean): BrowserWindow {
+  const created = createAppWindow({ preload: PRELOAD, icon: APP_ICON, show });
+  channel.attach(created.webContents);
+  created.on('close', (event) => handleCloseRequest(event, created, quit.quitting));
+  created.on('closed', () => {
+    if (win === created) win = undefined;
+  });
+  created.webContents.on('did-start-navigation', (details) => {
+    if (details.isMainFrame && !details.isSameDocument) channel.markNotReady();
+  });
+  created.webContents.on('render-process-gone', (_event, details) => {
+    channel.markNotReady();
+    log(`the window's page ended (${details.reason}); it comes back when you open Countersign again.`);
+    if (!quit.quitting) created.destroy();
+  });
+  return created;
+}
+
+/** Shows the window, making a new one if the last one is gone (broker running only). */
+function showWindow(): void {
+  if (revealWindow(win) || !running || quit.quitting) return;
+  win = newWindow(true);
+}
+
+function openCall(id: string): void {
+  showWindow();
+  channel.send(IPC.openCall, id);
+}
+
+function loginItem(): Toggle | undefined {
+  // An unpackaged run would register the bare Electron binary.
+  if (!app.isPackaged) return undefined;
+  if (process.platform === 'linux') return xdgAutostart(xdgConfigHome(process.env, os.homedir()), process.env.APPIMAGE ?? process.execPath);
+  return systemLoginItem(app);
+}
+
+function fail(error: unknown): void {
+  const { title, body } = startupErrorMessage(error, dataDir);
+  log(`${title}: ${body}`);
+  dialog.showErrorBox(title, body);
+  app.exit(1);
+}

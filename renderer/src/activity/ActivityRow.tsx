@@ -1,0 +1,47 @@
+// One audit entry: a summary line, and on demand its full arguments, reasons and who decided.
+import { useState } from 'react';
+import type { AuditEntry } from '../../../shared/api';
+import { ArgumentsView } from '../args/ArgumentsView';
+import { dateTime } from '../lib/format';
+import { VisibleText } from '../ui/VisibleText';
+
+const BY: Record<AuditEntry['decidedBy'], string> = {
+  person: 'you',
+  rule: 'your saved rule',
+  policy: 'the policy',
+  timeout: 'timeout',
+  session: 'your session allowance',
+  cancelled: 'cancelled',
+};
+
+export function ActivityRow({ entry }: { entry: AuditEntry }) {
+  const [open, setOpen] = useState(false);
+  const kind = entry.kind && entry.kind !== 'call' ? entry.kind : undefined;
+  return (
+    <li className={`log-entry log-${entry.decision}`}>
+      <button type="button" className="log-summary" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <span className="log-time">{dateTime(entry.time)}</span>
+        <span className={`badge ${entry.decision === 'allow' ? 'badge-ok' : 'badge-danger'}`}>{entry.decision === 'allow' ? 'Allowed' : 'Denied'}</span>
+        <span className="log-what">
+          {kind && <span className="badge badge-neutral">{kind}</span>}
+          <code className="tool-name"><VisibleText text={entry.tool} /></code> on <strong><VisibleText text={entry.server} /></strong>
+        </span>
+        <span className="log-by">by {BY[entry.decidedBy] ?? entry.decidedBy}</span>
+        <span className="log-status muted small">{entry.status}{entry.durationMs ? ` · ${entry.durationMs} ms` : ''}</span>
+      </button>
+      {open && (
+        <div className="log-body">
+          <dl className="facts">
+            <dt>Decided by</dt><dd>{BY[entry.decidedBy] ?? entry.decidedBy}</dd>
+            <dt>Result</dt><dd>{entry.status}</dd>
+            {entry.client && (<><dt>Client</dt><dd><VisibleText text={entry.client} /></dd></>)}
+            {entry.detail && (<><dt>Detail</dt><dd><VisibleText text={entry.detail} /></dd></>)}
+            {entry.reasons.length > 0 && (<><dt>Reasons</dt><dd><ul>{entry.reasons.map((r, i) => <li key={i}><VisibleText text={r} /></li>)}</ul></dd></>)}
+            <dt>Entry</dt><dd className="muted small">#{entry.seq} · hash {entry.hash.slice(0, 12)}…</dd>
+          </dl>
+          <ArgumentsView value={entry.arguments} />
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,74 @@
+// Settings: approval timeout, saved rules, theme. The broker stores them; this screen edits them.
+import { useEffect, useId, useState } from 'react';
+import type { Settings } from '../../../shared/api';
+import { dateTime } from '../lib/format';
+import { useApi, useActions, useApp } from '../store/context';
+import { VisibleText } from '../ui/VisibleText';
+
+export function SettingsScreen() {
+  const api = useApi();
+  const { run, refreshSettings, refreshRules } = useActions();
+  const settings = useApp((s) => s.settings);
+  const rules = useApp((s) => s.rules);
+  const id = useId();
+  const [timeout, setTimeoutText] = useState('');
+  const [saved, setSaved] = useState('');
+  useEffect(() => setTimeoutText(settings ? String(settings.approvalTimeoutSeconds) : ''), [settings?.approvalTimeoutSeconds]);
+
+  const update = async (patch: Partial<Settings>, what: string) => {
+    const res = await run('updateSettings', () => api.updateSettings(patch));
+    if (res) setSaved(`${what} saved.`);
+    await refreshSettings();
+  };
+  const seconds = Number(timeout);
+  const valid = Number.isInteger(seconds) && seconds >= 1 && seconds <= 86_400;
+
+  return (
+    <div className="settings pad">
+      <h1>Settings</h1>
+      <section className="block" aria-labelledby={`${id}-t`}>
+        <h2 id={`${id}-t`}>Approval timeout</h2>
+        <form className="inline-form" onSubmit={(e) => { e.preventDefault(); if (valid) void update({ approvalTimeoutSeconds: seconds }, 'Timeout'); }}>
+          <div className="field">
+            <label htmlFor={`${id}-timeout`}>Seconds a call waits for you before it is denied</label>
+            <input id={`${id}-timeout`} type="number" min={1} max={86400} step={1} value={timeout} onChange={(e) => setTimeoutText(e.target.value)} aria-invalid={!valid} />
+          </div>
+          <button type="submit" className="btn btn-primary" disabled={!valid || seconds === settings?.approvalTimeoutSeconds}>Save</button>
+        </form>
+        <p className="muted small">An unanswered call is denied when its time is up; the client is told why.</p>
+      </section>
+
+      <section className="block" aria-labelledby={`${id}-theme`}>
+        <h2 id={`${id}-theme`}>Theme</h2>
+        <fieldset className="radio-row">
+          <legend className="sr-only">Theme</legend>
+          {(['system', 'light', 'dark'] as const).map((t) => (
+            <label key={t}>
+              <input type="radio" name={`${id}-theme-radio`} checked={(settings?.theme ?? 'system') === t} onChange={() => void update({ theme: t }, 'Theme')} />
+              {t === 'system' ? ' Follow the system' : t === 'light' ? ' Light' : ' Dark'}
+            </label>
+          ))}
+        </fieldset>
+      </section>
+
+      <section className="block" aria-labelledby={`${id}-rules`}>
+        <h2 id={`${id}-rules`}>Saved rules</h2>
+        {rules.length === 0 ? (
+          <p className="muted">No rules. “Always allow” on a call saves one here, for that tool on that server; it applies only while the server is trusted.</p>
+        ) : (
+          <ul className="rules">
+            {rules.map((r) => (
+              <li key={r.id} className="rule">
+                <span>Always allow <code className="tool-name"><VisibleText text={r.tool} /></code> on <strong><VisibleText text={r.server} /></strong></span>
+                <span className="muted small">since {dateTime(r.createdAt)}</span>
+                <button type="button" className="btn btn-small" aria-label={`Remove rule for ${r.tool} on ${r.server}`}
+                  onClick={() => void run('removeRule', () => api.removeRule(r.id)).then(() => refreshRules())}>Remove</button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <p className="sr-only" role="status">{saved}</p>
+    </div>
+  );
+}
