@@ -36,6 +36,12 @@ async function echo(path: Path, n: number): Promise<number> {
   return elapsed;
 }
 
+async function ping(path: Path): Promise<number> {
+  const start = performance.now();
+  await path.client.ping();
+  return performance.now() - start;
+}
+
 async function open(name: Path['name'], transport: Transport, paths: Path[]): Promise<void> {
   const client = new Client({ name: `countersign-bench-${name}`, version: '1.0.0' });
   try {
@@ -78,12 +84,19 @@ export const mcpLatency: BenchCase = {
       }), paths);
 
       for (const p of paths) for (let i = 0; i < WARMUP; i++) await echo(p, i);
+      // A ping is relayed without a decision: it shows what the extra hops alone cost.
+      const pings = new Map(paths.map((p) => [p.name, [] as number[]]));
       for (let done = 0; done < CALLS; done += BLOCK) {
         for (const p of paths) {
           for (let i = done; i < Math.min(CALLS, done + BLOCK); i++) p.samples.push(await echo(p, i));
+          for (let i = 0; i < BLOCK / 4; i++) pings.get(p.name)!.push(await ping(p));
         }
       }
       report(paths, out);
+      const direct = summarize(pings.get('direct')!).median;
+      out('');
+      out(`relay alone (${CALLS / 4} pings each, no decision): ` +
+        paths.map((p) => `${p.name} ${summarize(pings.get(p.name)!).median.toFixed(3)} ms (${(summarize(pings.get(p.name)!).median / direct).toFixed(2)}×)`).join(', '));
     } catch (err) {
       const tail = broker?.stderr().trim();
       throw new Error(`${(err as Error).message}${tail ? `\nbroker stderr (tail):\n${tail}` : ''}`);

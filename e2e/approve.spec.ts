@@ -33,3 +33,25 @@ test('approve: the held call runs and the queue empties', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Nothing is waiting for you' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Nothing is waiting for you' })).toBeFocused();
 });
+
+test('keyboard: a approves, focus moves to the next call, d denies', async ({ page }) => {
+  await world.openUi(page);
+  const client = await world.connect();
+  const first = client.callTool({ name: 'write_file', arguments: { path: join(world.scratch, 'a.txt'), content: 'a\n' } });
+  await expect(page.getByRole('option')).toHaveCount(1);
+  const second = client.callTool({ name: 'write_file', arguments: { path: join(world.scratch, 'b.txt'), content: 'b\n' } });
+  await expect(page.getByRole('option')).toHaveCount(2);
+
+  await page.getByRole('option').first().focus();
+  await page.keyboard.press('a');
+  expect((await first).isError).toBeFalsy();
+  await expect(page.getByRole('option')).toHaveCount(1);
+  await expect(page.getByRole('option').first()).toBeFocused();
+  await expect(page.getByRole('option').first()).toContainText('write_file');
+
+  await page.keyboard.press('d');
+  const denied = await second;
+  expect(denied.isError).toBe(true);
+  expect(existsSync(join(world.scratch, 'b.txt'))).toBe(false);
+  expect(readFileSync(join(world.scratch, 'a.txt'), 'utf8')).toBe('a\n');
+});

@@ -36,6 +36,7 @@ describe('changed tool definitions', () => {
     servers.friction = mutableServer({ tools: [readNotes] });
     servers.reorder = mutableServer({ tools: [readNotes] });
     servers.grow = mutableServer({ tools: [readNotes] });
+    servers.shrink = mutableServer({ tools: [readNotes, addNumbers] });
     const dataDir = makeDataDir();
     configure(dataDir, Object.fromEntries(Object.entries(servers).map(([n, m]) => [n, m.config])), Object.keys(servers));
     broker = await startServe(dataDir);
@@ -188,6 +189,22 @@ describe('changed tool definitions', () => {
       await broker.api('reviewChanges', 'grow', 'accept');
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['read_notes', 'exfiltrate']);
       expect(textOf(await client.callTool({ name: 'exfiltrate', arguments: { a: 1, b: 2 } }))).toBe('ran exfiltrate');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('notes a removed tool for review without blocking the rest', async () => {
+    const m = servers.shrink!;
+    const client = await connectClient(broker, 'shrink', 'http');
+    try {
+      await client.listTools();
+      m.set({ tools: [readNotes] });
+      const changes = await until(() => broker.api<ServerChanges[]>('listChanges'), (c) => c.some((s) => s.server === 'shrink'));
+      expect(changes.find((c) => c.server === 'shrink')!.tools).toEqual([expect.objectContaining({ name: 'add', kind: 'removed' })]);
+      expect(textOf(await client.callTool({ name: 'read_notes', arguments: { path: 'still' } }))).toBe('ran read_notes');
+      await broker.api('reviewChanges', 'shrink', 'accept', ['add']);
+      expect(await broker.api<ServerChanges[]>('listChanges')).not.toContainEqual(expect.objectContaining({ server: 'shrink' }));
     } finally {
       await client.close();
     }

@@ -45,6 +45,8 @@ describe('pins', () => {
         expect(view.status).toBe('quarantined');
         expect(view.quarantine).toEqual(['it reports version 0.3.0, but is pinned to 0.2.0']);
 
+        const changes = await broker.api<Array<{ server: string; version?: unknown }>>('listChanges');
+        expect(changes.find((c) => c.server === 'fs')?.version).toEqual({ from: '0.2.0', to: '0.3.0', kind: 'upgrade' });
         const repinned = await broker.api<PinView>('pinServer', 'fs');
         expect(repinned.version).toBe('0.3.0');
         expect(textOf(await second.callTool({ name: 'read_text_file', arguments: { path: join(scratch, 'a.txt') } }))).toBe('hello');
