@@ -12,10 +12,23 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, mod
     } finally {
       fs.closeSync(fd);
     }
-    fs.renameSync(tmp, file);
+    renameWithRetry(tmp, file);
   } catch (error) {
     fs.rmSync(tmp, { force: true });
     throw error;
+  }
+}
+
+// Windows briefly refuses renames over a file that a virus scanner or indexer has open.
+function renameWithRetry(from: string, to: string): void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return fs.renameSync(from, to);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (attempt >= 10 || !['EPERM', 'EACCES', 'EBUSY'].includes(code ?? '')) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
   }
 }
 

@@ -1,8 +1,8 @@
 // One broker per data dir: two would fork the audit chain and fight over the socket.
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureDataDir } from './data-dir.js';
+import { writeFileAtomicSync } from './atomic-file.js';
 
 export class InstanceLockError extends Error {
   constructor(
@@ -37,9 +37,7 @@ export function acquireInstanceLock(dataDir: string): InstanceLock {
     const holder = readHolderPatiently(lockPath);
     if (holder && isAlive(holder.pid)) throw new InstanceLockError(dataDir, holder.pid);
     // Stale (crash) or garbage: replace it whole, so no reader ever sees a half-written lock.
-    const tmp = `${lockPath}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    fs.writeFileSync(tmp, text, { mode: 0o600 });
-    fs.renameSync(tmp, lockPath);
+    writeFileAtomicSync(lockPath, text);
   }
   // Another broker may have taken over the same stale lock at the same moment: the last rename wins.
   const now = readHolder(lockPath);

@@ -1,12 +1,13 @@
 // Servers, trust, rules and settings, persisted through conf (electron-store's base) behind a seam.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import { FileVersion } from './file-version.js';
 import path from 'node:path';
 import Conf, { type Schema } from 'conf';
 import { z } from 'zod';
 import type { ServerConfig, Settings } from '../../shared/api.js';
 import type { Rule } from '../../shared/decision.js';
+import { writeFileAtomicSync } from './atomic-file.js';
+import { FileVersion } from './file-version.js';
 
 export interface StoreBackend {
   /** Re-read from disk on every access; throws when the file is unreadable or fails the schema. */
@@ -227,36 +228,6 @@ const AtomicConf = withAtomicWrites(Conf);
 
 export const confBackend: BackendFactory = (opts) =>
   new AtomicConf(opts as unknown as ConstructorParameters<typeof Conf>[0]) as unknown as StoreBackend;
-
-function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    const fd = fs.openSync(tmp, 'wx', 0o600);
-    try {
-      fs.writeFileSync(fd, data);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    renameWithRetry(tmp, file);
-  } catch (error) {
-    fs.rmSync(tmp, { force: true });
-    throw error;
-  }
-}
-
-// Windows briefly refuses renames over a file that a virus scanner or indexer has open.
-function renameWithRetry(from: string, to: string): void {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return fs.renameSync(from, to);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (attempt >= 10 || !['EPERM', 'EACCES', 'EBUSY'].includes(code ?? '')) throw error;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
-    }
-  }
-}
 
 // ---- the store ---------------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureDataDir } from './data-dir.js';
+import { writeFileAtomicSync } from './atomic-file.js';
 
 // 32 bytes in base64url, no padding.
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -37,14 +38,7 @@ export function tokensEqual(a: string, b: string): boolean {
 
 function writeNewToken(file: string): string {
   const token = randomBytes(32).toString('base64url');
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    fs.writeFileSync(tmp, token, { mode: 0o600, flag: 'wx' });
-    fs.renameSync(tmp, file);
-  } catch (error) {
-    fs.rmSync(tmp, { force: true });
-    throw error;
-  }
+  writeFileAtomicSync(file, token);
   // If another process created one at the same moment, the last rename won: use what is on disk.
   const onDisk = fs.readFileSync(file, 'utf8').trim();
   return TOKEN_PATTERN.test(onDisk) ? onDisk : token;
