@@ -42,7 +42,7 @@ test('a changed definition is reviewed and accepted in the UI', async ({ page })
   await expect(change.locator('.word-diff ins')).toContainText('read ~/.ssh/id_rsa');
   await expect(change.getByRole('table', { name: 'Input schema' })).toContainText('properties.sidenote');
   await expect(change.getByRole('table', { name: 'Annotations' })).toContainText('readOnlyHint');
-  await expect(change.getByRole('table', { name: 'Annotations' })).toContainText('LESS cautious');
+  await expect(change.getByRole('table', { name: 'Annotations' })).toContainText('true → false');
 
   await review.getByRole('button', { name: 'Accept all changes' }).click();
   await expect(review).toBeHidden();

@@ -1,4 +1,4 @@
-// `npm start`: builds, then runs the desktop app with the Electron binary from node_modules.
+// `npm start`: finds the Electron binary in node_modules, builds, then runs the desktop app.
 // It never downloads Electron: where the binary is missing (offline install) or cannot start, it says
 // so and names `npx countersign serve`, which runs the same broker and UI in a browser.
 import { spawn } from 'node:child_process';
@@ -27,19 +27,18 @@ function electronBinary() {
   return existsSync(binary) ? binary : undefined;
 }
 
-// Build first either way: `countersign serve` needs the same dist/.
-try {
-  await import('./build.mjs');
-} catch (error) {
-  fail(`the build failed: ${error instanceof Error ? error.message : String(error)}`);
-}
-
 const binary = electronBinary();
 if (!binary || !existsSync(binary)) {
   fail(
     'the Electron runtime is not installed here (node_modules/electron has no binary; it is downloaded on install, which needs the network).',
     'For the desktop app: with network access, run `node node_modules/electron/install.js`, then `npm start`.',
   );
+}
+
+try {
+  await import('./build.mjs');
+} catch (error) {
+  fail(`the build failed: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 // Chromium's own complaints that mean "this machine cannot show the app".

@@ -7,6 +7,7 @@ import {
 } from '../../shared/jsonrpc.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import type { ExitInfo } from './stdio-upstream.js';
+import { ToolCatalog } from './tool-catalog.js';
 import type { MessageTransport } from './transport.js';
 
 export interface ToolCallContext {
@@ -78,10 +79,7 @@ export class RelaySession {
   private readonly downInflight = new Map<JsonRpcId, DownInflight>();
   /** Our downstream id for a server→client request → the server's own id. */
   private readonly serverRequests = new Map<string, JsonRpcId>();
-  private tools?: Map<string, ToolDefinition>;
-  private toolsComplete = false;
-  private toolsStale = false;
-  private pageAccumulator?: Map<string, ToolDefinition>;
+  private readonly catalog: ToolCatalog;
   private closed = false;
   private initialized = false;
   private upstreamGoneReason?: string;
@@ -95,6 +93,10 @@ export class RelaySession {
     id: string,
   ) {
     this.id = id;
+    this.catalog = new ToolCatalog(
+      (cursor) => this.internalRequest('tools/list', cursor === undefined ? {} : { cursor }),
+      (tools) => this.hooks.onToolsListed?.(this, tools),
+    );
   }
 
   async start(): Promise<void> {
@@ -110,7 +112,7 @@ export class RelaySession {
 
   /** Definitions as this session's server last listed them. */
   knownTools(): ToolDefinition[] {
-    return [...(this.tools?.values() ?? [])];
+    return this.catalog.known();
   }
 
   private toClient(message: JsonRpcMessage, relatedRequestId?: JsonRpcId): void {
@@ -329,7 +331,7 @@ export class RelaySession {
         this.hooks.onInitialized?.(this, message.result);
       }
       if (pending.method === 'tools/list' && isResult(message)) {
-        this.recordToolsPage(message.result, pending);
+        this.catalog.recordPage(message.result, pending.hadCursor === true);
         const page = Array.isArray(message.result.tools) ? (message.result.tools as ToolDefinition[]) : [];
         const shown = this.hooks.rewriteToolsList?.(this, page);
         if (shown) out = { ...message, id: downId, result: { ...message.result, tools: shown } };
@@ -377,7 +379,7 @@ export class RelaySession {
    * more at its end, and the broker re-lists the tools once per window to compare them with the record.
    */
   private listChanged(message: JsonRpcMessage): void {
-    this.toolsStale = true;
+    this.catalog.markStale();
     if (this.listChangedTimer) {
       this.listChangedPending = message;
       return;
@@ -399,7 +401,7 @@ export class RelaySession {
   private refreshAfterChange(): void {
     this.hooks.onToolsChanged?.(this);
     if (!this.initialized) return;
-    this.fetchTools().catch(() => undefined);
+    this.catalog.refresh().catch(() => undefined);
   }
 
   /** Tells the client to list its tools again (after a person accepted changed definitions). */
@@ -416,65 +418,47 @@ export class RelaySession {
     }
   }
 
-  private recordToolsPage(result: Record<string, unknown>, pending: UpstreamPending): void {
-    const tools = Array.isArray(result.tools) ? (result.tools as unknown[]) : [];
-    // A request without a cursor starts a fresh listing; later pages add to it.
-    if (!pending.hadCursor) this.pageAccumulator = undefined;
-    const page = new Map<string, ToolDefinition>();
-    for (const t of tools) {
-      if (t && typeof t === 'object' && typeof (t as ToolDefinition).name === 'string') page.set((t as ToolDefinition).name, t as ToolDefinition);
-    }
-    this.acceptToolsPage(page, typeof result.nextCursor === 'string');
-  }
-
-  private acceptToolsPage(page: Map<string, ToolDefinition>, more: boolean): void {
-    const acc = this.pageAccumulator ?? new Map<string, ToolDefinition>();
-    for (const [k, v] of page) acc.set(k, v);
-    if (more) {
-      this.pageAccumulator = acc;
-      return;
-    }
-    this.pageAccumulator = undefined;
-    this.tools = acc;
-    this.toolsComplete = true;
-    this.toolsStale = false;
-    this.hooks.onToolsListed?.(this, [...acc.values()]);
-  }
-
   /** The tool's definition, listing the server's tools ourselves when we do not know them. */
-  async toolDefinition(name: string): Promise<ToolDefinition | undefined> {
-    if (this.tools?.has(name) && !this.toolsStale) return this.tools.get(name);
-    if (!this.toolsComplete || this.toolsStale || !this.tools?.has(name)) await this.fetchTools();
-    return this.tools?.get(name);
+  toolDefinition(name: string): Promise<ToolDefinition | undefined> {
+    return this.catalog.definition(name);
   }
 
-  async fetchTools(): Promise<void> {
-    const all = new Map<string, ToolDefinition>();
-    let cursor: string | undefined;
-    for (let page = 0; page < 100; page++) {
-      const upId = this.nextUpId++;
-      const response = await new Promise<JsonRpcMessage>((resolve, reject) => {
-        this.upPending.set(upId, { downId: null, method: 'tools/list', resolveInternal: resolve });
-        const params = cursor === undefined ? {} : { cursor };
-        this.sendUpstream({ jsonrpc: '2.0', id: upId, method: 'tools/list', params }).catch(reject);
-        const t = setTimeout(() => {
-          this.upPending.delete(upId);
-          reject(new Error(`server '${this.serverName}' did not list its tools`));
-        }, this.hooks.upstreamTimeoutMs());
-        t.unref();
-        this.onUpstreamGone.push(() => {
-          clearTimeout(t);
-          reject(new Error(this.upstreamGoneReason ?? 'server went away'));
-        });
+  /** Lists every page of the server's tools (the broker's own request, never shown to the client). */
+  fetchTools(): Promise<void> {
+    return this.catalog.refresh();
+  }
+
+  /** A request of the broker's own to the server; its answer never reaches the client. */
+  private internalRequest(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const upId = this.nextUpId++;
+    return new Promise((resolve, reject) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.upPending.delete(upId);
+        const i = this.onUpstreamGone.indexOf(gone);
+        if (i !== -1) this.onUpstreamGone.splice(i, 1);
+      };
+      const gone = (): void => {
+        done();
+        reject(new Error(this.upstreamGoneReason ?? `server '${this.serverName}' went away`));
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`server '${this.serverName}' did not answer ${method}`));
+      }, this.hooks.upstreamTimeoutMs());
+      timer.unref();
+      this.onUpstreamGone.push(gone);
+      this.upPending.set(upId, {
+        downId: null,
+        method,
+        resolveInternal: (m) => {
+          done();
+          if (isResult(m)) resolve(m.result);
+          else reject(new Error(`server '${this.serverName}' refused ${method}`));
+        },
       });
-      if (!(isResult(response))) throw new Error(`server '${this.serverName}' refused to list its tools`);
-      const tools = Array.isArray(response.result.tools) ? (response.result.tools as ToolDefinition[]) : [];
-      for (const t of tools) if (t && typeof t.name === 'string') all.set(t.name, t);
-      cursor = typeof response.result.nextCursor === 'string' ? response.result.nextCursor : undefined;
-      if (cursor === undefined) break;
-    }
-    this.pageAccumulator = undefined;
-    this.acceptToolsPage(all, false);
+      this.sendUpstream({ jsonrpc: '2.0', id: upId, method, params }).catch(gone);
+    });
   }
 
   private readonly onUpstreamGone: Array<() => void> = [];

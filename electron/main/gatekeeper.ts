@@ -9,7 +9,7 @@ import type { DesktopApi } from '../ipc/desktop-api.js';
 import { isDesktopMethod, parseDesktopArgs } from './desktop-schema.js';
 import { isTrustedSender, type IpcSenderLike } from './sender-check.js';
 
-/** The part of Electron's ipcMain the gatekeeper uses. No ipcMain.on: every channel is an invoke. */
+/** The part of Electron's ipcMain the gatekeeper uses: invoke handlers only, never fire-and-forget listeners. */
 export interface IpcMainLike {
   handle(channel: string, listener: (event: IpcSenderLike, ...args: unknown[]) => unknown): void;
   removeHandler(channel: string): void;

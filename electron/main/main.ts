@@ -20,7 +20,7 @@ import { RendererChannel } from './renderer-channel.js';
 import { APP_SCHEME } from './security-config.js';
 import { guardWebContents, hardenSession, registerAppProtocol } from './session.js';
 import { startupErrorMessage } from './startup-error.js';
-import { loadStoreBackend } from './store-backend.js';
+import { ELECTRON_STORE_IPC_CHANNEL, loadStoreBackend } from './store-backend.js';
 import { TrayController, type Toggle } from './tray-controller.js';
 import { createNotification, createTray, notificationsSupported } from './tray-shell.js';
 import { createAppWindow } from './window.js';
@@ -106,8 +106,15 @@ async function start(): Promise<void> {
     fail(error);
     return;
   }
+  if (quit.quitting) {
+    // Quit came while the broker was starting: the quit sequence has already run without it.
+    await running.stop();
+    return;
+  }
   const api: CountersignApi = running.broker;
   const settings = new DesktopSettingsStore(dataDir, store.factory, log);
+  // Registered once by the first electron-store; later ones (a settings file re-opened) do not add it back.
+  ipcMain.removeAllListeners(ELECTRON_STORE_IPC_CHANNEL);
 
   const desktop: DesktopHandlers = {
     openExternal: async (url) => (await openExternal(url)) === 'opened',
@@ -145,7 +152,10 @@ async function start(): Promise<void> {
   const trayController = new TrayController({
     tray: like,
     api,
-    setBadge: (count) => void (process.platform !== 'win32' && app.setBadgeCount(count)),
+    // Windows has no badge count (only overlay icons); the tooltip says it there.
+    setBadge: (count) => {
+      if (process.platform !== 'win32') app.setBadgeCount(count);
+    },
     openWindow: showWindow,
     quit: () => app.quit(),
     notifications: notificationsToggle,

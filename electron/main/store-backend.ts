@@ -16,6 +16,12 @@ export interface LoadedBackend {
 /** A variable, so neither tsc nor esbuild tries to resolve a package that may not be installed. */
 const ELECTRON_STORE = 'electron-store';
 
+/**
+ * electron-store's constructor registers this ipcMain listener (a synchronous answer for
+ * renderer-side stores). The app has none, and every IPC channel goes through the gatekeeper: the shell removes it.
+ */
+export const ELECTRON_STORE_IPC_CHANNEL = 'electron-store-get-data';
+
 export async function loadStoreBackend(importer: (specifier: string) => Promise<unknown> = (s) => import(s)): Promise<LoadedBackend> {
   let Base: StoreClass;
   let kind: LoadedBackend['kind'] = 'electron-store';

@@ -3,7 +3,10 @@ import { useState } from 'react';
 import type { AuditEntry } from '../../../shared/api';
 import { ArgumentsView } from '../args/ArgumentsView';
 import { dateTime } from '../lib/format';
+import { reasonTitle } from '../lib/warnings';
 import { VisibleText } from '../ui/VisibleText';
+
+const KIND: Record<string, string> = { review: 'Review', trust: 'Trust', pin: 'Pin', launch: 'Launch consent' };
 
 const BY: Record<AuditEntry['decidedBy'], string> = {
   person: 'you',
@@ -23,8 +26,9 @@ export function ActivityRow({ entry }: { entry: AuditEntry }) {
         <span className="log-time">{dateTime(entry.time)}</span>
         <span className={`badge ${entry.decision === 'allow' ? 'badge-ok' : 'badge-danger'}`}>{entry.decision === 'allow' ? 'Allowed' : 'Denied'}</span>
         <span className="log-what">
-          {kind && <span className="badge badge-neutral">{kind}</span>}
-          <code className="tool-name"><VisibleText text={entry.tool} /></code> on <strong><VisibleText text={entry.server} /></strong>
+          {kind && <span className="badge badge-neutral">{KIND[kind] ?? kind}</span>}
+          {entry.tool && entry.tool !== '*' && <><code className="tool-name"><VisibleText text={entry.tool} /></code> on </>}
+          <strong><VisibleText text={entry.server} /></strong>
         </span>
         <span className="log-by">by {BY[entry.decidedBy] ?? entry.decidedBy}</span>
         <span className="log-status muted small">{entry.status}{entry.durationMs ? ` · ${entry.durationMs} ms` : ''}</span>
@@ -36,7 +40,7 @@ export function ActivityRow({ entry }: { entry: AuditEntry }) {
             <dt>Result</dt><dd>{entry.status}</dd>
             {entry.client && (<><dt>Client</dt><dd><VisibleText text={entry.client} /></dd></>)}
             {entry.detail && (<><dt>Detail</dt><dd><VisibleText text={entry.detail} /></dd></>)}
-            {entry.reasons.length > 0 && (<><dt>Reasons</dt><dd><ul>{entry.reasons.map((r, i) => <li key={i}><VisibleText text={r} /></li>)}</ul></dd></>)}
+            {entry.reasons.length > 0 && (<><dt>Reasons</dt><dd><ul>{entry.reasons.map((r, i) => <li key={i}><VisibleText text={reasonTitle(r)} /></li>)}</ul></dd></>)}
             <dt>Entry</dt><dd className="muted small">#{entry.seq} · hash {entry.hash.slice(0, 12)}…</dd>
           </dl>
           <ArgumentsView value={entry.arguments} />

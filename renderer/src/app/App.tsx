@@ -28,21 +28,26 @@ export function App({ api, connection, diffEngine, store: given, initialScreen =
   const store = useMemo(() => given ?? createAppStore(api), [api, given]);
   const conn = useConnectionState(connection);
 
-  // Subscribe first, then load, so nothing that happens in between is lost; reload after a reconnect.
+  // Subscribe first, then load, so nothing in between is lost. Over HTTP the stream must be open before
+  // loading (no replay); after a reconnect everything is loaded again.
   useEffect(() => {
-    const s = store.getState();
     const off = api.subscribe((e) => store.getState().applyEvent(e));
-    void s.loadAll();
-    return off;
-  }, [api, store]);
-  useEffect(() => {
-    if (!connection) return;
-    let wasLive = connection.state() === 'live';
-    return connection.onChange((state) => {
+    if (!connection) {
+      void store.getState().loadAll();
+      return off;
+    }
+    let wasLive = false;
+    const onState = (state: string) => {
       if (state === 'live' && !wasLive) void store.getState().loadAll();
       wasLive = state === 'live';
-    });
-  }, [connection, store]);
+    };
+    const offState = connection.onChange(onState);
+    onState(connection.state());
+    return () => {
+      offState();
+      off();
+    };
+  }, [api, connection, store]);
 
   return (
     <AppProvider api={api} store={store}>

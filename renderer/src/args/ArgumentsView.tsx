@@ -5,6 +5,7 @@ import { findSecrets } from '../lib/secrets';
 import { Icon } from '../ui/Icon';
 import { VisibleText } from '../ui/VisibleText';
 import { JsonTree } from './JsonTree';
+import { LongText } from '../ui/LongText';
 
 export function ArgumentsView({ value, flagged, title = 'Arguments' }: { value: unknown; flagged?: boolean; title?: string }) {
   const [mode, setMode] = useState<'tree' | 'raw'>('tree');
@@ -33,7 +34,7 @@ export function ArgumentsView({ value, flagged, title = 'Arguments' }: { value: 
           </div>
         </div>
       )}
-      {mode === 'tree' ? <JsonTree value={value} /> : <pre className="raw-json" aria-label="Raw arguments"><VisibleText text={raw} /></pre>}
+      {mode === 'tree' ? <JsonTree value={value} label={title.toLowerCase()} /> : <pre className="raw-json" aria-label={`Raw ${title.toLowerCase()}`}><LongText text={raw} /></pre>}
     </section>
   );
 }

@@ -13,7 +13,7 @@ function Leaf({ value }: { value: unknown }) {
   return <span className="jv">{JSON.stringify(value) ?? String(value)}</span>;
 }
 
-function Node({ name, value, secretKey }: { name?: string | number; value: unknown; secretKey?: string }) {
+function Node({ name, value, secretKey, rootLabel }: { name?: string | number; value: unknown; secretKey?: string; rootLabel?: string }) {
   const [open, setOpen] = useState(true);
   const isArr = Array.isArray(value);
   const isObj = !isArr && typeof value === 'object' && value !== null;
@@ -34,12 +34,13 @@ function Node({ name, value, secretKey }: { name?: string | number; value: unkno
     );
   }
   const entries: Array<[string | number, unknown]> = isArr ? (value as unknown[]).map((v, i) => [i, v]) : Object.entries(value as object);
-  const summary = isArr ? `array · ${entries.length} items` : `object · ${entries.length} keys`;
+  const n = entries.length;
+  const summary = isArr ? `array · ${n} ${n === 1 ? 'item' : 'items'}` : `object · ${n} ${n === 1 ? 'key' : 'keys'}`;
   return (
     <li className="jn">
       <button type="button" className="jtoggle" aria-expanded={open} onClick={() => setOpen(!open)}>
         <span aria-hidden="true">{open ? '▾' : '▸'}</span>
-        {label ?? <span className="jk">arguments</span>}
+        {label ?? <span className="jk">{rootLabel ?? 'value'}</span>}
         <span className="jv-meta">{summary}</span>
       </button>
       {open && entries.length > 0 && (
@@ -53,10 +54,10 @@ function Node({ name, value, secretKey }: { name?: string | number; value: unkno
   );
 }
 
-export function JsonTree({ value }: { value: unknown }) {
+export function JsonTree({ value, label = 'arguments' }: { value: unknown; label?: string }) {
   return (
-    <ul className="jtree" aria-label="Arguments as a tree">
-      <Node value={value} />
+    <ul className="jtree" aria-label={`${label} as a tree`}>
+      <Node value={value} rootLabel={label} />
     </ul>
   );
 }

@@ -1,6 +1,7 @@
 // A string argument: quoted, invisible characters and odd whitespace shown, wrapped rather than cut.
 // Long or multi-line strings get their length on a label, so nothing hides past the edge.
 import { lineCount } from '../lib/format';
+import { LongText } from '../ui/LongText';
 import { VisibleText } from '../ui/VisibleText';
 
 const LONG = 80;
@@ -20,7 +21,7 @@ export function StringValue({ value }: { value: string }) {
       <span className="jv-meta">
         string · {value.length.toLocaleString('en-US')} characters{lines > 1 ? ` · ${lines.toLocaleString('en-US')} lines` : ''}
       </span>
-      <span className="jv-block"><VisibleText text={value} /></span>
+      <span className="jv-block"><LongText text={value} /></span>
     </span>
   );
 }

@@ -8,7 +8,11 @@ export interface Warning {
   key: string;
   severity: Severity;
   title: string;
-  detail: string;
+  /** A few words for the queue card. */
+  short: string;
+  detail?: string;
+  /** From the description/argument scan rather than the decision policy. */
+  scan?: boolean;
   /** Offending text from a scan finding, already made visible. */
   excerpt?: string;
 }
@@ -26,6 +30,24 @@ const TITLES: Partial<Record<ReasonCode, string>> = {
   'user-rule-ignored-untrusted': 'Your rule is ignored while the server is untrusted',
 };
 
+const SHORT: Partial<Record<ReasonCode, string>> = {
+  destructive: 'Changes data',
+  'no-annotations': 'No annotations',
+  'open-world': 'Data can leave',
+  'exfiltration-risk': 'Exfiltration risk',
+  'unverified-claims': 'Unverified claims',
+  'held-for-review': 'Definition changed',
+  'unknown-tool': 'Unknown tool',
+  'untrusted-server': 'Untrusted server',
+  paused: 'Paused',
+  'user-rule-ignored-untrusted': 'Rule ignored',
+};
+
+/** Plain title for a reason code (the audit log stores codes). */
+export function reasonTitle(code: string): string {
+  return TITLES[code as ReasonCode] ?? code;
+}
+
 const RANK: Record<Severity, number> = { danger: 0, warning: 1, info: 2 };
 
 export function callWarnings(call: Pick<PendingCall, 'reasons' | 'findings'>): Warning[] {
@@ -33,14 +55,16 @@ export function callWarnings(call: Pick<PendingCall, 'reasons' | 'findings'>): W
   for (const r of call.reasons ?? []) {
     // "needs approval" restates that the call is in the queue; it warns of nothing.
     if (r.code === 'needs-approval') continue;
-    out.push({ key: `r:${r.code}`, severity: r.severity, title: TITLES[r.code] ?? escapeControl(r.message), detail: escapeControl(r.message) });
+    const detail = escapeControl(r.message);
+    out.push({ key: `r:${r.code}`, severity: r.severity, title: TITLES[r.code] ?? detail, short: SHORT[r.code] ?? r.code, detail: TITLES[r.code] ? detail : undefined });
   }
   (call.findings ?? []).forEach((f, i) => {
     out.push({
       key: `f:${f.code}:${i}`,
       severity: f.severity,
-      title: `Scan: ${escapeControl(f.message)}`,
-      detail: escapeControl(f.message),
+      title: escapeControl(f.message),
+      short: 'Scan finding',
+      scan: true,
       excerpt: f.excerpt ? escapeControl(f.excerpt, { keepNewlines: true }) : undefined,
     });
   });

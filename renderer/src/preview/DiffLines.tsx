@@ -1,5 +1,6 @@
 // Renders diff rows: removed and added lines with both line numbers, unchanged stretches folded
-// behind a button. Signs are spelled out for screen readers.
+// behind a button. Signs are spelled out for screen readers. A huge diff renders in pages, so drawing
+// it never blocks the window for long; the remaining count is always shown.
 import { useState } from 'react';
 import type { DiffLine, DiffRow } from '../diff/diff-core';
 import { VisibleText } from '../ui/VisibleText';
@@ -7,6 +8,7 @@ import { VisibleText } from '../ui/VisibleText';
 const SIGN = { add: '+', del: '−', ctx: ' ' } as const;
 const SPOKEN = { add: 'added: ', del: 'removed: ', ctx: '' } as const;
 const GAP_STEP = 200;
+export const ROW_PAGE = 250;
 
 function Line({ line }: { line: DiffLine }) {
   return (
@@ -37,10 +39,21 @@ function Gap({ lines }: { lines: DiffLine[] }) {
   );
 }
 
+function changedIn(rows: DiffRow[]): number {
+  return rows.reduce((n, r) => n + (r.t === 'add' || r.t === 'del' ? 1 : 0), 0);
+}
+
 export function DiffLines({ rows, label }: { rows: DiffRow[]; label: string }) {
+  const [limit, setLimit] = useState(ROW_PAGE);
+  const rest = rows.slice(limit);
   return (
     <div className="diff" role="region" aria-label={label}>
-      {rows.map((r, i) => (r.t === 'gap' ? <Gap key={i} lines={r.lines} /> : <Line key={i} line={r} />))}
+      {rows.slice(0, limit).map((r, i) => (r.t === 'gap' ? <Gap key={i} lines={r.lines} /> : <Line key={i} line={r} />))}
+      {rest.length > 0 && (
+        <button type="button" className="dl-gap dl-more" onClick={() => setLimit(limit + ROW_PAGE)}>
+          {`${changedIn(rest).toLocaleString('en-US')} more changed lines below (${rest.length.toLocaleString('en-US')} rows) · show the next ${ROW_PAGE}`}
+        </button>
+      )}
     </div>
   );
 }

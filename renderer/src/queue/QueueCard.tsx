@@ -1,4 +1,4 @@
-// One pending call in the queue list: who asks, which tool, the worst warnings, and the clock.
+// One pending call in the queue list: the tool, who asks, the worst warnings, and the clock.
 import { memo } from 'react';
 import type { PendingCall } from '../../../shared/api';
 import { Icon } from '../ui/Icon';
@@ -19,7 +19,8 @@ interface Props {
 const SHOWN_WARNINGS = 2;
 
 export const QueueCard = memo(function QueueCard({ call, index, total, selected, now, onSelect }: Props) {
-  const warnings = callWarnings(call);
+  // The trust badge already says "untrusted"; the chips keep their room for what the call does.
+  const warnings = callWarnings(call).filter((w) => w.severity !== 'info' && w.key !== 'r:untrusted-server');
   const left = call.expiresAt - now;
   const urgent = left < 30_000;
   return (
@@ -35,15 +36,6 @@ export const QueueCard = memo(function QueueCard({ call, index, total, selected,
       onClick={() => onSelect(call.id)}
       onFocus={() => !selected && onSelect(call.id)}
     >
-      <div className="card-top">
-        <span className="card-server"><VisibleText text={call.server} /></span>
-        <TrustBadge trusted={call.serverTrusted} />
-        <span className={`card-clock ${urgent ? 'card-clock-urgent' : ''}`}>
-          <Icon name="clock" size={13} />
-          {`waited ${duration(now - call.createdAt)} · `}
-          {left > 0 ? `times out in ${duration(left)}` : 'timing out'}
-        </span>
-      </div>
       <div className="card-tool">
         <code className="tool-name"><VisibleText text={call.tool} /></code>
         {call.title && (
@@ -52,15 +44,24 @@ export const QueueCard = memo(function QueueCard({ call, index, total, selected,
           </span>
         )}
       </div>
+      <div className="card-meta">
+        <span className="card-server"><VisibleText text={call.server} /></span>
+        <TrustBadge trusted={call.serverTrusted} />
+        <span className={`card-clock ${urgent ? 'card-clock-urgent' : ''}`}>
+          <Icon name="clock" size={13} />
+          {`${duration(now - call.createdAt)} · `}
+          {left > 0 ? `times out in ${duration(left)}` : 'timing out'}
+        </span>
+      </div>
       <ul className="card-warnings" aria-label="Warnings">
-        {warnings.length === 0 && <li className="card-warning card-warning-none">No warnings</li>}
+        {warnings.length === 0 && <li className="chip chip-none">No warnings</li>}
         {warnings.slice(0, SHOWN_WARNINGS).map((w) => (
-          <li key={w.key} className={`card-warning sev-${w.severity}`}>
-            <SeverityIcon severity={w.severity} size={13} />
-            <span>{w.title}</span>
+          <li key={w.key} className={`chip chip-${w.severity}`} title={w.title}>
+            <SeverityIcon severity={w.severity} size={12} />
+            <span>{w.short}</span>
           </li>
         ))}
-        {warnings.length > SHOWN_WARNINGS && <li className="card-warning card-more">+{warnings.length - SHOWN_WARNINGS} more</li>}
+        {warnings.length > SHOWN_WARNINGS && <li className="chip chip-more">+{warnings.length - SHOWN_WARNINGS} more</li>}
       </ul>
     </div>
   );

@@ -90,7 +90,7 @@ export function QueueScreen() {
       <section className="queue-list" aria-labelledby="queue-title">
         <header className="queue-head">
           <h1 id="queue-title">Waiting for you <span className="count-pill">{pending.length.toLocaleString('en-US')}</span></h1>
-          <p className="muted small">Oldest first. <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>a</kbd> approve · <kbd>d</kbd> deny · <kbd>Enter</kbd> details</p>
+          <p className="muted small">Oldest first · <kbd>j</kbd> <kbd>k</kbd> move · <kbd>a</kbd> approve · <kbd>d</kbd> deny · <kbd>Enter</kbd> open</p>
         </header>
         <VirtualList
           ref={list}

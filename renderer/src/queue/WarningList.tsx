@@ -14,8 +14,9 @@ export function WarningList({ warnings }: { warnings: Warning[] }) {
             <div className="warning-title">
               <SeverityLabel severity={w.severity} />
               <span>{w.title}</span>
+              {w.scan && <span className="scan-tag">description/argument scan</span>}
             </div>
-            {w.detail !== w.title && <div className="warning-detail">{w.detail}</div>}
+            {w.detail && <div className="warning-detail">{w.detail}</div>}
             {w.excerpt && <pre className="excerpt"><VisibleText text={w.excerpt} /></pre>}
           </div>
         </li>

@@ -11,7 +11,10 @@ export function Findings({ findings }: { findings: Finding[] }) {
         <li key={i} className={`warning sev-bg-${f.severity}`}>
           <SeverityIcon severity={f.severity} />
           <div>
-            <div className="warning-title"><SeverityLabel severity={f.severity} /><VisibleText text={f.message} /></div>
+            <div className="warning-title">
+              <SeverityLabel severity={f.severity} /><VisibleText text={f.message} />
+              {f.field && <span className="scan-tag">in <code><VisibleText text={f.field} /></code></span>}
+            </div>
             {f.excerpt && <pre className="excerpt"><VisibleText text={f.excerpt} /></pre>}
           </div>
         </li>

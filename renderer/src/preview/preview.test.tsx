@@ -1,0 +1,116 @@
+// @vitest-environment happy-dom
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { computeLineDiff } from '../diff/diff-core';
+import type { DiffEngine } from '../diff/diff-protocol';
+import { DiffEngineContext } from '../diff/engine-context';
+import { detectPreview } from '../lib/preview-detect';
+import { FakeApi, makeCall } from '../test/fake-api';
+import { renderApp } from '../test/render-app';
+import { DiffView } from './DiffView';
+
+const text = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+const rowsOf = (region: HTMLElement, kind: string) => [...region.querySelectorAll(`[data-kind="${kind}"] .dl-text`)].map((e) => e.textContent);
+
+describe('preview selection', () => {
+  it('tells a whole-file write from edits, and ignores everything else', () => {
+    expect(detectPreview({ path: '/a', content: 'x' })).toMatchObject({ kind: 'write', path: '/a', content: 'x' });
+    expect(detectPreview({ file_path: '/a', file_text: 'x' })).toMatchObject({ kind: 'write', path: '/a', content: 'x' });
+    expect(detectPreview({ path: '/a', edits: [{ oldText: 'a', newText: 'b' }], dryRun: false })).toEqual({ kind: 'edit', path: '/a', edits: [{ oldText: 'a', newText: 'b' }] });
+    expect(detectPreview({ file_path: '/a', old_string: 'a', new_string: 'b' })).toEqual({ kind: 'edit', path: '/a', edits: [{ oldText: 'a', newText: 'b' }] });
+    expect(detectPreview({ source: '/a', destination: '/b' })).toEqual({ kind: 'none' });
+    expect(detectPreview({ path: '/a' })).toEqual({ kind: 'none' });
+    expect(detectPreview({ path: '/a', edits: [{ oldText: 'a' }] })).toEqual({ kind: 'none' });
+    expect(detectPreview('just a string')).toEqual({ kind: 'none' });
+  });
+});
+
+describe('write preview', () => {
+  it('diffs the current file against the proposed content', async () => {
+    const api = new FakeApi();
+    api.files['/w/config.txt'] = { exists: true, content: text(30) };
+    const proposed = text(30).replace('line 7\n', 'line seven\n').replace('line 20\n', '') + 'line 31\n';
+    api.pending = [makeCall({ arguments: { path: '/w/config.txt', content: proposed } })];
+    await renderApp(api);
+    const preview = screen.getByRole('region', { name: 'Preview' });
+    const diff = await within(preview).findByRole('region', { name: 'Changes from Current file to Proposed' });
+    expect(preview.textContent).toContain('Overwrites an existing file');
+    expect(rowsOf(diff, 'del')).toEqual(['removed: line 7', 'removed: line 20']);
+    expect(rowsOf(diff, 'add')).toEqual(['added: line seven', 'added: line 31']);
+    expect(api.callsOf('readFileForPreview')).toEqual([['/w/config.txt']]);
+    // Folded context can be opened.
+    const gap = within(diff).getAllByRole('button', { name: /Show \d+ unchanged lines/ })[0]!;
+    await userEvent.click(gap);
+    expect(rowsOf(diff, 'ctx')).toContain('line 1');
+  });
+
+  it('says "new file" and shows the content when the path does not exist', async () => {
+    const api = new FakeApi();
+    api.pending = [makeCall({ arguments: { path: '/w/new.txt', content: 'hello\nworld\n' } })];
+    await renderApp(api);
+    const preview = screen.getByRole('region', { name: 'Preview' });
+    const block = await within(preview).findByRole('region', { name: 'New file content' });
+    expect(preview.textContent).toContain('New file');
+    expect(block.textContent).toBe('1hello2world');
+  });
+
+  it('says the preview is unavailable on a broker without readFileForPreview, and still shows the content', async () => {
+    const api = new FakeApi();
+    api.unsupported.add('readFileForPreview');
+    api.pending = [makeCall({ arguments: { path: '/w/x.txt', content: 'proposed' } })];
+    await renderApp(api);
+    const preview = screen.getByRole('region', { name: 'Preview' });
+    expect(await within(preview).findByText(/Preview unavailable: this version of the broker cannot read files/)).toBeTruthy();
+    expect(within(preview).getByRole('region', { name: 'Proposed content' }).textContent).toBe('1proposed');
+  });
+
+  it('shows a diff per edit for edit-style arguments', async () => {
+    const api = new FakeApi();
+    api.files['/w/notes.md'] = { exists: true, content: '# Notes\n- milk\n- call Sam\n' };
+    api.pending = [makeCall({ tool: 'edit_file', arguments: { path: '/w/notes.md', edits: [{ oldText: '- milk', newText: '- oat milk' }, { oldText: '- bread', newText: '' }] } })];
+    await renderApp(api);
+    const preview = screen.getByRole('region', { name: 'Preview' });
+    expect(within(preview).getByRole('heading', { name: 'Edit 1 of 2' })).toBeTruthy();
+    const diffs = await within(preview).findAllByRole('region', { name: 'Changes from Old text to New text' });
+    expect(diffs).toHaveLength(2);
+    expect(rowsOf(diffs[0]!, 'del')).toEqual(['removed: - milk']);
+    expect(rowsOf(diffs[0]!, 'add')).toEqual(['added: - oat milk']);
+    expect(preview.textContent).toContain('Found at line 2 of the current file.');
+    expect(preview.textContent).toContain('This text is not in the current file');
+  });
+
+  it('falls back to "too different to diff" with both sides viewable', async () => {
+    const slow: DiffEngine = { diff: async () => ({ ok: false, reason: 'too-different' }) };
+    render(
+      <DiffEngineContext.Provider value={slow}>
+        <DiffView before="old side" after="new side" beforeLabel="Current file" afterLabel="Proposed" />
+      </DiffEngineContext.Provider>,
+    );
+    expect(await screen.findByText(/Too different to diff/)).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Proposed' }).textContent).toBe('1new side');
+    await userEvent.click(screen.getByRole('button', { name: 'Current file' }));
+    expect(screen.getByRole('region', { name: 'Current file' }).textContent).toBe('1old side');
+  });
+});
+
+describe('diff core', () => {
+  it('folds unchanged stretches, keeping three lines of context and every hidden line', () => {
+    const result = computeLineDiff(text(100), text(100).replace('line 50\n', 'line fifty\n'))!;
+    expect(result.added).toBe(1);
+    expect(result.removed).toBe(1);
+    const kinds = result.rows.map((r) => r.t);
+    expect(kinds).toEqual(['gap', 'ctx', 'ctx', 'ctx', 'del', 'add', 'ctx', 'ctx', 'ctx', 'gap']);
+    const hidden = result.rows.filter((r) => r.t === 'gap').reduce((n, r) => n + (r.t === 'gap' ? r.lines.length : 0), 0);
+    expect(hidden + 6 + 1).toBe(100);
+  });
+
+  it('a 10,000-line diff completes within its time cap', () => {
+    const before = text(10_000);
+    const after = before.split('\n').map((l, i) => (l && i % 10 === 0 ? `${l} changed` : l)).join('\n');
+    const start = performance.now();
+    const result = computeLineDiff(before, after, { timeoutMs: 1300 });
+    expect(performance.now() - start).toBeLessThan(3000);
+    if (result) expect(result.added).toBe(1000);
+  });
+});

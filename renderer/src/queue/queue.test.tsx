@@ -1,0 +1,137 @@
+// @vitest-environment happy-dom
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { FakeApi, makeCall } from '../test/fake-api';
+import { renderApp } from '../test/render-app';
+
+const reason = (code: string, severity: 'danger' | 'warning' | 'info', message: string) => ({ code, severity, message }) as never;
+
+describe('queue', () => {
+  it('lists pending calls oldest first, including ones that arrive later', async () => {
+    const api = new FakeApi();
+    const newer = makeCall({ tool: 'newer', createdAt: 3000 });
+    const older = makeCall({ tool: 'older', createdAt: 1000 });
+    api.pending = [newer, older];
+    await renderApp(api);
+    act(() => api.emit({ type: 'pending-added', call: makeCall({ tool: 'middle', createdAt: 2000 }) }));
+    const cards = screen.getAllByRole('option');
+    expect(cards.map((c) => within(c).getByText(/^(older|middle|newer)$/).textContent)).toEqual(['older', 'middle', 'newer']);
+    expect(screen.getByRole('button', { name: 'Queue, 3 waiting' })).toBeTruthy();
+  });
+
+  it('shows the server, trust, the real tool name, the server-supplied title and warnings by severity', async () => {
+    const api = new FakeApi();
+    api.pending = [makeCall({
+      tool: 'write_file',
+      title: 'Harmless helper',
+      reasons: [
+        reason('unverified-claims', 'info', "'fs' is not trusted: what it says is a claim."),
+        reason('open-world', 'warning', 'Data can leave this machine through this call.'),
+        reason('destructive', 'danger', 'This call may change or delete data.'),
+        reason('no-annotations', 'warning', "'write_file' says nothing about what it does."),
+      ],
+      findings: [{ code: 'model-instructions', severity: 'danger', message: 'The description tells the model to hide things.', excerpt: 'do not tell the user' }],
+    })];
+    await renderApp(api);
+    const card = screen.getByRole('option');
+    expect(card.textContent).toContain('write_file');
+    expect(card.textContent).toContain('“Harmless helper” (server’s title)');
+    expect(within(card).getByText('Untrusted')).toBeTruthy();
+    const detail = screen.getByRole('region', { name: 'Call detail' });
+    expect(within(detail).getByRole('heading', { level: 2 }).textContent).toBe('write_file');
+    expect(detail.textContent).toContain('Title supplied by the server: “Harmless helper”');
+    const items = within(within(detail).getByRole('list', { name: 'Warnings' })).getAllByRole('listitem').map((li) => li.textContent);
+    expect(items[0]).toMatch(/^DangerMay change or delete data/);
+    expect(items[1]).toMatch(/^DangerThe description tells the model to hide things\..*do not tell the user/);
+    expect(items[2]).toMatch(/^WarningData can leave this machine/);
+    expect(items[3]).toMatch(/^WarningNo annotations: treated as destructive and open-world/);
+    expect(items[4]).toMatch(/^NoteClaims from an untrusted server aren't verified/);
+  });
+
+  it('shows how long a call waited and when it times out', async () => {
+    const api = new FakeApi();
+    const now = Date.now();
+    api.pending = [makeCall({ createdAt: now - 65_000, expiresAt: now + 55_000 })];
+    await renderApp(api);
+    const card = screen.getByRole('option');
+    expect(card.textContent).toMatch(/1 min 0[5-6] s · times out in 5[4-5] s/);
+  });
+
+  it('keyboard: j/k move, a approves, focus moves to the next call, d denies with the typed reason, Enter opens the detail', async () => {
+    const api = new FakeApi();
+    api.decideNote = "'fs' is not trusted: later calls still ask.";
+    api.pending = [makeCall({ tool: 'one' }), makeCall({ tool: 'two' }), makeCall({ tool: 'three' })];
+    const [one, two, three] = api.pending;
+    await renderApp(api);
+    const user = userEvent.setup();
+    const selectedTool = () => screen.getAllByRole('option').find((o) => o.getAttribute('aria-selected') === 'true')?.querySelector('.tool-name')?.textContent;
+
+    expect(selectedTool()).toBe('one');
+    await user.keyboard('j');
+    expect(selectedTool()).toBe('two');
+    expect(document.activeElement?.getAttribute('data-id')).toBe(two!.id);
+    await user.keyboard('k');
+    expect(selectedTool()).toBe('one');
+
+    await user.keyboard('a');
+    await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(2));
+    expect(api.callsOf('decide')).toEqual([[one!.id, { kind: 'allow-once' }]]);
+    await waitFor(() => expect(document.activeElement?.getAttribute('data-id')).toBe(two!.id));
+    expect(await screen.findByText("'fs' is not trusted: later calls still ask.")).toBeTruthy();
+
+    await user.keyboard('{Enter}');
+    const heading = within(screen.getByRole('region', { name: 'Call detail' })).getByRole('heading', { level: 2 });
+    expect(document.activeElement).toBe(heading);
+    expect(heading.textContent).toBe('two');
+
+    await user.type(screen.getByLabelText(/Reason for denying/), 'wrong folder');
+    // Typing "d" in the reason field must not deny: the field keeps it.
+    expect(api.callsOf('decide')).toHaveLength(1);
+    screen.getByRole('option', { selected: true }).focus();
+    await user.keyboard('d');
+    await waitFor(() => expect(api.callsOf('decide')).toHaveLength(2));
+    expect(api.callsOf('decide')[1]).toEqual([two!.id, { kind: 'deny', reason: 'wrong folder' }]);
+    await waitFor(() => expect(document.activeElement?.getAttribute('data-id')).toBe(three!.id));
+  });
+
+  it('the buttons: Approve, Deny, Allow for this session and Always allow send their decisions', async () => {
+    const api = new FakeApi();
+    api.pending = [makeCall(), makeCall(), makeCall(), makeCall()];
+    const ids = api.pending.map((c) => c.id);
+    await renderApp(api);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /^Allow for this session/ }));
+    await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(3));
+    await user.click(screen.getByRole('button', { name: /^Always allow/ }));
+    await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(2));
+    await user.click(screen.getByRole('button', { name: /^Deny/ }));
+    await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(1));
+    await user.click(screen.getByRole('button', { name: /^Approve/ }));
+    await screen.findByRole('heading', { name: 'Nothing is waiting for you' });
+    expect(api.callsOf('decide')).toEqual([
+      [ids[0], { kind: 'allow-session' }], [ids[1], { kind: 'always-allow' }], [ids[2], { kind: 'deny' }], [ids[3], { kind: 'allow-once' }],
+    ]);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Nothing is waiting for you' })));
+  });
+
+  it('a call decided elsewhere leaves the queue, and new calls are announced', async () => {
+    const api = new FakeApi();
+    api.pending = [makeCall({ tool: 'first' })];
+    await renderApp(api);
+    act(() => api.emit({ type: 'pending-removed', id: api.pending[0]!.id, why: 'timeout' }));
+    await screen.findByRole('heading', { name: 'Nothing is waiting for you' });
+    act(() => api.emit({ type: 'pending-added', call: makeCall({ tool: 'late_tool', server: 'mem' }) }));
+    await waitFor(() => expect(document.querySelector('[aria-live="polite"][aria-atomic="true"]')?.textContent).toBe('New call waiting: late_tool on mem.'), { timeout: 3000 });
+  });
+
+  it('renders only a window of a 1,000-call queue', async () => {
+    const api = new FakeApi();
+    api.pending = Array.from({ length: 1000 }, (_, i) => makeCall({ createdAt: i }));
+    await renderApp(api);
+    const shown = screen.getAllByRole('option');
+    expect(shown.length).toBeLessThan(30);
+    expect(shown[0]!.getAttribute('aria-setsize')).toBe('1000');
+    expect(screen.getByRole('listbox').querySelector('.vlist-inner')!.getAttribute('style')).toContain('height: 112000px');
+  });
+});

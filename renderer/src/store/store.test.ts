@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { FakeApi, makeCall } from '../test/fake-api';
+import { coalesce } from './coalesce';
+import { insertPending, neighbourAfterRemoval } from './pending-order';
+import { createAppStore } from './store';
+
+describe('pending order', () => {
+  it('inserts by creation time, after equal times, and ignores duplicates', () => {
+    const a = makeCall({ createdAt: 1 });
+    const b = makeCall({ createdAt: 3 });
+    const c = makeCall({ createdAt: 2 });
+    const d = makeCall({ createdAt: 2 });
+    let list = insertPending([], b);
+    list = insertPending(list, a);
+    list = insertPending(list, c);
+    list = insertPending(list, d);
+    list = insertPending(list, c);
+    expect(list.map((x) => x.id)).toEqual([a.id, c.id, d.id, b.id]);
+    expect(neighbourAfterRemoval(list, d.id)).toBe(b.id);
+    expect(neighbourAfterRemoval(list, b.id)).toBe(d.id);
+  });
+});
+
+describe('coalesce', () => {
+  it('runs a burst of refreshes as one more run', async () => {
+    let runs = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const refresh = coalesce(async () => {
+      runs++;
+      if (runs === 1) await gate;
+    });
+    const first = refresh();
+    for (let i = 0; i < 10; i++) void refresh();
+    release();
+    await first;
+    expect(runs).toBe(2);
+  });
+});
+
+describe('store', () => {
+  it('refetches servers on servers-changed, and marks methods an older broker lacks', async () => {
+    const api = new FakeApi();
+    api.unsupported.add('listChanges');
+    const store = createAppStore(api);
+    await store.getState().loadAll();
+    expect(store.getState().unsupported.listChanges).toBe(true);
+    expect(store.getState().notices).toEqual([]);
+    api.servers[0]!.trusted = true;
+    store.getState().applyEvent({ type: 'servers-changed' });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(store.getState().servers?.[0]?.trusted).toBe(true);
+  });
+
+  it('moves the selection to the next call when the selected one leaves', async () => {
+    const api = new FakeApi();
+    api.pending = [makeCall(), makeCall(), makeCall()];
+    const store = createAppStore(api);
+    await store.getState().loadAll();
+    const [a, b] = api.pending;
+    expect(store.getState().selectedId).toBe(a!.id);
+    await store.getState().decide(a!.id, { kind: 'allow-once' });
+    expect(store.getState().selectedId).toBe(b!.id);
+    const again = await store.getState().decide(a!.id, { kind: 'allow-once' });
+    expect(again).toEqual({ ok: false, error: 'not-pending' });
+    expect(store.getState().notices.at(-1)?.text).toMatch(/no longer waiting/);
+  });
+});

@@ -1,0 +1,137 @@
+// An in-memory CountersignApi for component tests: the bridge boundary, so the UI above it is real.
+import type {
+  AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, LogQuery, PendingCall,
+  PinView, ReviewAction, ServerChanges, ServerConfig, ServerView, Settings,
+} from '../../../shared/api';
+import type { Rule } from '../../../shared/decision';
+import type { EffectiveHints } from '../../../shared/tool';
+
+export const CAUTIOUS_HINTS: EffectiveHints = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+  supplied: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+};
+
+let seq = 0;
+export function makeCall(over: Partial<PendingCall> = {}): PendingCall {
+  const n = ++seq;
+  const createdAt = over.createdAt ?? 1_700_000_000_000 + n * 1000;
+  return {
+    id: `call-${n}`,
+    server: 'fs',
+    serverTrusted: false,
+    tool: 'write_file',
+    arguments: { path: '/tmp/x.txt', content: 'x' },
+    reasons: [],
+    hints: CAUTIOUS_HINTS,
+    preview: true,
+    findings: [],
+    client: { name: 'test-client', version: '1.0', session: 's1' },
+    createdAt,
+    expiresAt: createdAt + 120_000,
+    ...over,
+  };
+}
+
+export function makeServer(over: Partial<ServerView> = {}): ServerView {
+  return {
+    name: 'fs',
+    config: { command: 'node', args: ['server.js'] },
+    trusted: false,
+    sessions: 0,
+    tools: [],
+    status: 'idle',
+    launch: { commandLine: ['node', 'server.js'], envNames: [], headerNames: [], approved: true, approvedBy: 'person' },
+    pendingChanges: 0,
+    ...over,
+  };
+}
+
+export class FakeApi implements CountersignApi {
+  pending: PendingCall[] = [];
+  servers: ServerView[] = [makeServer()];
+  rules: Rule[] = [];
+  settings: Settings = { approvalTimeoutSeconds: 120, upstreamTimeoutSeconds: 300, theme: 'system' };
+  status: BrokerStatus = {
+    version: '0.1.0', dataDir: '/data', warnings: [], httpUrl: 'http://127.0.0.1:4000',
+    mcpUrlTemplate: 'http://127.0.0.1:4000/mcp/<server>', connectCommand: 'npx countersign connect <server>', paused: false,
+  };
+  changes: ServerChanges[] = [];
+  log: AuditEntry[] = [];
+  files: Record<string, FilePreview> = {};
+  decideNote?: string;
+  pinResult: PinView = { definitionsHash: 'abc', pinnedAt: '2026-01-01T00:00:00Z', by: 'person' };
+  /** Methods that answer like an older broker: `unknown API method`. */
+  unsupported = new Set<string>();
+  readonly calls: Array<{ method: string; args: unknown[] }> = [];
+  private readonly listeners = new Set<(e: BrokerEvent) => void>();
+
+  emit(event: BrokerEvent): void {
+    for (const l of this.listeners) l(event);
+  }
+
+  private async answer<T>(method: string, args: unknown[], value: () => T): Promise<T> {
+    this.calls.push({ method, args });
+    if (this.unsupported.has(method)) throw new Error(`unknown API method "${method}"`);
+    return value();
+  }
+
+  callsOf(method: string): unknown[][] {
+    return this.calls.filter((c) => c.method === method).map((c) => c.args);
+  }
+
+  getStatus() { return this.answer('getStatus', [], () => structuredClone(this.status)); }
+  listPending() { return this.answer('listPending', [], () => structuredClone(this.pending)); }
+  decide(id: string, decision: DecisionRequest): Promise<DecideResult> {
+    return this.answer('decide', [id, decision], () => {
+      if (!this.pending.some((c) => c.id === id)) return { ok: false, error: 'not-pending' } as const;
+      this.pending = this.pending.filter((c) => c.id !== id);
+      this.emit({ type: 'pending-removed', id, why: decision.kind === 'deny' ? 'denied' : 'allowed' });
+      return { ok: true, forwarded: decision.kind !== 'deny', ...(this.decideNote && { note: this.decideNote }) };
+    });
+  }
+  listServers() { return this.answer('listServers', [], () => structuredClone(this.servers)); }
+  addServer(name: string, config: ServerConfig) {
+    return this.answer('addServer', [name, config], () => void this.servers.push(makeServer({ name, config, status: 'needs-consent' })));
+  }
+  removeServer(name: string) { return this.answer('removeServer', [name], () => void (this.servers = this.servers.filter((s) => s.name !== name))); }
+  setTrust(name: string, trusted: boolean) {
+    return this.answer('setTrust', [name, trusted], () => void this.servers.forEach((s) => s.name === name && (s.trusted = trusted)));
+  }
+  listRules() { return this.answer('listRules', [], () => structuredClone(this.rules)); }
+  removeRule(id: string) { return this.answer('removeRule', [id], () => void (this.rules = this.rules.filter((r) => r.id !== id))); }
+  getSettings() { return this.answer('getSettings', [], () => ({ ...this.settings })); }
+  updateSettings(patch: Partial<Settings>) { return this.answer('updateSettings', [patch], () => (this.settings = { ...this.settings, ...patch })); }
+  queryLog(query: LogQuery) { return this.answer('queryLog', [query], () => structuredClone(this.log)); }
+  listChanges() { return this.answer('listChanges', [], () => structuredClone(this.changes)); }
+  reviewChanges(server: string, action: ReviewAction, tools?: string[]) {
+    return this.answer('reviewChanges', tools ? [server, action, tools] : [server, action], () => void (this.changes = this.changes.filter((c) => c.server !== server)));
+  }
+  pinServer(name: string) { return this.answer('pinServer', [name], () => this.pinResult); }
+  unpinServer(name: string) { return this.answer('unpinServer', [name], () => undefined); }
+  approveLaunch(name: string) {
+    return this.answer('approveLaunch', [name], () => void this.servers.forEach((s) => {
+      if (s.name !== name) return;
+      s.status = 'idle';
+      s.launch = { ...s.launch, approved: true, approvedBy: 'person' };
+    }));
+  }
+  importServers(mcpServers: Record<string, unknown>) {
+    return this.answer('importServers', [mcpServers], () => {
+      for (const name of Object.keys(mcpServers)) this.servers.push(makeServer({ name }));
+      return { added: Object.keys(mcpServers), skipped: [] };
+    });
+  }
+  setPaused(paused: boolean) { return this.answer('setPaused', [paused], () => void (this.status.paused = paused)); }
+  readFileForPreview(path: string) {
+    return this.answer('readFileForPreview', [path], () => this.files[path] ?? { exists: false });
+  }
+  subscribe(listener: (event: BrokerEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+}

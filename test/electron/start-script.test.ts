@@ -1,0 +1,23 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from './build-once.js';
+
+describe('npm start without the Electron runtime', () => {
+  it('says so plainly, names `npx countersign serve`, and exits non-zero without building or downloading', () => {
+    // An empty override dir stands for "no binary", whatever this machine has installed.
+    const empty = mkdtempSync(path.join(tmpdir(), 'cs-no-electron-'));
+    const run = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs')], {
+      cwd: ROOT,
+      env: { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: empty },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/Electron runtime is not installed/);
+    expect(run.stderr).toContain('npx countersign serve');
+    expect(run.stdout).toBe('');
+  });
+});
