@@ -9,13 +9,17 @@ import { LongText } from '../ui/LongText';
 
 export function ArgumentsView({ value, flagged, title = 'Arguments' }: { value: unknown; flagged?: boolean; title?: string }) {
   const [mode, setMode] = useState<'tree' | 'raw'>('tree');
-  const raw = useMemo(() => JSON.stringify(value, null, 2) ?? 'undefined', [value]);
+  // Stringifying a large argument costs tens of ms: only when the raw view is open.
+  const raw = useMemo(() => (mode === 'raw' ? JSON.stringify(value, null, 2) ?? 'undefined' : ''), [value, mode]);
   const secrets = useMemo(() => findSecrets(value), [value]);
   return (
     <section className="detail-section args" aria-label={title}>
       <div className="section-head">
         <h3 className="section-title">{title}</h3>
-        <span className="muted small">{raw.length.toLocaleString('en-US')} characters of JSON{flagged ? ' · shown in full because this call may change data' : ''}</span>
+        <span className="muted small">
+          {mode === 'raw' ? `${raw.length.toLocaleString('en-US')} characters of JSON` : 'in full'}
+          {flagged ? ' · this call may change data' : ''}
+        </span>
         <div className="segmented" role="group" aria-label="Arguments view">
           <button type="button" aria-pressed={mode === 'tree'} onClick={() => setMode('tree')}>Tree</button>
           <button type="button" aria-pressed={mode === 'raw'} onClick={() => setMode('raw')}>Raw</button>

@@ -1,5 +1,6 @@
 // Line diff shaped for display: changed lines with a few lines of context, the unchanged stretches
-// between them folded into gaps that keep their lines (so a person can still open them).
+// between them folded into gaps. A gap carries only where it starts and how long it is: its lines are
+// in the old text, which the UI already has, so a big diff costs little to send back from the worker.
 // Pure: runs in the diff worker, and directly in tests.
 import { diffLines } from 'diff';
 
@@ -13,7 +14,10 @@ export interface DiffLine {
 
 export interface DiffGap {
   t: 'gap';
-  lines: DiffLine[];
+  /** 1-based numbers of the first folded line in the old and new texts. */
+  a: number;
+  b: number;
+  count: number;
 }
 
 export type DiffRow = DiffLine | DiffGap;
@@ -30,7 +34,7 @@ export interface DiffOptions {
   timeoutMs?: number;
 }
 
-function splitLines(value: string): string[] {
+export function splitLines(value: string): string[] {
   const lines = value.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   return lines;
@@ -71,7 +75,7 @@ export function foldContext(lines: DiffLine[], context: number): DiffRow[] {
   const flush = () => {
     // Folding a single line saves nothing.
     if (gap.length === 1) rows.push(gap[0]!);
-    else if (gap.length > 1) rows.push({ t: 'gap', lines: gap });
+    else if (gap.length > 1) rows.push({ t: 'gap', a: gap[0]!.a!, b: gap[0]!.b!, count: gap.length });
     gap = [];
   };
   lines.forEach((l, i) => {

@@ -42,7 +42,7 @@ export function DiffView({ before, after, beforeLabel, afterLabel }: Props) {
           <span className="stat-del">−{removed.toLocaleString('en-US')} removed</span>{' '}
           <span className="muted small">lines, {beforeLabel} → {afterLabel}</span>
         </p>
-        <DiffLines rows={rows} label={`Changes from ${beforeLabel} to ${afterLabel}`} />
+        <DiffLines rows={rows} before={before} label={`Changes from ${beforeLabel} to ${afterLabel}`} />
       </div>
     );
   }

@@ -31,10 +31,9 @@ export const VirtualList = forwardRef<VirtualListHandle, Props>(function Virtual
   useEffect(() => {
     const el = outer.current;
     if (!el) return;
-    const measure = () => setHeight(el.clientHeight || FALLBACK_HEIGHT);
-    measure();
+    // ResizeObserver reports after layout; reading clientHeight here would force a layout on mount.
     if (typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(measure);
+    const ro = new ResizeObserver((entries) => setHeight(entries[0]?.contentRect.height || FALLBACK_HEIGHT));
     ro.observe(el);
     return () => ro.disconnect();
   }, []);
