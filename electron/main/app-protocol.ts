@@ -4,19 +4,8 @@
 // (the GrantFileProtocolExtraPrivileges fuse).
 import path from 'node:path';
 import { APP_HOST, APP_RESPONSE_HEADERS, APP_SCHEME } from './security-config.js';
+import { CONTENT_TYPES as TYPES } from '../../shared/content-types.js';
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json',
-};
 
 export interface AppResponse {
   status: number;

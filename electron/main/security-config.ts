@@ -1,7 +1,7 @@
 // Every security-relevant value of the desktop app in one place. The shell uses these; the CI check
 // (test/electron/security.test.ts) imports them and also looks for them in the built bundle.
 import type { FuseV1Options } from '@electron/fuses';
-import { buildCsp } from './csp.js';
+import { buildCsp } from '../../shared/csp.js';
 
 /** The app's own origin: a privileged, standard, secure scheme served from dist/renderer by protocol.handle. */
 export const APP_SCHEME = 'app';

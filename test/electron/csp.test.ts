@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildCsp, cspProblems } from '../../electron/main/csp.js';
+import { buildCsp, cspProblems } from '../../shared/csp.js';
 import { APP_CSP } from '../../electron/main/security-config.js';
 
 const BASE = {

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FuseV1Options } from '@electron/fuses';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildCsp, cspProblems } from '../../electron/main/csp.js';
+import { buildCsp, cspProblems } from '../../shared/csp.js';
 import { APP_CSP, APP_RESPONSE_HEADERS, FUSES, fuseSettings, WEB_PREFERENCES } from '../../electron/main/security-config.js';
 import { fuseConfigFor, type AfterPackContext } from '../../electron/packaging/after-pack.js';
 import { buildShell, ROOT } from './build-once.js';

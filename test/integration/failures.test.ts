@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerStatus, ServerView } from '../../shared/api.js';
+import { cspProblems } from '../../shared/csp.js';
 import { configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
 import { CLI, EVERYTHING_SERVER, FIXTURE, NODE } from '../helpers/paths.js';
 import { join } from 'node:path';
@@ -169,6 +170,16 @@ describe('failures and bad input', () => {
     });
     expect(status).toBe(403);
     expect(broker.child.exitCode).toBeNull();
+  });
+
+  it('serves the UI with a strict CSP and no framing', async () => {
+    const res = await fetch(`${broker.baseUrl}/`);
+    expect(res.status).toBe(200);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(cspProblems(csp)).toEqual([]);
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect((await fetch(`${broker.baseUrl}/..%2f..%2fpackage.json`)).status).toBe(404);
   });
 
   it('validates API arguments and refuses decisions on calls that are not pending', async () => {

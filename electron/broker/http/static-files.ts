@@ -1,33 +1,25 @@
 // Serves the built renderer. Only files under the root, never directory listings, with a strict CSP.
 import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname, resolve, sep } from 'node:path';
+import { CONTENT_TYPES as TYPES } from '../../../shared/content-types.js';
+import { buildCsp } from '../../../shared/csp.js';
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-};
 
 /** The browser UI's policy: our own scripts and styles only, API calls to ourselves, no framing. */
-export const BROWSER_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "worker-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const BROWSER_CSP = buildCsp({
+  'default-src': ["'none'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'"],
+  'img-src': ["'self'", 'data:'],
+  'font-src': ["'self'"],
+  'connect-src': ["'self'"],
+  'worker-src': ["'self'"],
+  'object-src': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'none'"],
+  'frame-ancestors': ["'none'"],
+});
 
 const SECURITY_HEADERS = {
   'Content-Security-Policy': BROWSER_CSP,
@@ -42,8 +34,9 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Countersign</titl
 
 export async function serveStatic(root: string, urlPath: string, res: ServerResponse): Promise<void> {
   const rel = urlPath === '/' ? 'index.html' : decodeURIComponent(urlPath).replace(/^\/+/, '');
-  const file = normalize(join(root, rel));
-  if (!file.startsWith(normalize(root) + sep)) {
+  const base = resolve(root); // no trailing separator, whatever the caller passed
+  const file = resolve(base, rel);
+  if (!file.startsWith(base + sep)) {
     res.writeHead(404, SECURITY_HEADERS).end('not found');
     return;
   }
