@@ -2,7 +2,7 @@
 // real `countersign serve`, real MCP servers and a real MCP client. Run `npm run build` first.
 import { defineConfig } from '@playwright/test';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const screenshots = process.env.CS_SCREENSHOTS === '1';
 
 export default defineConfig({

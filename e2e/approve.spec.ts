@@ -1,17 +1,19 @@
 // Approving a held call in the UI lets it run: the file is written and the client gets the result.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from './support/fixtures';
-import { resultText, startWorld, type World } from './support/world';
+import { expect, test } from './support/fixtures.js';
+import { resultText, startWorld, type World } from './support/world.js';
 
 let world: World;
 test.beforeEach(async () => {
   world = await startWorld({ files: { 'notes.txt': 'first line\n' } });
 });
-test.afterEach(async () => world.stop());
+test.afterEach(async () => world?.stop());
 
 test('approve: the held call runs and the queue empties', async ({ page }) => {
   await world.openUi(page);
+  // The token is read from the fragment, then dropped from the visible address.
+  expect(page.url()).not.toContain('token');
   const client = await world.connect();
   const target = join(world.scratch, 'created.txt');
   const call = client.callTool({ name: 'write_file', arguments: { path: target, content: 'written after approval\n' } });

@@ -1,14 +1,14 @@
 // Denying a call in the UI: the file is untouched, and the client gets an error result with the reason.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from './support/fixtures';
-import { resultText, startWorld, type World } from './support/world';
+import { expect, test } from './support/fixtures.js';
+import { resultText, startWorld, type World } from './support/world.js';
 
 let world: World;
 test.beforeEach(async () => {
   world = await startWorld({ files: { 'keep.txt': 'keep me as I am\n' } });
 });
-test.afterEach(async () => world.stop());
+test.afterEach(async () => world?.stop());
 
 test('deny: the file stays unchanged and the client sees the denial', async ({ page }) => {
   await world.openUi(page);

@@ -1,8 +1,8 @@
 // Previews: overwriting an existing file shows a line diff against the file on disk; an edit_file call
 // shows one diff per edit.
 import { join } from 'node:path';
-import { expect, test } from './support/fixtures';
-import { startWorld, type World } from './support/world';
+import { expect, test } from './support/fixtures.js';
+import { startWorld, type World } from './support/world.js';
 
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`);
 
@@ -10,7 +10,7 @@ let world: World;
 test.beforeEach(async () => {
   world = await startWorld({ files: { 'config.txt': `${lines(30).join('\n')}\n` } });
 });
-test.afterEach(async () => world.stop());
+test.afterEach(async () => world?.stop());
 
 test('overwriting an existing file shows a diff with the right lines', async ({ page }) => {
   await world.openUi(page);

@@ -3,8 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NODE, ROOT } from '../test/helpers/paths.js';
-import { expect, test } from './support/fixtures';
-import { resultText, startWorld, type World } from './support/world';
+import { expect, test } from './support/fixtures.js';
+import { resultText, startWorld, type World } from './support/world.js';
 
 const RUG_PULL = `${ROOT}test/fixtures/rug-pull-server.mjs`;
 
@@ -16,7 +16,7 @@ test.beforeEach(async () => {
   await world.broker.api('addServer', 'weather', { command: NODE, args: [RUG_PULL, flag] });
   await world.broker.api('approveLaunch', 'weather').catch(() => undefined);
 });
-test.afterEach(async () => world.stop());
+test.afterEach(async () => world?.stop());
 
 test('a changed definition is reviewed and accepted in the UI', async ({ page }) => {
   await world.openUi(page);

@@ -1,13 +1,15 @@
 // Refreshes docs/screenshots/ from a real session: `CS_SCREENSHOTS=1 npx playwright test --project screenshots`.
 // Not part of the normal run (the PNGs would change on every run).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { MEMORY_SERVER, NODE, ROOT } from '../test/helpers/paths.js';
-import { expect, test } from './support/fixtures';
-import { startWorld, type World } from './support/world';
+import { expect, test } from './support/fixtures.js';
+import { startWorld, type World } from './support/world.js';
 
 const OUT = join(ROOT, 'docs', 'screenshots');
+const MEMORY_FILE = join(tmpdir(), `cs-shot-memory-${process.pid}.json`);
 const RUG_PULL = `${ROOT}test/fixtures/rug-pull-server.mjs`;
 const config = Array.from({ length: 40 }, (_, i) => `setting_${i + 1}: ${i % 7 === 0 ? 'on' : `value ${i + 1}`}`);
 
@@ -16,10 +18,13 @@ test.beforeAll(() => mkdirSync(OUT, { recursive: true }));
 test.beforeEach(async () => {
   world = await startWorld({
     files: { 'config.yaml': `${config.join('\n')}\n`, 'notes.md': '# Notes\n\n- buy milk\n- call Sam\n' },
-    servers: { memory: { command: NODE, args: [MEMORY_SERVER], env: { MEMORY_FILE_PATH: '/tmp/cs-shot-memory.json' } } },
+    servers: { memory: { command: NODE, args: [MEMORY_SERVER], env: { MEMORY_FILE_PATH: MEMORY_FILE } } },
   });
 });
-test.afterEach(async () => world.stop());
+test.afterEach(async () => {
+  await world?.stop();
+  rmSync(MEMORY_FILE, { force: true });
+});
 
 async function shot(page: Page, name: string): Promise<void> {
   await page.waitForTimeout(150); // let the clock tick and fonts settle
@@ -86,11 +91,9 @@ test('screenshots', async ({ page }) => {
   await page.getByRole('button', { name: /^Servers/ }).click();
   await page.getByRole('button', { name: /^fs/ }).click();
   await page.locator('.tool summary').filter({ hasText: 'read_text_file' }).click();
-  await page.locator('.split-detail').evaluate((el) => {
-    const tools = el.querySelector('[aria-labelledby^="tools-"]') as HTMLElement;
-    el.scrollTop = tools.offsetTop - 260;
-  });
+  await page.setViewportSize({ width: 1360, height: 1120 });
   await shot(page, 'servers');
+  await page.setViewportSize({ width: 1360, height: 860 });
 
   const flag = p('pulled.flag');
   await world.broker.api('addServer', 'weather', { command: NODE, args: [RUG_PULL, flag] });

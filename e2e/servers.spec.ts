@@ -1,13 +1,13 @@
 // Adding a server in the UI, consenting to its exact command, and removing it.
 import { NODE, ROOT } from '../test/helpers/paths.js';
-import { expect, test } from './support/fixtures';
-import { startWorld, type World } from './support/world';
+import { expect, test } from './support/fixtures.js';
+import { startWorld, type World } from './support/world.js';
 
 let world: World;
 test.beforeEach(async () => {
   world = await startWorld();
 });
-test.afterEach(async () => world.stop());
+test.afterEach(async () => world?.stop());
 
 test('add a server with the form, approve its command, remove it', async ({ page }) => {
   await world.openUi(page);

@@ -2,14 +2,14 @@
 // (which exports as JSONL).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from './support/fixtures';
-import { resultText, startWorld, type World } from './support/world';
+import { expect, test } from './support/fixtures.js';
+import { resultText, startWorld, type World } from './support/world.js';
 
 let world: World;
 test.beforeEach(async () => {
   world = await startWorld({ files: { 'readme.txt': 'hello from the scratch folder\n' } });
 });
-test.afterEach(async () => world.stop());
+test.afterEach(async () => world?.stop());
 
 test('trusting a server lets its read-only call run without a prompt, logged in Activity', async ({ page }) => {
   await world.openUi(page);

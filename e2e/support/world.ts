@@ -34,6 +34,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
   const broker = await startServe(dataDir, opts.serveArgs ?? []);
   const clients: Client[] = [];
   const uiUrl = `${broker.baseUrl}/#token=${broker.apiToken}`;
+  let stopped = false;
   return {
     broker,
     scratch,
@@ -47,7 +48,10 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
       await page.goto(uiUrl);
       await page.getByRole('navigation', { name: 'Main' }).waitFor();
     },
+    // Idempotent: afterEach may see the previous test's world when a test was skipped before beforeEach.
     async stop() {
+      if (stopped) return;
+      stopped = true;
       await Promise.allSettled(clients.map((c) => c.close()));
       await broker.stop();
       removeDir(dataDir);

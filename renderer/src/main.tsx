@@ -18,7 +18,12 @@ if (!bridge.api) {
 } else {
   root.render(
     <StrictMode>
-      <App api={bridge.api} connection={'connection' in bridge ? bridge.connection : undefined} diffEngine={createWorkerDiffEngine()} />
+      <App
+        api={bridge.api}
+        connection={'connection' in bridge ? bridge.connection : undefined}
+        desktop={'desktop' in bridge ? bridge.desktop : undefined}
+        diffEngine={createWorkerDiffEngine()}
+      />
     </StrictMode>,
   );
 }

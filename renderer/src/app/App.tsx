@@ -2,13 +2,14 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { CountersignApi } from '../../../shared/api';
 import type { ConnectionSource } from '../bridge/connection';
+import type { DesktopApi } from '../bridge/pick-bridge';
 import type { DiffEngine } from '../diff/diff-protocol';
 import { DiffEngineContext } from '../diff/engine-context';
 import { ActivityScreen } from '../activity/ActivityScreen';
 import { QueueScreen } from '../queue/QueueScreen';
 import { ServersScreen } from '../servers/ServersScreen';
 import { SettingsScreen } from '../settings/SettingsScreen';
-import { AppProvider, useApp } from '../store/context';
+import { AppProvider, useActions, useApp } from '../store/context';
 import { createAppStore, type AppStore } from '../store/store';
 import { Banners, useConnectionState } from './Banners';
 import { Nav, type Screen } from './Nav';
@@ -18,13 +19,15 @@ import { useTheme } from './useTheme';
 interface Props {
   api: CountersignApi;
   connection?: ConnectionSource;
+  /** The desktop shell's extras (notification clicks, its own settings); absent in a browser. */
+  desktop?: DesktopApi;
   diffEngine?: DiffEngine;
   /** Tests pass their own store to look inside. */
   store?: AppStore;
   initialScreen?: Screen;
 }
 
-export function App({ api, connection, diffEngine, store: given, initialScreen = 'queue' }: Props) {
+export function App({ api, connection, desktop, diffEngine, store: given, initialScreen = 'queue' }: Props) {
   const store = useMemo(() => given ?? createAppStore(api), [api, given]);
   const conn = useConnectionState(connection);
 
@@ -52,16 +55,28 @@ export function App({ api, connection, diffEngine, store: given, initialScreen =
   return (
     <AppProvider api={api} store={store}>
       <DiffEngineContext.Provider value={diffEngine}>
-        <Shell initialScreen={initialScreen} connection={conn} />
+        <Shell initialScreen={initialScreen} connection={conn} desktop={desktop} />
       </DiffEngineContext.Provider>
     </AppProvider>
   );
 }
 
-function Shell({ initialScreen, connection }: { initialScreen: Screen; connection: ReturnType<typeof useConnectionState> }) {
+interface ShellProps {
+  initialScreen: Screen;
+  connection: ReturnType<typeof useConnectionState>;
+  desktop?: DesktopApi;
+}
+
+function Shell({ initialScreen, connection, desktop }: ShellProps) {
   const [screen, setScreen] = useState<Screen>(initialScreen);
   const announcement = useApp((s) => s.announcement);
+  const { select } = useActions();
   useTheme();
+  // A click on a desktop notification opens that call in the queue.
+  useEffect(() => desktop?.onOpenCall?.((id) => {
+    setScreen('queue');
+    select(id);
+  }), [desktop, select]);
   return (
     <div className="app">
       <a className="skip-link" href="#main">Skip to content</a>
@@ -72,7 +87,7 @@ function Shell({ initialScreen, connection }: { initialScreen: Screen; connectio
           {screen === 'queue' && <QueueScreen />}
           {screen === 'servers' && <ServersScreen />}
           {screen === 'activity' && <ActivityScreen />}
-          {screen === 'settings' && <SettingsScreen />}
+          {screen === 'settings' && <SettingsScreen desktop={desktop} />}
         </div>
       </main>
       <div className="sr-only" aria-live="polite" aria-atomic="true">{announcement}</div>

@@ -26,7 +26,7 @@ export function Banners({ connection }: { connection: ConnectionState }) {
           This page’s access token is no longer valid (the broker restarted?). Open the address that <code>countersign serve</code> printed.
         </div>
       )}
-      {status?.paused && <div className="banner banner-warning" role="status">Paused: every call is held for your review.</div>}
+      {status?.paused && <div className="banner banner-warning" role="status">Paused: every call is denied (the client is told Countersign is paused) until you resume.</div>}
       {(status?.warnings ?? []).map((w, i) => (
         <div className="banner banner-warning" key={i}><VisibleText text={w} /></div>
       ))}

@@ -1,4 +1,4 @@
-// Pause holds every call for review, whatever rules or trust say.
+// Pause denies every call (the client is told why), whatever rules or trust say, until resumed.
 import { useApi, useActions, useApp } from '../store/context';
 import { Icon } from '../ui/Icon';
 
@@ -13,9 +13,13 @@ export function PauseToggle() {
     await refreshStatus();
   };
   return (
-    <button type="button" className={`btn btn-block ${paused ? 'btn-warn' : ''}`} aria-pressed={paused} onClick={() => void toggle()}>
-      <Icon name={paused ? 'play' : 'pause'} />
-      {paused ? 'Resume' : 'Pause all calls'}
-    </button>
+    <div>
+      <button type="button" className={`btn btn-block ${paused ? 'btn-warn' : ''}`} aria-label={paused ? 'Resume' : 'Pause all calls'}
+        aria-describedby="pause-hint" onClick={() => void toggle()}>
+        <Icon name={paused ? 'play' : 'pause'} />
+        <span className="pause-label">{paused ? 'Resume' : 'Pause all calls'}</span>
+      </button>
+      <p id="pause-hint" className="muted small pause-hint">{paused ? 'Every call is denied until you resume.' : 'While paused, every call is denied.'}</p>
+    </div>
   );
 }

@@ -62,6 +62,25 @@ describe('http bridge', () => {
     expect(aborted).toBe(true);
   });
 
+  it('reconnects when the stream ends, and reports the way back to live', async () => {
+    let n = 0;
+    const fetch = async () => {
+      n++;
+      const body = n === 1 ? ': connected\n\n' : ': connected\n\nevent: broker\ndata: {"type":"status-changed"}\n\n';
+      // The first stream ends at once (a broker restart); the second stays open.
+      const stream = new ReadableStream<Uint8Array>({ start: (c) => (c.enqueue(new TextEncoder().encode(body)), n === 1 ? c.close() : undefined) });
+      return new Response(stream, { status: 200 });
+    };
+    const bridge = createHttpBridge({ token: 't', fetch });
+    const states: string[] = [];
+    bridge.connection.onChange((s) => states.push(s));
+    const events: BrokerEvent[] = [];
+    const off = bridge.api.subscribe((e) => events.push(e));
+    await vi.waitFor(() => expect(events).toEqual([{ type: 'status-changed' }]), { timeout: 3000 });
+    expect(states).toEqual(['live', 'reconnecting', 'live']);
+    off();
+  });
+
   it('parses multi-line data and CRLF line ends', () => {
     const got: string[] = [];
     const parse = createSseParser((d) => got.push(d));

@@ -1,5 +1,5 @@
 // Messages between the UI and the diff worker.
-import type { DiffResult } from './diff-core';
+import type { PackedDiff } from './diff-core';
 
 export interface DiffRequest {
   id: number;
@@ -10,11 +10,11 @@ export interface DiffRequest {
 }
 
 export type DiffResponse =
-  | { id: number; ok: true; result: DiffResult }
+  | { id: number; ok: true; result: PackedDiff }
   | { id: number; ok: false; reason: 'too-different' | 'error'; message?: string };
 
 export type DiffOutcome =
-  | { ok: true; result: DiffResult }
+  | { ok: true; result: PackedDiff }
   | { ok: false; reason: 'too-different' | 'error' | 'cancelled'; message?: string };
 
 /** Runs diffs somewhere (a worker in the app, inline in tests). */

@@ -4,14 +4,16 @@ import type { DiffRequest, DiffResponse } from './diff-protocol';
 
 const scope = self as unknown as {
   onmessage: ((e: MessageEvent<DiffRequest>) => void) | null;
-  postMessage(msg: DiffResponse): void;
+  postMessage(msg: DiffResponse, transfer?: Transferable[]): void;
 };
 
 scope.onmessage = (e) => {
   const { id, before, after, timeoutMs, context } = e.data;
   try {
     const result = computeLineDiff(before, after, { timeoutMs, context });
-    scope.postMessage(result ? { id, ok: true, result } : { id, ok: false, reason: 'too-different' });
+    if (!result) scope.postMessage({ id, ok: false, reason: 'too-different' });
+    // Transferred, not copied: the typed arrays move to the UI thread at no cost.
+    else scope.postMessage({ id, ok: true, result }, [result.kinds.buffer, result.a.buffer, result.b.buffer, result.count.buffer]);
   } catch (err) {
     scope.postMessage({ id, ok: false, reason: 'error', message: String(err) });
   }

@@ -1,8 +1,8 @@
 // Renders diff rows: removed and added lines with both line numbers, unchanged stretches folded
-// behind a button. Signs are spelled out for screen readers. A huge diff renders in pages, so drawing
-// it never blocks the window for long; the remaining count is always shown.
+// behind a button. Signs are spelled out for screen readers. A huge diff renders in pages of rows, so
+// drawing it never blocks the window for long; what remains below is always counted on a button.
 import { useMemo, useState } from 'react';
-import { splitLines, type DiffGap, type DiffLine, type DiffRow } from '../diff/diff-core';
+import { ADD, DEL, rowAt, splitLines, type DiffGap, type DiffLine, type PackedDiff } from '../diff/diff-core';
 import { VisibleText } from '../ui/VisibleText';
 
 const SIGN = { add: '+', del: '−', ctx: ' ' } as const;
@@ -24,14 +24,11 @@ function Line({ line }: { line: DiffLine }) {
   );
 }
 
-function Gap({ gap, oldLines }: { gap: DiffGap; oldLines: () => string[] }) {
+function Gap({ gap, oldLines }: { gap: DiffGap; oldLines: string[] }) {
   const [shown, setShown] = useState(0);
   const rest = gap.count - shown;
   const lines: DiffLine[] = [];
-  if (shown > 0) {
-    const all = oldLines();
-    for (let i = 0; i < shown; i++) lines.push({ t: 'ctx', a: gap.a + i, b: gap.b + i, text: all[gap.a - 1 + i] ?? '' });
-  }
+  for (let i = 0; i < shown; i++) lines.push({ t: 'ctx', a: gap.a + i, b: gap.b + i, text: oldLines[gap.a - 1 + i] ?? '' });
   return (
     <>
       {lines.map((l, i) => <Line key={i} line={l} />)}
@@ -44,24 +41,32 @@ function Gap({ gap, oldLines }: { gap: DiffGap; oldLines: () => string[] }) {
   );
 }
 
-function changedIn(rows: DiffRow[]): number {
-  return rows.reduce((n, r) => n + (r.t === 'add' || r.t === 'del' ? 1 : 0), 0);
+interface Props {
+  diff: PackedDiff;
+  before: string;
+  after: string;
+  label: string;
 }
 
-export function DiffLines({ rows, label, before }: { rows: DiffRow[]; label: string; before: string }) {
+export function DiffLines({ diff, before, after, label }: Props) {
   const [limit, setLimit] = useState(ROW_PAGE);
-  // Split the old text only when a gap is first opened.
-  const oldLines = useMemo(() => {
-    let cache: string[] | undefined;
-    return () => (cache ??= splitLines(before));
-  }, [before]);
-  const rest = rows.slice(limit);
+  const oldLines = useMemo(() => splitLines(before), [before]);
+  const newLines = useMemo(() => splitLines(after), [after]);
+  const total = diff.kinds.length;
+  const shown = Math.min(limit, total);
+  let changedBelow = 0;
+  for (let i = shown; i < total; i++) if (diff.kinds[i] === ADD || diff.kinds[i] === DEL) changedBelow++;
+  const rows = [];
+  for (let i = 0; i < shown; i++) {
+    const r = rowAt(diff, i, oldLines, newLines);
+    rows.push(r.t === 'gap' ? <Gap key={i} gap={r} oldLines={oldLines} /> : <Line key={i} line={r} />);
+  }
   return (
     <div className="diff" role="region" aria-label={label}>
-      {rows.slice(0, limit).map((r, i) => (r.t === 'gap' ? <Gap key={i} gap={r} oldLines={oldLines} /> : <Line key={i} line={r} />))}
-      {rest.length > 0 && (
+      {rows}
+      {shown < total && (
         <button type="button" className="dl-gap dl-more" onClick={() => setLimit(limit + ROW_PAGE)}>
-          {`${changedIn(rest).toLocaleString('en-US')} more changed lines below (${rest.length.toLocaleString('en-US')} rows) · show the next ${ROW_PAGE}`}
+          {`${changedBelow.toLocaleString('en-US')} more changed lines below (${(total - shown).toLocaleString('en-US')} rows) · show the next ${ROW_PAGE}`}
         </button>
       )}
     </div>

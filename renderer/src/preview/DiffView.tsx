@@ -33,7 +33,7 @@ export function DiffView({ before, after, beforeLabel, afterLabel }: Props) {
 
   if (outcome === 'pending') return <p className="muted" role="status">Comparing…</p>;
   if (outcome.ok) {
-    const { added, removed, rows } = outcome.result;
+    const { added, removed } = outcome.result;
     if (added === 0 && removed === 0) return <p className="muted">No change: both texts are the same.</p>;
     return (
       <div>
@@ -42,7 +42,7 @@ export function DiffView({ before, after, beforeLabel, afterLabel }: Props) {
           <span className="stat-del">−{removed.toLocaleString('en-US')} removed</span>{' '}
           <span className="muted small">lines, {beforeLabel} → {afterLabel}</span>
         </p>
-        <DiffLines rows={rows} before={before} label={`Changes from ${beforeLabel} to ${afterLabel}`} />
+        <DiffLines diff={outcome.result} before={before} after={after} label={`Changes from ${beforeLabel} to ${afterLabel}`} />
       </div>
     );
   }

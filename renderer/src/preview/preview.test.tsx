@@ -2,7 +2,7 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { computeLineDiff } from '../diff/diff-core';
+import { computeLineDiff, unpack } from '../diff/diff-core';
 import type { DiffEngine } from '../diff/diff-protocol';
 import { DiffEngineContext } from '../diff/engine-context';
 import { detectPreview } from '../lib/preview-detect';
@@ -96,12 +96,17 @@ describe('write preview', () => {
 
 describe('diff core', () => {
   it('folds unchanged stretches, keeping three lines of context and every hidden line', () => {
-    const result = computeLineDiff(text(100), text(100).replace('line 50\n', 'line fifty\n'))!;
+    const after = text(100).replace('line 50\n', 'line fifty\n');
+    const result = computeLineDiff(text(100), after)!;
     expect(result.added).toBe(1);
     expect(result.removed).toBe(1);
-    const kinds = result.rows.map((r) => r.t);
-    expect(kinds).toEqual(['gap', 'ctx', 'ctx', 'ctx', 'del', 'add', 'ctx', 'ctx', 'ctx', 'gap']);
-    const gaps = result.rows.filter((r) => r.t === 'gap');
+    const rows = unpack(result, text(100), after);
+    expect(rows.map((r) => r.t)).toEqual(['gap', 'ctx', 'ctx', 'ctx', 'del', 'add', 'ctx', 'ctx', 'ctx', 'gap']);
+    expect(rows.slice(1, 7)).toEqual([
+      { t: 'ctx', a: 47, b: 47, text: 'line 47' }, { t: 'ctx', a: 48, b: 48, text: 'line 48' }, { t: 'ctx', a: 49, b: 49, text: 'line 49' },
+      { t: 'del', a: 50, text: 'line 50' }, { t: 'add', b: 50, text: 'line fifty' }, { t: 'ctx', a: 51, b: 51, text: 'line 51' },
+    ]);
+    const gaps = rows.filter((r) => r.t === 'gap');
     expect(gaps).toEqual([{ t: 'gap', a: 1, b: 1, count: 46 }, { t: 'gap', a: 54, b: 54, count: 47 }]);
   });
 

@@ -18,14 +18,17 @@ interface Props {
   reason: string;
   onReason(text: string): void;
   onDecide(decision: DecisionRequest): void;
+  /** Back to the list, on narrow windows where the detail covers it. */
+  onBack(): void;
 }
 
-export const CallDetail = forwardRef<HTMLHeadingElement, Props>(function CallDetail({ call, now, busy, reason, onReason, onDecide }, headingRef) {
+export const CallDetail = forwardRef<HTMLHeadingElement, Props>(function CallDetail({ call, now, busy, reason, onReason, onDecide, onBack }, headingRef) {
   const client = [call.client?.name, call.client?.version].filter(Boolean).join(' ');
   return (
     <article className="detail" aria-labelledby={`detail-title-${call.id}`}>
       <div className="detail-scroll">
         <header className="detail-head">
+          <button type="button" className="btn btn-small back-btn" onClick={onBack}>← Back to the queue</button>
           <h2 id={`detail-title-${call.id}`} ref={headingRef} tabIndex={-1} className="detail-title">
             <code className="tool-name"><VisibleText text={call.tool} /></code>
           </h2>

@@ -25,7 +25,7 @@ export function QueueEmpty({ headingRef }: { headingRef: Ref<HTMLHeadingElement>
       <h1 ref={headingRef} tabIndex={-1}>Nothing is waiting for you</h1>
       <p>
         {status?.paused
-          ? 'Countersign is paused: it holds every call for your review.'
+          ? 'Countersign is paused: every call is denied until you resume.'
           : `Countersign is relaying ${count(servers?.length ?? 0, 'server')} with ${count(sessions, 'open client session')}. Calls that need your decision appear here, oldest first, and new ones are announced.`}
       </p>
       <ConnectHelp />

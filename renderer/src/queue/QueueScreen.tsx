@@ -1,7 +1,7 @@
 // The queue: pending calls oldest first on the left (virtualised), the selected call's detail on the
 // right. After a decision, focus moves to the next waiting call.
-import { useCallback, useLayoutEffect, useRef, useState } from 'react';
-import type { DecisionRequest } from '../../../shared/api';
+import { useCallback, useDeferredValue, useLayoutEffect, useRef, useState } from 'react';
+import type { DecisionRequest, PendingCall } from '../../../shared/api';
 import { useNow } from '../hooks/useNow';
 import { useQueueKeys } from '../hooks/useQueueKeys';
 import { count } from '../lib/format';
@@ -22,12 +22,25 @@ export function QueueScreen() {
   const heading = useRef<HTMLHeadingElement>(null);
   const emptyHeading = useRef<HTMLHeadingElement>(null);
   const wantFocus = useRef(false);
+  const wantDetailFocus = useRef(false);
   const [busy, setBusy] = useState(false);
   const [detailOpen, setDetailOpen] = useState(false);
   const [reasons, setReasons] = useState<Record<string, string>>({});
 
   const index = pending.findIndex((c) => c.id === selectedId);
   const selected = index >= 0 ? pending[index] : undefined;
+  // The detail renders in the background (React yields while it builds a big one), so the list stays
+  // responsive. Decisions only ever apply to the call the detail is showing.
+  const shown = useDeferredValue(selected);
+  const showing = shown && shown.id === selected?.id ? shown : undefined;
+
+  // Enter pressed while the detail was still catching up: focus it once it shows the selected call.
+  useLayoutEffect(() => {
+    if (wantDetailFocus.current && showing) {
+      wantDetailFocus.current = false;
+      heading.current?.focus();
+    }
+  });
 
   // Focus follows the selection once the row is rendered (it may need a scroll first).
   useLayoutEffect(() => {
@@ -50,11 +63,12 @@ export function QueueScreen() {
     wantFocus.current = true;
   }, []);
 
-  const decideSelected = async (decision: DecisionRequest) => {
-    if (!selected || busy) return;
+  const decideCall = async (call: PendingCall | undefined, decision: DecisionRequest) => {
+    if (!call || busy) return;
     setBusy(true);
-    const res = await decide(selected.id, decision);
+    const res = await decide(call.id, decision);
     wantFocus.current = res.ok || ('error' in res && res.error === 'not-pending');
+    if (wantFocus.current) setReasons(({ [call.id]: _, ...rest }) => rest);
     setDetailOpen(false);
     setBusy(false);
   };
@@ -66,15 +80,16 @@ export function QueueScreen() {
       select(pending[i]!.id);
       focusSelection(i);
     },
-    approve: () => void decideSelected({ kind: 'allow-once' }),
+    approve: () => void decideCall(showing, { kind: 'allow-once' }),
     deny() {
-      const reason = selected ? reasons[selected.id]?.trim() : undefined;
-      void decideSelected(reason ? { kind: 'deny', reason } : { kind: 'deny' });
+      const reason = showing ? reasons[showing.id]?.trim() : undefined;
+      void decideCall(showing, reason ? { kind: 'deny', reason } : { kind: 'deny' });
     },
     open() {
       if (!selected) return;
       setDetailOpen(true);
-      heading.current?.focus();
+      wantDetailFocus.current = true;
+      if (showing) heading.current?.focus();
     },
     back() {
       if (!detailOpen) return;
@@ -105,16 +120,20 @@ export function QueueScreen() {
         />
       </section>
       <section className="queue-detail" aria-label="Call detail">
-        {selected ? (
+        {shown ? (
           <CallDetail
-            key={selected.id}
+            key={shown.id}
             ref={heading}
-            call={selected}
+            call={shown}
             now={now}
-            busy={busy}
-            reason={reasons[selected.id] ?? ''}
-            onReason={(text) => setReasons((r) => ({ ...r, [selected.id]: text }))}
-            onDecide={(d) => void decideSelected(d)}
+            busy={busy || shown !== showing}
+            reason={reasons[shown.id] ?? ''}
+            onReason={(text) => setReasons((r) => ({ ...r, [shown.id]: text }))}
+            onDecide={(d) => void decideCall(shown, d)}
+            onBack={() => {
+              setDetailOpen(false);
+              focusSelection(index);
+            }}
           />
         ) : (
           <p className="muted pad">Select a call to see its details.</p>

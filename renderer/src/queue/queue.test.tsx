@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { FakeApi, makeCall } from '../test/fake-api';
-import { renderApp } from '../test/render-app';
+import { detailShows, renderApp } from '../test/render-app';
 
 const reason = (code: string, severity: 'danger' | 'warning' | 'info', message: string) => ({ code, severity, message }) as never;
 
@@ -73,6 +73,7 @@ describe('queue', () => {
     expect(document.activeElement?.getAttribute('data-id')).toBe(two!.id);
     await user.keyboard('k');
     expect(selectedTool()).toBe('one');
+    await detailShows('one');
 
     await user.keyboard('a');
     await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(2));
@@ -80,6 +81,7 @@ describe('queue', () => {
     await waitFor(() => expect(document.activeElement?.getAttribute('data-id')).toBe(two!.id));
     expect(await screen.findByText("'fs' is not trusted: later calls still ask.")).toBeTruthy();
 
+    await detailShows('two');
     await user.keyboard('{Enter}');
     const heading = within(screen.getByRole('region', { name: 'Call detail' })).getByRole('heading', { level: 2 });
     expect(document.activeElement).toBe(heading);
@@ -101,13 +103,18 @@ describe('queue', () => {
     const ids = api.pending.map((c) => c.id);
     await renderApp(api);
     const user = userEvent.setup();
-    await user.click(screen.getByRole('button', { name: /^Allow for this session/ }));
+    const enabled = (name: RegExp) => waitFor(() => {
+      const b = screen.getByRole('button', { name }) as HTMLButtonElement;
+      expect(b.disabled).toBe(false);
+      return b;
+    });
+    await user.click(await enabled(/^Allow for this session/));
     await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(3));
-    await user.click(screen.getByRole('button', { name: /^Always allow/ }));
+    await user.click(await enabled(/^Always allow/));
     await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(2));
-    await user.click(screen.getByRole('button', { name: /^Deny/ }));
+    await user.click(await enabled(/^Deny/));
     await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(1));
-    await user.click(screen.getByRole('button', { name: /^Approve/ }));
+    await user.click(await enabled(/^Approve/));
     await screen.findByRole('heading', { name: 'Nothing is waiting for you' });
     expect(api.callsOf('decide')).toEqual([
       [ids[0], { kind: 'allow-session' }], [ids[1], { kind: 'always-allow' }], [ids[2], { kind: 'deny' }], [ids[3], { kind: 'allow-once' }],

@@ -1,6 +1,6 @@
 // Paste the `mcpServers` object from Claude Desktop, Cursor or VS Code; each entry becomes an
 // untrusted server. Accepts the whole file too.
-import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useApi, useActions } from '../store/context';
 
 function parse(text: string): Record<string, unknown> | string {

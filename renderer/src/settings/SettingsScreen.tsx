@@ -1,11 +1,13 @@
 // Settings: approval timeout, saved rules, theme. The broker stores them; this screen edits them.
 import { useEffect, useId, useState } from 'react';
 import type { Settings } from '../../../shared/api';
+import type { DesktopApi } from '../bridge/pick-bridge';
 import { dateTime } from '../lib/format';
 import { useApi, useActions, useApp } from '../store/context';
 import { VisibleText } from '../ui/VisibleText';
+import { DesktopSettings } from './DesktopSettings';
 
-export function SettingsScreen() {
+export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
   const api = useApi();
   const { run, refreshSettings, refreshRules } = useActions();
   const settings = useApp((s) => s.settings);
@@ -68,6 +70,7 @@ export function SettingsScreen() {
           </ul>
         )}
       </section>
+      {desktop && <DesktopSettings desktop={desktop} />}
       <p className="sr-only" role="status">{saved}</p>
     </div>
   );

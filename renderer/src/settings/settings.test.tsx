@@ -1,0 +1,85 @@
+// @vitest-environment happy-dom
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { AuditEntry } from '../../../shared/api';
+import { App } from '../app/App';
+import type { DesktopApi } from '../bridge/pick-bridge';
+import { createInlineDiffEngine } from '../diff/inline-engine';
+import { FakeApi, makeCall } from '../test/fake-api';
+import { detailShows, renderApp } from '../test/render-app';
+
+const entry = (over: Partial<AuditEntry>): AuditEntry => ({
+  seq: 1, time: '2026-01-01T10:00:00Z', server: 'fs', tool: 'read_text_file', arguments: { path: '/a' }, decision: 'allow',
+  decidedBy: 'policy', reasons: ['trusted-read-only'], durationMs: 3, status: 'ok', prev: '0', hash: 'abcdef0123456789', ...over,
+});
+
+describe('settings', () => {
+  it('saves the approval timeout, switches the theme, and removes a rule', async () => {
+    const api = new FakeApi();
+    api.rules = [{ id: 'r1', server: 'fs', tool: 'write_file', action: 'allow', createdAt: '2026-01-01T00:00:00Z' }];
+    await renderApp(api, 'settings');
+    const user = userEvent.setup();
+    const timeout = screen.getByLabelText(/Seconds a call waits/);
+    await user.clear(timeout);
+    await user.type(timeout, '300');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(api.callsOf('updateSettings')).toEqual([[{ approvalTimeoutSeconds: 300 }]]);
+
+    expect(document.documentElement.dataset.theme).toBeUndefined();
+    await user.click(screen.getByLabelText('Dark'));
+    expect(api.callsOf('updateSettings')[1]).toEqual([{ theme: 'dark' }]);
+    act(() => api.emit({ type: 'settings-changed' }));
+    await waitFor(() => expect(document.documentElement.dataset.theme).toBe('dark'));
+
+    await user.click(screen.getByRole('button', { name: 'Remove rule for write_file on fs' }));
+    expect(api.callsOf('removeRule')).toEqual([['r1']]);
+    await screen.findByText(/No rules\./);
+  });
+});
+
+describe('activity', () => {
+  it('filters the log, shows full arguments and who decided, and refreshes on new entries', async () => {
+    const api = new FakeApi();
+    api.log = [entry({ seq: 1 }), entry({ seq: 2, tool: 'write_file', decision: 'deny', decidedBy: 'person', status: 'denied', detail: 'not now', arguments: { path: '/b', content: 'x' } })];
+    await renderApp(api, 'activity');
+    const list = await screen.findByRole('list', { name: 'Audit log' });
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows[0]!.textContent).toContain('write_file');
+    expect(rows[0]!.textContent).toContain('by you');
+    expect(rows[1]!.textContent).toContain('by the policy');
+    const user = userEvent.setup();
+    await user.click(within(rows[0]!).getByRole('button'));
+    expect(rows[0]!.textContent).toContain('not now');
+    expect(within(rows[0]!).getByRole('list', { name: 'arguments as a tree' }).textContent).toContain('/b');
+
+    await user.selectOptions(screen.getByLabelText('Decision'), 'deny');
+    await user.type(screen.getByLabelText('Search tools, servers, arguments'), 'secret');
+    await waitFor(() => expect(api.callsOf('queryLog').at(-1)).toEqual([{ decision: 'deny', search: 'secret', limit: 200 }]));
+    const before = api.callsOf('queryLog').length;
+    act(() => api.emit({ type: 'log-appended', entry: entry({ seq: 3 }) }));
+    await waitFor(() => expect(api.callsOf('queryLog').length).toBe(before + 1));
+  });
+});
+
+describe('desktop shell', () => {
+  it('opens the call a notification was clicked for, and shows desktop settings', async () => {
+    const api = new FakeApi();
+    api.pending = [makeCall({ tool: 'first' }), makeCall({ tool: 'second' })];
+    let open: ((id: string) => void) | undefined;
+    let notifications = true;
+    const desktop: DesktopApi = {
+      onOpenCall: (l) => ((open = l), () => (open = undefined)),
+      openExternal: async () => false,
+      getDesktopSettings: async () => ({ notifications }),
+      updateDesktopSettings: async (p) => ({ notifications: (notifications = p.notifications ?? notifications) }),
+    };
+    render(<App api={api} desktop={desktop} diffEngine={createInlineDiffEngine()} initialScreen="settings" />);
+    const box = await screen.findByLabelText('Show a notification for each new call');
+    await userEvent.click(box);
+    expect(notifications).toBe(false);
+    await waitFor(() => expect(open).toBeDefined());
+    act(() => open!(api.pending[1]!.id));
+    await detailShows('second');
+  });
+});
