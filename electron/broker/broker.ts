@@ -2,7 +2,7 @@
 // typed API every UI bridge binds. No Electron here: it runs headless and under plain Node.
 import { randomUUID } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type {
   AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, LogQuery,
   PendingCall, PinView, ReviewAction, ServerChanges, ServerConfig, ServerView, Settings,
@@ -11,6 +11,7 @@ import type { Rule } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import { AuditLog } from './audit-log.js';
 import { CallGate } from './call-gate.js';
+import { resolveDataDir } from './data-dir.js';
 import { HttpUpstream } from './http-upstream.js';
 import { PendingQueue } from './pending-queue.js';
 import { ProbeTransport, probeTools } from './probe-client.js';
@@ -221,7 +222,7 @@ export class Broker implements CountersignApi {
       dataDir: this.opts.dataDir,
       warnings: [...this.warnings],
       ...this.endpoints,
-      connectCommand: 'npx countersign connect <server>',
+      connectCommand: connectCommand(this.opts.dataDir, this.opts.env ?? process.env),
       paused: this.paused,
     };
   }
@@ -400,6 +401,13 @@ export class UnknownServerError extends Error {
         ` Add one with: countersign servers add ${server} -- <command> [args…]`,
     );
   }
+}
+
+/** The exact command a client runs; names the data dir when it is not the one `connect` finds by itself. */
+function connectCommand(dataDir: string, env: NodeJS.ProcessEnv): string {
+  const base = 'npx countersign connect <server>';
+  if (resolve(resolveDataDir({ env })) === resolve(dataDir)) return base;
+  return `${base} --data-dir ${/^[\w@%+=:,./-]+$/.test(dataDir) ? dataDir : `'${dataDir.replace(/'/g, `'\\''`)}'`}`;
 }
 
 function containsString(value: unknown, wanted: string, depth = 0): boolean {

@@ -60,6 +60,9 @@ describe('countersign CLI', () => {
         expect(readFileSync(join(dir, f), 'utf8')).not.toContain(broker.apiToken);
       }
       expect(broker.stderr()).not.toContain(broker.apiToken);
+      // The UI teaches the exact command, naming this non-default data dir.
+      const status = await broker.api<{ connectCommand: string }>('getStatus');
+      expect(status.connectCommand).toBe(`npx countersign connect <server> --data-dir ${dir}`);
     } finally {
       await broker.stop();
       removeDir(dir);
