@@ -1,7 +1,7 @@
 // Every security-relevant value of the desktop app in one place. The shell uses these; the CI check
 // (test/electron/security.test.ts) imports them and also looks for them in the built bundle.
 import type { FuseV1Options } from '@electron/fuses';
-import { buildCsp } from '../../shared/csp.js';
+import { UI_CSP, UI_SECURITY_HEADERS } from '../../shared/ui-security.js';
 
 /** The app's own origin: a privileged, standard, secure scheme served from dist/renderer by protocol.handle. */
 export const APP_SCHEME = 'app';
@@ -27,29 +27,11 @@ export const WEB_PREFERENCES = {
  * The renderer talks to the broker over IPC only, so nothing outside app:// is ever needed.
  * 'self' is app://countersign. Sent as a response header (see app-protocol.ts and session.ts).
  */
-export const APP_CSP = buildCsp({
-  'default-src': ["'none'"],
-  'script-src': ["'self'"],
-  'style-src': ["'self'"],
-  'img-src': ["'self'", 'data:'],
-  'font-src': ["'self'"],
-  'connect-src': ["'self'"],
-  // The diff view runs in a module worker built next to the page.
-  'worker-src': ["'self'"],
-  'manifest-src': ["'self'"],
-  'object-src': ["'none'"],
-  'base-uri': ["'none'"],
-  'form-action': ["'none'"],
-  'frame-ancestors': ["'none'"],
-});
+export const APP_CSP = UI_CSP;
 
 /** Response headers for every file the app serves itself. */
 export const APP_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Security-Policy': APP_CSP,
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Resource-Policy': 'same-origin',
+  ...UI_SECURITY_HEADERS,
   'Cache-Control': 'no-cache',
 };
 

@@ -40,14 +40,14 @@ function checkMainBundle(text: string): void {
   for (const line of ['contextIsolation: true', 'sandbox: true', 'nodeIntegration: false', 'webSecurity: true']) expect(prefsBlock).toContain(line);
 
   // The CSP directives in the bundle build a strict policy, equal to the config's.
-  const directives = /var APP_CSP\d* = buildCsp\d*\((\{[\s\S]*?\})\);/.exec(text)?.[1];
+  const directives = /var (?:APP|UI)_CSP\d* = buildCsp\d*\((\{[\s\S]*?\})\);/.exec(text)?.[1];
   expect(directives, 'APP_CSP directives in the bundle').toBeDefined();
   const parsed = JSON.parse(directives!.replace(/^\s*\/\/.*$/gm, '')) as Record<string, string[]>;
   expect(buildCsp(parsed)).toBe(APP_CSP);
   // 'unsafe-inline'/'unsafe-eval' appear only in the checker's list of forbidden sources.
   const outsideChecker = text.replace(/var FORBIDDEN_SOURCES\d* = \[[^\]]*\];/, '');
   expect(outsideChecker).not.toMatch(/unsafe-inline|unsafe-eval/);
-  expect(text).toMatch(/"Content-Security-Policy": APP_CSP/);
+  expect(text).toMatch(/"Content-Security-Policy": (?:APP|UI)_CSP/);
 
   for (const wired of [
     /setPermissionRequestHandler\(denyPermissionRequest\)/,

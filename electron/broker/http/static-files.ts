@@ -3,31 +3,11 @@ import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname, resolve, sep } from 'node:path';
 import { CONTENT_TYPES as TYPES } from '../../../shared/content-types.js';
-import { buildCsp } from '../../../shared/csp.js';
+import { UI_CSP, UI_SECURITY_HEADERS } from '../../../shared/ui-security.js';
 
-
-/** The browser UI's policy: our own scripts and styles only, API calls to ourselves, no framing. */
-export const BROWSER_CSP = buildCsp({
-  'default-src': ["'none'"],
-  'script-src': ["'self'"],
-  'style-src': ["'self'"],
-  'img-src': ["'self'", 'data:'],
-  'font-src': ["'self'"],
-  'connect-src': ["'self'"],
-  'worker-src': ["'self'"],
-  'object-src': ["'none'"],
-  'base-uri': ["'none'"],
-  'form-action': ["'none'"],
-  'frame-ancestors': ["'none'"],
-});
-
-const SECURITY_HEADERS = {
-  'Content-Security-Policy': BROWSER_CSP,
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-};
+/** The browser UI's policy is the app's: see shared/ui-security.ts. */
+export const BROWSER_CSP = UI_CSP;
+const SECURITY_HEADERS = UI_SECURITY_HEADERS;
 
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Countersign</title>
 <p>The Countersign UI is not built. Run <code>npm run build</code> in the Countersign folder, then reload.</p>`;
