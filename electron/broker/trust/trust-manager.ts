@@ -34,6 +34,9 @@ export class TrustManager {
   readonly policy: TeamPolicySource;
   /** What each server said about itself at its last initialize. */
   private readonly identities = new Map<string, IdentityRecord>();
+  /** Findings depend on the tool and on every server's listing: cached until any listing changes. */
+  private readonly findingsCache = new WeakMap<ToolDefinition, { generation: number; server: string; findings: Finding[] }>();
+  private listingGeneration = 0;
 
   constructor(private readonly opts: TrustManagerOptions) {
     this.store = TrustStore.open(opts.dataDir, (text) => this.recordsLost(text));
@@ -104,6 +107,7 @@ export class TrustManager {
   }
 
   onListing(server: string, tools: ToolDefinition[]): void {
+    this.listingGeneration += 1;
     this.tracker.onListing(server, tools);
     const pin = this.effectivePin(server);
     if (pin?.definitionsHash && listingHash(tools) !== pin.definitionsHash) {
@@ -170,6 +174,14 @@ export class TrustManager {
   }
 
   toolFindings(server: string, tool: ToolDefinition, listings: Map<string, ToolDefinition[]>): Finding[] {
+    const cached = this.findingsCache.get(tool);
+    if (cached?.generation === this.listingGeneration && cached.server === server) return cached.findings;
+    const findings = this.scanToolAmong(server, tool, listings);
+    this.findingsCache.set(tool, { generation: this.listingGeneration, server, findings });
+    return findings;
+  }
+
+  private scanToolAmong(server: string, tool: ToolDefinition, listings: Map<string, ToolDefinition[]>): Finding[] {
     const findings = scanTool(tool, { otherServers: this.otherServers(server, listings) });
     for (const shadow of findShadowing([...listings].map(([s, tools]) => ({ server: s, tools: tools.map((t) => t.name) })))) {
       if (!shadow.servers.some((x) => x.server === server && x.tool === tool.name)) continue;
