@@ -119,6 +119,14 @@ export class CallGate {
       case 'allow-once':
         break;
     }
+    // The server may have changed the tool (or been quarantined) while the person looked at the call:
+    // their approval was for the definition they saw.
+    const now = await session.toolDefinition(ctx.toolName).catch(() => undefined);
+    const late = trust.callBlock(server, now, ctx.toolName);
+    if (late) {
+      log({ decision: 'deny', decidedBy: 'policy', status: 'denied', detail: late.message });
+      return { forward: false, result: errorResult(late.message) };
+    }
     // A person's first approval records what the server looked like when they approved it.
     trust.onPersonApproved(server, session.knownTools());
     return forward('person');
