@@ -17,6 +17,7 @@ import { PendingQueue } from './pending-queue.js';
 import { ProbeTransport, probeTools } from './probe-client.js';
 import { RelaySession } from './relay-session.js';
 import { parseServerConfig, SettingsStore, validateServerName, type BackendFactory } from './settings-store.js';
+import { launchApproved } from './trust/launch-consent.js';
 import { TrustManager } from './trust/trust-manager.js';
 import type { VersionResolver } from './trust/version-resolver.js';
 import { StdioUpstream } from './stdio-upstream.js';
@@ -274,10 +275,11 @@ export class Broker implements CountersignApi {
   }
 
   async setTrust(name: string, trusted: boolean): Promise<void> {
-    this.requireServer(name);
+    const config = this.requireServer(name);
     let tools = this.lastTools.get(name);
-    // Trust is granted to a recorded state: learn it first when no client has run the server yet.
-    if (trusted && !tools && !this.trust.tracker.hasRecord(name) && this.trust.store.get(name).launch?.hash !== undefined) {
+    // Trust is granted to a recorded state: learn it first when no client has run the server yet
+    // (only when its command may run; otherwise the first listing becomes the record).
+    if (trusted && !tools && !this.trust.tracker.hasRecord(name) && launchApproved(config, this.trust.store.get(name))) {
       tools = await this.probe(name).catch(() => undefined);
     }
     this.store.setTrusted(name, trusted);

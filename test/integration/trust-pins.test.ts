@@ -141,6 +141,8 @@ describe('team policy', () => {
       expect(preView.launch.approvedBy).toBe('policy');
 
       writeFileSync(policyFile, '{ not json');
+      // The policy file is re-checked at most every 50 ms, like the settings file.
+      await new Promise((r) => setTimeout(r, 100));
       const broken = await connectClient(broker, 'asked', 'http').then(() => undefined, (e: Error) => e);
       expect(broken?.message).toMatch(/team policy file .* could not be read/);
       expect(broker.stderr()).toMatch(/every server is blocked/);

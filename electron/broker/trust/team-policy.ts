@@ -2,6 +2,7 @@
 // block servers, force "always ask" for tools, and pre-approve a server's exact command with a pin.
 import fs from 'node:fs';
 import { z } from 'zod';
+import { FileVersion } from '../file-version.js';
 
 const policySchema = z.object({
   version: z.literal(1),
@@ -32,21 +33,16 @@ export function parsePolicy(text: string): TeamPolicy {
 
 export class TeamPolicySource {
   private cache?: { key: string; state: PolicyState };
+  private version?: { path: string; file: FileVersion };
 
   constructor(private readonly pathOf: () => string | undefined, private readonly warn: (text: string) => void) {}
 
   current(): PolicyState {
     const path = this.pathOf();
     if (!path) return { kind: 'none' };
-    let key: string;
-    try {
-      const st = fs.statSync(path, { bigint: true });
-      key = `${path}:${st.ino}:${st.size}:${st.mtimeNs}`;
-    } catch (err) {
-      key = `${path}:missing`;
-      if (this.cache?.key !== key) this.remember(key, { kind: 'broken', path, error: (err as Error).message });
-      return this.cache!.state;
-    }
+    // Asked on every call: a throttled stat, as for the settings and trust files.
+    if (this.version?.path !== path) this.version = { path, file: new FileVersion(path) };
+    const key = `${path}:${this.version.file.current() ?? 'missing'}`;
     if (this.cache?.key === key) return this.cache.state;
     try {
       this.remember(key, { kind: 'loaded', path, policy: parsePolicy(fs.readFileSync(path, 'utf8')) });
