@@ -1,5 +1,6 @@
 // McpHttpEndpoint over a real node:http server, driven by the real SDK client and by raw fetch.
 // The server side is a tiny hand-written responder, not the SDK server, so nothing re-validates messages.
+import { request as httpRequest } from 'node:http';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -315,26 +316,15 @@ describe('McpHttpEndpoint with the SDK client', () => {
       const big = `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo","arguments":{"blob":"${'x'.repeat(40 * 1024 * 1024)}"}}}`;
 
       // Content-Length declared: refused before reading. Chunked: refused once the cap is crossed.
-      const declared = post(h.url(), big, headers);
-      const bytes = new TextEncoder().encode(big);
-      let offset = 0;
-      const chunked = fetch(h.url(), {
-        method: 'POST',
-        headers,
-        duplex: 'half',
-        body: new ReadableStream({
-          pull(controller) {
-            if (offset >= bytes.length) return controller.close();
-            controller.enqueue(bytes.subarray(offset, offset + 1024 * 1024));
-            offset += 1024 * 1024;
-          },
-        }),
-      } as RequestInit);
+      // The server answers and closes while the client is still sending, so read the answer as it
+      // arrives (fetch would report the client's own broken pipe instead).
+      const declared = uploadReadingEarlyAnswer(h.url(), big, headers, false);
+      const chunked = uploadReadingEarlyAnswer(h.url(), big, headers, true);
       const during = client.callTool({ name: 'echo', arguments: { still: 'alive' } });
 
       for (const res of await Promise.all([declared, chunked])) {
         expect(res.status).toBe(413);
-        const body = await res.json();
+        const body = JSON.parse(res.text) as { error: { message: string } };
         expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
         expect(body.error.message).toContain(`${32 * 1024 * 1024}-byte limit`);
       }
@@ -346,6 +336,39 @@ describe('McpHttpEndpoint with the SDK client', () => {
     }
   });
 });
+
+/** Sends a body in 1 MiB pieces and resolves with the first answer, even if sending then fails. */
+function uploadReadingEarlyAnswer(url: string, body: string, headers: Record<string, string>, chunked: boolean): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const bytes = Buffer.from(body);
+    const req = httpRequest(url, {
+      method: 'POST',
+      headers: chunked ? headers : { ...headers, 'Content-Length': String(bytes.length) },
+    });
+    let answered = false;
+    req.on('response', (res) => {
+      answered = true;
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      res.on('error', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', (err) => {
+      if (!answered) reject(err);
+    });
+    let offset = 0;
+    const pump = (): void => {
+      while (offset < bytes.length && !req.destroyed) {
+        const piece = bytes.subarray(offset, offset + 1024 * 1024);
+        offset += piece.length;
+        if (!req.write(piece)) return void req.once('drain', pump);
+      }
+      if (!req.destroyed) req.end();
+    };
+    pump();
+  });
+}
 
 describe('McpHttpEndpoint over raw HTTP', () => {
   it('answers application/json-only clients with JSON bodies and the session header', async () => {
