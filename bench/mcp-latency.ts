@@ -6,6 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { CLI, EVERYTHING_SERVER, NODE, startBroker, type BenchBroker } from './broker.js';
 import type { BenchCase } from './case.js';
 import { summarize, table } from './stats.js';
@@ -15,9 +16,10 @@ const WARMUP = 50;
 const BLOCK = 100;
 const TARGET_CONNECT_MEDIAN = 1.5;
 const SERVER = 'everything';
+const BYTE_PIPE = fileURLToPath(new URL('./byte-pipe.mjs', import.meta.url));
 
 interface Path {
-  name: 'direct' | 'connect' | 'http';
+  name: 'direct' | 'byte pipe' | 'connect' | 'http';
   client: Client;
   samples: number[];
 }
@@ -67,6 +69,9 @@ function report(paths: Path[], out: (line: string) => void): void {
   const ratio = connect.median / direct.median;
   const verdict = ratio <= TARGET_CONNECT_MEDIAN ? 'PASS' : 'FAIL';
   out(`target: through connect at most ${TARGET_CONNECT_MEDIAN}× direct (median): ${x(ratio)} ${verdict}`);
+  const pipe = stats.find((s) => s.name === 'byte pipe')!;
+  out(`floor: a bare byte pipe through one extra process (what any relay costs here) is ${x(pipe.median / direct.median)}; ` +
+    `connect adds ${x(connect.median / pipe.median)} on top of it`);
 }
 
 export const mcpLatency: BenchCase = {
@@ -78,6 +83,7 @@ export const mcpLatency: BenchCase = {
       broker = await startBroker([{ name: SERVER, command: [NODE, EVERYTHING_SERVER], trusted: true }]);
       const b = broker;
       await open('direct', new StdioClientTransport({ command: NODE, args: [EVERYTHING_SERVER], stderr: 'ignore' }), paths);
+      await open('byte pipe', new StdioClientTransport({ command: NODE, args: [BYTE_PIPE, NODE, EVERYTHING_SERVER], stderr: 'ignore' }), paths);
       await open('connect', new StdioClientTransport({ command: NODE, args: [CLI, 'connect', SERVER, '--data-dir', b.dataDir], stderr: 'ignore' }), paths);
       await open('http', new StreamableHTTPClientTransport(new URL(`${b.baseUrl}/mcp/${SERVER}`), {
         requestInit: { headers: { Authorization: `Bearer ${b.mcpToken}` } },

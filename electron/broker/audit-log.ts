@@ -37,30 +37,47 @@ export class AuditLog {
   }
 
   append(entry: NewAuditEntry): AuditEntry {
+    return this.appendMany([entry])[0]!;
+  }
+
+  /** Appends entries in order with one check of the file and one write (rotating first when it would overflow). */
+  appendMany(entries: NewAuditEntry[]): AuditEntry[] {
     const st = statOrUndefined(this.path);
     if ((st?.size ?? 0) !== this.#size || st?.ino !== this.#ino) this.#load();
-
-    const { seq: _seq, prev: _prev, hash: _hash, ...fields } = entry as Partial<AuditEntry>;
-    const seq = this.#last.seq + 1;
-    // The JSON round trip drops undefined fields, so the hash covers exactly what is written.
-    const body = JSON.parse(JSON.stringify({ seq, ...fields, prev: this.#last.hash })) as Omit<AuditEntry, 'hash'>;
-    const full: AuditEntry = { ...body, hash: hashEntry(body) };
-    const line = JSON.stringify(full) + '\n';
-
-    if (this.#size > 0 && this.#size + Buffer.byteLength(line) > this.#maxBytes) this.#rotate(seq);
-    // A line cut short by a crash is left alone; ours starts on a fresh line after it.
-    const text = (this.#endsWithNewline ? '' : '\n') + line;
-    fs.appendFileSync(this.path, text, { flag: 'a', mode: 0o600 });
-
-    // Known without a second stat: what we saw before plus what we wrote (a rotation reset both).
-    if (this.#size === 0) {
-      this.#firstSeq = seq;
-      this.#ino = statOrUndefined(this.path)?.ino;
+    const written: AuditEntry[] = [];
+    let text = '';
+    for (const entry of entries) {
+      const { seq: _seq, prev: _prev, hash: _hash, ...fields } = entry as Partial<AuditEntry>;
+      const seq = this.#last.seq + 1;
+      // The JSON round trip drops undefined fields, so the hash covers exactly what is written.
+      const body = JSON.parse(JSON.stringify({ seq, ...fields, prev: this.#last.hash })) as Omit<AuditEntry, 'hash'>;
+      const full: AuditEntry = { ...body, hash: hashEntry(body) };
+      const line = JSON.stringify(full) + '\n';
+      const pending = Buffer.byteLength(text);
+      if (this.#size + pending > 0 && this.#size + pending + Buffer.byteLength(line) > this.#maxBytes) {
+        this.#write(text);
+        text = '';
+        this.#rotate(seq);
+      }
+      text += line;
+      this.#last = { seq, hash: full.hash };
+      written.push(full);
+      if (this.#size === 0 && text === line) this.#firstSeq = seq;
     }
+    this.#write(text);
+    return written;
+  }
+
+  #write(lines: string): void {
+    if (!lines) return;
+    // A line cut short by a crash is left alone; ours starts on a fresh line after it.
+    const text = (this.#endsWithNewline ? '' : '\n') + lines;
+    const fresh = this.#size === 0;
+    fs.appendFileSync(this.path, text, { flag: 'a', mode: 0o600 });
+    // Known without a second stat: what we saw before plus what we wrote (a rotation reset both).
+    if (fresh) this.#ino = statOrUndefined(this.path)?.ino;
     this.#size += Buffer.byteLength(text);
     this.#endsWithNewline = true;
-    this.#last = { seq, hash: full.hash };
-    return full;
   }
 
   /** Oldest first. `limit` keeps the newest N matches. */

@@ -2,6 +2,7 @@
 // typed API every UI bridge binds. No Electron here: it runs headless and under plain Node.
 import { randomUUID } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
+import type { Socket } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import type {
   AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, LogQuery,
@@ -9,7 +10,7 @@ import type {
 } from '../../shared/api.js';
 import type { Rule } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
-import { AuditLog } from './audit-log.js';
+import { AuditLog, type NewAuditEntry } from './audit-log.js';
 import { CallGate } from './call-gate.js';
 import { resolveDataDir } from './data-dir.js';
 import { HttpUpstream } from './http-upstream.js';
@@ -20,7 +21,9 @@ import { parseServerConfig, SettingsStore, validateServerName, type BackendFacto
 import { launchApproved } from './trust/launch-consent.js';
 import { TrustManager } from './trust/trust-manager.js';
 import type { VersionResolver } from './trust/version-resolver.js';
-import { StdioUpstream } from './stdio-upstream.js';
+import { StdioUpstream, type ExitInfo } from './stdio-upstream.js';
+import type { ControlChannel } from './remote/control-channel.js';
+import { RemoteSession } from './remote/remote-session.js';
 import type { MessageTransport } from './transport.js';
 
 export const VERSION = '0.1.0';
@@ -40,6 +43,15 @@ export interface BrokerOptions {
 }
 
 const MAX_PREVIEW_BYTES = 2 * 1024 * 1024;
+const QUIET_EVENTS: ReadonlySet<BrokerEvent['type']> = new Set(['pending-added', 'pending-removed', 'log-appended']);
+
+/** A client session as the broker tracks it: relayed here, or run by `connect` in relay mode. */
+interface BrokerSession {
+  readonly serverName: string;
+  readonly clientKey: string;
+  notifyToolsChanged(): void;
+  close(why: string): Promise<void>;
+}
 
 export class Broker implements CountersignApi {
   readonly store: SettingsStore;
@@ -47,7 +59,11 @@ export class Broker implements CountersignApi {
   readonly pending: PendingQueue;
   readonly trust: TrustManager;
   private readonly gate: CallGate;
-  private readonly sessions = new Set<RelaySession>();
+  private readonly sessions = new Set<BrokerSession>();
+  /** Relay-mode sessions waiting for their data connection, by attach token. */
+  private readonly attaching = new Map<string, RemoteSession>();
+  /** Bumped whenever `connect` leases are revoked. */
+  private leaseEpoch = 0;
   private readonly histories = new Map<string, { readLocalData: boolean; sessions: number }>();
   private readonly listeners = new Set<(e: BrokerEvent) => void>();
   private readonly lastTools = new Map<string, ToolDefinition[]>();
@@ -91,12 +107,34 @@ export class Broker implements CountersignApi {
       audit: (entry) => this.appendAudit(entry),
       trust: this.trust,
       listings: () => this.lastTools,
+      onLocalRead: (clientKey) => {
+        for (const s of this.sessions) if (s instanceof RemoteSession && s.clientKey === clientKey) s.revoke(true);
+      },
     });
   }
 
-  private appendAudit(entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>): void {
-    const written = this.audit.append(entry);
-    if (this.listeners.size) this.emit({ type: 'log-appended', entry: written });
+  private appendAudit(entry: NewAuditEntry): void {
+    if (this.auditBatch) this.auditBatch.push(entry);
+    else this.writeAudit([entry]);
+  }
+
+  /** Runs `fn`, writing the audit entries it makes together (a `connect` report holds many calls). */
+  private batchAudit(fn: () => void): void {
+    if (this.auditBatch) return fn();
+    const batch: NewAuditEntry[] = (this.auditBatch = []);
+    try {
+      fn();
+    } finally {
+      this.auditBatch = undefined;
+      if (batch.length) this.writeAudit(batch);
+    }
+  }
+
+  private auditBatch?: NewAuditEntry[];
+
+  private writeAudit(entries: NewAuditEntry[]): void {
+    const written = this.audit.appendMany(entries);
+    if (this.listeners.size) for (const entry of written) this.emit({ type: 'log-appended', entry });
   }
 
   private warn(text: string): void {
@@ -106,6 +144,8 @@ export class Broker implements CountersignApi {
   }
 
   private emit(event: BrokerEvent): void {
+    // Anything but the queue and the log may change a decision: `connect` must ask again.
+    if (!QUIET_EVENTS.has(event.type)) this.revokeLeases();
     for (const l of this.listeners) {
       try {
         l(event);
@@ -129,33 +169,26 @@ export class Broker implements CountersignApi {
     return this.opts.approvalTimeoutSeconds ? { ...s, approvalTimeoutSeconds: this.opts.approvalTimeoutSeconds } : s;
   }
 
+  private revokeLeases(): void {
+    this.leaseEpoch += 1;
+    for (const s of this.sessions) if (s instanceof RemoteSession) s.revoke();
+  }
+
   setEndpoints(endpoints: Pick<BrokerStatus, 'httpUrl' | 'mcpUrlTemplate'>): void {
     this.endpoints = endpoints;
   }
 
   /** Attaches a client connection to a new upstream session. Refuses unknown servers. */
   async openSession(serverName: string, downstream: MessageTransport, clientKey: string): Promise<RelaySession> {
-    const config = this.store.getServer(serverName);
-    if (!config) throw new UnknownServerError(serverName, Object.keys(this.store.listServers()));
-    this.trust.assertCanStart(serverName, config);
-    const history = this.history(clientKey);
-    history.sessions += 1;
+    const config = this.startable(serverName);
+    const common = this.sessionEvents(serverName, clientKey);
     const session = new RelaySession(serverName, clientKey, downstream, () => this.upstreamFor(serverName, config), {
       decideToolCall: (ctx) => this.gate.decideToolCall(ctx),
-      onToolsListed: (_s, tools) => {
-        this.lastTools.set(serverName, tools);
-        this.trust.onListing(serverName, tools);
-        this.emit({ type: 'servers-changed' });
-      },
-      onInitialized: (_s, result) => this.trust.onInitialized(serverName, result),
-      rewriteToolsList: (_s, tools) => this.trust.filterForClient(serverName, tools),
-      onClosed: (s) => {
-        this.sessions.delete(s);
-        history.sessions -= 1;
-        if (history.sessions <= 0) this.histories.delete(clientKey);
-        this.emit({ type: 'servers-changed' });
-      },
-      upstreamTimeoutMs: () => this.store.getSettings().upstreamTimeoutSeconds * 1000,
+      onToolsListed: (_s, tools) => common.onListed(tools),
+      onInitialized: (_s, result) => common.onInitialized(result),
+      rewriteToolsList: (_s, tools) => common.rewrite(tools),
+      onClosed: (s) => common.onClosed(s),
+      upstreamTimeoutMs: () => this.upstreamTimeoutMs(),
     }, randomUUID());
     this.sessions.add(session);
     await session.start();
@@ -163,16 +196,93 @@ export class Broker implements CountersignApi {
     return session;
   }
 
+  /**
+   * Relay mode: `connect` runs the session itself and this broker starts the server with `connect`'s
+   * data connection as its stdio, so the client's messages take one hop less. Decisions, records and
+   * the log stay here. Undefined when relay mode does not apply (remote servers; Windows named pipes).
+   */
+  openRemoteSession(serverName: string, channel: ControlChannel, clientKey: string): RemoteSession | undefined {
+    const config = this.startable(serverName);
+    if ('url' in config || process.platform === 'win32') return undefined;
+    const common = this.sessionEvents(serverName, clientKey);
+    const session: RemoteSession = new RemoteSession(randomUUID(), serverName, clientKey, channel, {
+      spec: config,
+      decideToolCall: (ctx) => this.gate.decideToolCall(ctx),
+      upstreamTimeoutMs: () => this.upstreamTimeoutMs(),
+      leaseEpoch: () => this.leaseEpoch,
+      onInitialized: common.onInitialized,
+      onListed: common.onListed,
+      rewrite: common.rewrite,
+      audit: (entry) => this.appendAudit(entry),
+      batchAudit: (fn) => this.batchAudit(fn),
+      onServerStderr: (text) => this.opts.onServerStderr?.(serverName, text),
+      onServerExit: (exit) => this.serverExited(serverName, exit),
+      warn: (text) => this.warn(text),
+      onClosed: (s) => {
+        this.attaching.delete(s.attachToken);
+        common.onClosed(s);
+      },
+    });
+    this.sessions.add(session);
+    this.attaching.set(session.attachToken, session);
+    this.emit({ type: 'servers-changed' });
+    return session;
+  }
+
+  /** A relay-mode data connection: false when its token names no session waiting for one. */
+  attachRemote(token: string, socket: Socket): boolean {
+    const session = this.attaching.get(token);
+    if (!session) return false;
+    this.attaching.delete(token);
+    session.attach(socket);
+    return true;
+  }
+
+  /** The server's config, when it exists and may start now. */
+  private startable(serverName: string): ServerConfig {
+    const config = this.store.getServer(serverName);
+    if (!config) throw new UnknownServerError(serverName, Object.keys(this.store.listServers()));
+    this.trust.assertCanStart(serverName, config);
+    return config;
+  }
+
+  /** What every session reports to the broker, wherever it runs. */
+  private sessionEvents(serverName: string, clientKey: string) {
+    const history = this.history(clientKey);
+    history.sessions += 1;
+    return {
+      onListed: (tools: ToolDefinition[]): void => {
+        this.lastTools.set(serverName, tools);
+        this.trust.onListing(serverName, tools);
+        this.emit({ type: 'servers-changed' });
+      },
+      onInitialized: (result: Record<string, unknown>): void => this.trust.onInitialized(serverName, result),
+      rewrite: (tools: ToolDefinition[]): ToolDefinition[] | undefined => this.trust.filterForClient(serverName, tools),
+      onClosed: (s: BrokerSession): void => {
+        this.sessions.delete(s);
+        history.sessions -= 1;
+        if (history.sessions <= 0) this.histories.delete(clientKey);
+        this.emit({ type: 'servers-changed' });
+      },
+    };
+  }
+
+  private upstreamTimeoutMs(): number {
+    return this.store.getSettings().upstreamTimeoutSeconds * 1000;
+  }
+
+  private serverExited(name: string, exit: ExitInfo): void {
+    if (exit.code === 0) return;
+    const how = exit.startError ? `could not be started (${exit.startError})` : exit.signal ? `was ended by ${exit.signal}` : `exited with code ${exit.code}`;
+    this.lastErrors.set(name, `${how}: ${exit.stderrTail.trim().slice(-300)}`);
+    this.emit({ type: 'servers-changed' });
+  }
+
   private upstreamFor(name: string, config: ServerConfig): MessageTransport {
     if ('url' in config) return new HttpUpstream(config.url, config.headers);
     return new StdioUpstream(config, {
       onStderr: (text) => this.opts.onServerStderr?.(name, text),
-      onExit: (exit) => {
-        if (exit.code === 0) return;
-        const how = exit.startError ? `could not be started (${exit.startError})` : exit.signal ? `was ended by ${exit.signal}` : `exited with code ${exit.code}`;
-        this.lastErrors.set(name, `${how}: ${exit.stderrTail.trim().slice(-300)}`);
-        this.emit({ type: 'servers-changed' });
-      },
+      onExit: (exit) => this.serverExited(name, exit),
     });
   }
 

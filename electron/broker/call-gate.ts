@@ -6,6 +6,7 @@ import type { ToolDefinition } from '../../shared/tool.js';
 import type { PendingQueue } from './pending-queue.js';
 import type { TrustManager } from './trust/trust-manager.js';
 import { errorResult, type CallOutcome, type GateVerdict, type ToolCallContext } from './relay-session.js';
+import type { WireOutcome } from './remote/protocol.js';
 
 export interface GateDeps {
   pending: PendingQueue;
@@ -20,6 +21,8 @@ export interface GateDeps {
   trust: TrustManager;
   /** Every server's last complete listing, for cross-server findings. */
   listings(): Map<string, ToolDefinition[]>;
+  /** The client read local data for the first time: leases that assumed it had not must end. */
+  onLocalRead?(clientKey: string): void;
 }
 
 export class CallGate {
@@ -65,12 +68,18 @@ export class CallGate {
       });
     };
     const forward = (decidedBy: DecidedBy): GateVerdict => {
+      const hadReadLocal = history.readLocalData;
       // Marked before the call runs: once forwarded, local data may already be on its way to the model.
-      if (readsLocalData(decision.hints)) history.readLocalData = true;
+      if (readsLocalData(decision.hints) && !hadReadLocal) {
+        history.readLocalData = true;
+        this.deps.onLocalRead?.(session.clientKey);
+      }
       return {
         forward: true,
         retryOnTimeout: trusted && decision.hints.supplied.idempotentHint && decision.hints.idempotentHint && !decision.hints.readOnlyHint,
         onSettled: (outcome: CallOutcome) => log({ decision: 'allow', decidedBy, ...settledFields(outcome) }),
+        // Only an automatic allow may be reused without asking; a person's yes was for this one call.
+        lease: decidedBy === 'person' ? undefined : { decidedBy, reasons, untilLocalRead: !hadReadLocal },
       };
     };
 
@@ -133,7 +142,8 @@ export class CallGate {
   }
 }
 
-function settledFields(outcome: CallOutcome): Pick<AuditEntry, 'status'> & { detail?: string } {
+/** The audit fields for how a forwarded call ended. */
+export function settledFields(outcome: WireOutcome): Pick<AuditEntry, 'status'> & { detail?: string } {
   switch (outcome.status) {
     case 'ok':
     case 'error':

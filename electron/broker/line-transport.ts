@@ -4,6 +4,7 @@ import { checkEnvelope, errorResponse, ErrorCode, type JsonRpcMessage } from '..
 import type { MessageTransport } from './transport.js';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
+const DONE = Promise.resolve();
 
 export interface LineTransportOptions {
   input: Readable;
@@ -113,11 +114,18 @@ export class LineTransport implements MessageTransport {
     this.onmessage?.(checked.message);
   }
 
-  async send(message: JsonRpcMessage): Promise<void> {
-    if (this.closed) throw new Error('transport is closed');
+  send(message: JsonRpcMessage): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('transport is closed'));
     const out = this.opts.output;
-    const line = JSON.stringify(message) + '\n';
-    if (!out.write(line)) await new Promise<void>((resolve) => out.once('drain', resolve));
+    let line: string;
+    try {
+      line = JSON.stringify(message) + '\n';
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+    // Not async: this runs for every message both ways, and a drained write needs no promise.
+    if (out.write(line)) return DONE;
+    return new Promise<void>((resolve) => out.once('drain', resolve));
   }
 
   async close(): Promise<void> {

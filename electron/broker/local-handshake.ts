@@ -10,9 +10,20 @@ export interface Hello {
   server: string;
   /** The process that launched `connect`: sessions of one client share local-read history. */
   clientPid?: number;
+  /** `connect` can relay itself (see remote/connect-session.ts); an older broker ignores this. */
+  relay?: boolean;
 }
 
-export type HelloReply = { countersign: number; ok: true } | { countersign: number; ok: false; error: string };
+/** The second connection of a relay-mode session: it becomes the server's stdin and stdout. */
+export interface Attach {
+  countersign: number;
+  attach: string;
+}
+
+export type HelloReply =
+  | { countersign: number; ok: true; mode?: 'pipe' }
+  | { countersign: number; ok: true; mode: 'relay'; attach: string; upstreamTimeoutMs: number }
+  | { countersign: number; ok: false; error: string };
 
 /** Reads one line from the socket; any bytes after it are pushed back for the next reader. */
 export function readFirstLine(socket: Socket, timeoutMs = 10_000): Promise<string> {
@@ -54,11 +65,15 @@ export function readFirstLine(socket: Socket, timeoutMs = 10_000): Promise<strin
   });
 }
 
-export function parseHello(line: string): Hello {
+export function parseHello(line: string): Hello | Attach {
   const value: unknown = JSON.parse(line);
   if (!value || typeof value !== 'object') throw new Error('handshake is not an object');
   const v = value as Record<string, unknown>;
   if (v.countersign !== HANDSHAKE_VERSION) throw new Error(`unsupported handshake version ${String(v.countersign)}`);
+  if (v.attach !== undefined) {
+    if (typeof v.attach !== 'string' || v.attach.length === 0 || v.attach.length > 200) throw new Error('handshake has a bad attach token');
+    return { countersign: HANDSHAKE_VERSION, attach: v.attach };
+  }
   if (typeof v.server !== 'string' || v.server.length === 0 || v.server.length > 200) throw new Error('handshake has no server name');
-  return { countersign: HANDSHAKE_VERSION, server: v.server, clientPid: typeof v.clientPid === 'number' ? v.clientPid : undefined };
+  return { countersign: HANDSHAKE_VERSION, server: v.server, clientPid: typeof v.clientPid === 'number' ? v.clientPid : undefined, relay: v.relay === true };
 }

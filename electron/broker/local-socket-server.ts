@@ -3,11 +3,14 @@ import { chmodSync, existsSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Broker } from './broker.js';
 import { badLineResponse, LineTransport } from './line-transport.js';
-import { HANDSHAKE_VERSION, parseHello, readFirstLine, type HelloReply } from './local-handshake.js';
+import { HANDSHAKE_VERSION, parseHello, readFirstLine, type Attach, type Hello, type HelloReply } from './local-handshake.js';
+import { ControlChannel } from './remote/control-channel.js';
 
 export interface LocalSocketOptions {
   path: string;
   maxMessageBytes?: number;
+  /** Offer relay mode to `connect` (stdio servers on POSIX). On by default. */
+  relay?: boolean;
 }
 
 export class LocalSocketServer {
@@ -39,15 +42,22 @@ export class LocalSocketServer {
     const reply = (r: HelloReply): void => {
       socket.write(JSON.stringify(r) + '\n');
     };
-    let server: string;
-    let clientPid: number | undefined;
+    let hello: Hello | Attach;
     try {
-      ({ server, clientPid } = parseHello(await readFirstLine(socket)));
+      hello = parseHello(await readFirstLine(socket));
     } catch (err) {
       reply({ countersign: HANDSHAKE_VERSION, ok: false, error: `Countersign could not read the connect handshake: ${(err as Error).message}` });
       socket.end();
       return;
     }
+    if ('attach' in hello) {
+      // A relay-mode session's data connection: handed to its server as stdio, or refused.
+      if (!this.broker.attachRemote(hello.attach, socket)) socket.destroy();
+      return;
+    }
+    const { server, clientPid } = hello;
+    // Sessions of one client process share history, so the key is the process that ran `connect`.
+    const clientKey = clientPid ? `local:${clientPid}` : `local-socket:${Math.random()}`;
     const lines = new LineTransport({
       input: socket,
       output: socket,
@@ -59,8 +69,16 @@ export class LocalSocketServer {
       onCloseStreams: () => socket.end(),
     });
     try {
-      // Sessions of one client process share history, so the key is the process that ran `connect`.
-      await this.broker.openSession(server, lines, clientPid ? `local:${clientPid}` : `local-socket:${Math.random()}`);
+      if (hello.relay && this.opts.relay !== false) {
+        const remote = this.broker.openRemoteSession(server, new ControlChannel(lines), clientKey);
+        if (remote) {
+          reply({ countersign: HANDSHAKE_VERSION, ok: true, mode: 'relay', attach: remote.attachToken, upstreamTimeoutMs: remote.upstreamTimeoutMs });
+          await remote.start();
+          socket.resume();
+          return;
+        }
+      }
+      await this.broker.openSession(server, lines, clientKey);
     } catch (err) {
       // Refusals (unknown server, command awaiting consent, blocked by policy) explain themselves.
       const message = (err as Error).message;
@@ -68,7 +86,7 @@ export class LocalSocketServer {
       socket.end();
       return;
     }
-    reply({ countersign: HANDSHAKE_VERSION, ok: true });
+    reply({ countersign: HANDSHAKE_VERSION, ok: true, mode: 'pipe' });
     socket.resume();
   }
 

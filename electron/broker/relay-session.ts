@@ -5,13 +5,25 @@ import {
   errorResponse, ErrorCode, isNotification, isRequest, isResponse, isResult,
   type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest,
 } from '../../shared/jsonrpc.js';
+import type { DecidedBy } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import type { ExitInfo } from './stdio-upstream.js';
 import { ToolCatalog } from './tool-catalog.js';
 import type { MessageTransport } from './transport.js';
 
+/** What deciding a call needs of its session, wherever the session runs (here, or in `connect`). */
+export interface GateSession {
+  readonly id: string;
+  readonly serverName: string;
+  readonly clientKey: string;
+  clientInfo?: { name?: string; version?: string };
+  readonly allowedTools: Set<string>;
+  toolDefinition(name: string): Promise<ToolDefinition | undefined>;
+  knownTools(): ToolDefinition[];
+}
+
 export interface ToolCallContext {
-  session: RelaySession;
+  session: GateSession;
   request: JsonRpcRequest;
   toolName: string;
   arguments: unknown;
@@ -22,22 +34,32 @@ export interface ToolCallContext {
 }
 
 export type CallOutcome =
-  | { status: 'ok' | 'error'; result: Record<string, unknown> }
+  | { status: 'ok' | 'error'; result?: Record<string, unknown> }
   | { status: 'failed' | 'timeout'; error: string }
   | { status: 'cancelled' };
 
+/** Set on an automatic allow (no person involved), which `connect` may reuse for a while: see LeaseGrant. */
+export interface LeaseInfo {
+  decidedBy: DecidedBy;
+  reasons: string[];
+  /** Given while the client had read no local data: lapses once it has. */
+  untilLocalRead: boolean;
+}
+
 export type GateVerdict =
-  | { forward: true; retryOnTimeout: boolean; onSettled(outcome: CallOutcome): void }
+  | { forward: true; retryOnTimeout: boolean; onSettled(outcome: CallOutcome): void; lease?: LeaseInfo }
   | { forward: false; result: Record<string, unknown> };
 
 export interface SessionHooks {
   decideToolCall(ctx: ToolCallContext): Promise<GateVerdict>;
+  /** An allow known at once (a lease in `connect`), which skips the asynchronous decision. */
+  quickVerdict?(session: RelaySession, toolName: string, args: unknown): Extract<GateVerdict, { forward: true }> | undefined;
   onToolsListed?(session: RelaySession, tools: ToolDefinition[]): void;
   onToolsChanged?(session: RelaySession): void;
   /** The server's initialize result, as it passes to the client. */
   onInitialized?(session: RelaySession, result: Record<string, unknown>): void;
   /** What the client may see of a tools/list page; undefined passes it unchanged. */
-  rewriteToolsList?(session: RelaySession, tools: ToolDefinition[]): ToolDefinition[] | undefined;
+  rewriteToolsList?(session: RelaySession, tools: ToolDefinition[]): ToolDefinition[] | undefined | Promise<ToolDefinition[] | undefined>;
   onClosed?(session: RelaySession): void;
   /** Seconds before a forwarded tools/call counts as timed out upstream. */
   upstreamTimeoutMs(): number;
@@ -67,7 +89,7 @@ interface DownInflight {
   abort?: AbortController;
 }
 
-export class RelaySession {
+export class RelaySession implements GateSession {
   readonly id: string;
   clientInfo?: { name?: string; version?: string };
   readonly allowedTools = new Set<string>();
@@ -146,7 +168,7 @@ export class RelaySession {
         };
       }
       if (message.method === 'tools/call') {
-        void this.handleToolCall(message);
+        this.handleToolCall(message);
         return;
       }
       this.forwardRequest(message);
@@ -187,17 +209,32 @@ export class RelaySession {
     return upId;
   }
 
-  private async sendUpstream(message: JsonRpcMessage, downId?: JsonRpcId): Promise<void> {
+  private sendUpstream(message: JsonRpcMessage, downId?: JsonRpcId): Promise<void> {
+    // The common case, kept free of extra promises: every relayed message passes here.
+    if (this.upstreamReady && !this.upstreamGoneReason) {
+      return this.upstream!.send(message).catch((err: Error) => this.sendFailed(err, message, downId));
+    }
+    return this.sendWhenReady(message, downId);
+  }
+
+  private async sendWhenReady(message: JsonRpcMessage, downId?: JsonRpcId): Promise<void> {
     try {
       if (this.upstreamGoneReason) throw new Error(this.upstreamGoneReason);
       await this.ensureUpstream();
+      this.upstreamReady = true;
       await this.upstream!.send(message);
     } catch (err) {
-      if (downId !== undefined) {
-        this.failDownstream(downId, `Countersign could not reach server '${this.serverName}': ${(err as Error).message}`);
-      }
-      if (isRequest(message) && message.method === 'initialize') void this.close('upstream failed to start');
+      this.sendFailed(err as Error, message, downId);
     }
+  }
+
+  private upstreamReady = false;
+
+  private sendFailed(err: Error, message: JsonRpcMessage, downId?: JsonRpcId): void {
+    if (downId !== undefined) {
+      this.failDownstream(downId, `Countersign could not reach server '${this.serverName}': ${err.message}`);
+    }
+    if (isRequest(message) && message.method === 'initialize') void this.close('upstream failed to start');
   }
 
   private failDownstream(downId: JsonRpcId, text: string, code: number = ErrorCode.ServerUnavailable): void {
@@ -215,11 +252,21 @@ export class RelaySession {
     this.toClient(errorResponse(downId, code, text), downId);
   }
 
-  private async handleToolCall(request: JsonRpcRequest): Promise<void> {
-    const abort = new AbortController();
-    this.downInflight.set(request.id, { method: 'tools/call', abort });
+  private handleToolCall(request: JsonRpcRequest): void {
     const params = request.params ?? {};
     const toolName = typeof params.name === 'string' ? params.name : '';
+    const quick = this.hooks.quickVerdict?.(this, toolName, params.arguments);
+    if (quick) {
+      const upId = this.forwardRequest(request, { request, retryOnTimeout: quick.retryOnTimeout, retried: false, onSettled: quick.onSettled });
+      this.armCallTimer(upId);
+      return;
+    }
+    void this.decideAndForward(request, toolName, params);
+  }
+
+  private async decideAndForward(request: JsonRpcRequest, toolName: string, params: Record<string, unknown>): Promise<void> {
+    const abort = new AbortController();
+    this.downInflight.set(request.id, { method: 'tools/call', abort });
     const progressToken = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
     const ctx: ToolCallContext = {
       session: this,
@@ -334,6 +381,15 @@ export class RelaySession {
         this.catalog.recordPage(message.result, pending.hadCursor === true);
         const page = Array.isArray(message.result.tools) ? (message.result.tools as ToolDefinition[]) : [];
         const shown = this.hooks.rewriteToolsList?.(this, page);
+        if (shown instanceof Promise) {
+          const result = message.result;
+          // Fail closed: tools we could not check against the record are not shown.
+          shown.then(
+            (tools) => this.toClient(tools ? { ...message, id: downId, result: { ...result, tools } } : out, downId),
+            (err: Error) => this.toClient(errorResponse(downId, ErrorCode.ServerUnavailable, `Countersign could not check this server's tools: ${err.message}`), downId),
+          );
+          return;
+        }
         if (shown) out = { ...message, id: downId, result: { ...message.result, tools: shown } };
       }
       this.toClient(out, downId);
@@ -416,6 +472,20 @@ export class RelaySession {
       const meta = pending.call?.request.params?._meta as { progressToken?: unknown } | undefined;
       if (meta?.progressToken === token) this.armCallTimer(upId);
     }
+  }
+
+  /** Changes whenever the known definitions may have: a new listing, or the server saying they changed. */
+  get toolsGeneration(): number {
+    return this.catalog.generation;
+  }
+
+  /** Fails every request still in flight with `why`, then closes (the broker behind `connect` went away). */
+  async end(why: string): Promise<void> {
+    for (const [downId, inflight] of [...this.downInflight]) {
+      inflight.abort?.abort();
+      this.failDownstream(downId, why);
+    }
+    await this.close(why);
   }
 
   /** The tool's definition, listing the server's tools ourselves when we do not know them. */

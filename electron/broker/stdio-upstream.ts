@@ -1,27 +1,11 @@
 // Spawns a stdio MCP server and speaks newline-delimited JSON-RPC with it.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { LineTransport } from './line-transport.js';
-import { scrubbedEnv } from './scrub-env.js';
+import { spawnServer, stopServer, type ExitInfo, type StdioServerSpec } from './server-process.js';
 import type { MessageTransport } from './transport.js';
 import type { JsonRpcMessage } from '../../shared/jsonrpc.js';
 
-export interface StdioServerSpec {
-  command: string;
-  args?: string[];
-  env?: Record<string, string>;
-  cwd?: string;
-}
-
-export interface ExitInfo {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  /** The last lines the server wrote to stderr, to explain a crash. */
-  stderrTail: string;
-  /** Set when the command could not be started at all. */
-  startError?: string;
-}
-
-const STDERR_TAIL_BYTES = 4096;
+export { killTree, type ExitInfo, type StdioServerSpec } from './server-process.js';
 
 export class StdioUpstream implements MessageTransport {
   onclose?: () => void;
@@ -31,8 +15,8 @@ export class StdioUpstream implements MessageTransport {
   exit?: ExitInfo;
 
   private child?: ChildProcess;
+  private exited?: Promise<ExitInfo>;
   private lines?: LineTransport;
-  private stderrTail = '';
   private closing = false;
   private closedFired = false;
 
@@ -42,40 +26,29 @@ export class StdioUpstream implements MessageTransport {
   ) {}
 
   async start(): Promise<void> {
-    const child = spawn(this.spec.command, this.spec.args ?? [], {
-      env: scrubbedEnv(this.spec.env),
-      cwd: this.spec.cwd,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      // Its own process group, so the whole tree can be ended (npx → node → server).
-      detached: process.platform !== 'win32',
-      windowsHide: true,
-    });
+    const { child, started, exited } = spawnServer(this.spec, ['pipe', 'pipe'], this.opts.onStderr);
     this.child = child;
+    this.exited = exited;
     const lines = new LineTransport({ input: child.stdout!, output: child.stdin!, maxMessageBytes: this.opts.maxMessageBytes });
     this.lines = lines;
     lines.onmessage = (m) => this.onmessage?.(m);
     lines.onerror = () => {
       // Broken pipes surface as the exit below.
     };
-    child.stderr!.on('data', (chunk: Buffer) => {
-      const text = chunk.toString('utf8');
-      this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_BYTES);
-      this.opts.onStderr?.(text);
-    });
-    await new Promise<void>((resolve, reject) => {
-      child.once('spawn', () => resolve());
-      child.once('error', (err) => {
-        this.exit = { code: null, signal: null, stderrTail: '', startError: err.message };
-        reject(new Error(`could not start '${this.spec.command}': ${err.message}`));
-        this.fireClose();
-      });
-    });
-    child.once('exit', (code, signal) => {
-      this.exit = { code, signal, stderrTail: this.stderrTail };
+    void exited.then((exit) => {
+      this.exit = exit;
+      if (exit.startError) return this.fireClose();
       // Let stdout drain before we report the close, so a last response is not lost.
       if (child.stdout!.readableEnded) this.fireClose();
       else child.stdout!.once('close', () => this.fireClose());
     });
+    try {
+      await started;
+    } catch (err) {
+      this.exit = await exited;
+      this.fireClose();
+      throw err;
+    }
     await lines.start();
   }
 
@@ -92,21 +65,12 @@ export class StdioUpstream implements MessageTransport {
     if (this.closing) return;
     this.closing = true;
     const child = this.child;
-    if (!child || this.exit) {
+    if (!child || !this.exited || this.exit) {
       this.fireClose();
       return;
     }
     child.stdin?.end();
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    const graceful = await Promise.race([exited.then(() => true), delay(500).then(() => false)]);
-    if (!graceful) {
-      killTree(child, 'SIGTERM');
-      const termed = await Promise.race([exited.then(() => true), delay(2000).then(() => false)]);
-      if (!termed) killTree(child, 'SIGKILL');
-    } else {
-      // The leader left; make sure nothing it started lingers.
-      killTree(child, 'SIGTERM');
-    }
+    await stopServer(child, this.exited);
     this.fireClose();
   }
 
@@ -115,23 +79,5 @@ export class StdioUpstream implements MessageTransport {
     this.closedFired = true;
     if (this.exit && !this.closing) this.opts.onExit?.(this.exit);
     this.onclose?.();
-  }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
-
-/** Ends the child's whole process group (POSIX) or tree (Windows). */
-export function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    if (process.platform === 'win32') {
-      spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
-    } else {
-      process.kill(-child.pid, signal);
-    }
-  } catch {
-    // Already gone.
   }
 }

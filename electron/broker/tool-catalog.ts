@@ -17,6 +17,8 @@ export class ToolCatalog {
   private complete = false;
   private stale = false;
   private pages?: Map<string, ToolDefinition>;
+  /** Bumped whenever a definition may have changed. */
+  generation = 0;
 
   constructor(private readonly listPage: ListPage, private readonly onListed: (tools: ToolDefinition[]) => void) {}
 
@@ -27,6 +29,7 @@ export class ToolCatalog {
   /** The server said its tools changed: the next lookup lists them again. */
   markStale(): void {
     this.stale = true;
+    this.generation += 1;
   }
 
   /** A page of a listing the client asked for. A request without a cursor starts a fresh listing. */
@@ -44,6 +47,7 @@ export class ToolCatalog {
     }
     this.pages = undefined;
     this.tools = acc;
+    this.generation += 1;
     this.complete = true;
     this.stale = false;
     this.onListed([...acc.values()]);

@@ -1,6 +1,9 @@
 // `countersign connect <server>`: the stdio command an MCP client runs instead of the real server.
-// After a one-line handshake it is a plain byte pipe between the client and the broker's socket.
-import { connect, type Socket } from 'node:net';
+// After a one-line handshake it either relays the session itself to a server the broker started (relay
+// mode: stdio servers), or is a plain byte pipe to the broker, which relays (remote servers).
+import type { Socket } from 'node:net';
+import { openSocket } from '../broker/remote/attached-upstream.js';
+import { runRelayMode } from '../broker/remote/connect-session.js';
 import { socketPath } from '../broker/data-dir.js';
 import { HANDSHAKE_VERSION, readFirstLine, type HelloReply } from '../broker/local-handshake.js';
 import { ErrorCode, errorResponse } from '../../shared/jsonrpc.js';
@@ -9,7 +12,7 @@ export async function runConnect(server: string, dataDir: string): Promise<numbe
   const path = socketPath(dataDir);
   let socket: Socket;
   try {
-    socket = await open(path);
+    socket = await openSocket(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' || code === 'ECONNREFUSED'
@@ -17,7 +20,7 @@ export async function runConnect(server: string, dataDir: string): Promise<numbe
       : `Countersign could not reach its broker at ${path}: ${(err as Error).message}`;
     return refuse(why);
   }
-  socket.write(JSON.stringify({ countersign: HANDSHAKE_VERSION, server, clientPid: process.ppid }) + '\n');
+  socket.write(JSON.stringify({ countersign: HANDSHAKE_VERSION, server, clientPid: process.ppid, relay: true }) + '\n');
   let reply: HelloReply;
   try {
     reply = JSON.parse(await readFirstLine(socket)) as HelloReply;
@@ -29,19 +32,31 @@ export async function runConnect(server: string, dataDir: string): Promise<numbe
     socket.destroy();
     return refuse(reply.error);
   }
-  return pipe(socket);
+  if (reply.mode !== 'relay') return pipe(socket);
+  const stop = new AbortController();
+  for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+    process.once(sig, () => {
+      stop.abort();
+      // The orderly end takes milliseconds; never outlive the signal by much.
+      setTimeout(() => process.exit(0), 2000).unref();
+    });
+  }
+  await runRelayMode({
+    signal: stop.signal,
+    server,
+    socketPath: path,
+    control: socket,
+    attachToken: reply.attach,
+    upstreamTimeoutMs: reply.upstreamTimeoutMs,
+    input: process.stdin,
+    output: process.stdout,
+    onWarning: (text) => process.stderr.write(`countersign: ${text}\n`),
+  });
+  // The session is over: stop reading stdin so the process can exit.
+  process.stdin.destroy();
+  return 0;
 }
 
-function open(path: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const s = connect(path);
-    s.once('connect', () => {
-      s.off('error', reject);
-      resolve(s);
-    });
-    s.once('error', reject);
-  });
-}
 
 function pipe(socket: Socket): Promise<number> {
   return new Promise((resolve) => {

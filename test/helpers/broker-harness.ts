@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { BrokerEvent, PendingCall, ServerConfig } from '../../shared/api.js';
+import type { AuditEntry, BrokerEvent, LogQuery, PendingCall, ServerConfig } from '../../shared/api.js';
 import { SettingsStore } from '../../electron/broker/settings-store.js';
 import { launchHash } from '../../electron/broker/trust/launch-consent.js';
 import { TrustStore } from '../../electron/broker/trust/trust-store.js';
@@ -22,6 +22,8 @@ export interface TestBroker {
   stderr: () => string;
   api<T = unknown>(method: string, ...args: unknown[]): Promise<T>;
   waitForPending(match?: (c: PendingCall) => boolean, timeoutMs?: number): Promise<PendingCall>;
+  /** The log entries for `query` once `ok` holds: `connect` reports calls a few ms after they end. */
+  logWhen(query: LogQuery, ok: (entries: AuditEntry[]) => boolean, timeoutMs?: number): Promise<AuditEntry[]>;
   stop(): Promise<void>;
 }
 
@@ -87,6 +89,14 @@ export async function startServe(dataDir: string, extra: string[] = []): Promise
     }
     throw new Error('no pending call appeared');
   };
+  const logWhen = async (query: LogQuery, ok: (entries: AuditEntry[]) => boolean, timeoutMs = 5_000): Promise<AuditEntry[]> => {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const entries = await api<AuditEntry[]>('queryLog', query);
+      if (ok(entries) || Date.now() > end) return entries;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
   return {
     dataDir,
     baseUrl,
@@ -96,6 +106,7 @@ export async function startServe(dataDir: string, extra: string[] = []): Promise
     stderr: () => stderr,
     api,
     waitForPending,
+    logWhen,
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

@@ -112,7 +112,7 @@ describe('policy across calls', () => {
       const first = await client.listTools();
       expect(first.tools.map((t) => t.name)).toEqual(['page_tool_0', 'page_tool_1']);
       expect(first.nextCursor).toBe('2'); // cursors pass through untouched
-      const log = await broker.api<AuditEntry[]>('queryLog', { tool: 'page_tool_4' });
+      const log = await broker.logWhen({ tool: 'page_tool_4' }, (l) => l.length > 0);
       expect(log.at(-1)).toMatchObject({ decision: 'allow', decidedBy: 'policy' });
     } finally {
       await client.close();

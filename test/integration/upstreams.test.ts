@@ -4,18 +4,10 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configure, connectClient, makeDataDir, removeDir, startServe } from '../helpers/broker-harness.js';
 import { FIXTURE, NODE, ROOT } from '../helpers/paths.js';
+import { alive, allGone } from '../helpers/processes.js';
 
 type ToolResult = { content: Array<{ type: string; text?: string }> };
 const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text ?? '').join('\n');
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('remote upstream over Streamable HTTP', () => {
   let upstream: ReturnType<typeof spawn>;
@@ -72,9 +64,6 @@ describe('child processes', () => {
       await broker.stop();
       removeDir(dataDir);
     }
-    const end = Date.now() + 5000;
-    while (Date.now() < end && (alive(pids!.server) || alive(pids!.grandchild))) await new Promise((r) => setTimeout(r, 50));
-    expect(alive(pids!.server)).toBe(false);
-    expect(alive(pids!.grandchild)).toBe(false);
+    expect(await allGone([pids!.server, pids!.grandchild])).toBe(true);
   });
 });

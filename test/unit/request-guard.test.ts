@@ -93,7 +93,7 @@ async function listen(endpoint?: McpHttpEndpoint): Promise<void> {
     if (!guard.ok) return sendRejection(res, guard);
     if (endpoint) return void endpoint.handle(req, res, 'demo');
     void readJsonBody(req, 1024).then((body) => {
-      if (!body.ok) return sendRejection(res, body, body.status === 413);
+      if (!body.ok) return sendRejection(res, body, body.status === 413 ? 'drain' : 'keep');
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ echoed: body.value }));
     });
@@ -190,7 +190,8 @@ describe('readJsonBody', () => {
     const over = JSON.stringify({ s: 'x'.repeat(1024 - 7) });
     const declared = await raw(headers(), over);
     expect(declared.status).toBe(413);
-    expect(declared.headers.connection).toBe('close');
+    // The rest of the refused body is read and dropped (not a reset), so the connection is reusable.
+    expect(declared.headers.connection).toBe('keep-alive');
     expect(declared.body).toEqual({
       jsonrpc: '2.0',
       id: null,

@@ -31,7 +31,7 @@ export class ApiBridge {
       return;
     }
     const body = await readJsonBody(req, MAX_API_BODY);
-    if (!body.ok) return sendRejection(res, body, true);
+    if (!body.ok) return sendRejection(res, body, 'drain');
     const value = body.value as { method?: unknown; args?: unknown } | null;
     const method = value?.method;
     if (!isApiMethod(method)) {

@@ -86,18 +86,18 @@ export class BrokerHttpServer {
     try {
       if (path.startsWith('/mcp/')) {
         const checked = guardRequest(req, guard.mcp);
-        if (!checked.ok) return sendRejection(res, checked, true);
+        if (!checked.ok) return sendRejection(res, checked, 'close');
         const name = decodeURIComponent(path.slice('/mcp/'.length));
         return await this.mcp.handle(req, res, name);
       }
       if (path.startsWith('/api/')) {
         const checked = guardRequest(req, guard.api);
-        if (!checked.ok) return sendRejection(res, checked, true);
+        if (!checked.ok) return sendRejection(res, checked, 'close');
         return await this.api.handle(req, res, path);
       }
       // Static files carry no secrets, but a rebinding page must not read them either.
       const host = checkHost(req.headers.host, guard.hosts);
-      if (!host.ok) return sendRejection(res, host, true);
+      if (!host.ok) return sendRejection(res, host, 'close');
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         res.writeHead(405, { Allow: 'GET, HEAD' }).end();
         return;

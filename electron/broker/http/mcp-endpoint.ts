@@ -119,7 +119,7 @@ export class McpHttpEndpoint {
     const body = await readJsonBody(req, this.maxBodyBytes);
     if (!body.ok) {
       // Past the cap the rest of the body is unread: close the connection rather than drain it.
-      return sendRejection(res, body, body.status === 413);
+      return sendRejection(res, body, body.status === 413 ? 'drain' : 'keep');
     }
 
     const batch = Array.isArray(body.value);

@@ -101,8 +101,17 @@ export function guardRequest(req: IncomingMessage, opts: GuardOptions): GuardRes
   return checkBearer(single(req.headers.authorization), opts.token);
 }
 
-/** Writes a rejection as a JSON-RPC error with id null. `close` drops the connection after it (unread body). */
-export function sendRejection(res: ServerResponse, rejection: Rejection, close = false): void {
+/** Past this much unread body, or this long, a refused upload's connection is dropped. */
+const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+const DRAIN_MAX_MS = 10_000;
+
+/**
+ * Writes a rejection as a JSON-RPC error with id null, then: `keep` the connection; `close` it without
+ * reading more (a client that failed the checks gets nothing read); or `drain` the unread body of an
+ * upload that was too large, within bounds and kept nowhere, so the client, still sending, reads this
+ * answer instead of a connection reset.
+ */
+export function sendRejection(res: ServerResponse, rejection: Rejection, after: 'keep' | 'close' | 'drain' = 'keep'): void {
   if (res.headersSent) {
     res.destroy();
     return;
@@ -113,9 +122,24 @@ export function sendRejection(res: ServerResponse, rejection: Rejection, close =
     'Content-Length': String(Buffer.byteLength(body)),
     ...rejection.headers,
   };
-  if (close) headers.Connection = 'close';
+  if (after === 'close') headers.Connection = 'close';
   res.writeHead(rejection.status, headers);
   res.end(body);
+  if (after === 'drain' && !res.req.complete) drainThenDrop(res.req);
+}
+
+function drainThenDrop(req: IncomingMessage): void {
+  let dropped = 0;
+  const drop = (): void => void req.socket.destroy();
+  const timer = setTimeout(drop, DRAIN_MAX_MS);
+  timer.unref();
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > DRAIN_MAX_BYTES) drop();
+  });
+  req.once('end', () => clearTimeout(timer));
+  req.once('close', () => clearTimeout(timer));
+  req.resume();
 }
 
 function tooLarge(maxBytes: number): Rejection {
@@ -124,7 +148,7 @@ function tooLarge(maxBytes: number): Rejection {
 
 /**
  * Reads and parses a JSON body, holding at most `maxBytes` in memory. Past the cap it stops reading at
- * once (the caller should answer with `close` so the rest is never read).
+ * once (the caller answers with `drain`, which drops the rest unkept).
  */
 export function readJsonBody(req: IncomingMessage, maxBytes: number = DEFAULT_MAX_BODY_BYTES): Promise<BodyResult> {
   const declared = Number(single(req.headers['content-length']));

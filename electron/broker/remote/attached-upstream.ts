@@ -1,0 +1,107 @@
+// `connect`'s side of the server the broker started for it: a second connection to the broker's socket
+// that, once presented with the session's attach token, is the server's own stdin and stdout.
+import { connect as connectSocket, type Socket } from 'node:net';
+import type { JsonRpcMessage } from '../../../shared/jsonrpc.js';
+import { HANDSHAKE_VERSION } from '../local-handshake.js';
+import { LineTransport } from '../line-transport.js';
+import type { ExitInfo } from '../server-process.js';
+import type { MessageTransport } from '../transport.js';
+
+/** How long to wait for the broker's word on why the server's stdio ended. */
+const EXIT_INFO_WAIT_MS = 1000;
+const START_TIMEOUT_MS = 30_000;
+
+export class AttachedUpstream implements MessageTransport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JsonRpcMessage) => void;
+  /** Why the server went away, once the broker has said. */
+  exit?: ExitInfo;
+
+  private socket?: Socket;
+  private lines?: LineTransport;
+  private started?: (r: { ok: true } | { ok: false; error: string }) => void;
+  private exitWaiter?: () => void;
+  private closedFired = false;
+
+  constructor(private readonly socketPath: string, private readonly token: string) {}
+
+  async start(): Promise<void> {
+    const socket = await openSocket(this.socketPath);
+    this.socket = socket;
+    socket.on('error', () => undefined);
+    const ready = new Promise<{ ok: true } | { ok: false; error: string }>((resolve) => {
+      this.started = resolve;
+      setTimeout(() => resolve({ ok: false, error: 'Countersign did not start the server in time' }), START_TIMEOUT_MS).unref();
+    });
+    socket.write(JSON.stringify({ countersign: HANDSHAKE_VERSION, attach: this.token }) + '\n');
+    const r = await ready;
+    if (!r.ok) {
+      this.exit ??= { code: null, signal: null, stderrTail: '', startError: r.error };
+      socket.destroy();
+      this.fireClose();
+      throw new Error(r.error);
+    }
+    const lines = new LineTransport({ input: socket, output: socket, onCloseStreams: () => socket.end() });
+    this.lines = lines;
+    lines.onmessage = (m) => this.onmessage?.(m);
+    lines.onclose = () => void this.stdioEnded();
+    lines.onerror = () => undefined;
+    await lines.start();
+  }
+
+  /** The broker's answer to our attach. */
+  upstreamReady(r: { ok: true } | { ok: false; error: string }): void {
+    this.started?.(r);
+  }
+
+  /** The broker saw the server exit. */
+  exited(exit: ExitInfo): void {
+    this.exit = exit;
+    this.exitWaiter?.();
+  }
+
+  /** The broker is gone: nothing more will come. */
+  brokerGone(): void {
+    this.started?.({ ok: false, error: 'Countersign stopped' });
+    this.exitWaiter?.();
+  }
+
+  async send(message: JsonRpcMessage): Promise<void> {
+    if (!this.lines || this.exit) throw new Error('server is not running');
+    await this.lines.send(message);
+  }
+
+  async close(): Promise<void> {
+    this.socket?.end();
+    this.fireClose();
+  }
+
+  private async stdioEnded(): Promise<void> {
+    if (!this.exit) {
+      // The socket usually ends a moment before the broker reports the exit: wait for its reason.
+      await new Promise<void>((resolve) => {
+        this.exitWaiter = resolve;
+        setTimeout(resolve, EXIT_INFO_WAIT_MS).unref();
+      });
+    }
+    this.fireClose();
+  }
+
+  private fireClose(): void {
+    if (this.closedFired) return;
+    this.closedFired = true;
+    this.onclose?.();
+  }
+}
+
+export function openSocket(path: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const s = connectSocket(path);
+    s.once('connect', () => {
+      s.off('error', reject);
+      resolve(s);
+    });
+    s.once('error', reject);
+  });
+}

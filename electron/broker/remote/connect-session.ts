@@ -1,0 +1,139 @@
+// Relay mode, `connect`'s side: the client's session runs here, in the same RelaySession the broker
+// uses, so the only extra hop between client and server is this process. Decisions come from the
+// broker over the control socket, or from a lease it gave; every call is reported to its audit log.
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
+import type { Readable, Writable } from 'node:stream';
+import type { ToolDefinition } from '../../../shared/tool.js';
+import { badLineResponse, LineTransport } from '../line-transport.js';
+import { RelaySession, type GateVerdict, type SessionHooks, type ToolCallContext } from '../relay-session.js';
+import type { ExitInfo } from '../server-process.js';
+import { AttachedUpstream } from './attached-upstream.js';
+import { ControlChannel } from './control-channel.js';
+import { LeaseCache } from './lease-cache.js';
+import type { DecideReply } from './protocol.js';
+import { ReportQueue, wireOutcome } from './report-queue.js';
+
+export interface RelayModeOptions {
+  server: string;
+  socketPath: string;
+  /** The control connection, its handshake done. */
+  control: Socket;
+  attachToken: string;
+  upstreamTimeoutMs: number;
+  input: Readable;
+  output: Writable;
+  /** Ends the session in order (reports flushed) when aborted, e.g. on SIGTERM. */
+  signal?: AbortSignal;
+  onWarning?(text: string): void;
+}
+
+/** Runs the session until the client or the broker ends it. */
+export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
+  const control = opts.control;
+  const channel = new ControlChannel(new LineTransport({ input: control, output: control, onCloseStreams: () => control.end() }));
+  const leases = new LeaseCache();
+  const reports = new ReportQueue(channel);
+  const deciding = new Map<number, ToolCallContext>();
+  const upstream = new AttachedUpstream(opts.socketPath, opts.attachToken);
+  let upstreamTimeoutMs = opts.upstreamTimeoutMs;
+  let nextCall = 1;
+
+  const downstream: LineTransport = new LineTransport({
+    input: opts.input,
+    output: opts.output,
+    onBadLine: (bad) => {
+      if (bad.id !== null) void downstream.send(badLineResponse(bad)).catch(() => undefined);
+      else opts.onWarning?.(`ignored a bad message from the client: ${bad.reason}`);
+    },
+  });
+
+  // A call under a lease goes straight on; the broker hears of it (for the log) once it ends.
+  const quickVerdict: SessionHooks['quickVerdict'] = (s, tool, args) => {
+    const lease = leases.find(tool, s.toolsGeneration);
+    if (!lease) return undefined;
+    const started = Date.now();
+    return {
+      forward: true,
+      retryOnTimeout: lease.retryOnTimeout,
+      onSettled: (outcome) => reports.push({
+        kind: 'leased',
+        call: {
+          time: new Date(started).toISOString(), tool, arguments: args, decidedBy: lease.decidedBy,
+          reasons: lease.reasons, durationMs: Date.now() - started, outcome: wireOutcome(outcome),
+        },
+      }),
+    };
+  };
+
+  const decideToolCall = async (ctx: ToolCallContext): Promise<GateVerdict> => {
+    const generation = session.toolsGeneration;
+    const call = nextCall++;
+    if (process.env.CS_DEBUG_SLOW) process.stderr.write(`slow ${ctx.toolName} ${performance.now().toFixed(0)}\n`);
+    deciding.set(call, ctx);
+    const cancel = (): void => channel.notify('cancel', { call });
+    ctx.signal.addEventListener('abort', cancel, { once: true });
+    try {
+      const reply = await channel.request<DecideReply>('decide', { call, tool: ctx.toolName, arguments: ctx.arguments });
+      upstreamTimeoutMs = reply.upstreamTimeoutMs;
+      if (!reply.forward) return { forward: false, result: reply.result };
+      // Decided on the listing we have now: a lease holds only while that listing does.
+      if (reply.lease && session.toolsGeneration === generation) leases.grant(ctx.toolName, generation, reply.lease, reply.retryOnTimeout);
+      return {
+        forward: true,
+        retryOnTimeout: reply.retryOnTimeout,
+        onSettled: (outcome) => reports.push({ kind: 'settled', call, outcome: wireOutcome(outcome) }),
+      };
+    } finally {
+      deciding.delete(call);
+      ctx.signal.removeEventListener('abort', cancel);
+    }
+  };
+
+  const hooks: SessionHooks = {
+    decideToolCall,
+    quickVerdict,
+    onInitialized: (s, result) => channel.notify('initialized', { client: s.clientInfo, result }),
+    onToolsListed: (_s, tools) => channel.notify('listed', { tools }),
+    rewriteToolsList: async (_s, tools) => (await channel.request<{ tools?: ToolDefinition[] }>('rewrite', { tools })).tools,
+    upstreamTimeoutMs: () => upstreamTimeoutMs,
+  };
+  const session: RelaySession = new RelaySession(opts.server, 'connect', downstream, () => upstream, hooks, randomUUID());
+
+  channel.handle('definition', async (p) => ({ definition: await session.toolDefinition(String(p.name)) }));
+  channel.handle('revoke', (p) => leases.revoke(p.history === true));
+  channel.handle('tools-changed', () => session.notifyToolsChanged());
+  channel.handle('progress', (p) => {
+    if (typeof p.call !== 'number' || typeof p.progress !== 'number') return;
+    deciding.get(p.call)?.sendProgress(p.progress, String(p.message ?? ''));
+  });
+  channel.handle('upstream', (p) => upstream.upstreamReady(p.ok === true ? { ok: true } : { ok: false, error: String(p.error) }));
+  channel.handle('exited', (p) => upstream.exited(exitInfo(p)));
+  channel.handle('close', (p) => void session.end(`Countersign ended this session: ${String(p.why)}.`));
+
+  const done = new Promise<void>((resolve) => {
+    hooks.onClosed = () => {
+      reports.flush();
+      channel.notify('bye', {});
+      void channel.close().finally(resolve);
+    };
+    channel.onclose = () => {
+      upstream.brokerGone();
+      void session.end('Countersign stopped while this request was in flight, so it did not finish. Start Countersign again, then restart this server in your client.');
+    };
+  });
+  opts.signal?.addEventListener('abort', () => void session.close('connect was asked to stop'), { once: true });
+  await channel.start();
+  control.resume(); // the handshake left it paused
+  await session.start();
+  await done;
+}
+
+function exitInfo(p: Record<string, unknown>): ExitInfo {
+  return {
+    code: typeof p.code === 'number' ? p.code : null,
+    signal: typeof p.signal === 'string' ? (p.signal as NodeJS.Signals) : null,
+    stderrTail: typeof p.stderrTail === 'string' ? p.stderrTail : '',
+    startError: typeof p.startError === 'string' ? p.startError : undefined,
+  };
+}

@@ -1,0 +1,78 @@
+// What `connect` and the broker say to each other in relay mode, where `connect` relays the client's
+// messages to a server the broker started, and the broker keeps every decision, record and log.
+// Requests and notifications travel as JSON-RPC on the control socket (see control-channel.ts).
+import type { ToolDefinition } from '../../../shared/tool.js';
+import type { DecidedBy } from '../../../shared/decision.js';
+import type { ExitInfo } from '../stdio-upstream.js';
+
+/** How long `connect` may reuse an automatic allow before asking the broker again. */
+export const LEASE_TTL_MS = 200;
+
+/** A call's end as the audit log needs it (never the result itself: that may be large). */
+export type WireOutcome =
+  | { status: 'ok' | 'error' }
+  | { status: 'failed' | 'timeout'; error: string }
+  | { status: 'cancelled' };
+
+/**
+ * Lets `connect` allow further calls of one tool without asking, while nothing changes: it lapses after
+ * `ttlMs`, when the broker revokes it (any change of trust, rules, settings, records or pause), when
+ * the tool listing changes, and (`untilLocalRead`) once the client has read local data.
+ */
+export interface LeaseGrant {
+  ttlMs: number;
+  untilLocalRead: boolean;
+  decidedBy: DecidedBy;
+  reasons: string[];
+}
+
+export type DecideReply =
+  | { forward: false; result: Record<string, unknown>; upstreamTimeoutMs: number }
+  | { forward: true; retryOnTimeout: boolean; lease?: LeaseGrant; upstreamTimeoutMs: number };
+
+/** A call `connect` allowed under a lease: the broker writes its audit entry. */
+export interface LeasedCall {
+  time: string;
+  tool: string;
+  arguments: unknown;
+  decidedBy: DecidedBy;
+  reasons: string[];
+  durationMs: number;
+  outcome: WireOutcome;
+}
+
+export type Report =
+  | { kind: 'leased'; call: LeasedCall }
+  /** How a call the broker allowed ended. */
+  | { kind: 'settled'; call: number; outcome: WireOutcome };
+
+/** connect → broker. */
+export interface ToBroker {
+  initialized: { client?: { name?: string; version?: string }; result: Record<string, unknown> };
+  listed: { tools: ToolDefinition[] };
+  cancel: { call: number };
+  report: { items: Report[] };
+  /** Sent after the last report of an orderly end. */
+  bye: Record<string, never>;
+}
+
+/** connect → broker requests, and what they answer. */
+export interface BrokerRequests {
+  decide: { params: { call: number; tool: string; arguments: unknown }; result: DecideReply };
+  rewrite: { params: { tools: ToolDefinition[] }; result: { tools?: ToolDefinition[] } };
+}
+
+/** broker → connect. */
+export interface ToConnect {
+  upstream: { ok: true } | { ok: false; error: string };
+  exited: ExitInfo;
+  progress: { call: number; progress: number; message: string };
+  revoke: { history?: boolean };
+  'tools-changed': Record<string, never>;
+  close: { why: string };
+}
+
+/** broker → connect requests. */
+export interface ConnectRequests {
+  definition: { params: { name: string }; result: { definition?: ToolDefinition } };
+}

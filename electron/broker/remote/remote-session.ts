@@ -1,0 +1,195 @@
+// The broker's half of a relay-mode session. `connect` relays the client's messages straight to a server
+// this broker started (its stdio is `connect`'s data socket); every decision still happens here, through
+// the same gate, and every call is logged here. Calls the gate allowed on its own may be repeated under
+// a short lease (see LeaseGrant), which the broker revokes the moment anything they rest on changes.
+import { randomBytes } from 'node:crypto';
+import type { Socket } from 'node:net';
+import type { AuditEntry } from '../../../shared/api.js';
+import type { ToolDefinition } from '../../../shared/tool.js';
+import { settledFields } from '../call-gate.js';
+import type { GateSession, GateVerdict, ToolCallContext } from '../relay-session.js';
+import { spawnServer, stopServer, type ExitInfo, type SpawnedServer, type StdioServerSpec } from '../server-process.js';
+import type { ControlChannel } from './control-channel.js';
+import type { z } from 'zod';
+import { LEASE_TTL_MS, type DecideReply, type WireOutcome } from './protocol.js';
+import { REPORT_DELAY_MS } from './report-queue.js';
+import { wire } from './wire-schemas.js';
+
+export interface RemoteSessionDeps {
+  spec: StdioServerSpec;
+  decideToolCall(ctx: ToolCallContext): Promise<GateVerdict>;
+  upstreamTimeoutMs(): number;
+  /** Changes on every revocation: a lease decided across one is not given. */
+  leaseEpoch(): number;
+  onInitialized(result: Record<string, unknown>): void;
+  onListed(tools: ToolDefinition[]): void;
+  rewrite(tools: ToolDefinition[]): ToolDefinition[] | undefined;
+  audit(entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>): void;
+  /** Writes the entries `fn` makes in one go. */
+  batchAudit(fn: () => void): void;
+  onServerStderr?(text: string): void;
+  onServerExit(exit: ExitInfo): void;
+  warn(text: string): void;
+  onClosed(session: RemoteSession): void;
+}
+
+export class RemoteSession implements GateSession {
+  readonly allowedTools = new Set<string>();
+  clientInfo?: { name?: string; version?: string };
+  /** Single use: the data connection that presents it becomes the server's stdio. */
+  readonly attachToken = randomBytes(24).toString('base64url');
+  private tools: ToolDefinition[] = [];
+  private server?: SpawnedServer;
+  private readonly deciding = new Map<number, AbortController>();
+  private readonly forwarded = new Map<number, (outcome: WireOutcome) => void>();
+  private closed = false;
+  private started = false;
+  private leasesGiven = 0;
+  private saidBye = false;
+
+  constructor(
+    readonly id: string,
+    readonly serverName: string,
+    readonly clientKey: string,
+    private readonly channel: ControlChannel,
+    private readonly deps: RemoteSessionDeps,
+  ) {
+    channel.handle('initialized', (p) => {
+      const { client, result } = wire.initialized.parse(p);
+      this.clientInfo = client;
+      deps.onInitialized(result);
+    });
+    channel.handle('listed', (p) => {
+      this.tools = wire.listed.parse(p).tools as ToolDefinition[];
+      deps.onListed(this.tools);
+    });
+    channel.handle('rewrite', (p) => ({ tools: deps.rewrite(wire.rewrite.parse(p).tools as ToolDefinition[]) }));
+    channel.handle('decide', (p) => this.decide(wire.decide.parse(p)));
+    channel.handle('cancel', (p) => this.deciding.get(wire.cancel.parse(p).call)?.abort());
+    channel.handle('report', (p) => {
+      const { items } = wire.report.parse(p);
+      deps.batchAudit(() => this.report(items));
+    });
+    channel.handle('bye', () => void (this.saidBye = true));
+    channel.onclose = () => {
+      // Leased calls are reported a few ms after they end: a `connect` that died may have taken some along.
+      if (!this.saidBye && this.leasesGiven > 0) {
+        deps.warn(`The connect process of a '${serverName}' session ended abruptly: calls it ran in its last ${REPORT_DELAY_MS} ms may be missing from the audit log.`);
+      }
+      void this.close('connect closed the session');
+    };
+  }
+
+  /** How calls ended, as `connect` reported them: the broker's own allows settle, leased ones are logged. */
+  private report(items: z.infer<typeof wire.report>['items']): void {
+    for (const item of items) {
+      if (item.kind === 'settled') {
+        this.forwarded.get(item.call)?.(item.outcome);
+        this.forwarded.delete(item.call);
+        continue;
+      }
+      const { call } = item;
+      this.deps.audit({
+        time: call.time, server: this.serverName, tool: call.tool, arguments: call.arguments, decision: 'allow',
+        decidedBy: call.decidedBy, reasons: call.reasons, durationMs: call.durationMs, client: this.clientInfo?.name,
+        ...settledFields(call.outcome),
+      });
+    }
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  get upstreamTimeoutMs(): number {
+    return this.deps.upstreamTimeoutMs();
+  }
+
+  /** After the handshake reply is on its way: nothing may be written on the socket before it. */
+  async start(): Promise<void> {
+    await this.channel.start();
+    this.started = true;
+  }
+
+  async toolDefinition(name: string): Promise<ToolDefinition | undefined> {
+    const reply = wire.definition.parse(await this.channel.request('definition', { name }));
+    return reply.definition as ToolDefinition | undefined;
+  }
+
+  knownTools(): ToolDefinition[] {
+    return this.tools;
+  }
+
+  notifyToolsChanged(): void {
+    if (this.started) this.channel.notify('tools-changed', {});
+  }
+
+  /** Ends `connect`'s leases: all of them, or (history) those given before the client read local data. */
+  revoke(history = false): void {
+    // Before start `connect` holds no lease, and its socket still waits for the handshake reply.
+    if (this.started) this.channel.notify('revoke', history ? { history: true } : {});
+  }
+
+  /** Starts the server with the data connection as its stdin and stdout. */
+  attach(socket: Socket): void {
+    if (this.server || this.closed) {
+      socket.destroy();
+      return;
+    }
+    const server = spawnServer(this.deps.spec, [socket, socket], this.deps.onServerStderr);
+    this.server = server;
+    // The server holds its own copy of the descriptor; ours must go, or `connect` never sees its end.
+    socket.destroy();
+    server.started.then(
+      () => this.channel.notify('upstream', { ok: true }),
+      (err: Error) => this.channel.notify('upstream', { ok: false, error: err.message }),
+    );
+    void server.exited.then((exit) => {
+      if (this.closed) return;
+      this.deps.onServerExit(exit);
+      this.channel.notify('exited', exit);
+    });
+  }
+
+  private async decide(p: { call: number; tool: string; arguments?: unknown }): Promise<DecideReply> {
+    if (this.closed) throw new Error('the session is closed');
+    const abort = new AbortController();
+    this.deciding.set(p.call, abort);
+    const epoch = this.deps.leaseEpoch();
+    let verdict: GateVerdict;
+    try {
+      verdict = await this.deps.decideToolCall({
+        session: this,
+        request: { jsonrpc: '2.0', id: p.call, method: 'tools/call', params: { name: p.tool, arguments: p.arguments } },
+        toolName: p.tool,
+        arguments: p.arguments,
+        signal: abort.signal,
+        sendProgress: (progress, message) => this.channel.notify('progress', { call: p.call, progress, message }),
+      });
+    } finally {
+      this.deciding.delete(p.call);
+    }
+    const upstreamTimeoutMs = this.deps.upstreamTimeoutMs();
+    if (!verdict.forward) return { forward: false, result: verdict.result, upstreamTimeoutMs };
+    if (this.closed) {
+      verdict.onSettled({ status: 'cancelled' });
+      throw new Error('the session is closed');
+    }
+    this.forwarded.set(p.call, verdict.onSettled);
+    const lease = verdict.lease && this.deps.leaseEpoch() === epoch ? { ...verdict.lease, ttlMs: LEASE_TTL_MS } : undefined;
+    if (lease) this.leasesGiven += 1;
+    return { forward: true, retryOnTimeout: verdict.retryOnTimeout, lease, upstreamTimeoutMs };
+  }
+
+  async close(why: string): Promise<void> {
+    if (this.closed) return;
+    if (this.started) this.channel.notify('close', { why });
+    this.closed = true;
+    for (const abort of this.deciding.values()) abort.abort();
+    for (const settle of this.forwarded.values()) settle({ status: 'failed', error: `The session ended before the call finished (${why}).` });
+    this.forwarded.clear();
+    await this.channel.close().catch(() => undefined);
+    if (this.server) await stopServer(this.server.child, this.server.exited);
+    this.deps.onClosed(this);
+  }
+}

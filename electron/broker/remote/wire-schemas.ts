@@ -1,0 +1,41 @@
+// Checks what `connect` sends the broker in relay mode: it is our own code, but a message that does not
+// fit is refused with a clear error instead of reaching the gate or the audit log half-formed.
+import { z } from 'zod';
+
+const tool = z.object({ name: z.string().min(1).max(512) }).passthrough();
+const outcome = z.union([
+  z.object({ status: z.enum(['ok', 'error']) }),
+  z.object({ status: z.enum(['failed', 'timeout']), error: z.string().max(10_000) }),
+  z.object({ status: z.literal('cancelled') }),
+]);
+const decidedBy = z.enum(['person', 'rule', 'policy', 'timeout', 'session', 'cancelled']);
+const callNumber = z.number().int().nonnegative();
+
+export const wire = {
+  initialized: z.object({
+    client: z.object({ name: z.string().max(512).optional(), version: z.string().max(512).optional() }).optional(),
+    result: z.record(z.unknown()),
+  }),
+  listed: z.object({ tools: z.array(tool).max(100_000) }),
+  rewrite: z.object({ tools: z.array(tool).max(100_000) }),
+  decide: z.object({ call: callNumber, tool: z.string().max(512), arguments: z.unknown() }),
+  cancel: z.object({ call: callNumber }),
+  report: z.object({
+    items: z.array(z.union([
+      z.object({
+        kind: z.literal('leased'),
+        call: z.object({
+          time: z.string().max(64),
+          tool: z.string().max(512),
+          arguments: z.unknown(),
+          decidedBy,
+          reasons: z.array(z.string().max(128)).max(64),
+          durationMs: z.number().nonnegative(),
+          outcome,
+        }),
+      }),
+      z.object({ kind: z.literal('settled'), call: callNumber, outcome }),
+    ])).max(100_000),
+  }),
+  definition: z.object({ definition: tool.optional() }),
+};
