@@ -27,6 +27,7 @@ export interface BenchBroker {
   dataDir: string;
   baseUrl: string;
   mcpToken: string;
+  pid?: number;
   /** The last few KB of the broker's stderr, for error messages. */
   stderr(): string;
   stop(): Promise<void>;
@@ -82,6 +83,7 @@ export async function startBroker(servers: BenchServer[]): Promise<BenchBroker> 
       dataDir,
       baseUrl: new URL(uiUrl).origin,
       mcpToken: readFileSync(join(dataDir, 'mcp-token'), 'utf8').trim(),
+      pid: c.pid,
       stderr: () => stderr,
       stop,
     };

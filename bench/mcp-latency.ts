@@ -9,10 +9,11 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { CLI, EVERYTHING_SERVER, NODE, startBroker, type BenchBroker } from './broker.js';
 import type { BenchCase } from './case.js';
+import { CpuMeter } from './cpu-time.js';
 import { summarize, table } from './stats.js';
 
 const CALLS = 1000;
-const WARMUP = 50;
+const WARMUP = 500;
 const BLOCK = 100;
 const TARGET_CONNECT_MEDIAN = 1.5;
 const SERVER = 'everything';
@@ -22,6 +23,11 @@ interface Path {
   name: 'direct' | 'byte pipe' | 'connect' | 'http';
   client: Client;
   samples: number[];
+  /** CPU used by the processes between client and server: the relay process, the broker. */
+  relayCpu: CpuMeter;
+  brokerCpu: CpuMeter;
+  relayPid?: number;
+  brokerPid?: number;
 }
 
 type EchoResult = { isError?: boolean; content?: Array<{ type?: string; text?: string }> };
@@ -44,7 +50,7 @@ async function ping(path: Path): Promise<number> {
   return performance.now() - start;
 }
 
-async function open(name: Path['name'], transport: Transport, paths: Path[]): Promise<void> {
+async function open(name: Path['name'], transport: Transport, paths: Path[], brokerPid?: number): Promise<void> {
   const client = new Client({ name: `countersign-bench-${name}`, version: '1.0.0' });
   try {
     await client.connect(transport);
@@ -52,7 +58,8 @@ async function open(name: Path['name'], transport: Transport, paths: Path[]): Pr
     await transport.close().catch(() => undefined);
     throw new Error(`${name}: could not connect: ${(err as Error).message}`);
   }
-  paths.push({ name, client, samples: [] });
+  const relayPid = name === 'byte pipe' || name === 'connect' ? (transport as StdioClientTransport).pid ?? undefined : undefined;
+  paths.push({ name, client, samples: [], relayCpu: new CpuMeter(), brokerCpu: new CpuMeter(), relayPid, brokerPid });
 }
 
 function report(paths: Path[], out: (line: string) => void): void {
@@ -84,21 +91,33 @@ export const mcpLatency: BenchCase = {
       const b = broker;
       await open('direct', new StdioClientTransport({ command: NODE, args: [EVERYTHING_SERVER], stderr: 'ignore' }), paths);
       await open('byte pipe', new StdioClientTransport({ command: NODE, args: [BYTE_PIPE, NODE, EVERYTHING_SERVER], stderr: 'ignore' }), paths);
-      await open('connect', new StdioClientTransport({ command: NODE, args: [CLI, 'connect', SERVER, '--data-dir', b.dataDir], stderr: 'ignore' }), paths);
+      await open('connect', new StdioClientTransport({ command: NODE, args: [CLI, 'connect', SERVER, '--data-dir', b.dataDir], stderr: 'ignore' }), paths, b.pid);
       await open('http', new StreamableHTTPClientTransport(new URL(`${b.baseUrl}/mcp/${SERVER}`), {
         requestInit: { headers: { Authorization: `Bearer ${b.mcpToken}` } },
-      }), paths);
+      }), paths, b.pid);
 
       for (const p of paths) for (let i = 0; i < WARMUP; i++) await echo(p, i);
       // A ping is relayed without a decision: it shows what the extra hops alone cost.
       const pings = new Map(paths.map((p) => [p.name, [] as number[]]));
       for (let done = 0; done < CALLS; done += BLOCK) {
         for (const p of paths) {
-          for (let i = done; i < Math.min(CALLS, done + BLOCK); i++) p.samples.push(await echo(p, i));
+          const block = async (): Promise<void> => {
+            for (let i = done; i < Math.min(CALLS, done + BLOCK); i++) p.samples.push(await echo(p, i));
+          };
+          await p.relayCpu.measure([p.relayPid], () => p.brokerCpu.measure([p.brokerPid], block));
           for (let i = 0; i < BLOCK / 4; i++) pings.get(p.name)!.push(await ping(p));
         }
       }
       report(paths, out);
+      const cpu = (m: CpuMeter, p: Path): string => {
+        const v = m.perCall(p.samples.length);
+        return v === undefined ? 'n/a' : `${v.toFixed(0)} µs`;
+      };
+      out('');
+      out('CPU per echo call (Linux /proc schedstat): ' + paths.filter((p) => p.name !== 'direct').map((p) =>
+        p.name === 'byte pipe' ? `byte pipe process ${cpu(p.relayCpu, p)}`
+          : p.name === 'connect' ? `connect process ${cpu(p.relayCpu, p)} + broker ${cpu(p.brokerCpu, p)}`
+            : `http: broker ${cpu(p.brokerCpu, p)}`).join('; '));
       const direct = summarize(pings.get('direct')!).median;
       out('');
       out(`relay alone (${CALLS / 4} pings each, no decision): ` +

@@ -77,7 +77,8 @@ interface ForwardedCall {
   request: JsonRpcRequest;
   retryOnTimeout: boolean;
   retried: boolean;
-  timer?: NodeJS.Timeout;
+  /** When it counts as timed out upstream (performance.now() time). */
+  deadline: number;
   onSettled(outcome: CallOutcome): void;
   upId: number;
 }
@@ -245,7 +246,6 @@ export class RelaySession implements GateSession {
       const pending = this.upPending.get(inflight.upId);
       this.upPending.delete(inflight.upId);
       if (pending?.call) {
-        clearTimeout(pending.call.timer);
         pending.call.onSettled({ status: code === ErrorCode.UpstreamTimeout ? 'timeout' : 'failed', error: text });
       }
     }
@@ -257,7 +257,7 @@ export class RelaySession implements GateSession {
     const toolName = typeof params.name === 'string' ? params.name : '';
     const quick = this.hooks.quickVerdict?.(this, toolName, params.arguments);
     if (quick) {
-      const upId = this.forwardRequest(request, { request, retryOnTimeout: quick.retryOnTimeout, retried: false, onSettled: quick.onSettled });
+      const upId = this.forwardRequest(request, { request, retryOnTimeout: quick.retryOnTimeout, retried: false, onSettled: quick.onSettled, deadline: 0 });
       this.armCallTimer(upId);
       return;
     }
@@ -296,17 +296,41 @@ export class RelaySession implements GateSession {
       this.toClient({ jsonrpc: '2.0', id: request.id, result: verdict.result }, request.id);
       return;
     }
-    const upId = this.forwardRequest(request, { request, retryOnTimeout: verdict.retryOnTimeout, retried: false, onSettled: verdict.onSettled });
+    const upId = this.forwardRequest(request, { request, retryOnTimeout: verdict.retryOnTimeout, retried: false, onSettled: verdict.onSettled, deadline: 0 });
     this.armCallTimer(upId);
   }
 
+  /**
+   * Every forwarded call has a deadline; one timer per session serves them all, set for the earliest.
+   * (A timer per call costs more than the relay itself on a fast path.)
+   */
   private armCallTimer(upId: number): void {
-    const pending = this.upPending.get(upId);
-    const call = pending?.call;
+    const call = this.upPending.get(upId)?.call;
     if (!call) return;
-    clearTimeout(call.timer);
-    call.timer = setTimeout(() => this.callTimedOut(upId), this.hooks.upstreamTimeoutMs());
-    call.timer.unref();
+    const timeoutMs = this.hooks.upstreamTimeoutMs();
+    call.deadline = performance.now() + timeoutMs;
+    if (!this.deadlineTimer) this.scheduleDeadlines(timeoutMs);
+  }
+
+  private deadlineTimer?: NodeJS.Timeout;
+
+  private scheduleDeadlines(inMs: number): void {
+    this.deadlineTimer = setTimeout(() => this.sweepDeadlines(), Math.max(0, inMs));
+    this.deadlineTimer.unref();
+  }
+
+  private sweepDeadlines(): void {
+    this.deadlineTimer = undefined;
+    if (this.closed) return;
+    const now = performance.now();
+    let next = Infinity;
+    for (const [upId, pending] of [...this.upPending]) {
+      const deadline = pending.call?.deadline;
+      if (deadline === undefined) continue;
+      if (deadline <= now) this.callTimedOut(upId);
+    }
+    for (const pending of this.upPending.values()) if (pending.call) next = Math.min(next, pending.call.deadline);
+    if (next !== Infinity) this.scheduleDeadlines(next - now);
   }
 
   private callTimedOut(upId: number): void {
@@ -318,7 +342,7 @@ export class RelaySession implements GateSession {
     if (call.retryOnTimeout && !call.retried) {
       // Only a trusted server's idempotent tool: a second identical call has no further effect.
       const newUp = this.nextUpId++;
-      const retry: ForwardedCall = { ...call, retried: true, upId: newUp, timer: undefined };
+      const retry: ForwardedCall = { ...call, retried: true, upId: newUp };
       this.upPending.set(newUp, { downId: pending.downId, method: 'tools/call', call: retry });
       const inflight = this.downInflight.get(pending.downId);
       if (inflight) inflight.upId = newUp;
@@ -351,7 +375,6 @@ export class RelaySession implements GateSession {
       this.upPending.delete(inflight.upId);
       this.downInflight.delete(requestId);
       if (pending?.call) {
-        clearTimeout(pending.call.timer);
         pending.call.onSettled({ status: 'cancelled' });
       }
       void this.sendUpstream({ ...message, params: { ...message.params, requestId: inflight.upId } });
@@ -395,7 +418,6 @@ export class RelaySession implements GateSession {
       this.toClient(out, downId);
       if (pending.call) {
         // After the answer is on its way: the audit write is not on the client's critical path.
-        clearTimeout(pending.call.timer);
         if (isResult(message)) {
           pending.call.onSettled({ status: message.result.isError === true ? 'error' : 'ok', result: message.result });
         } else {
@@ -558,10 +580,10 @@ export class RelaySession implements GateSession {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.listChangedTimer);
+    clearTimeout(this.deadlineTimer);
     for (const inflight of this.downInflight.values()) inflight.abort?.abort();
     for (const pending of this.upPending.values()) {
       if (pending.call) {
-        clearTimeout(pending.call.timer);
         pending.call.onSettled({ status: 'cancelled' });
       }
     }
