@@ -6,6 +6,12 @@ import { badLineResponse, LineTransport } from './line-transport.js';
 import { HANDSHAKE_VERSION, parseHello, readFirstLine, type Attach, type Hello, type HelloReply } from './local-handshake.js';
 import { ControlChannel } from './remote/control-channel.js';
 
+/**
+ * A relay-mode report carries the arguments of every call `connect` ran in its last few ms, each up to a
+ * client message's 32 MiB: the control channel takes larger lines than a client may send.
+ */
+const CONTROL_MAX_BYTES = 512 * 1024 * 1024;
+
 export interface LocalSocketOptions {
   path: string;
   maxMessageBytes?: number;
@@ -58,19 +64,22 @@ export class LocalSocketServer {
     const { server, clientPid } = hello;
     // Sessions of one client process share history, so the key is the process that ran `connect`.
     const clientKey = clientPid ? `local:${clientPid}` : `local-socket:${Math.random()}`;
-    const lines = new LineTransport({
-      input: socket,
-      output: socket,
-      maxMessageBytes: this.opts.maxMessageBytes,
-      onBadLine: (bad) => {
-        if (bad.id !== null) void lines.send(badLineResponse(bad)).catch(() => undefined);
-        else process.stderr.write(`countersign: ignored a bad message from a client of '${server}': ${bad.reason}\n`);
-      },
-      onCloseStreams: () => socket.end(),
-    });
+    const transport = (maxMessageBytes: number | undefined): LineTransport => {
+      const lines: LineTransport = new LineTransport({
+        input: socket,
+        output: socket,
+        maxMessageBytes,
+        onBadLine: (bad) => {
+          if (bad.id !== null) void lines.send(badLineResponse(bad)).catch(() => undefined);
+          else process.stderr.write(`countersign: ignored a bad message from a client of '${server}': ${bad.reason}\n`);
+        },
+        onCloseStreams: () => socket.end(),
+      });
+      return lines;
+    };
     try {
       if (hello.relay && this.opts.relay !== false) {
-        const remote = this.broker.openRemoteSession(server, new ControlChannel(lines), clientKey);
+        const remote = this.broker.openRemoteSession(server, new ControlChannel(transport(CONTROL_MAX_BYTES)), clientKey);
         if (remote) {
           reply({ countersign: HANDSHAKE_VERSION, ok: true, mode: 'relay', attach: remote.attachToken, upstreamTimeoutMs: remote.upstreamTimeoutMs });
           await remote.start();
@@ -78,7 +87,7 @@ export class LocalSocketServer {
           return;
         }
       }
-      await this.broker.openSession(server, lines, clientKey);
+      await this.broker.openSession(server, transport(this.opts.maxMessageBytes), clientKey);
     } catch (err) {
       // Refusals (unknown server, command awaiting consent, blocked by policy) explain themselves.
       const message = (err as Error).message;

@@ -61,6 +61,16 @@ describe('ControlChannel', () => {
     expect(await a.request('ok', {})).toEqual({ fine: true });
   });
 
+  it('gives up on a request after its timeout, and drops the late answer', async () => {
+    const [a, b] = await pair();
+    let release!: () => void;
+    b.handle('late', () => new Promise((r) => (release = () => r({ late: true }))));
+    b.handle('ok', () => ({ fine: true }));
+    await expect(a.request('late', {}, 30)).rejects.toThrow('no answer to late within 30 ms');
+    release();
+    expect(await a.request('ok', {})).toEqual({ fine: true });
+  });
+
   it('fails what is waiting, and says so, when the other end goes away', async () => {
     const [a, b] = await pair();
     b.handle('never', () => new Promise(() => undefined));

@@ -30,11 +30,18 @@ export class ControlChannel {
     this.handlers.set(method, handler);
   }
 
-  request<T>(method: string, params: object): Promise<T> {
+  /** `timeoutMs`: give up waiting (a later answer is dropped). Without it, waits until the channel closes. */
+  request<T>(method: string, params: object, timeoutMs?: number): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the Countersign control connection is closed'));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      if (timeoutMs !== undefined) {
+        setTimeout(() => {
+          if (!this.waiting.delete(id)) return;
+          reject(new Error(`no answer to ${method} within ${timeoutMs} ms`));
+        }, timeoutMs).unref();
+      }
       this.transport.send({ jsonrpc: '2.0', id, method, params: params as Record<string, unknown> }).catch((err: Error) => {
         this.waiting.delete(id);
         reject(err);

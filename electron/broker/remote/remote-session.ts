@@ -112,7 +112,8 @@ export class RemoteSession implements GateSession {
   }
 
   async toolDefinition(name: string): Promise<ToolDefinition | undefined> {
-    const reply = wire.definition.parse(await this.channel.request('definition', { name }));
+    // `connect` may have to list the tools upstream first, which has its own timeout.
+    const reply = wire.definition.parse(await this.channel.request('definition', { name }, this.deps.upstreamTimeoutMs() + 5000));
     return reply.definition as ToolDefinition | undefined;
   }
 

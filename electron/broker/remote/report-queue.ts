@@ -7,6 +7,8 @@ import type { Report, WireOutcome } from './protocol.js';
 import type { CallOutcome } from '../relay-session.js';
 
 export const REPORT_DELAY_MS = 20;
+/** A batch never holds more calls than this, which bounds its size (each call's arguments ≤ 32 MiB). */
+export const MAX_REPORT_ITEMS = 16;
 
 export class ReportQueue {
   private items: Report[] = [];
@@ -16,6 +18,7 @@ export class ReportQueue {
 
   push(item: Report): void {
     this.items.push(item);
+    if (this.items.length >= MAX_REPORT_ITEMS) return this.flush();
     this.timer ??= setTimeout(() => this.flush(), this.delayMs);
   }
 
