@@ -69,7 +69,6 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   const decideToolCall = async (ctx: ToolCallContext): Promise<GateVerdict> => {
     const generation = session.toolsGeneration;
     const call = nextCall++;
-    if (process.env.CS_DEBUG_SLOW) process.stderr.write(`slow ${ctx.toolName} ${performance.now().toFixed(0)}\n`);
     deciding.set(call, ctx);
     const cancel = (): void => channel.notify('cancel', { call });
     ctx.signal.addEventListener('abort', cancel, { once: true });
