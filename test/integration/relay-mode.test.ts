@@ -32,10 +32,10 @@ describe('relay mode', () => {
     const dataDir = makeDataDir();
     const tree = { command: NODE, args: [FIXTURE, 'crash'] };
     configure(dataDir, {
-      tree, 'tree-untrust': tree, 'tree-cli': tree, 'tree-kill': tree, 'tree-term': tree,
+      tree, 'tree-untrust': tree, 'tree-cli': tree, 'tree-kill': tree, 'tree-term': tree, 'tree-pause': tree,
       fs: { command: NODE, args: [FILESYSTEM_SERVER, scratch] },
       web: { command: NODE, args: [FIXTURE, 'web'] },
-    }, ['tree', 'tree-untrust', 'tree-cli', 'tree-kill', 'tree-term', 'fs', 'web']);
+    }, ['tree', 'tree-untrust', 'tree-cli', 'tree-kill', 'tree-term', 'tree-pause', 'fs', 'web']);
     broker = await startServe(dataDir);
   });
 
@@ -78,6 +78,22 @@ describe('relay mode', () => {
       expect(result.isError).toBe(true);
       expect(textOf(result)).toContain('no longer trusted');
     } finally {
+      await client.close();
+    }
+  });
+
+  it('denies the very next call once Countersign is paused, leases or not', async () => {
+    const client = await connectClient(broker, 'tree-pause', 'connect');
+    try {
+      for (let n = 0; n < 3; n++) await client.callTool({ name: 'ok', arguments: { n } });
+      await broker.api('setPaused', true);
+      const result = (await client.callTool({ name: 'ok', arguments: { n: 'paused' } })) as ToolResult;
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/paused/i);
+      await broker.api('setPaused', false);
+      expect(textOf(await client.callTool({ name: 'ok', arguments: { n: 'resumed' } }))).toBe('ok');
+    } finally {
+      await broker.api('setPaused', false);
       await client.close();
     }
   });
