@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { CLI, EVERYTHING_SERVER, NODE, startBroker, type BenchBroker } from './broker.js';
 import type { BenchCase } from './case.js';
+import { ownSignalFetch } from '../electron/broker/own-signal-fetch.js';
 import { CpuMeter } from './cpu-time.js';
 import { summarize, table } from './stats.js';
 
@@ -94,6 +95,8 @@ export const mcpLatency: BenchCase = {
       await open('connect', new StdioClientTransport({ command: NODE, args: [CLI, 'connect', SERVER, '--data-dir', b.dataDir], stderr: 'ignore' }), paths, b.pid);
       await open('http', new StreamableHTTPClientTransport(new URL(`${b.baseUrl}/mcp/${SERVER}`), {
         requestInit: { headers: { Authorization: `Bearer ${b.mcpToken}` } },
+        // The SDK's own fetch piles a listener per request on one signal (and warns past 1,500).
+        fetch: ownSignalFetch(),
       }), paths, b.pid);
 
       for (const p of paths) for (let i = 0; i < WARMUP; i++) await echo(p, i);

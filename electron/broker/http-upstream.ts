@@ -3,6 +3,7 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonRpcMessage } from '../../shared/jsonrpc.js';
+import { ownSignalFetch } from './own-signal-fetch.js';
 import type { MessageTransport } from './transport.js';
 
 export class HttpUpstream implements MessageTransport {
@@ -12,7 +13,7 @@ export class HttpUpstream implements MessageTransport {
   private readonly inner: StreamableHTTPClientTransport;
 
   constructor(url: string, headers: Record<string, string> = {}) {
-    this.inner = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+    this.inner = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers }, fetch: ownSignalFetch() });
     this.inner.onmessage = (m) => this.onmessage?.(m as unknown as JsonRpcMessage);
     this.inner.onerror = (e) => this.onerror?.(e);
     this.inner.onclose = () => this.onclose?.();
