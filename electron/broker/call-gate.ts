@@ -6,7 +6,6 @@ import type { ToolDefinition } from '../../shared/tool.js';
 import type { PendingQueue } from './pending-queue.js';
 import type { TrustManager } from './trust/trust-manager.js';
 import { errorResult, type CallOutcome, type GateVerdict, type ToolCallContext } from './relay-session.js';
-import type { WireOutcome } from './remote/protocol.js';
 
 export interface GateDeps {
   pending: PendingQueue;
@@ -143,7 +142,7 @@ export class CallGate {
 }
 
 /** The audit fields for how a forwarded call ended. */
-export function settledFields(outcome: WireOutcome): Pick<AuditEntry, 'status'> & { detail?: string } {
+export function settledFields(outcome: CallOutcome): Pick<AuditEntry, 'status'> & { detail?: string } {
   switch (outcome.status) {
     case 'ok':
     case 'error':

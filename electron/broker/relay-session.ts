@@ -33,8 +33,9 @@ export interface ToolCallContext {
   sendProgress(progress: number, message: string): void;
 }
 
+/** How a forwarded call ended: what the log needs, never the result itself (it may be large). */
 export type CallOutcome =
-  | { status: 'ok' | 'error'; result?: Record<string, unknown> }
+  | { status: 'ok' | 'error' }
   | { status: 'failed' | 'timeout'; error: string }
   | { status: 'cancelled' };
 
@@ -419,7 +420,7 @@ export class RelaySession implements GateSession {
       if (pending.call) {
         // After the answer is on its way: the audit write is not on the client's critical path.
         if (isResult(message)) {
-          pending.call.onSettled({ status: message.result.isError === true ? 'error' : 'ok', result: message.result });
+          pending.call.onSettled({ status: message.result.isError === true ? 'error' : 'ok' });
         } else {
           pending.call.onSettled({ status: 'failed', error: message.error.message });
         }

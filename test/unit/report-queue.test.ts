@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ControlChannel } from '../../electron/broker/remote/control-channel.js';
 import type { Report } from '../../electron/broker/remote/protocol.js';
-import { MAX_REPORT_ITEMS, ReportQueue, wireOutcome } from '../../electron/broker/remote/report-queue.js';
+import { MAX_REPORT_ITEMS, ReportQueue } from '../../electron/broker/remote/report-queue.js';
 
 // Only what ReportQueue uses of a channel: the batches it sends.
 function recorder(): { channel: ControlChannel; sent: Report[][] } {
@@ -35,11 +35,5 @@ describe('ReportQueue', () => {
     expect(sent.map((b) => b.length)).toEqual([MAX_REPORT_ITEMS, MAX_REPORT_ITEMS]);
     q.flush();
     expect(sent.at(-1)).toEqual([settled(MAX_REPORT_ITEMS * 2)]);
-  });
-
-  it('reports how a call ended without its result', () => {
-    expect(wireOutcome({ status: 'ok', result: { content: [{ type: 'text', text: 'x'.repeat(1000) }] } })).toEqual({ status: 'ok' });
-    expect(wireOutcome({ status: 'timeout', error: 'slow' })).toEqual({ status: 'timeout', error: 'slow' });
-    expect(wireOutcome({ status: 'cancelled' })).toEqual({ status: 'cancelled' });
   });
 });

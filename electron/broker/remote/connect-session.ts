@@ -12,7 +12,7 @@ import { AttachedUpstream } from './attached-upstream.js';
 import { ControlChannel } from './control-channel.js';
 import { LeaseCache } from './lease-cache.js';
 import type { DecideReply } from './protocol.js';
-import { ReportQueue, wireOutcome } from './report-queue.js';
+import { ReportQueue } from './report-queue.js';
 
 export interface RelayModeOptions {
   server: string;
@@ -60,7 +60,7 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
         kind: 'leased',
         call: {
           time: new Date(started).toISOString(), tool, arguments: args, decidedBy: lease.decidedBy,
-          reasons: lease.reasons, durationMs: Date.now() - started, outcome: wireOutcome(outcome),
+          reasons: lease.reasons, durationMs: Date.now() - started, outcome,
         },
       }),
     };
@@ -81,7 +81,7 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
       return {
         forward: true,
         retryOnTimeout: reply.retryOnTimeout,
-        onSettled: (outcome) => reports.push({ kind: 'settled', call, outcome: wireOutcome(outcome) }),
+        onSettled: (outcome) => reports.push({ kind: 'settled', call, outcome }),
       };
     } finally {
       deciding.delete(call);

@@ -3,27 +3,20 @@
 // Requests and notifications travel as JSON-RPC on the control socket (see control-channel.ts).
 import type { ToolDefinition } from '../../../shared/tool.js';
 import type { DecidedBy } from '../../../shared/decision.js';
+import type { CallOutcome, LeaseInfo } from '../relay-session.js';
 import type { ExitInfo } from '../stdio-upstream.js';
 
 /** How long `connect` may reuse an automatic allow before asking the broker again. */
 export const LEASE_TTL_MS = 200;
 
-/** A call's end as the audit log needs it (never the result itself: that may be large). */
-export type WireOutcome =
-  | { status: 'ok' | 'error' }
-  | { status: 'failed' | 'timeout'; error: string }
-  | { status: 'cancelled' };
 
 /**
  * Lets `connect` allow further calls of one tool without asking, while nothing changes: it lapses after
  * `ttlMs`, when the broker revokes it (any change of trust, rules, settings, records or pause), when
  * the tool listing changes, and (`untilLocalRead`) once the client has read local data.
  */
-export interface LeaseGrant {
+export interface LeaseGrant extends LeaseInfo {
   ttlMs: number;
-  untilLocalRead: boolean;
-  decidedBy: DecidedBy;
-  reasons: string[];
 }
 
 export type DecideReply =
@@ -38,13 +31,13 @@ export interface LeasedCall {
   decidedBy: DecidedBy;
   reasons: string[];
   durationMs: number;
-  outcome: WireOutcome;
+  outcome: CallOutcome;
 }
 
 export type Report =
   | { kind: 'leased'; call: LeasedCall }
   /** How a call the broker allowed ended. */
-  | { kind: 'settled'; call: number; outcome: WireOutcome };
+  | { kind: 'settled'; call: number; outcome: CallOutcome };
 
 /** connect → broker. */
 export interface ToBroker {

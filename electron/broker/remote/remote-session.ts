@@ -7,11 +7,11 @@ import type { Socket } from 'node:net';
 import type { AuditEntry } from '../../../shared/api.js';
 import type { ToolDefinition } from '../../../shared/tool.js';
 import { settledFields } from '../call-gate.js';
-import type { GateSession, GateVerdict, ToolCallContext } from '../relay-session.js';
+import type { CallOutcome, GateSession, GateVerdict, ToolCallContext } from '../relay-session.js';
 import { spawnServer, stopServer, type ExitInfo, type SpawnedServer, type StdioServerSpec } from '../server-process.js';
 import type { ControlChannel } from './control-channel.js';
 import type { z } from 'zod';
-import { LEASE_TTL_MS, type DecideReply, type WireOutcome } from './protocol.js';
+import { LEASE_TTL_MS, type DecideReply } from './protocol.js';
 import { REPORT_DELAY_MS } from './report-queue.js';
 import { wire } from './wire-schemas.js';
 
@@ -41,7 +41,7 @@ export class RemoteSession implements GateSession {
   private tools: ToolDefinition[] = [];
   private server?: SpawnedServer;
   private readonly deciding = new Map<number, AbortController>();
-  private readonly forwarded = new Map<number, (outcome: WireOutcome) => void>();
+  private readonly forwarded = new Map<number, (outcome: CallOutcome) => void>();
   private closed = false;
   private started = false;
   private leasesGiven = 0;

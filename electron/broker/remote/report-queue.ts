@@ -3,8 +3,7 @@
 // SIGTERM, SIGINT and SIGHUP; if `connect` dies without saying goodbye, the broker warns that the last
 // moments of leased calls may be missing from the log.
 import type { ControlChannel } from './control-channel.js';
-import type { Report, WireOutcome } from './protocol.js';
-import type { CallOutcome } from '../relay-session.js';
+import type { Report } from './protocol.js';
 
 export const REPORT_DELAY_MS = 20;
 /** A batch never holds more calls than this, which bounds its size (each call's arguments ≤ 32 MiB). */
@@ -28,9 +27,4 @@ export class ReportQueue {
     if (!this.items.length) return;
     this.channel.notify('report', { items: this.items.splice(0) });
   }
-}
-
-/** What the log needs of a call's end; never the result itself. */
-export function wireOutcome(outcome: CallOutcome): WireOutcome {
-  return outcome.status === 'ok' || outcome.status === 'error' ? { status: outcome.status } : outcome;
 }
