@@ -15,8 +15,6 @@ const CONTROL_MAX_BYTES = 512 * 1024 * 1024;
 export interface LocalSocketOptions {
   path: string;
   maxMessageBytes?: number;
-  /** Offer relay mode to `connect` (stdio servers on POSIX). On by default. */
-  relay?: boolean;
 }
 
 export class LocalSocketServer {
@@ -78,7 +76,7 @@ export class LocalSocketServer {
       return lines;
     };
     try {
-      if (hello.relay && this.opts.relay !== false) {
+      if (hello.relay) {
         const remote = this.broker.openRemoteSession(server, new ControlChannel(transport(CONTROL_MAX_BYTES)), clientKey);
         if (remote) {
           reply({ countersign: HANDSHAKE_VERSION, ok: true, mode: 'relay', attach: remote.attachToken, upstreamTimeoutMs: remote.upstreamTimeoutMs });

@@ -4,9 +4,11 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'node:net';
 import { promisify } from 'node:util';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { socketPath } from '../../electron/broker/data-dir.js';
 import type { AuditEntry, BrokerStatus, ServerView } from '../../shared/api.js';
 import { configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
 import { CLI, FILESYSTEM_SERVER, FIXTURE, NODE } from '../helpers/paths.js';
@@ -63,6 +65,19 @@ describe('relay mode', () => {
     await new Promise((r) => setTimeout(r, 100));
     const { warnings } = await broker.api<BrokerStatus>('getStatus');
     expect(warnings.filter((w) => w.includes("'tree' session ended abruptly"))).toEqual([]);
+  });
+
+  it('drops a data connection whose attach token names no session, and starts nothing', async () => {
+    const socket = connect(socketPath(broker.dataDir));
+    const closed = new Promise<string>((resolve) => {
+      let got = '';
+      socket.on('data', (d: Buffer) => (got += d.toString()));
+      socket.on('close', () => resolve(got));
+      socket.on('error', () => undefined);
+    });
+    socket.write(JSON.stringify({ countersign: 1, attach: 'not-a-session' }) + '\n');
+    expect(await closed).toBe('');
+    expect(await broker.api<BrokerStatus>('getStatus')).toMatchObject({ paused: false });
   });
 
   it('ends its leases the moment a person untrusts the server: the next call asks', async () => {

@@ -67,9 +67,10 @@ export class AttachedUpstream implements MessageTransport {
     this.exitWaiter?.();
   }
 
-  async send(message: JsonRpcMessage): Promise<void> {
-    if (!this.lines || this.exit) throw new Error('server is not running');
-    await this.lines.send(message);
+  send(message: JsonRpcMessage): Promise<void> {
+    // Not async: every message to the server passes here.
+    if (!this.lines || this.exit) return Promise.reject(new Error('server is not running'));
+    return this.lines.send(message);
   }
 
   async close(): Promise<void> {
