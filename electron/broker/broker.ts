@@ -22,8 +22,8 @@ import { launchApproved } from './trust/launch-consent.js';
 import { TrustManager } from './trust/trust-manager.js';
 import type { VersionResolver } from './trust/version-resolver.js';
 import { StdioUpstream, type ExitInfo } from './stdio-upstream.js';
-import type { ControlChannel } from './remote/control-channel.js';
-import { RemoteSession } from './remote/remote-session.js';
+import type { ControlChannel } from './relay-mode/control-channel.js';
+import { RemoteSession } from './relay-mode/remote-session.js';
 import type { MessageTransport } from './transport.js';
 
 export const VERSION = '0.1.0';

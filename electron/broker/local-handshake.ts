@@ -10,7 +10,7 @@ export interface Hello {
   server: string;
   /** The process that launched `connect`: sessions of one client share local-read history. */
   clientPid?: number;
-  /** `connect` can relay itself (see remote/connect-session.ts); an older broker ignores this. */
+  /** `connect` can relay itself (see relay-mode/connect-session.ts); an older broker ignores this. */
   relay?: boolean;
 }
 

@@ -4,7 +4,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { Broker } from './broker.js';
 import { badLineResponse, LineTransport } from './line-transport.js';
 import { HANDSHAKE_VERSION, parseHello, readFirstLine, type Attach, type Hello, type HelloReply } from './local-handshake.js';
-import { ControlChannel } from './remote/control-channel.js';
+import { ControlChannel } from './relay-mode/control-channel.js';
 
 /**
  * A relay-mode report carries the arguments of every call `connect` ran in its last few ms, each up to a

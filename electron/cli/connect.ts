@@ -2,8 +2,8 @@
 // After a one-line handshake it either relays the session itself to a server the broker started (relay
 // mode: stdio servers), or is a plain byte pipe to the broker, which relays (remote servers).
 import type { Socket } from 'node:net';
-import { openSocket } from '../broker/remote/attached-upstream.js';
-import { runRelayMode } from '../broker/remote/connect-session.js';
+import { openSocket } from '../broker/relay-mode/attached-upstream.js';
+import { runRelayMode } from '../broker/relay-mode/connect-session.js';
 import { socketPath } from '../broker/data-dir.js';
 import { HANDSHAKE_VERSION, readFirstLine, type HelloReply } from '../broker/local-handshake.js';
 import { ErrorCode, errorResponse } from '../../shared/jsonrpc.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LineTransport } from '../../electron/broker/line-transport.js';
-import { ControlChannel } from '../../electron/broker/remote/control-channel.js';
+import { ControlChannel } from '../../electron/broker/relay-mode/control-channel.js';
 
 let server: Server | undefined;
 const sockets: Socket[] = [];

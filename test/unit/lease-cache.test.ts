@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LeaseCache } from '../../electron/broker/remote/lease-cache.js';
-import type { LeaseGrant } from '../../electron/broker/remote/protocol.js';
+import { LeaseCache } from '../../electron/broker/relay-mode/lease-cache.js';
+import type { LeaseGrant } from '../../electron/broker/relay-mode/protocol.js';
 
 const grant = (over: Partial<LeaseGrant> = {}): LeaseGrant => ({ ttlMs: 200, untilLocalRead: false, decidedBy: 'policy', reasons: ['trusted-read-only'], ...over });
 

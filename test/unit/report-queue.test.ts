@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ControlChannel } from '../../electron/broker/remote/control-channel.js';
-import type { Report } from '../../electron/broker/remote/protocol.js';
-import { MAX_REPORT_ITEMS, ReportQueue } from '../../electron/broker/remote/report-queue.js';
+import type { ControlChannel } from '../../electron/broker/relay-mode/control-channel.js';
+import type { Report } from '../../electron/broker/relay-mode/protocol.js';
+import { MAX_REPORT_ITEMS, ReportQueue } from '../../electron/broker/relay-mode/report-queue.js';
 
 // Only what ReportQueue uses of a channel: the batches it sends.
 function recorder(): { channel: ControlChannel; sent: Report[][] } {
