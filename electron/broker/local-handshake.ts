@@ -14,6 +14,12 @@ export interface Hello {
   relay?: boolean;
 }
 
+/** The CLI's connection: the typed API, as JSON-RPC (see local-api.ts). */
+export interface ApiHello {
+  countersign: number;
+  api: true;
+}
+
 /** The second connection of a relay-mode session: it becomes the server's stdin and stdout. */
 export interface Attach {
   countersign: number;
@@ -21,7 +27,7 @@ export interface Attach {
 }
 
 export type HelloReply =
-  | { countersign: number; ok: true; mode?: 'pipe' }
+  | { countersign: number; ok: true; mode?: 'pipe' | 'api' }
   | { countersign: number; ok: true; mode: 'relay'; attach: string; upstreamTimeoutMs: number }
   | { countersign: number; ok: false; error: string };
 
@@ -65,11 +71,12 @@ export function readFirstLine(socket: Socket, timeoutMs = 10_000): Promise<strin
   });
 }
 
-export function parseHello(line: string): Hello | Attach {
+export function parseHello(line: string): Hello | Attach | ApiHello {
   const value: unknown = JSON.parse(line);
   if (!value || typeof value !== 'object') throw new Error('handshake is not an object');
   const v = value as Record<string, unknown>;
   if (v.countersign !== HANDSHAKE_VERSION) throw new Error(`unsupported handshake version ${String(v.countersign)}`);
+  if (v.api === true) return { countersign: HANDSHAKE_VERSION, api: true };
   if (v.attach !== undefined) {
     if (typeof v.attach !== 'string' || v.attach.length === 0 || v.attach.length > 200) throw new Error('handshake has a bad attach token');
     return { countersign: HANDSHAKE_VERSION, attach: v.attach };

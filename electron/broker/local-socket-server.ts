@@ -3,7 +3,8 @@ import { chmodSync, existsSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Broker } from './broker.js';
 import { badLineResponse, LineTransport } from './line-transport.js';
-import { HANDSHAKE_VERSION, parseHello, readFirstLine, type Attach, type Hello, type HelloReply } from './local-handshake.js';
+import { serveLocalApi } from './local-api.js';
+import { HANDSHAKE_VERSION, parseHello, readFirstLine, type ApiHello, type Attach, type Hello, type HelloReply } from './local-handshake.js';
 import { ControlChannel } from './relay-mode/control-channel.js';
 
 /**
@@ -46,12 +47,17 @@ export class LocalSocketServer {
     const reply = (r: HelloReply): void => {
       socket.write(JSON.stringify(r) + '\n');
     };
-    let hello: Hello | Attach;
+    let hello: Hello | Attach | ApiHello;
     try {
       hello = parseHello(await readFirstLine(socket));
     } catch (err) {
       reply({ countersign: HANDSHAKE_VERSION, ok: false, error: `Countersign could not read the connect handshake: ${(err as Error).message}` });
       socket.end();
+      return;
+    }
+    if ('api' in hello) {
+      reply({ countersign: HANDSHAKE_VERSION, ok: true, mode: 'api' });
+      serveLocalApi(socket, this.broker);
       return;
     }
     if ('attach' in hello) {

@@ -1,5 +1,6 @@
 // The `countersign` command.
 import { resolveDataDir } from '../broker/data-dir.js';
+import { InstanceLockError } from '../broker/instance-lock.js';
 import { SettingsError } from '../broker/settings-store.js';
 import { intFlag, lastFlag, parseArgs, UsageError } from './args.js';
 import { runConnect } from './connect.js';
@@ -77,7 +78,7 @@ main(process.argv.slice(2)).then(
     if (err instanceof UsageError) {
       process.stderr.write(`countersign: ${err.message}\n\n${USAGE}\n`);
       process.exitCode = 64;
-    } else if (err instanceof SettingsError) {
+    } else if (err instanceof SettingsError || err instanceof InstanceLockError) {
       process.stderr.write(`countersign: ${err.message}\n`);
       process.exitCode = 1;
     } else {

@@ -1,11 +1,10 @@
-// `countersign servers …`: edits the settings file. A running broker reads it afresh on each use.
-import type { ServerConfig } from '../../shared/api.js';
+// `countersign servers …`: every change goes through the core (the running broker, or the same core
+// in-process), so it is checked and audited exactly as the UI's.
+import type { ServerConfig, ServerView } from '../../shared/api.js';
 import { escapeControl } from '../../shared/escape.js';
-import { ensureDataDir } from '../broker/data-dir.js';
-import { parseServerConfig, SettingsError, SettingsStore } from '../broker/settings-store.js';
-import { launchHash, launchView } from '../broker/trust/launch-consent.js';
-import { TrustStore } from '../broker/trust/trust-store.js';
+import { parseServerConfig, SettingsError } from '../broker/settings-store.js';
 import { keyValues, lastFlag, parseArgs, UsageError } from './args.js';
+import { withCore, type CoreApi } from './core-client.js';
 
 export const SERVERS_USAGE = `countersign servers add <name> [--env K=V]… [--cwd DIR] -- <command> [args…]
 countersign servers add <name> --url URL [--header K=V]…
@@ -15,14 +14,15 @@ countersign servers approve <name>     (lets its exact command line run)
 countersign servers trust <name>
 countersign servers untrust <name>`;
 
-function openStore(dataDir: string): SettingsStore {
-  ensureDataDir(dataDir);
-  const { store, warnings } = SettingsStore.open({ dataDir });
-  for (const w of warnings) process.stderr.write(`countersign: ${escapeControl(w)}\n`);
-  return store;
+const say = (text: string): void => void process.stdout.write(text);
+
+async function view(api: CoreApi, name: string): Promise<ServerView> {
+  const found = (await api.listServers()).find((s) => s.name === name);
+  if (!found) throw new SettingsError(`No server named "${name}".`);
+  return found;
 }
 
-export function runServers(argv: string[], dataDir: string): number {
+export async function runServers(argv: string[], dataDir: string): Promise<number> {
   const [verb, ...rest] = argv;
   const args = parseArgs(rest, { values: ['env', 'cwd', 'url', 'header'], booleans: ['json'] });
   const name = args.positional[0];
@@ -40,48 +40,45 @@ export function runServers(argv: string[], dataDir: string): number {
         config = { command, args: cmdArgs, env: keyValues(args, 'env'), cwd: lastFlag(args, 'cwd') };
       }
       const clean = parseServerConfig(JSON.parse(JSON.stringify(config)));
-      openStore(dataDir).addServer(name, clean);
-      process.stdout.write(`Added '${name}'. It starts untrusted: every call asks until you trust it.\n`);
+      await withCore(dataDir, (api) => api.addServer(name, clean));
+      say(`Added '${escapeControl(name)}'. It starts untrusted: every call asks until you trust it.\n`);
       if ('command' in clean) {
-        process.stdout.write(`It will not start until you approve its command line: countersign servers approve ${name} (or in the UI).\n`);
+        say(`It will not start until you approve its command line: countersign servers approve ${escapeControl(name)} (or in the UI).\n`);
       }
       return 0;
     }
     case 'approve': {
       if (!name) throw new UsageError('servers approve needs a name');
-      const config = openStore(dataDir).getServer(name);
-      if (!config) throw new SettingsError(`No server named "${name}".`);
-      const trust = TrustStore.open(dataDir, (w) => process.stderr.write(`countersign: ${escapeControl(w)}\n`));
-      const view = launchView(config, trust.get(name));
-      if (view.commandLine) {
-        process.stdout.write(`'${escapeControl(name)}' will run exactly:\n`);
-        view.commandLine.forEach((arg, i) => process.stdout.write(`  [${i}] ${escapeControl(arg)}\n`));
-        if (view.cwd) process.stdout.write(`  in ${escapeControl(view.cwd)}\n`);
-        if (view.envNames.length) process.stdout.write(`  with environment variables: ${view.envNames.map((n) => escapeControl(n)).join(', ')} (values not shown)\n`);
-      } else {
-        process.stdout.write(`'${escapeControl(name)}' is a remote server at ${escapeControl(view.url ?? '')}; nothing runs on this machine.\n`);
-      }
-      trust.update(name, (r) => (r.launch = { hash: launchHash(config), approvedAt: new Date().toISOString(), by: 'person' }));
-      process.stdout.write('Approved.\n');
+      await withCore(dataDir, async (api) => {
+        const { launch } = await view(api, name);
+        if (launch.commandLine) {
+          say(`'${escapeControl(name)}' will run exactly:\n`);
+          launch.commandLine.forEach((arg, i) => say(`  [${i}] ${escapeControl(arg)}\n`));
+          if (launch.cwd) say(`  in ${escapeControl(launch.cwd)}\n`);
+          if (launch.envNames.length) say(`  with environment variables: ${launch.envNames.map((n) => escapeControl(n)).join(', ')} (values not shown)\n`);
+        } else {
+          say(`'${escapeControl(name)}' is a remote server at ${escapeControl(launch.url ?? '')}; nothing runs on this machine.\n`);
+        }
+        await api.approveLaunch(name);
+      });
+      say('Approved.\n');
       return 0;
     }
     case 'list': {
-      const store = openStore(dataDir);
-      const servers = store.listServers();
+      const servers = await withCore(dataDir, (api) => api.listServers());
       if (args.bools.has('json')) {
-        const out = Object.entries(servers).map(([n, config]) => ({ name: n, trusted: store.isTrusted(n), config }));
-        process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+        const out = servers.map((s) => ({ name: s.name, trusted: s.trusted, status: s.status, config: s.config }));
+        say(JSON.stringify(out, null, 2) + '\n');
         return 0;
       }
-      const names = Object.keys(servers);
-      if (!names.length) {
-        process.stdout.write('No servers yet. Add one with: countersign servers add <name> -- <command> [args…]\n');
+      if (!servers.length) {
+        say('No servers yet. Add one with: countersign servers add <name> -- <command> [args…]\n');
         return 0;
       }
-      for (const n of names) {
-        const c = servers[n]!;
+      for (const s of servers) {
+        const c = s.config;
         const target = 'url' in c ? c.url : [c.command, ...(c.args ?? [])].join(' ');
-        process.stdout.write(`${escapeControl(n)}\t${store.isTrusted(n) ? 'trusted' : 'untrusted'}\t${escapeControl(target)}\n`);
+        say(`${escapeControl(s.name)}\t${s.trusted ? 'trusted' : 'untrusted'}\t${escapeControl(target)}\n`);
       }
       return 0;
     }
@@ -89,18 +86,12 @@ export function runServers(argv: string[], dataDir: string): number {
     case 'trust':
     case 'untrust': {
       if (!name) throw new UsageError(`servers ${verb} needs a name`);
-      const store = openStore(dataDir);
-      const trust = TrustStore.open(dataDir, (w) => process.stderr.write(`countersign: ${escapeControl(w)}\n`));
-      if (verb === 'remove') {
-        store.removeServer(name);
-        trust.forget(name);
-      } else {
-        store.setTrusted(name, verb === 'trust');
-        // Trust is granted to a recorded state: the server's next listing becomes the record.
-        const record = trust.get(name);
-        if (verb === 'trust' && Object.keys(record.tools).length === 0) trust.update(name, (r) => (r.recordNextListing = true));
-      }
-      process.stdout.write(`${verb === 'remove' ? 'Removed' : verb === 'trust' ? 'Trusted' : 'Untrusted'} '${name}'.\n`);
+      await withCore(dataDir, async (api) => {
+        await view(api, name);
+        if (verb === 'remove') await api.removeServer(name);
+        else await api.setTrust(name, verb === 'trust');
+      });
+      say(`${verb === 'remove' ? 'Removed' : verb === 'trust' ? 'Trusted' : 'Untrusted'} '${escapeControl(name)}'.\n`);
       return 0;
     }
     default:

@@ -31,9 +31,10 @@ describe('countersign CLI', () => {
       expect(bad.code).not.toBe(0);
 
       const list = JSON.parse((await cs(dir, 'servers', 'list', '--json')).stdout) as Array<{ name: string; trusted: boolean; config: unknown }>;
+      // Values of env and headers may be secrets: the CLI shows their names, as the UI does.
       expect(list).toEqual([
-        { name: 'fs', trusted: false, config: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { A: '1', B: 'x=y' } } },
-        { name: 'remote', trusted: false, config: { url: 'https://mcp.example.com/mcp', headers: { 'X-Key': 'abc' } } },
+        { name: 'fs', trusted: false, status: 'needs-consent', config: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { A: '••••', B: '••••' } } },
+        { name: 'remote', trusted: false, status: 'idle', config: { url: 'https://mcp.example.com/mcp', headers: { 'X-Key': '••••' } } },
       ]);
       expect((await cs(dir, 'servers', 'trust', 'fs')).code).toBe(0);
       expect((await cs(dir, 'servers', 'list')).stdout).toMatch(/^fs\ttrusted\tnpx -y/m);
@@ -99,17 +100,19 @@ describe('countersign CLI', () => {
     try {
       const human = await cs(dir, 'log');
       expect(human.stdout).toMatch(/everything\/echo {2}allow by policy {2}ok .*\{"message":"two"\}/);
-      const json = (await cs(dir, 'log', '--json')).stdout.trim().split('\n').map((l) => JSON.parse(l) as { arguments: unknown });
-      expect(json.map((e) => e.arguments)).toEqual([{ message: 'one' }, { message: 'two' }, { message: 'three' }]);
+      const json = (await cs(dir, 'log', '--json')).stdout.trim().split('\n').map((l) => JSON.parse(l) as { kind?: string; detail?: string; arguments: unknown });
+      // The CLI's approval and trust took the broker's path: they are in the chain before the calls.
+      expect(json.map((e) => e.kind ?? 'call')).toEqual(['launch', 'trust', 'call', 'call', 'call']);
+      expect(json.filter((e) => !e.kind).map((e) => e.arguments)).toEqual([{ message: 'one' }, { message: 'two' }, { message: 'three' }]);
       const ok = await cs(dir, 'log', '--verify');
       expect(ok.code).toBe(0);
-      expect(ok.stdout).toMatch(/3 entries/);
+      expect(ok.stdout).toMatch(/5 entries/);
 
       const file = join(dir, 'audit.jsonl');
       writeFileSync(file, readFileSync(file, 'utf8').replace('"two"', '"TWO"'));
       const bad = await cs(dir, 'log', '--verify');
       expect(bad.code).toBe(1);
-      expect(bad.stdout).toMatch(/line 2/);
+      expect(bad.stdout).toMatch(/line 4/);
     } finally {
       removeDir(dir);
     }

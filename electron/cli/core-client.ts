@@ -1,0 +1,81 @@
+// The CLI's one way to change anything: the running broker's API over its local socket, or, when no
+// broker runs, the same core opened in-process for this one command (holding the data dir's lock, so
+// no broker starts meanwhile). Either way the change takes the broker's path and is audited there.
+import type { Socket } from 'node:net';
+import type { CountersignApi } from '../../shared/api.js';
+import { API_METHODS } from '../../shared/api-schema.js';
+import { isResponse, isResult, type JsonRpcId, type JsonRpcMessage } from '../../shared/jsonrpc.js';
+import { escapeControl } from '../../shared/escape.js';
+import { Broker } from '../broker/broker.js';
+import { ensureDataDir, socketPath } from '../broker/data-dir.js';
+import { acquireInstanceLock } from '../broker/instance-lock.js';
+import { LineTransport } from '../broker/line-transport.js';
+import { HANDSHAKE_VERSION, readFirstLine, type HelloReply } from '../broker/local-handshake.js';
+import { openSocket } from '../broker/relay-mode/attached-upstream.js';
+
+export type CoreApi = Omit<CountersignApi, 'subscribe'>;
+export type CoreWhere = 'broker' | 'in-process';
+
+export async function withCore<T>(dataDir: string, fn: (api: CoreApi, where: CoreWhere) => Promise<T>): Promise<T> {
+  const remote = await connectToBroker(dataDir);
+  if (remote) {
+    try {
+      return await fn(remote.api, 'broker');
+    } finally {
+      remote.close();
+    }
+  }
+  ensureDataDir(dataDir);
+  // Throws InstanceLockError when a broker holds the data dir but its socket did not answer.
+  const lock = acquireInstanceLock(dataDir);
+  const broker = new Broker({ dataDir, onWarning: (text) => process.stderr.write(`countersign: ${escapeControl(text)}\n`) });
+  try {
+    return await fn(broker, 'in-process');
+  } finally {
+    await broker.close();
+    lock.release();
+  }
+}
+
+/** The running broker's API, or undefined when no broker listens for this data dir. */
+async function connectToBroker(dataDir: string): Promise<{ api: CoreApi; close(): void } | undefined> {
+  let socket: Socket;
+  try {
+    socket = await openSocket(socketPath(dataDir));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ECONNREFUSED') return undefined;
+    throw err;
+  }
+  socket.write(JSON.stringify({ countersign: HANDSHAKE_VERSION, api: true }) + '\n');
+  const reply = JSON.parse(await readFirstLine(socket)) as HelloReply;
+  if (!reply.ok || reply.mode !== 'api') {
+    socket.destroy();
+    throw new Error(`Countersign's broker refused the CLI: ${reply.ok ? 'it does not offer the API' : reply.error}`);
+  }
+  const lines = new LineTransport({ input: socket, output: socket, onCloseStreams: () => socket.end() });
+  const waiting = new Map<JsonRpcId, { resolve(v: unknown): void; reject(e: Error): void }>();
+  lines.onmessage = (m: JsonRpcMessage) => {
+    if (!isResponse(m)) return;
+    const w = waiting.get(m.id as JsonRpcId);
+    if (!w) return;
+    waiting.delete(m.id as JsonRpcId);
+    if (isResult(m)) w.resolve(m.result.value);
+    else w.reject(new Error(m.error.message));
+  };
+  lines.onclose = () => {
+    for (const w of waiting.values()) w.reject(new Error('the broker closed the connection'));
+    waiting.clear();
+  };
+  await lines.start();
+  socket.resume();
+  let nextId = 1;
+  const call = (method: string, args: unknown[]): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      waiting.set(id, { resolve, reject });
+      lines.send({ jsonrpc: '2.0', id, method, params: { args } }).catch(reject);
+    });
+  const api = Object.fromEntries(API_METHODS.map((m) => [m, (...args: unknown[]) => call(m, args)])) as unknown as CoreApi;
+  return { api, close: () => void lines.close() };
+}
