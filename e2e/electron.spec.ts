@@ -33,7 +33,7 @@ type Win = Window & { countersign: CountersignApi; require?: unknown; process?: 
 test.describe('desktop app', () => {
   test.skip(
     !hasElectronBinary,
-    'Electron binary not installed: node_modules/electron has no dist/ (its install script downloads it, which needs the network). `npx countersign serve` runs the same UI in a browser.',
+    'Electron binary not installed: node_modules/electron has no dist/ (its install script downloads it, which needs the network). `node bin/countersign.mjs serve` runs the same UI in a browser.',
   );
 
   let dataDir: string;

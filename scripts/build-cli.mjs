@@ -1,10 +1,18 @@
-// Bundles the CLI (and broker) into dist/cli.mjs so `npx countersign` runs plain JS.
+// Bundles the CLI (and broker) for Node: dist/cli.mjs, the entry bin/countersign.mjs starts, plus one
+// chunk per command in dist/cli/. Each command is imported only when it runs, so `connect` (one process
+// per MCP server per client) loads a small relay and no dependency at all, not the whole CLI.
+import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
+
+// Chunk names carry a content hash: clear the old ones so dist/cli/ holds one build.
+rmSync('dist/cli', { recursive: true, force: true });
 
 await build({
   entryPoints: { cli: 'electron/cli/main.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
+  chunkNames: 'cli/[name]-[hash]',
+  splitting: true,
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -1,6 +1,6 @@
 // `npm start`: finds the Electron binary in node_modules, builds, then runs the desktop app.
 // It never downloads Electron: where the binary is missing (offline install) or cannot start, it says
-// so and names `npx countersign serve`, which runs the same broker and UI in a browser.
+// so and names `node bin/countersign.mjs serve`, which runs the same broker and UI in a browser.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const main = join(root, 'dist', 'electron', 'main.mjs');
-const FALLBACK = 'To run the same app in your browser instead:  npx countersign serve';
+const FALLBACK = 'To run the same app in your browser instead:  node bin/countersign.mjs serve';
 
 function fail(reason, hint) {
   process.stderr.write(`countersign: ${reason}\n  ${FALLBACK}\n${hint ? `  ${hint}\n` : ''}`);

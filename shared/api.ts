@@ -120,8 +120,18 @@ export interface BrokerStatus {
   warnings: string[];
   httpUrl?: string;
   mcpUrlTemplate?: string;
+  /** `connectLaunch` as one line for a shell; `<server>` stands for the server's name. */
   connectCommand: string;
+  /** What a stdio client's entry runs: an absolute command, never a registry name. `<server>` in args. */
+  connectLaunch: ConnectLaunch;
   paused: boolean;
+}
+
+export interface ConnectLaunch {
+  command: string;
+  args: string[];
+  /** Something to know about this command (e.g. a Node that a version manager may uninstall). */
+  note?: string;
 }
 
 export type BrokerEvent =

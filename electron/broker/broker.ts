@@ -12,6 +12,7 @@ import type { Rule } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import { AuditLog, type NewAuditEntry } from './audit-log.js';
 import { CallGate } from './call-gate.js';
+import { countersignCommand, formatWords } from './cli-command.js';
 import { resolveDataDir } from './data-dir.js';
 import { HttpUpstream } from './http-upstream.js';
 import { PendingQueue } from './pending-queue.js';
@@ -107,9 +108,7 @@ export class Broker implements CountersignApi {
       audit: (entry) => this.appendAudit(entry),
       trust: this.trust,
       listings: () => this.lastTools,
-      onLocalRead: (clientKey) => {
-        for (const s of this.sessions) if (s instanceof RemoteSession && s.clientKey === clientKey) s.revoke(true);
-      },
+      onLocalRead: (clientKey) => this.endLocalReadLeases(clientKey),
     });
   }
 
@@ -167,6 +166,12 @@ export class Broker implements CountersignApi {
   private effectiveSettings(): Settings {
     const s = this.store.getSettings();
     return this.opts.approvalTimeoutSeconds ? { ...s, approvalTimeoutSeconds: this.opts.approvalTimeoutSeconds } : s;
+  }
+
+  /** Every `connect` of this client has dropped its leases given before a local read (or is closed). */
+  private async endLocalReadLeases(clientKey: string): Promise<void> {
+    const sessions = [...this.sessions].filter((s): s is RemoteSession => s instanceof RemoteSession && s.clientKey === clientKey);
+    await Promise.all(sessions.map((s) => s.revokeConfirmed()));
   }
 
   private revokeLeases(): void {
@@ -333,7 +338,7 @@ export class Broker implements CountersignApi {
       dataDir: this.opts.dataDir,
       warnings: [...this.warnings],
       ...this.endpoints,
-      connectCommand: connectCommand(this.opts.dataDir, this.opts.env ?? process.env),
+      ...connectLaunch(this.opts.dataDir, this.opts.env ?? process.env),
       paused: this.paused,
     };
   }
@@ -516,11 +521,16 @@ export class UnknownServerError extends Error {
 }
 
 /** The exact command a client runs; names the data dir when it is not the one `connect` finds by itself. */
-function connectCommand(dataDir: string, env: NodeJS.ProcessEnv): string {
-  const base = 'npx countersign connect <server>';
-  if (resolve(resolveDataDir({ env })) === resolve(dataDir)) return base;
-  return `${base} --data-dir ${/^[\w@%+=:,./-]+$/.test(dataDir) ? dataDir : `'${dataDir.replace(/'/g, `'\\''`)}'`}`;
+function connectLaunch(dataDir: string, env: NodeJS.ProcessEnv): Pick<BrokerStatus, 'connectCommand' | 'connectLaunch'> {
+  const cli = countersignCommand();
+  const own = resolve(resolveDataDir({ env })) === resolve(dataDir) ? [] : ['--data-dir', dataDir];
+  const args = [...cli.args, 'connect', SERVER_PLACEHOLDER, ...own];
+  // The placeholder is for the person to replace, so it is shown bare, not quoted.
+  const line = [formatWords([cli.command, ...cli.args, 'connect']), SERVER_PLACEHOLDER, ...(own.length ? [formatWords(own)] : [])].join(' ');
+  return { connectCommand: line, connectLaunch: { command: cli.command, args, ...(cli.note ? { note: cli.note } : {}) } };
 }
+
+const SERVER_PLACEHOLDER = '<server>';
 
 function containsString(value: unknown, wanted: string, depth = 0): boolean {
   if (typeof value === 'string') return value === wanted;

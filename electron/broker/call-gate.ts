@@ -20,8 +20,11 @@ export interface GateDeps {
   trust: TrustManager;
   /** Every server's last complete listing, for cross-server findings. */
   listings(): Map<string, ToolDefinition[]>;
-  /** The client read local data for the first time: leases that assumed it had not must end. */
-  onLocalRead?(clientKey: string): void;
+  /**
+   * The client read local data for the first time: leases that assumed it had not must end, in every
+   * process of that client, before the read goes on (its answer could reach the model at once).
+   */
+  onLocalRead?(clientKey: string): Promise<void> | void;
 }
 
 export class CallGate {
@@ -66,12 +69,12 @@ export class CallGate {
         ...fields,
       });
     };
-    const forward = (decidedBy: DecidedBy): GateVerdict => {
+    const forward = async (decidedBy: DecidedBy): Promise<GateVerdict> => {
       const hadReadLocal = history.readLocalData;
       // Marked before the call runs: once forwarded, local data may already be on its way to the model.
       if (readsLocalData(decision.hints) && !hadReadLocal) {
         history.readLocalData = true;
-        this.deps.onLocalRead?.(session.clientKey);
+        await this.deps.onLocalRead?.(session.clientKey);
       }
       return {
         forward: true,

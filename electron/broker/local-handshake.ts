@@ -1,6 +1,7 @@
 // The first line on the local socket: which server the `connect` process wants, and the broker's answer.
 // After it, the socket carries plain newline-delimited JSON-RPC.
 import type { Socket } from 'node:net';
+import type { AgentProcess } from './client-key.js';
 
 export const HANDSHAKE_VERSION = 1;
 const MAX_HELLO_BYTES = 8192;
@@ -8,8 +9,10 @@ const MAX_HELLO_BYTES = 8192;
 export interface Hello {
   countersign: number;
   server: string;
-  /** The process that launched `connect`: sessions of one client share local-read history. */
-  clientPid?: number;
+  /** The client's name (`connect --client <id>`): sessions of one client share local-read history. */
+  client?: string;
+  /** Without a name: the agent process `connect` found past its launchers (see client-key.ts). */
+  agent?: AgentProcess;
   /** `connect` can relay itself (see relay-mode/connect-session.ts); an older broker ignores this. */
   relay?: boolean;
 }
@@ -82,5 +85,20 @@ export function parseHello(line: string): Hello | Attach | ApiHello {
     return { countersign: HANDSHAKE_VERSION, attach: v.attach };
   }
   if (typeof v.server !== 'string' || v.server.length === 0 || v.server.length > 200) throw new Error('handshake has no server name');
-  return { countersign: HANDSHAKE_VERSION, server: v.server, clientPid: typeof v.clientPid === 'number' ? v.clientPid : undefined, relay: v.relay === true };
+  return { countersign: HANDSHAKE_VERSION, server: v.server, client: optionalClient(v.client), agent: optionalAgent(v.agent), relay: v.relay === true };
+}
+
+function optionalClient(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.length === 0 || value.length > 200) throw new Error('handshake has a bad client name');
+  return value;
+}
+
+function optionalAgent(value: unknown): AgentProcess | undefined {
+  if (value === undefined) return undefined;
+  const a = value as Partial<AgentProcess> | null;
+  if (!a || typeof a !== 'object' || !Number.isInteger(a.pid) || (a.pid as number) <= 1 || typeof a.start !== 'string' || a.start.length > 64) {
+    throw new Error('handshake has a bad agent process');
+  }
+  return { pid: a.pid as number, start: a.start };
 }

@@ -3,6 +3,7 @@ import { chmodSync, existsSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Broker } from './broker.js';
 import { badLineResponse, LineTransport } from './line-transport.js';
+import { clientKey, parseClientId } from './client-key.js';
 import { serveLocalApi } from './local-api.js';
 import { HANDSHAKE_VERSION, parseHello, readFirstLine, type ApiHello, type Attach, type Hello, type HelloReply } from './local-handshake.js';
 import { ControlChannel } from './relay-mode/control-channel.js';
@@ -65,9 +66,17 @@ export class LocalSocketServer {
       if (!this.broker.attachRemote(hello.attach, socket)) socket.destroy();
       return;
     }
-    const { server, clientPid } = hello;
-    // Sessions of one client process share history, so the key is the process that ran `connect`.
-    const clientKey = clientPid ? `local:${clientPid}` : `local-socket:${Math.random()}`;
+    const { server } = hello;
+    if (hello.client !== undefined) {
+      const named = parseClientId(hello.client);
+      if (!named.ok) {
+        reply({ countersign: HANDSHAKE_VERSION, ok: false, error: `Countersign refused --client: ${named.error}.` });
+        socket.end();
+        return;
+      }
+    }
+    // Every session of one agent shares one history, whichever server and process it came through.
+    const key = clientKey(hello);
     const transport = (maxMessageBytes: number | undefined): LineTransport => {
       const lines: LineTransport = new LineTransport({
         input: socket,
@@ -83,7 +92,7 @@ export class LocalSocketServer {
     };
     try {
       if (hello.relay) {
-        const remote = this.broker.openRemoteSession(server, new ControlChannel(transport(CONTROL_MAX_BYTES)), clientKey);
+        const remote = this.broker.openRemoteSession(server, new ControlChannel(transport(CONTROL_MAX_BYTES)), key);
         if (remote) {
           reply({ countersign: HANDSHAKE_VERSION, ok: true, mode: 'relay', attach: remote.attachToken, upstreamTimeoutMs: remote.upstreamTimeoutMs });
           await remote.start();
@@ -91,7 +100,7 @@ export class LocalSocketServer {
           return;
         }
       }
-      await this.broker.openSession(server, transport(this.opts.maxMessageBytes), clientKey);
+      await this.broker.openSession(server, transport(this.opts.maxMessageBytes), key);
     } catch (err) {
       // Refusals (unknown server, command awaiting consent, blocked by policy) explain themselves.
       const message = (err as Error).message;

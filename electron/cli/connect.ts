@@ -7,8 +7,23 @@ import { runRelayMode } from '../broker/relay-mode/connect-session.js';
 import { socketPath } from '../broker/data-dir.js';
 import { HANDSHAKE_VERSION, readFirstLine, type HelloReply } from '../broker/local-handshake.js';
 import { ErrorCode, errorResponse } from '../../shared/jsonrpc.js';
+import { parseClientId } from '../broker/client-key.js';
+import { countersignCommand, formatCommand } from '../broker/cli-command.js';
+import { UsageError } from './args.js';
+import { currentAgent } from './agent-process.js';
 
-export async function runConnect(server: string, dataDir: string): Promise<number> {
+export interface ConnectOptions {
+  /** The client's name (`--client`), which `wrap` always writes; without it the agent is looked up. */
+  client?: string;
+}
+
+export async function runConnect(server: string, dataDir: string, opts: ConnectOptions = {}): Promise<number> {
+  let client: string | undefined;
+  if (opts.client !== undefined) {
+    const parsed = parseClientId(opts.client);
+    if (!parsed.ok) throw new UsageError(`--client: ${parsed.error}`);
+    client = parsed.id;
+  }
   const path = socketPath(dataDir);
   let socket: Socket;
   try {
@@ -16,11 +31,12 @@ export async function runConnect(server: string, dataDir: string): Promise<numbe
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' || code === 'ECONNREFUSED'
-      ? `Countersign is not running for ${dataDir}. Start it with \`npx countersign serve\` (or open the Countersign app), then restart this MCP server in your client.`
+      ? `Countersign is not running for ${dataDir}. Open the Countersign app, or start it with \`${serveCommand(dataDir)}\`, then restart this MCP server in your client.`
       : `Countersign could not reach its broker at ${path}: ${(err as Error).message}`;
     return refuse(why);
   }
-  socket.write(JSON.stringify({ countersign: HANDSHAKE_VERSION, server, clientPid: process.ppid, relay: true }) + '\n');
+  const hello = { countersign: HANDSHAKE_VERSION, server, relay: true, ...(client ? { client } : { agent: currentAgent() }) };
+  socket.write(JSON.stringify(hello) + '\n');
   let reply: HelloReply;
   try {
     reply = JSON.parse(await readFirstLine(socket)) as HelloReply;
@@ -57,6 +73,16 @@ export async function runConnect(server: string, dataDir: string): Promise<numbe
   return 0;
 }
 
+
+/** How to start the broker for this data dir, as an absolute command (never a registry name). */
+function serveCommand(dataDir: string): string {
+  try {
+    const cmd = countersignCommand();
+    return formatCommand({ command: cmd.command, args: [...cmd.args, 'serve', '--data-dir', dataDir] });
+  } catch {
+    return `countersign serve --data-dir ${dataDir}`;
+  }
+}
 
 function pipe(socket: Socket): Promise<number> {
   return new Promise((resolve) => {

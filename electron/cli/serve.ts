@@ -1,6 +1,5 @@
 // `countersign serve`: the broker, headless, with the UI served to any browser on this machine.
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { startBroker } from '../broker/broker-host.js';
 import { InstanceLockError } from '../broker/instance-lock.js';
 import { isLoopbackHost } from '../broker/http/broker-http-server.js';
@@ -8,16 +7,13 @@ import { escapeControl } from '../../shared/escape.js';
 
 export interface ServeOptions {
   dataDir: string;
+  /** The approval UI's files (dist/renderer), found by the entry that runs the CLI. */
+  rendererDir: string;
   host?: string;
   port?: number;
   open: boolean;
   approvalTimeoutSeconds?: number;
   progressIntervalMs?: number;
-}
-
-export function rendererDir(): string {
-  // The CLI is bundled to dist/cli.mjs; the renderer builds to dist/renderer.
-  return fileURLToPath(new URL('./renderer/', import.meta.url));
 }
 
 export async function runServe(opts: ServeOptions): Promise<number> {
@@ -32,7 +28,7 @@ export async function runServe(opts: ServeOptions): Promise<number> {
       dataDir: opts.dataDir,
       host: opts.host,
       port: opts.port,
-      rendererDir: rendererDir(),
+      rendererDir: opts.rendererDir,
       approvalTimeoutSeconds: opts.approvalTimeoutSeconds,
       progressIntervalMs: opts.progressIntervalMs,
       onWarning: (text) => process.stderr.write(`countersign: ${escapeControl(text)}\n`),
@@ -46,10 +42,11 @@ export async function runServe(opts: ServeOptions): Promise<number> {
     throw err;
   }
   process.stdout.write(`Countersign UI: ${running.uiUrl}\n`);
+  const { connectCommand } = await running.broker.getStatus();
   process.stderr.write(
     `countersign: broker ready. Data: ${opts.dataDir}\n` +
-      `  stdio clients: npx countersign connect <server>${opts.dataDir === process.env.COUNTERSIGN_HOME ? '' : ` --data-dir ${opts.dataDir}`}\n` +
-      `  HTTP clients:  ${running.baseUrl}/mcp/<server> with the bearer token in ${opts.dataDir}/mcp-token\n`,
+      `  stdio clients: ${connectCommand} [--client <name>]\n` +
+      `  HTTP clients:  ${running.baseUrl}/mcp/<server>?client=<name> with the bearer token in ${opts.dataDir}/mcp-token\n`,
   );
   if (opts.open) openInBrowser(running.uiUrl);
   return new Promise((resolve) => {

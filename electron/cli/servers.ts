@@ -5,14 +5,9 @@ import { escapeControl } from '../../shared/escape.js';
 import { parseServerConfig, SettingsError } from '../broker/settings-store.js';
 import { keyValues, lastFlag, parseArgs, UsageError } from './args.js';
 import { withCore, type CoreApi } from './core-client.js';
+import { SERVERS_USAGE } from './servers-usage.js';
 
-export const SERVERS_USAGE = `countersign servers add <name> [--env K=V]… [--cwd DIR] -- <command> [args…]
-countersign servers add <name> --url URL [--header K=V]…
-countersign servers list [--json]
-countersign servers remove <name>
-countersign servers approve <name>     (lets its exact command line run)
-countersign servers trust <name>
-countersign servers untrust <name>`;
+export { SERVERS_USAGE };
 
 const say = (text: string): void => void process.stdout.write(text);
 

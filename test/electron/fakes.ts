@@ -50,7 +50,7 @@ export class FakeApi {
 
   getStatus = async (): Promise<BrokerStatus> => {
     this.calls.push({ method: 'getStatus', args: [] });
-    return { version: '0', dataDir: '/d', warnings: [], connectCommand: 'x', paused: this.paused };
+    return { version: '0', dataDir: '/d', warnings: [], connectCommand: 'x', connectLaunch: { command: '/x', args: ['connect', '<server>'] }, paused: this.paused };
   };
 
   setPaused = async (paused: boolean): Promise<void> => {

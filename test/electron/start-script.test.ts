@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from './build-once.js';
 
 describe('npm start without the Electron runtime', () => {
-  it('says so plainly, names `npx countersign serve`, and exits non-zero without building or downloading', () => {
+  it('says so plainly, names `node bin/countersign.mjs serve` (never a registry name), and exits non-zero without building or downloading', () => {
     // An empty override dir stands for "no binary", whatever this machine has installed.
     const empty = mkdtempSync(path.join(tmpdir(), 'cs-no-electron-'));
     const run = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs')], {
@@ -17,7 +17,8 @@ describe('npm start without the Electron runtime', () => {
     });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/Electron runtime is not installed/);
-    expect(run.stderr).toContain('npx countersign serve');
+    expect(run.stderr).toContain('node bin/countersign.mjs serve');
+    expect(run.stderr).not.toContain('npx');
     expect(run.stdout).toBe('');
   });
 });

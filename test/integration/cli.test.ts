@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import type { BrokerStatus } from '../../shared/api.js';
 import { connectClient, makeDataDir, removeDir, startServe } from '../helpers/broker-harness.js';
 import { CLI, EVERYTHING_SERVER, NODE } from '../helpers/paths.js';
 
@@ -62,8 +63,10 @@ describe('countersign CLI', () => {
       }
       expect(broker.stderr()).not.toContain(broker.apiToken);
       // The UI teaches the exact command, naming this non-default data dir.
-      const status = await broker.api<{ connectCommand: string }>('getStatus');
-      expect(status.connectCommand).toBe(`npx countersign connect <server> --data-dir ${dir}`);
+      // An absolute command (node and the checkout's bin script), never a registry name.
+      const status = await broker.api<BrokerStatus>('getStatus');
+      expect(status.connectCommand).toBe(`${NODE} ${CLI} connect <server> --data-dir ${dir}`);
+      expect(status.connectLaunch).toEqual({ command: NODE, args: [CLI, 'connect', '<server>', '--data-dir', dir] });
     } finally {
       await broker.stop();
       removeDir(dir);

@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Broker } from '../broker.js';
+import { clientKey } from '../client-key.js';
 import { ApiBridge } from './api-bridge.js';
 import { McpHttpEndpoint } from './mcp-endpoint.js';
 import { checkHost, guardRequest, loopbackHosts, loopbackOrigins, sendRejection, type GuardOptions } from './request-guard.js';
@@ -33,9 +34,10 @@ export class BrokerHttpServer {
   constructor(private readonly broker: Broker, private readonly opts: HttpServerOptions) {
     this.mcp = new McpHttpEndpoint({
       maxBodyBytes: opts.maxBodyBytes,
-      onSession: async (serverName, transport) => {
+      onSession: async (serverName, transport, client) => {
         try {
-          await broker.openSession(serverName, transport, `http:${transport.sessionId ?? Math.random()}`);
+          // Sessions of one named client share a history with its `connect` sessions; unnamed ones share theirs.
+          await broker.openSession(serverName, transport, clientKey({ client }));
           return undefined;
         } catch (err) {
           // Refusals (unknown server, command awaiting consent, blocked by policy) explain themselves.

@@ -11,6 +11,7 @@ import {
   type JsonRpcId,
   type JsonRpcMessage,
 } from '../../../shared/jsonrpc.js';
+import { requestClient } from './client-name.js';
 import { HttpSessionTransport } from './mcp-http-session.js';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody, sendRejection } from './request-guard.js';
 
@@ -24,8 +25,9 @@ export interface McpEndpointOptions {
    * Called when a client sends initialize without a session id. Return an error message to refuse (e.g.
    * unknown server name): the client then gets a JSON-RPC error with the initialize request's id, HTTP 404.
    * The broker attaches its relay to `transport` (onmessage etc.) and calls transport.start().
+   * `client` is the client's name from the request (client-name.ts), when it gave one.
    */
-  onSession(serverName: string, transport: HttpSessionTransport): string | undefined | Promise<string | undefined>;
+  onSession(serverName: string, transport: HttpSessionTransport, client: string | undefined): string | undefined | Promise<string | undefined>;
 }
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -153,10 +155,12 @@ export class McpHttpEndpoint {
         : 'Mcp-Session-Id header is required (send initialize first)';
       return sendError(res, 400, -32000, `Bad Request: ${reason}`);
     }
-    await this.openSession(res, serverName, init, sse);
+    const named = requestClient(req);
+    if (!named.ok) return sendError(res, 400, ErrorCode.InvalidRequest, `Bad Request: ${named.error}`, init.id);
+    await this.openSession(res, serverName, init, sse, named.client);
   }
 
-  private async openSession(res: ServerResponse, serverName: string, init: JsonRpcMessage & { id: JsonRpcId }, sse: boolean): Promise<void> {
+  private async openSession(res: ServerResponse, serverName: string, init: JsonRpcMessage & { id: JsonRpcId }, sse: boolean, client: string | undefined): Promise<void> {
     const session = new HttpSessionTransport({
       sessionId: randomUUID(),
       serverName,
@@ -168,7 +172,7 @@ export class McpHttpEndpoint {
     });
     let refusal: string | undefined;
     try {
-      refusal = await this.opts.onSession(serverName, session);
+      refusal = await this.opts.onSession(serverName, session, client);
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       return sendError(res, 500, ErrorCode.InternalError, `Internal error: could not open a session: ${detail}`, init.id);

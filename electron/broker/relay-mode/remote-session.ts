@@ -15,6 +15,9 @@ import { LEASE_TTL_MS, type DecideReply } from './protocol.js';
 import { REPORT_DELAY_MS } from './report-queue.js';
 import { wire } from './wire-schemas.js';
 
+/** How long a local read waits for the other `connect` processes of its client to drop their leases. */
+const REVOKE_CONFIRM_MS = 2000;
+
 export interface RemoteSessionDeps {
   spec: StdioServerSpec;
   decideToolCall(ctx: ToolCallContext): Promise<GateVerdict>;
@@ -129,6 +132,20 @@ export class RemoteSession implements GateSession {
   revoke(history = false): void {
     // Before start `connect` holds no lease, and its socket still waits for the handshake reply.
     if (this.started) this.channel.notify('revoke', history ? { history: true } : {});
+  }
+
+  /**
+   * Ends the leases given before the client read local data, and resolves once `connect` confirms it
+   * has (messages on the control socket are handled in order, so no lease granted earlier survives).
+   * A `connect` that does not answer in time is cut off: its leases cannot be trusted.
+   */
+  async revokeConfirmed(): Promise<void> {
+    if (!this.started || this.closed) return;
+    try {
+      await this.channel.request('revoke', { history: true }, REVOKE_CONFIRM_MS);
+    } catch (err) {
+      await this.close(`its connect process did not confirm a lease revocation (${(err as Error).message})`);
+    }
   }
 
   /** Starts the server with the data connection as its stdin and stdout. */

@@ -7,7 +7,7 @@ export function NoToken() {
         This page needs the one-time address that <code>countersign serve</code> printed, ending in <code>#token=…</code>.
         The token is kept in memory only, so a reload or a bookmark cannot reuse it.
       </p>
-      <p>Run <code>npx countersign serve</code> again, or copy the “Countersign UI:” line it printed into the address bar.</p>
+      <p>Run <code>countersign serve</code> again, or copy the “Countersign UI:” line it printed into the address bar.</p>
     </main>
   );
 }

@@ -1,28 +1,48 @@
-// How to point a client at Countersign: the connect command for stdio clients, the URL for HTTP ones.
+// How to point a client at Countersign: the exact entry for stdio clients (an absolute command, never a
+// registry name), the URL for HTTP ones, and the Clients view, which does it for you.
 import { useApp } from '../store/context';
 import { CopyText } from '../ui/CopyText';
+
+const PLACEHOLDER = '<server>';
 
 export function ConnectHelp() {
   const status = useApp((s) => s.status);
   const servers = useApp((s) => s.servers) ?? [];
-  const example = servers[0]?.name ?? '<server>';
-  const connect = (status?.connectCommand ?? 'npx countersign connect <server>').replace('<server>', example);
-  const url = status?.mcpUrlTemplate?.replace('<server>', example);
-  const config = JSON.stringify({ mcpServers: { [example]: { command: 'npx', args: connect.split(' ').slice(1) } } }, null, 2);
+  const example = servers[0]?.name ?? PLACEHOLDER;
+  const launch = status?.connectLaunch;
+  const connect = status?.connectCommand.replace(PLACEHOLDER, example);
+  const url = status?.mcpUrlTemplate?.replace(PLACEHOLDER, example);
+  const entry = launch && JSON.stringify({ [example]: { command: launch.command, args: launch.args.map((a) => (a === PLACEHOLDER ? example : a)) } }, null, 2);
   return (
     <section className="help" aria-labelledby="connect-help">
       <h2 id="connect-help">Point a client at it</h2>
+      <p>
+        The <strong>Clients</strong> view finds the MCP clients on this computer and puts Countersign in front of their
+        servers for you, with a preview and an undo. To do it by hand:
+      </p>
       <h3>Clients that start servers (stdio): Claude Desktop, Cursor, VS Code</h3>
-      <p>Use this command in place of the server’s own command:</p>
-      <CopyText text={connect} label="Connect command" />
-      <details className="snippet">
-        <summary>Example client configuration</summary>
-        <pre>{config}</pre>
-      </details>
+      {entry && connect ? (
+        <>
+          <p>Replace the server’s entry in the client’s configuration (under <code>mcpServers</code>, or <code>servers</code> in VS Code) with:</p>
+          <pre aria-label="Client entry">{entry}</pre>
+          <p className="muted small">
+            The command is an absolute path, so the client never looks a name up in a package registry. The same
+            command for a terminal:
+          </p>
+          <CopyText text={connect} label="Connect command" />
+          {launch.note && <p className="muted small" role="note">{launch.note}</p>}
+        </>
+      ) : (
+        <p className="muted">Loading the command…</p>
+      )}
       {url && (
         <>
           <h3>HTTP clients</h3>
-          <p>Use this address, with <code>Authorization: Bearer</code> and the token in <code>mcp-token</code> in the data folder{status?.dataDir ? ` (${status.dataDir})` : ''}:</p>
+          <p>
+            Use this address, with <code>Authorization: Bearer</code> and the token in <code>mcp-token</code> in the data
+            folder{status?.dataDir ? ` (${status.dataDir})` : ''}. Add <code>?client=&lt;name&gt;</code> so that all of
+            one client’s servers share what it has read:
+          </p>
           <CopyText text={url} label="MCP URL" />
         </>
       )}

@@ -11,7 +11,7 @@ describe('empty states', () => {
     api.servers = [];
     await renderApp(api);
     expect(screen.getByRole('heading', { name: 'Nothing to approve yet' })).toBeTruthy();
-    expect(screen.getByLabelText('Add server command').textContent).toBe('npx countersign servers add <name> -- <command> [args…]');
+    expect(screen.getByLabelText('Add server command').textContent).toBe('countersign servers add <name> -- <command> [args…]');
     const user = userEvent.setup();
     const config = { mcpServers: { fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/home/me'] } } };
     await user.click(screen.getByLabelText(/Paste an mcpServers JSON object/));
@@ -39,7 +39,22 @@ describe('empty states', () => {
     await renderApp(api);
     expect(screen.getByRole('heading', { name: 'Nothing is waiting for you' })).toBeTruthy();
     expect(document.body.textContent).toContain('relaying 1 server with 2 open client sessions');
-    expect(screen.getByLabelText('Connect command').textContent).toBe('npx countersign connect files');
+    expect(screen.getByLabelText('Connect command').textContent).toBe('/usr/bin/node /opt/countersign/bin/countersign.mjs connect files');
     expect(screen.getByLabelText('MCP URL').textContent).toBe('http://127.0.0.1:4000/mcp/files');
+  });
+
+  it('shows the exact client entry to paste: the absolute command from the broker, never npx', async () => {
+    const api = new FakeApi();
+    api.servers = [makeServer({ name: 'files' })];
+    api.status = {
+      ...api.status,
+      connectLaunch: { command: '/Applications/Countersign.app/Contents/MacOS/Countersign', args: ['--cli', 'connect', '<server>', '--data-dir', '/d'], note: 'A note about this command.' },
+    };
+    await renderApp(api);
+    const entry = JSON.parse(screen.getByLabelText('Client entry').textContent ?? '') as Record<string, { command: string; args: string[] }>;
+    expect(entry).toEqual({ files: { command: '/Applications/Countersign.app/Contents/MacOS/Countersign', args: ['--cli', 'connect', 'files', '--data-dir', '/d'] } });
+    expect(document.body.textContent).not.toContain('npx');
+    expect(screen.getByRole('note').textContent).toBe('A note about this command.');
+    expect(document.body.textContent).toContain('Clients view');
   });
 });

@@ -56,7 +56,8 @@ export class FakeApi implements CountersignApi {
   settings: Settings = { approvalTimeoutSeconds: 120, upstreamTimeoutSeconds: 300, theme: 'system' };
   status: BrokerStatus = {
     version: '0.1.0', dataDir: '/data', warnings: [], httpUrl: 'http://127.0.0.1:4000',
-    mcpUrlTemplate: 'http://127.0.0.1:4000/mcp/<server>', connectCommand: 'npx countersign connect <server>', paused: false,
+    mcpUrlTemplate: 'http://127.0.0.1:4000/mcp/<server>', connectCommand: '/usr/bin/node /opt/countersign/bin/countersign.mjs connect <server>',
+    connectLaunch: { command: '/usr/bin/node', args: ['/opt/countersign/bin/countersign.mjs', 'connect', '<server>'] }, paused: false,
   };
   changes: ServerChanges[] = [];
   log: AuditEntry[] = [];
