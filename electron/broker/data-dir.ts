@@ -1,5 +1,5 @@
 // Where the broker keeps its state, and the local socket that goes with it.
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,6 +59,8 @@ export function socketPath(dataDir: string, platform: NodeJS.Platform = process.
 }
 
 function shortHash(text: string): string {
+  // Loaded only here (rare: Windows, or a very long path): node:crypto costs `connect` about 1 MB.
+  const { createHash } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 

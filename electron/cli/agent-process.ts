@@ -3,8 +3,8 @@
 // `connect`'s parent would give every server of one agent its own history. Walking too far (a
 // launcher's parent, or unknown) only makes more sessions share a history, never fewer.
 // Linux reads /proc; macOS reads one `ps` table; elsewhere (Windows) the agent stays unknown.
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { AgentProcess } from '../broker/client-key.js';
 
 export interface ProcInfo {
@@ -102,6 +102,8 @@ export function currentAgent(platform: NodeJS.Platform = process.platform, ppid:
   if (platform === 'linux') return findAgent(ppid, readLinuxProc);
   if (platform === 'darwin' || platform.endsWith('bsd')) {
     try {
+      // Loaded only here: node:child_process costs every `connect` most of a megabyte.
+      const { execFileSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
       const out = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,lstart=,args='], { encoding: 'utf8', timeout: 2000, env: { ...process.env, LC_ALL: 'C' } });
       const table = psTable(out);
       return findAgent(ppid, (pid) => table.get(pid));

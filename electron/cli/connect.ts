@@ -8,7 +8,6 @@ import { socketPath } from '../broker/data-dir.js';
 import { HANDSHAKE_VERSION, readFirstLine, type HelloReply } from '../broker/local-handshake.js';
 import { ErrorCode, errorResponse } from '../../shared/jsonrpc.js';
 import { parseClientId } from '../broker/client-key.js';
-import { countersignCommand, formatCommand } from '../broker/cli-command.js';
 import { UsageError } from './args.js';
 import { currentAgent } from './agent-process.js';
 
@@ -31,7 +30,7 @@ export async function runConnect(server: string, dataDir: string, opts: ConnectO
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' || code === 'ECONNREFUSED'
-      ? `Countersign is not running for ${dataDir}. Open the Countersign app, or start it with \`${serveCommand(dataDir)}\`, then restart this MCP server in your client.`
+      ? `Countersign is not running for ${dataDir}. Open the Countersign app, or start it with \`${await serveCommand(dataDir)}\`, then restart this MCP server in your client.`
       : `Countersign could not reach its broker at ${path}: ${(err as Error).message}`;
     return refuse(why);
   }
@@ -75,8 +74,10 @@ export async function runConnect(server: string, dataDir: string, opts: ConnectO
 
 
 /** How to start the broker for this data dir, as an absolute command (never a registry name). */
-function serveCommand(dataDir: string): string {
+async function serveCommand(dataDir: string): Promise<string> {
   try {
+    // Only on this error path: cli-command loads node:child_process.
+    const { countersignCommand, formatCommand } = await import('../broker/cli-command.js');
     const cmd = countersignCommand();
     return formatCommand({ command: cmd.command, args: [...cmd.args, 'serve', '--data-dir', dataDir] });
   } catch {

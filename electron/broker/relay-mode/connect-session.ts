@@ -1,7 +1,6 @@
 // Relay mode, `connect`'s side: the client's session runs here, in the same RelaySession the broker
 // uses, so the only extra hop between client and server is this process. Decisions come from the
 // broker over the control socket, or from a lease it gave; every call is reported to its audit log.
-import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import type { ToolDefinition } from '../../../shared/tool.js';
@@ -97,7 +96,8 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     rewriteToolsList: async (_s, tools) => (await channel.request<{ tools?: ToolDefinition[] }>('rewrite', { tools })).tools,
     upstreamTimeoutMs: () => upstreamTimeoutMs,
   };
-  const session: RelaySession = new RelaySession(opts.server, 'connect', downstream, () => upstream, hooks, randomUUID());
+  // The broker keys the session by its own id; this one only names it here (and needs no node:crypto).
+  const session: RelaySession = new RelaySession(opts.server, 'connect', downstream, () => upstream, hooks, `connect-${process.pid}`);
 
   channel.handle('definition', async (p) => ({ definition: await session.toolDefinition(String(p.name)) }));
   channel.handle('revoke', (p) => leases.revoke(p.history === true));
