@@ -2,6 +2,7 @@
 // `countersign connect`, server-filesystem, and a click on Approve in the app's window. Runs wherever
 // the Electron binary is installed; elsewhere it reports itself skipped (never downloads Electron).
 // Run `npm run build` first.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { CLI, FILESYSTEM_SERVER, NODE } from '../test/helpers/paths.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const MAIN = join(ROOT, 'dist', 'electron', 'main.mjs');
+const ENTRY = join(ROOT, 'dist', 'electron', 'entry.mjs');
 
 /** The binary electron's index.js would run, found without its download-on-require side effect. */
 function electronBinary(): string | undefined {
@@ -125,5 +127,23 @@ test.describe('desktop app', () => {
     await app!.close();
     app = undefined;
     expect(existsSync(join(dataDir, 'broker.lock'))).toBe(false);
+  });
+
+  test("the app's executable with --cli runs the command line and exits, and relays a client with no window", async () => {
+    // What the installed app's client entries and `countersign` launcher run (no Node on PATH needed).
+    // Headless on Linux, as appCommand() writes it. The app's window from another test is not running.
+    const cliArgs = (...args: string[]) => [ENTRY, ...(process.platform === 'linux' ? ['--ozone-platform=headless', '--disable-gpu'] : []), '--cli', ...args, '--data-dir', dataDir];
+    const env = { ...process.env, COUNTERSIGN_HOME: '' };
+    const listed = spawnSync(binary!, cliArgs('servers', 'list'), { env, encoding: 'utf8', timeout: 30_000 });
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).toContain('fs');
+
+    const page = await launch();
+    client = new Client({ name: 'e2e-desktop-cli', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: binary!, args: cliArgs('connect', 'fs', '--client', 'e2e'), env, stderr: 'pipe' }));
+    const call = client.callTool({ name: 'write_file', arguments: { path: join(scratch, 'via-app-cli.txt'), content: 'x' } });
+    await page.getByRole('region', { name: 'Call detail' }).getByRole('button', { name: /^Approve/ }).click();
+    expect((await call).isError).toBeFalsy();
+    expect(readFileSync(join(scratch, 'via-app-cli.txt'), 'utf8')).toBe('x');
   });
 });

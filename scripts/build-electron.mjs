@@ -1,10 +1,12 @@
 // Builds the Electron shell with esbuild:
+//   dist/electron/entry.mjs    the app's entry: the desktop app, or (--cli) the command line
 //   dist/electron/main.mjs     main process, ESM (all of the broker bundled in; 'electron' external)
+//   dist/electron/cli/         the command line inside the app, every dependency bundled, one chunk per command
 //   dist/electron/preload.cjs  preload, CommonJS: a sandboxed preload cannot load ES modules
 //   dist/electron/icons/       tray and window icons (build/ is not packaged)
 //   dist/packaging/after-pack.cjs  electron-builder's afterPack hook (flips the fuses; not packaged)
 // COUNTERSIGN_BUILD_DIR puts all of it under another folder (the security test builds into a temp dir).
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -21,7 +23,37 @@ const common = {
   legalComments: 'none',
 };
 
+// An ESM bundle has no require(); bundled CommonJS dependencies still call it.
+const requireBanner = { js: "import { createRequire as __csCreateRequire } from 'node:module'; const require = __csCreateRequire(import.meta.url);" };
+// The keyring is a native module: loaded from node_modules (unpacked from the asar) at run time.
+const nodeExternal = ['electron', 'electron-store', '@napi-rs/keyring'];
+
+// Chunk names carry a content hash: clear the old ones so the folder holds one build.
+rmSync(join(electronOut, 'cli'), { recursive: true, force: true });
+
 await Promise.all([
+  build({
+    ...common,
+    entryPoints: ['electron/main/entry.ts'],
+    outfile: join(electronOut, 'entry.mjs'),
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    external: nodeExternal,
+  }),
+  build({
+    ...common,
+    entryPoints: { 'app-cli': 'electron/main/app-cli.ts' },
+    outdir: join(electronOut, 'cli'),
+    outExtension: { '.js': '.mjs' },
+    chunkNames: '[name]-[hash]',
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    external: nodeExternal,
+    banner: requireBanner,
+  }),
   build({
     ...common,
     entryPoints: ['electron/main/main.ts'],
@@ -31,9 +63,8 @@ await Promise.all([
     // Electron 45 runs Node 22.
     target: 'node22',
     // electron-store is loaded only if installed (electron/main/store-backend.ts).
-    external: ['electron', 'electron-store'],
-    // An ESM bundle has no require(); bundled CommonJS dependencies still call it.
-    banner: { js: "import { createRequire as __csCreateRequire } from 'node:module'; const require = __csCreateRequire(import.meta.url);" },
+    external: nodeExternal,
+    banner: requireBanner,
   }),
   build({
     ...common,

@@ -12,7 +12,7 @@ import type { Rule } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import { AuditLog, type NewAuditEntry } from './audit-log.js';
 import { CallGate } from './call-gate.js';
-import { countersignCommand, formatWords } from './cli-command.js';
+import { countersignCommand, formatWords, type CliCommand } from './cli-command.js';
 import { resolveDataDir } from './data-dir.js';
 import { HttpUpstream } from './http-upstream.js';
 import { PendingQueue } from './pending-queue.js';
@@ -522,7 +522,13 @@ export class UnknownServerError extends Error {
 
 /** The exact command a client runs; names the data dir when it is not the one `connect` finds by itself. */
 function connectLaunch(dataDir: string, env: NodeJS.ProcessEnv): Pick<BrokerStatus, 'connectCommand' | 'connectLaunch'> {
-  const cli = countersignCommand();
+  let cli: CliCommand;
+  try {
+    cli = countersignCommand();
+  } catch (err) {
+    // Not in a package nor the app (a copied bundle): say so rather than fail the status.
+    cli = { command: 'countersign', args: [], note: `${(err as Error).message} This entry relies on \`countersign\` being on the client's PATH.` };
+  }
   const own = resolve(resolveDataDir({ env })) === resolve(dataDir) ? [] : ['--data-dir', dataDir];
   const args = [...cli.args, 'connect', SERVER_PLACEHOLDER, ...own];
   // The placeholder is for the person to replace, so it is shown bare, not quoted.

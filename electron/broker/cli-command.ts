@@ -16,16 +16,18 @@ export interface CliCommand {
   note?: string;
 }
 
-/** The packaged desktop app, as its shell sees it. */
+/** The desktop app, as its shell sees it: the command line is the app's own executable. */
 export interface InstalledApp {
   /** The app's executable: app.getPath('exe'), or $APPIMAGE for an AppImage (its mount point is temporary). */
   exe: string;
+  /** Unpackaged (`electron dist/electron/entry.mjs`): the entry script the executable must be given. */
+  entry?: string;
   platform: NodeJS.Platform;
 }
 
 let installed: InstalledApp | undefined;
 
-/** Called by the packaged app's shell first thing: from then on the CLI's command is the app's own. */
+/** Called by the app's shell first thing: from then on the CLI's command is the app's own. */
 export function useInstalledApp(app: InstalledApp | undefined): void {
   installed = app;
 }
@@ -36,7 +38,7 @@ export const CLI_SWITCH = '--cli';
 /** The app's executable in command-line mode. On Linux it needs no display: Ozone's headless platform. */
 export function appCommand(app: InstalledApp): CliCommand {
   const display = app.platform === 'linux' ? ['--ozone-platform=headless', '--disable-gpu'] : [];
-  return { command: app.exe, args: [...display, CLI_SWITCH] };
+  return { command: app.exe, args: [...(app.entry ? [app.entry] : []), ...display, CLI_SWITCH] };
 }
 
 const memo = new Map<string, CliCommand>();

@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 import type { CountersignApi } from '../../shared/api.js';
 import { escapeControl } from '../../shared/escape.js';
 import { startBroker, type RunningBroker } from '../broker/broker-host.js';
+import { useInstalledApp } from '../broker/cli-command.js';
 import { IPC } from '../ipc/channels.js';
+import { appItself } from './cli-mode.js';
 import { DesktopSettingsStore } from './desktop-settings.js';
 import { confirmDialogOptions, createExternalOpener } from './external-links.js';
 import { registerGatekeeper, type DesktopHandlers } from './gatekeeper.js';
@@ -40,6 +42,8 @@ const log = (text: string): void => void process.stderr.write(`countersign: ${es
 // userData is the data dir, as the CLI resolves it; it also scopes Electron's single-instance lock,
 // so one app runs per data dir, just as one broker does. Chromium's own files go in a subfolder.
 const dataDir = desktopDataDir(process.argv, process.env);
+// The commands the app shows and writes for clients name this executable in --cli mode (cli-command.ts).
+useInstalledApp(appItself(app.isPackaged, app.isPackaged ? app.getPath('exe') : process.execPath, path.join(here, 'entry.mjs')));
 app.setName('Countersign');
 app.setPath('userData', dataDir);
 app.setPath('sessionData', path.join(dataDir, 'chromium'));

@@ -4,7 +4,7 @@
 // the shell's wiring, which the unit tests of each module cannot. (The real Electron runs in
 // e2e/electron.spec.ts, where its binary is installed.)
 import { fork, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -15,7 +15,7 @@ import { startBroker, type RunningBroker } from '../../electron/broker/broker-ho
 import { IPC } from '../../electron/ipc/channels.js';
 import { APP_CSP, WEB_PREFERENCES } from '../../electron/main/security-config.js';
 import { CLI, EVERYTHING_SERVER, NODE } from '../helpers/paths.js';
-import { buildShell, ROOT } from './build-once.js';
+import { installFakeApp, ROOT } from './build-once.js';
 
 const FIXTURES = path.join(ROOT, 'test', 'electron', 'fixtures');
 
@@ -41,14 +41,8 @@ interface Snapshot {
   exitCode?: number;
 }
 
-/** The built app in a temp dir, with the fake electron as its only 'electron'. */
 function installApp(): string {
-  const build = buildShell();
-  const appDir = mkdtempSync(path.join(tmpdir(), 'cs-fake-app-'));
-  cpSync(path.join(build, 'electron'), path.join(appDir, 'dist', 'electron'), { recursive: true });
-  mkdirSync(path.join(appDir, 'node_modules'), { recursive: true });
-  cpSync(path.join(FIXTURES, 'fake-electron'), path.join(appDir, 'node_modules', 'electron'), { recursive: true });
-  return path.join(appDir, 'dist', 'electron', 'main.mjs');
+  return path.join(installFakeApp(), 'dist', 'electron', 'main.mjs');
 }
 
 class MainProcess {
@@ -175,6 +169,9 @@ describe('main process under a fake Electron', () => {
   it('the gatekeeper answers only the window, with schema checks', async () => {
     const status = await app.api<{ dataDir: string; paused: boolean }>('getStatus');
     expect(status).toMatchObject({ ok: true, value: { dataDir, paused: false } });
+    // Client entries the app shows run the app's own executable in command-line mode (no Node needed).
+    const headless = process.platform === 'linux' ? ['--ozone-platform=headless', '--disable-gpu'] : [];
+    expect(status).toMatchObject({ value: { connectLaunch: { command: process.execPath, args: [path.join(path.dirname(main), 'entry.mjs'), ...headless, '--cli', 'connect', '<server>', '--data-dir', dataDir] } } });
     await expect(app.invoke(IPC.api, ['getStatus', []], 'foreign')).resolves.toMatchObject({ ok: false, error: expect.stringMatching(/refused/) });
     await expect(app.invoke(IPC.api, ['getStatus', []], 'foreign-url')).resolves.toMatchObject({ ok: false });
     await expect(app.api('setPaused', 'yes')).resolves.toMatchObject({ ok: false, error: expect.stringMatching(/invalid arguments for setPaused/) });

@@ -145,7 +145,7 @@ describe('shell sources', () => {
   });
 
   it('only the shell files import electron; the logic modules and the channel map do not', () => {
-    const shell = new Set(['electron/main/main.ts', 'electron/main/session.ts', 'electron/main/window.ts', 'electron/main/tray-shell.ts', 'electron/preload/index.ts']);
+    const shell = new Set(['electron/main/main.ts', 'electron/main/entry.ts', 'electron/main/session.ts', 'electron/main/window.ts', 'electron/main/tray-shell.ts', 'electron/preload/index.ts']);
     for (const { file, text } of all) {
       const importsElectron = /from 'electron'/.test(text);
       expect(importsElectron, file).toBe(shell.has(file));
@@ -170,7 +170,7 @@ describe('shell sources', () => {
     expect(yml).toMatch(/^asar: true$/m);
     expect(yml).toMatch(/^afterPack: dist\/packaging\/after-pack\.cjs$/m);
     expect(yml).not.toMatch(/asarUnpack/);
-    expect(yml).toMatch(/^\s+main: dist\/electron\/main\.mjs$/m);
+    expect(yml).toMatch(/^\s+main: dist\/electron\/entry\.mjs$/m);
   });
 });
 
