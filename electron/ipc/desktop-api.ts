@@ -17,12 +17,27 @@ export interface DesktopApi {
   openExternal(url: string): Promise<boolean>;
   getDesktopSettings(): Promise<DesktopSettings>;
   updateDesktopSettings(patch: Partial<DesktopSettings>): Promise<DesktopSettings>;
+  /**
+   * Asks the main process to install the `countersign` command. It is only a request: main shows a
+   * native dialog with exactly what it will write where, and writes nothing without the person's yes.
+   */
+  installCommandLineTool(): Promise<CliInstallResult>;
+}
+
+export interface CliInstallResult {
+  installed: boolean;
+  /** The launcher written. */
+  path?: string;
+  /** Whether its folder is on PATH, so new terminals find `countersign`. */
+  onPath?: boolean;
+  /** What happened, in a sentence for the person. */
+  message: string;
 }
 
 /** Request/response methods of DesktopApi, as named on the IPC channel. */
 export type DesktopMethod = Exclude<keyof DesktopApi, 'onOpenCall'>;
 
-export const DESKTOP_METHODS = ['openExternal', 'getDesktopSettings', 'updateDesktopSettings'] as const satisfies readonly DesktopMethod[];
+export const DESKTOP_METHODS = ['openExternal', 'getDesktopSettings', 'updateDesktopSettings', 'installCommandLineTool'] as const satisfies readonly DesktopMethod[];
 
 // Fails to typecheck when DesktopApi gains a method that the list above lacks.
 type MissingDesktopMethod = Exclude<DesktopMethod, (typeof DESKTOP_METHODS)[number]>;

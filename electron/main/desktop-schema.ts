@@ -6,6 +6,7 @@ export const desktopArgs = {
   openExternal: z.tuple([z.string().min(1).max(2048)]),
   getDesktopSettings: z.tuple([]),
   updateDesktopSettings: z.tuple([z.object({ notifications: z.boolean().optional() }).strict()]),
+  installCommandLineTool: z.tuple([]),
 } satisfies Record<DesktopMethod, z.ZodTypeAny>;
 
 export function isDesktopMethod(name: unknown): name is DesktopMethod {

@@ -8,8 +8,9 @@ import { fileURLToPath } from 'node:url';
 import type { CountersignApi } from '../../shared/api.js';
 import { escapeControl } from '../../shared/escape.js';
 import { startBroker, type RunningBroker } from '../broker/broker-host.js';
-import { useInstalledApp } from '../broker/cli-command.js';
+import { countersignCommand, useInstalledApp } from '../broker/cli-command.js';
 import { IPC } from '../ipc/channels.js';
+import { installCommandLineTool } from './cli-install.js';
 import { appItself } from './cli-mode.js';
 import { DesktopSettingsStore } from './desktop-settings.js';
 import { confirmDialogOptions, createExternalOpener } from './external-links.js';
@@ -124,6 +125,15 @@ async function start(): Promise<void> {
     openExternal: async (url) => (await openExternal(url)) === 'opened',
     getDesktopSettings: async () => settings.get(),
     updateDesktopSettings: async (patch) => settings.update(patch),
+    installCommandLineTool: () => installCommandLineTool({
+      command: countersignCommand(),
+      env: { platform: process.platform, home: os.homedir(), env: process.env },
+      confirm: async ({ message, detail, buttons }) => {
+        const options = { type: 'question' as const, message, detail, buttons, defaultId: 0, cancelId: 0, noLink: true };
+        const { response } = win && !win.isDestroyed() ? await dialog.showMessageBox(win, options) : await dialog.showMessageBox(options);
+        return response === 1;
+      },
+    }),
   };
   cleanups.push(
     registerGatekeeper({

@@ -14,6 +14,7 @@ function setup(opts: { noWindow?: boolean } = {}) {
     openExternal: vi.fn(async () => true),
     getDesktopSettings: vi.fn(async () => ({ notifications: true })),
     updateDesktopSettings: vi.fn(async (patch) => ({ notifications: patch.notifications ?? true })),
+    installCommandLineTool: vi.fn(async () => ({ installed: false, message: 'Nothing was written.' })),
   };
   const ready = vi.fn();
   const refused = vi.fn();
@@ -54,11 +55,13 @@ describe('gatekeeper: senders', () => {
     const { ipc, api, desktop, ready, refused } = setup();
     await expect(ipc.invoke(IPC.api, event, 'setPaused', [true])).resolves.toEqual({ ok: false, error: REFUSED_SENDER });
     await expect(ipc.invoke(IPC.desktop, event, 'openExternal', ['https://example.com/'])).resolves.toEqual({ ok: false, error: REFUSED_SENDER });
+    await expect(ipc.invoke(IPC.desktop, event, 'installCommandLineTool', [])).resolves.toEqual({ ok: false, error: REFUSED_SENDER });
     await expect(ipc.invoke(IPC.rendererReady, event)).resolves.toEqual({ ok: false, error: REFUSED_SENDER });
     expect(api.calls).toEqual([]);
     expect(desktop.openExternal).not.toHaveBeenCalled();
+    expect(desktop.installCommandLineTool).not.toHaveBeenCalled();
     expect(ready).not.toHaveBeenCalled();
-    expect(refused).toHaveBeenCalledTimes(3);
+    expect(refused).toHaveBeenCalledTimes(4);
   });
 
   it('refuses everyone while there is no app window', async () => {
@@ -125,6 +128,10 @@ describe('gatekeeper: desktop methods and ready', () => {
     await expect(ipc.invoke(IPC.desktop, app, 'updateDesktopSettings', [{ notifications: 'off' }])).resolves.toMatchObject({ ok: false });
     await expect(ipc.invoke(IPC.desktop, app, 'updateDesktopSettings', [{ autoApprove: true }])).resolves.toMatchObject({ ok: false });
     await expect(ipc.invoke(IPC.desktop, app, 'readFile', ['/etc/passwd'])).resolves.toMatchObject({ ok: false, error: expect.stringMatching(/unknown desktop method/) });
+    // The renderer may only ask for the install: no path, no content, nothing to choose.
+    await expect(ipc.invoke(IPC.desktop, app, 'installCommandLineTool', [{ path: '/usr/bin/sudo' }])).resolves.toMatchObject({ ok: false, error: expect.stringMatching(/invalid arguments for installCommandLineTool/) });
+    expect(desktop.installCommandLineTool).not.toHaveBeenCalled();
+    await expect(ipc.invoke(IPC.desktop, app, 'installCommandLineTool', [])).resolves.toEqual({ ok: true, value: { installed: false, message: 'Nothing was written.' } });
     expect(desktop.openExternal).not.toHaveBeenCalled();
     await expect(ipc.invoke(IPC.desktop, app, 'updateDesktopSettings', [{ notifications: false }])).resolves.toEqual({ ok: true, value: { notifications: false } });
     await expect(ipc.invoke(IPC.desktop, app, 'openExternal', ['https://example.com/'])).resolves.toEqual({ ok: true, value: true });

@@ -177,6 +177,17 @@ describe('main process under a fake Electron', () => {
     await expect(app.api('setPaused', 'yes')).resolves.toMatchObject({ ok: false, error: expect.stringMatching(/invalid arguments for setPaused/) });
   });
 
+  it('"Install command line tool" from the window shows a native question first; Cancel writes nothing', async () => {
+    const before = (await app.cmd('snapshot')).dialogs.length;
+    await app.cmd('setDialogResponse', { response: 0 });
+    await expect(app.invoke(IPC.desktop, ['installCommandLineTool', []])).resolves.toEqual({ ok: true, value: { installed: false, message: 'Nothing was written.' } });
+    const asked = (await app.cmd('snapshot')).dialogs.slice(before) as Array<{ message?: string; detail?: string; buttons?: string[] }>;
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ message: 'Install the countersign command?', buttons: ['Cancel', 'Install'] });
+    // The launcher it would write runs this app's own command line.
+    expect(asked[0]!.detail).toContain(`exec ${process.execPath} ${path.join(path.dirname(main), 'entry.mjs')}`);
+  });
+
   it('a real MCP client call: notification, tray count, queued events, approval through IPC', async () => {
     await expect(app.api('addServer', 'everything', { command: NODE, args: [EVERYTHING_SERVER] })).resolves.toMatchObject({ ok: true });
     // The person approves the exact command line (launch consent), where the broker asks for it.

@@ -73,6 +73,7 @@ describe('desktop shell', () => {
       openExternal: async () => false,
       getDesktopSettings: async () => ({ notifications }),
       updateDesktopSettings: async (p) => ({ notifications: (notifications = p.notifications ?? notifications) }),
+      installCommandLineTool: async () => ({ installed: false, message: 'Nothing was written.' }),
     };
     render(<App api={api} desktop={desktop} diffEngine={createInlineDiffEngine()} initialScreen="settings" />);
     const box = await screen.findByLabelText('Show a notification for each new call');
@@ -81,5 +82,25 @@ describe('desktop shell', () => {
     await waitFor(() => expect(open).toBeDefined());
     act(() => open!(api.pending[1]!.id));
     await detailShows('second');
+  });
+});
+
+describe('install command line tool', () => {
+  it('asks main to install, and says what happened, including whether the folder is on PATH', async () => {
+    const asked: number[] = [];
+    const desktop: DesktopApi = {
+      onOpenCall: () => () => undefined,
+      openExternal: async () => false,
+      getDesktopSettings: async () => ({ notifications: true }),
+      updateDesktopSettings: async () => ({ notifications: true }),
+      installCommandLineTool: async () => {
+        asked.push(1);
+        return { installed: true, path: '/home/me/.local/bin/countersign', onPath: false, message: 'Installed /home/me/.local/bin/countersign. /home/me/.local/bin is not on your PATH.' };
+      },
+    };
+    render(<App api={new FakeApi()} desktop={desktop} diffEngine={createInlineDiffEngine()} initialScreen="settings" />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Install command line tool' }));
+    expect(asked).toEqual([1]);
+    expect((await screen.findByText(/^Installed /)).textContent).toBe('Installed /home/me/.local/bin/countersign. /home/me/.local/bin is not on your PATH.');
   });
 });
