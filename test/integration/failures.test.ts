@@ -230,7 +230,9 @@ describe('start-up problems', () => {
     const dataDir = makeDataDir();
     try {
       const { out, code } = await rawConnect(dataDir, 'anything', [init(42)], 1);
-      expect(out[0]).toMatchObject({ id: 42, error: { message: expect.stringMatching(/not running.*countersign serve/) } });
+      // The way to start it is an absolute command, never a registry name.
+      expect(out[0]).toMatchObject({ id: 42, error: { message: expect.stringContaining(`not running for ${dataDir}. Open the Countersign app, or start it with \`${NODE} ${CLI} serve --data-dir ${dataDir}\``) } });
+      expect(JSON.stringify(out[0])).not.toContain('npx');
       expect(code).toBe(1);
     } finally {
       removeDir(dataDir);

@@ -33,15 +33,17 @@ const LAUNCH: Record<string, Launch> = {
   node: (server) => stdio(NODE, [CLI, 'connect', server, '--data-dir', broker.dataDir]),
   // From inside the checkout npx finds the package's own bin; offline, so it can never ask the registry.
   npx: (server) => stdio('npx', ['countersign', 'connect', server, '--data-dir', broker.dataDir], { cwd: ROOT, env: { npm_config_offline: 'true', npm_config_update_notifier: 'false' } }),
-  // Exactly what `wrap` writes: the absolute command, then `connect <name> --client <id>`.
-  wrap: (server) => {
-    const cmd = countersignCommand();
-    return stdio(cmd.command, [...cmd.args, 'connect', server, '--client', 'Test-Agent', '--data-dir', broker.dataDir]);
-  },
+  wrap: (server) => named(server, 'Test-Agent'),
   // A shell that stays between them (not the last command, so it cannot exec into node).
   'sh -c': (server) => stdio('sh', ['-c', `"$0" "$1" connect "$2" --data-dir "$3"; exit $?`, NODE, CLI, server, broker.dataDir]),
   http: (server) => http(server, '?client=http-agent', {}),
 };
+
+/** Exactly what `wrap` writes: the absolute command, then `connect <name> --client <id>`. */
+function named(server: string, client: string): StdioClientTransport {
+  const cmd = countersignCommand();
+  return stdio(cmd.command, [...cmd.args, 'connect', server, '--client', client, '--data-dir', broker.dataDir]);
+}
 
 function http(server: string, query: string, headers: Record<string, string>): StreamableHTTPClientTransport {
   return new StreamableHTTPClientTransport(new URL(`${broker.baseUrl}/mcp/${server}${query}`), {
@@ -182,8 +184,7 @@ describe('one agent across its servers', () => {
 
   it('a client named on connect and on HTTP is one agent', async () => {
     try {
-      const cmd = countersignCommand();
-      const fs = await open(stdio(cmd.command, [...cmd.args, 'connect', 'fs', '--client', 'mixed', '--data-dir', broker.dataDir]));
+      const fs = await open(named('fs', 'mixed'));
       await expectReadTaintsOtherServer(fs, await open(http('lookup', '?client=mixed', {})), 'mixed');
     } finally {
       await closeAll();
@@ -192,9 +193,8 @@ describe('one agent across its servers', () => {
 
   it("keeps different agents apart: another client's read does not make this one ask", async () => {
     try {
-      const cmd = countersignCommand();
-      const fs = await open(stdio(cmd.command, [...cmd.args, 'connect', 'fs', '--client', 'agent-a', '--data-dir', broker.dataDir]));
-      const lookup = await open(stdio(cmd.command, [...cmd.args, 'connect', 'lookup', '--client', 'agent-b', '--data-dir', broker.dataDir]));
+      const fs = await open(named('fs', 'agent-a'));
+      const lookup = await open(named('lookup', 'agent-b'));
       expect(textOf(await readSecret(fs))).toBe('the secret');
       expect(textOf(await search(lookup, 'apart'))).toBe('results for apart');
       expect(await broker.api('listPending')).toEqual([]);
@@ -204,9 +204,7 @@ describe('one agent across its servers', () => {
   });
 
   it('refuses a malformed client name, on connect and on HTTP, with the rule', async () => {
-    const cmd = countersignCommand();
-    const bad = stdio(cmd.command, [...cmd.args, 'connect', 'fs', '--client', 'no spaces!', '--data-dir', broker.dataDir]);
-    await expect(open(bad)).rejects.toThrow();
+    await expect(open(named('fs', 'no spaces!'))).rejects.toThrow();
     await closeAll();
     await expect(open(http('fs', '?client=a&client=b', {}))).rejects.toThrow(/more than one client/);
     await closeAll();
