@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from './support/fixtures.js';
+import { CLI, NODE } from '../test/helpers/paths.js';
 import { resultText, startWorld, type World } from './support/world.js';
 
 let world: World;
@@ -34,6 +35,10 @@ test('approve: the held call runs and the queue empties', async ({ page }) => {
   expect(readFileSync(target, 'utf8')).toBe('written after approval\n');
   await expect(page.getByRole('heading', { name: 'Nothing is waiting for you' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Nothing is waiting for you' })).toBeFocused();
+  // The empty queue teaches the exact client entry: an absolute command, never `npx countersign`.
+  const entry = JSON.parse((await page.getByLabel('Client entry').textContent()) ?? '') as Record<string, { command: string; args: string[] }>;
+  expect(entry).toEqual({ fs: { command: NODE, args: [CLI, 'connect', 'fs', '--data-dir', world.broker.dataDir] } });
+  await expect(page.locator('main')).not.toContainText('npx countersign');
 });
 
 test('keyboard: a approves, focus moves to the next call, d denies', async ({ page }) => {
