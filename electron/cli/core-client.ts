@@ -6,7 +6,6 @@ import type { CountersignApi } from '../../shared/api.js';
 import { API_METHODS } from '../../shared/api-schema.js';
 import { isResponse, isResult, type JsonRpcId, type JsonRpcMessage } from '../../shared/jsonrpc.js';
 import { escapeControl } from '../../shared/escape.js';
-import { Broker } from '../broker/broker.js';
 import { ensureDataDir, socketPath } from '../broker/data-dir.js';
 import { acquireInstanceLock } from '../broker/instance-lock.js';
 import { LineTransport } from '../broker/line-transport.js';
@@ -28,6 +27,8 @@ export async function withCore<T>(dataDir: string, fn: (api: CoreApi, where: Cor
   ensureDataDir(dataDir);
   // Throws InstanceLockError when a broker holds the data dir but its socket did not answer.
   const lock = acquireInstanceLock(dataDir);
+  // Loaded only here: with a broker running, a command needs none of it (and starts faster).
+  const { Broker } = await import('../broker/broker.js');
   const broker = new Broker({ dataDir, onWarning: (text) => process.stderr.write(`countersign: ${escapeControl(text)}\n`) });
   try {
     return await fn(broker, 'in-process');
