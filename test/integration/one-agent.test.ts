@@ -182,10 +182,11 @@ describe('one agent across its servers', () => {
     }
   });
 
-  it('a client named on connect and on HTTP is one agent', async () => {
+  it('a client named on connect and on HTTP is one agent, both ways (an HTTP read ends connect leases)', async () => {
     try {
-      const fs = await open(named('fs', 'mixed'));
-      await expectReadTaintsOtherServer(fs, await open(http('lookup', '?client=mixed', {})), 'mixed');
+      await expectReadTaintsOtherServer(await open(named('fs', 'mixed')), await open(http('lookup', '?client=mixed', {})), 'mixed');
+      await closeAll();
+      await expectReadTaintsOtherServer(await open(http('fs', '?client=mixed-2', {})), await open(named('lookup', 'mixed-2')), 'mixed-2');
     } finally {
       await closeAll();
     }
