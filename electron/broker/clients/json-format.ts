@@ -5,6 +5,7 @@ import {
   type FormattingOptions, type Node, type ParseError,
 } from 'jsonc-parser';
 import type { ClientDef } from './catalogue.js';
+import { jsonComments, lostComments } from './comments.js';
 import { FormatError, lineColumn, type ConfigFormat, type EntryChange, type EntryKey, type RawEntry } from './config-format.js';
 
 const PARSE_OPTIONS = { allowTrailingComma: true, disallowComments: false };
@@ -103,12 +104,13 @@ export function jsonFormat(client: ClientDef): ConfigFormat {
       const oneLine = !/[\r\n]/.test(text.slice(node.offset, node.offset + node.length));
       const options = oneLine ? {} : { formattingOptions: formatting(text) };
       let out = body(text);
+      const had = jsonComments(out, node.offset, node.offset + node.length);
       const steps: Array<[string, unknown]> = [...change.remove.map((k): [string, unknown] => [k, undefined]), ...change.set];
       for (const [prop, value] of steps) {
         if (value === undefined && !findNodeAtLocation(parseTree(out, [], PARSE_OPTIONS)!, [...key, prop])) continue;
         out = applyEdits(out, modify(out, [...key, prop], value, options));
       }
-      return withBom(text, out);
+      return withBom(text, carryComments(out, key, had, oneLine));
     },
 
     secretRanges(text) {
@@ -129,6 +131,23 @@ export function jsonFormat(client: ClientDef): ConfigFormat {
       return ranges;
     },
   };
+}
+
+/** Puts comments the edit dropped (they were inside replaced values) at the top of the entry. */
+function carryComments(text: string, key: EntryKey, had: string[], oneLine: boolean): string {
+  const node = findNodeAtLocation(parseTree(text, [], PARSE_OPTIONS)!, key)!;
+  const lost = lostComments(had, jsonComments(text, node.offset, node.offset + node.length));
+  if (!lost.length) return text;
+  const first = node.children?.[0];
+  if (oneLine || !first) {
+    const inline = lost.map((c) => (c.startsWith('//') ? `/*${c.slice(2).replace(/\*\//g, '*\\/')} */` : c)).join(' ');
+    const at = first ? first.offset : node.offset + 1;
+    return `${text.slice(0, at)}${inline} ${text.slice(at)}`;
+  }
+  const lineStart = text.lastIndexOf('\n', first.offset - 1) + 1;
+  const indent = text.slice(lineStart, first.offset);
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  return text.slice(0, first.offset) + lost.map((c) => c + eol + indent).join('') + text.slice(first.offset);
 }
 
 /** For tests and checks: the parsed value of a JSONC text. */

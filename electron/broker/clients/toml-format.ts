@@ -2,6 +2,7 @@
 // Countersign changes (and their sub-tables, such as `[mcp_servers.<name>.env]`); every other byte stays.
 // Entries written another way (inline tables, dotted keys from a parent table) are refused, not guessed.
 import { parse, TomlError } from 'smol-toml';
+import { lostComments, tomlComments } from './comments.js';
 import { FormatError, type ConfigFormat, type EntryChange, type RawEntry } from './config-format.js';
 import { scanToml, tomlKey, tomlValue, type TomlHeader, type TomlItem, type TomlKeyValue } from './toml-scan.js';
 
@@ -130,7 +131,13 @@ export const tomlFormat: ConfigFormat = {
       const needsEol = !gone.length && after.end === text.length && !/\r?\n$/.test(text) ? eol : '';
       edits.push({ at: place, end: place, text: needsEol + added.join('') });
     }
-    return applyEditList(text, edits);
+    const out = applyEditList(text, edits);
+    // Comments inside what was replaced or removed move to just under the table's header.
+    const after = locate(out, name);
+    const lost = lostComments(tomlComments(text, at.blockStart, at.blockEnd), tomlComments(out, after.blockStart, after.blockEnd));
+    if (!lost.length) return out;
+    const top = after.header.end;
+    return out.slice(0, top) + lost.map((c) => c + eol).join('') + out.slice(top);
   },
 
   secretRanges(text) {
