@@ -3,16 +3,19 @@ import { resolveDataDir } from '../broker/data-dir.js';
 import { InstanceLockError } from '../broker/instance-lock.js';
 import { SettingsError } from '../broker/settings-store.js';
 import { intFlag, lastFlag, parseArgs, UsageError } from './args.js';
+import { CLIENTS_USAGE, runClients } from './clients.js';
 import { runConnect } from './connect.js';
 import { runLog } from './log.js';
 import { runServe } from './serve.js';
 import { runServers, SERVERS_USAGE } from './servers.js';
+import { runUnwrap, runWrap } from './wrap.js';
 
 const USAGE = `Countersign: approve what AI agents do through MCP.
 
 countersign serve [--port N] [--host ADDR] [--no-open] [--approval-timeout SECONDS]
 countersign connect <server>
 ${SERVERS_USAGE}
+${CLIENTS_USAGE}
 countersign log [--json] [--follow] [--verify]
 
 Every command takes --data-dir DIR (else COUNTERSIGN_HOME, else the app's data folder).`;
@@ -59,6 +62,12 @@ async function main(argv: string[]): Promise<number> {
       return runServers(sub, dataDir);
     case 'log':
       return runLog(sub, dataDir);
+    case 'clients':
+      return runClients(sub, dataDir);
+    case 'wrap':
+      return runWrap(sub, dataDir);
+    case 'unwrap':
+      return runUnwrap(sub, dataDir);
     case undefined:
     case 'help':
     case '--help':
