@@ -43,7 +43,7 @@ test('with no servers, the queue teaches how to add and import one', async ({ pa
   await world.broker.api('removeServer', 'fs');
   await world.openUi(page);
   await expect(page.getByRole('heading', { name: 'Nothing to approve yet' })).toBeVisible();
-  await expect(page.getByLabel('Add server command')).toHaveText('npx countersign servers add <name> -- <command> [args…]');
+  await expect(page.getByLabel('Add server command')).toHaveText('countersign servers add <name> -- <command> [args…]');
   await page.getByLabel(/Paste an mcpServers JSON object/).fill(JSON.stringify({ mcpServers: { mem: { command: NODE, args: ['x.js'] } } }));
   await page.getByRole('button', { name: 'Import servers' }).click();
   await expect(page.getByRole('heading', { name: 'Nothing is waiting for you' })).toBeVisible();

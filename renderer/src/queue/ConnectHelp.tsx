@@ -1,4 +1,5 @@
-// How to point a client at Countersign: the connect command for stdio clients, the URL for HTTP ones.
+// Setting a client up by hand, for clients Countersign does not know: the connect command for stdio
+// clients, the URL for HTTP ones. Known clients are wrapped in the Clients view instead.
 import { useApp } from '../store/context';
 import { CopyText } from '../ui/CopyText';
 
@@ -6,19 +7,19 @@ export function ConnectHelp() {
   const status = useApp((s) => s.status);
   const servers = useApp((s) => s.servers) ?? [];
   const example = servers[0]?.name ?? '<server>';
-  const connect = (status?.connectCommand ?? 'npx countersign connect <server>').replace('<server>', example);
+  const connect = status?.connectCommand?.replace('<server>', example);
   const url = status?.mcpUrlTemplate?.replace('<server>', example);
-  const config = JSON.stringify({ mcpServers: { [example]: { command: 'npx', args: connect.split(' ').slice(1) } } }, null, 2);
+  if (!connect && !url) return null;
   return (
-    <section className="help" aria-labelledby="connect-help">
-      <h2 id="connect-help">Point a client at it</h2>
-      <h3>Clients that start servers (stdio): Claude Desktop, Cursor, VS Code</h3>
-      <p>Use this command in place of the server’s own command:</p>
-      <CopyText text={connect} label="Connect command" />
-      <details className="snippet">
-        <summary>Example client configuration</summary>
-        <pre>{config}</pre>
-      </details>
+    <details className="snippet help" aria-labelledby="connect-help">
+      <summary id="connect-help">Set up another client by hand</summary>
+      {connect && (
+        <>
+          <h3>Clients that start servers (stdio)</h3>
+          <p>In the client’s config, use this command in place of the server’s own:</p>
+          <CopyText text={connect} label="Connect command" />
+        </>
+      )}
       {url && (
         <>
           <h3>HTTP clients</h3>
@@ -29,6 +30,6 @@ export function ConnectHelp() {
       {servers.length > 1 && (
         <p className="muted small">Configured servers: {servers.map((s) => s.name).join(', ')}. Replace <code>{example}</code> with the one you want.</p>
       )}
-    </section>
+    </details>
   );
 }

@@ -11,7 +11,7 @@ describe('empty states', () => {
     api.servers = [];
     await renderApp(api);
     expect(screen.getByRole('heading', { name: 'Nothing to approve yet' })).toBeTruthy();
-    expect(screen.getByLabelText('Add server command').textContent).toBe('npx countersign servers add <name> -- <command> [args…]');
+    expect(screen.getByLabelText('Add server command').textContent).toBe('countersign servers add <name> -- <command> [args…]');
     const user = userEvent.setup();
     const config = { mcpServers: { fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/home/me'] } } };
     await user.click(screen.getByLabelText(/Paste an mcpServers JSON object/));

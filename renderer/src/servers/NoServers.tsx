@@ -8,10 +8,10 @@ export function NoServers() {
     <div className="teach">
       <section>
         <h2>Add a server from a terminal</h2>
-        <CopyText text="npx countersign servers add <name> -- <command> [args…]" label="Add server command" />
+        <CopyText text="countersign servers add <name> -- <command> [args…]" label="Add server command" />
         <p className="muted small">
-          For example: <code>npx countersign servers add fs -- npx -y @modelcontextprotocol/server-filesystem ~/projects</code>.
-          For a remote server: <code>npx countersign servers add &lt;name&gt; --url https://…</code>.
+          For example: <code>countersign servers add fs -- npx -y @modelcontextprotocol/server-filesystem ~/projects</code>.
+          For a remote server: <code>countersign servers add &lt;name&gt; --url https://…</code>.
         </p>
       </section>
       <section>
