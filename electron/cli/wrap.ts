@@ -70,7 +70,8 @@ async function runWrapNow(argv: string[], dataDir: string): Promise<number> {
   for (const f of preview.files) printFile(f);
   if (!preview.changes) {
     say('Nothing to change.\n');
-    return 0;
+    // A file it could not read is a failure for scripts, even when nothing else needed doing.
+    return preview.files.some((f) => f.error) ? 1 : 0;
   }
   if (args.bools.has('dry-run')) {
     say(`Dry run: nothing was written (${preview.changes} ${preview.changes === 1 ? 'entry' : 'entries'} would change).\n`);

@@ -144,6 +144,7 @@ export class ClientConfigs {
       if (planHash !== undefined && planHash !== now) {
         throw new Error('The client\'s config changed since the preview, so nothing was written. Look at the new preview and confirm again.');
       }
+      if (!files.length) return { client: def.id, files: [], servers: [] };
       const out: UnwrapResult = { client: def.id, files: [], servers: [...new Set(files.flatMap((f) => f.records.flatMap((r) => r.entries.map((e) => e.server))))] };
       const audit = (detail: string, status?: 'failed') => this.deps.audit(wrapAudit('unwrap', def, started, {
         files: out.files.map((f) => ({ path: f.path, how: f.how, backup: f.backup })),
