@@ -32,6 +32,8 @@ await Promise.all([
     target: 'node22',
     // electron-store is loaded only if installed (electron/main/store-backend.ts).
     external: ['electron', 'electron-store'],
+    // jsonc-parser's "main" is a UMD build whose require('./impl/…') calls a bundle cannot follow.
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
     // An ESM bundle has no require(); bundled CommonJS dependencies still call it.
     banner: { js: "import { createRequire as __csCreateRequire } from 'node:module'; const require = __csCreateRequire(import.meta.url);" },
   }),
