@@ -1,8 +1,10 @@
 // A temporary home folder laid out as on Linux, with every client's fixture config in its real place,
 // and a project folder holding the project-scope files.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { Broker } from '../../electron/broker/broker.js';
+import { makeDataDir } from './broker-harness.js';
 import { ROOT } from './paths.js';
 
 export const CLIENT_FIXTURES = join(ROOT, 'test/fixtures/clients');
@@ -61,5 +63,20 @@ export function makeClientHome(clients: FixtureClient[] = Object.keys(USER_LAYOU
     userFile: (client) => join(home, USER_LAYOUT[client][1]),
     projectFile: (client) => join(project, PROJECT_LAYOUT[client] ?? ''),
     fixture: (client) => readFileSync(join(CLIENT_FIXTURES, USER_LAYOUT[client][0]), 'utf8'),
+  };
+}
+
+/** A home with these clients' fixtures and an in-process broker on a fresh data dir; `close` removes both. */
+export function clientBroker(clients: FixtureClient[], withProject = true): { h: ClientHome; dataDir: string; broker: Broker; close(): Promise<void> } {
+  const h = makeClientHome(clients, withProject);
+  const dataDir = makeDataDir();
+  const broker = new Broker({ dataDir, home: h.home, env: {} });
+  return {
+    h, dataDir, broker,
+    async close() {
+      await broker.close();
+      rmSync(h.root, { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }

@@ -5,10 +5,8 @@ import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, sta
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClientId, WrapOptions } from '../../shared/clients.js';
-import { Broker } from '../../electron/broker/broker.js';
 import { parseJsonc } from '../../electron/broker/clients/json-format.js';
-import { makeDataDir } from '../helpers/broker-harness.js';
-import { makeClientHome, type FixtureClient } from '../helpers/client-home.js';
+import { clientBroker, type FixtureClient } from '../helpers/client-home.js';
 import { makeUnwritable } from '../helpers/unwritable.js';
 
 const cleanups: Array<() => void | Promise<void>> = [];
@@ -17,10 +15,8 @@ afterEach(async () => {
 });
 
 function setup(clients: FixtureClient[], withProject = false) {
-  const h = makeClientHome(clients, withProject);
-  const dataDir = makeDataDir();
-  const broker = new Broker({ dataDir, home: h.home, env: {} });
-  cleanups.push(() => rmSync(h.root, { recursive: true, force: true }), () => rmSync(dataDir, { recursive: true, force: true }), () => broker.close());
+  const { h, dataDir, broker, close } = clientBroker(clients, withProject);
+  cleanups.push(close);
   const wrap = async (client: ClientId, opts: WrapOptions = {}) => broker.wrapClient(client, opts, (await broker.previewWrap(client, opts)).planHash);
   return { h, dataDir, broker, wrap };
 }

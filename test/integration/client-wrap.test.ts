@@ -1,16 +1,14 @@
 // Wrap and unwrap every known client's config, from fixture files in their real formats (comments,
 // unknown keys, placeholders), through the broker's API on real files in a temporary home folder.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../../shared/api.js';
 import type { ClientId } from '../../shared/clients.js';
-import { Broker } from '../../electron/broker/broker.js';
 import { countersignCommand } from '../../electron/broker/cli-command.js';
 import { parseJsonc } from '../../electron/broker/clients/json-format.js';
 import { tomlFormat } from '../../electron/broker/clients/toml-format.js';
-import { makeDataDir } from '../helpers/broker-harness.js';
-import { makeClientHome, type ClientHome, type FixtureClient } from '../helpers/client-home.js';
+import { clientBroker, type ClientHome, type FixtureClient } from '../helpers/client-home.js';
 import { makeUnwritable } from '../helpers/unwritable.js';
 
 interface Case {
@@ -91,10 +89,8 @@ afterEach(async () => {
 });
 
 function setup(client: FixtureClient) {
-  const h = makeClientHome([client]);
-  const dataDir = makeDataDir();
-  const broker = new Broker({ dataDir, home: h.home, env: {} });
-  cleanups.push(() => rmSync(h.root, { recursive: true, force: true }), () => rmSync(dataDir, { recursive: true, force: true }), () => broker.close());
+  const { h, dataDir, broker, close } = clientBroker([client]);
+  cleanups.push(close);
   const files = [h.userFile(client), h.projectFile(client)].filter((f) => { try { readFileSync(f); return true; } catch { return false; } });
   const read = () => files.map((f) => readFileSync(f, 'utf8'));
   return { h, dataDir, broker, files, read, opts: { project: h.project } };

@@ -34,6 +34,8 @@ export interface ConfigFormat {
   secretRanges(text: string): Array<[number, number]>;
 }
 
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 export class FormatError extends Error {
   override name = 'FormatError';
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { ServerConfig } from '../../../shared/api.js';
 import type { ClientServerView } from '../../../shared/clients.js';
 import type { ClientDef } from './catalogue.js';
+import { isPlainObject } from './config-format.js';
 import { parseCountersignArgv, type CountersignRef } from './countersign-entry.js';
 import { resolvePlaceholders, type PlaceholderContext } from './placeholders.js';
 
@@ -34,13 +35,12 @@ const CLIENT_SIDE: Record<string, string> = {
   authProviderType: 'signs in through the client (authProviderType)',
 };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const stringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
-const stringMap = (v: unknown): v is Record<string, string> => isObject(v) && Object.values(v).every((s) => typeof s === 'string');
+const stringMap = (v: unknown): v is Record<string, string> => isPlainObject(v) && Object.values(v).every((s) => typeof s === 'string');
 
 export function interpretEntry(raw: unknown, ctx: EntryContext): Interpreted {
   const empty = { envNames: [], headerNames: [] };
-  if (!isObject(raw)) return { view: { transport: 'stdio', ...empty }, problem: 'the entry is not an object', moved: [] };
+  if (!isPlainObject(raw)) return { view: { transport: 'stdio', ...empty }, problem: 'the entry is not an object', moved: [] };
   const urlKey = ctx.client.urlKeys.find((k) => typeof raw[k] === 'string');
   if (typeof raw.command === 'string') return stdio(raw, ctx);
   if (urlKey) return remote(raw, urlKey, ctx);
@@ -55,7 +55,7 @@ function stdio(raw: Record<string, unknown>, ctx: EntryContext): Interpreted {
     transport: 'stdio' as const,
     commandLine: stringList(args) ? [command, ...args] : [command],
     cwd: typeof raw.cwd === 'string' ? raw.cwd : undefined,
-    envNames: isObject(env) ? Object.keys(env) : [],
+    envNames: isPlainObject(env) ? Object.keys(env) : [],
     headerNames: [],
   };
   const moved = ['env', 'cwd'].filter((k) => k in raw);
@@ -79,7 +79,7 @@ function stdio(raw: Record<string, unknown>, ctx: EntryContext): Interpreted {
 function remote(raw: Record<string, unknown>, urlKey: string, ctx: EntryContext): Interpreted {
   const headersKey = ctx.client.containers === 'codex' ? 'http_headers' : 'headers';
   const headers = raw[headersKey] === undefined ? {} : raw[headersKey];
-  const view = { transport: 'http' as const, url: raw[urlKey] as string, envNames: [], headerNames: isObject(headers) ? Object.keys(headers) : [] };
+  const view = { transport: 'http' as const, url: raw[urlKey] as string, envNames: [], headerNames: isPlainObject(headers) ? Object.keys(headers) : [] };
   const moved = [...ctx.client.urlKeys, headersKey].filter((k) => k in raw);
   const sse = raw.type === 'sse' || (ctx.client.id === 'gemini' && urlKey === 'url' && raw.type !== 'http');
   const problem = clientSide(raw)
@@ -116,7 +116,7 @@ function fill<T>(ctx: EntryContext, launch: T): { value: T } | { problem: string
       return r.value;
     }
     if (Array.isArray(value)) return value.map((v, i) => walk(v, `${where}[${i}]`));
-    if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, where ? `${where}.${k}` : k)]));
+    if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, where ? `${where}.${k}` : k)]));
     return value;
   };
   const value = walk(launch, '') as T;

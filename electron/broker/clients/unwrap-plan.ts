@@ -3,7 +3,7 @@
 // exact text when untouched, else their keys), and an entry the person changed since is left alone.
 import type { UnwrapEntryResult, UnwrapFilePlan } from '../../../shared/clients.js';
 import type { ClientBackups, EntryRecord, WrapRecord } from './backups.js';
-import { applyChangeToValue, sameValue, verifyEdit, type ConfigFormat, type EntryChange } from './config-format.js';
+import { applyChangeToValue, isPlainObject, sameValue, verifyEdit, type ConfigFormat, type EntryChange } from './config-format.js';
 import { sha256, type ScannedFile } from './detect.js';
 import { diffOf } from './plan.js';
 
@@ -67,7 +67,7 @@ function revertEntry(format: ConfigFormat, text: string, entry: EntryRecord): st
   const read = format.read(text);
   const value = 'entries' in read ? read.entries.find((e) => sameKey(e.key, entry.key))?.value : undefined;
   const wrapped = entry.wrappedValue as Record<string, unknown>;
-  if (!isObject(value) || !sameValue(value.command, wrapped.command) || !sameValue(value.args, wrapped.args)) {
+  if (!isPlainObject(value) || !sameValue(value.command, wrapped.command) || !sameValue(value.args, wrapped.args)) {
     return { why: 'it was changed since the wrap, so it is left as you have it' };
   }
   const inverse = inverseChange(entry.originalValue as Record<string, unknown>, wrapped);
@@ -86,5 +86,4 @@ function inverseChange(original: Record<string, unknown>, wrapped: Record<string
   return { set: keys.filter((k) => k in original).map((k): [string, unknown] => [k, original[k]]), remove: keys.filter((k) => !(k in original)) };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const sameKey = (a: unknown[], b: unknown[]): boolean => a.length === b.length && a.every((v, i) => v === b[i]);
