@@ -21,6 +21,8 @@ const common = {
   sourcemap: true,
   logLevel: 'warning',
   legalComments: 'none',
+  // jsonc-parser's "main" is a UMD build whose require('./impl/…') calls a bundle cannot follow.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
 
 // An ESM bundle has no require(); bundled CommonJS dependencies still call it.

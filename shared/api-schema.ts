@@ -2,6 +2,7 @@
 // before anything reaches the broker. zod is pure, so this stays usable on both sides.
 import { z } from 'zod';
 import type { ApiMethod } from './api.js';
+import { CLIENT_IDS } from './clients.js';
 
 const serverName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a server name: letters, digits, . _ - (max 64)');
 const stringMap = z.record(z.string().max(1000), z.string().max(100_000));
@@ -43,6 +44,11 @@ export const logQuerySchema = z.object({
 
 const id = z.string().min(1).max(200);
 
+const clientId = z.enum(CLIENT_IDS);
+const scanOptions = z.object({ project: z.string().min(1).max(4096).optional() }).strict();
+const wrapOptions = scanOptions.extend({ only: z.array(z.string().min(1).max(500)).min(1).max(1000).optional() }).strict();
+const planHash = z.string().regex(/^[0-9a-f]{64}$/, 'a plan hash from the preview');
+
 /** Positional arguments of each method, as a tuple. */
 export const apiArgs = {
   getStatus: z.tuple([]),
@@ -68,6 +74,11 @@ export const apiArgs = {
   importServers: z.tuple([z.record(z.string().max(200), z.unknown())]),
   setPaused: z.tuple([z.boolean()]),
   readFileForPreview: z.tuple([z.string().min(1).max(10_000)]),
+  listClients: z.union([z.tuple([]), z.tuple([scanOptions])]),
+  previewWrap: z.tuple([clientId, wrapOptions]),
+  wrapClient: z.tuple([clientId, wrapOptions, planHash]),
+  previewUnwrap: z.tuple([clientId, scanOptions]),
+  unwrapClient: z.union([z.tuple([clientId, scanOptions]), z.tuple([clientId, scanOptions, planHash])]),
 } satisfies Record<ApiMethod, z.ZodTypeAny>;
 
 export const API_METHODS = Object.keys(apiArgs) as ApiMethod[];

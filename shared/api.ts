@@ -1,9 +1,13 @@
 // The one API between the broker and any UI. The HTTP bridge (countersign serve) and the Electron IPC
 // bridge both bind exactly this interface; the renderer only ever sees it.
+import type {
+  ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult,
+} from './clients.js';
 import type { DecidedBy, Reason, Rule } from './decision.js';
 import type { EffectiveHints, ToolDefinition } from './tool.js';
 import type { Finding, LaunchView, PinView, ReviewAction, ServerChanges, ServerStatus } from './trust-types.js';
 
+export type * from './clients.js';
 export type { Finding, LaunchView, PinView, ReviewAction, ServerChanges, ServerStatus, ToolChangeView } from './trust-types.js';
 
 export type ServerConfig =
@@ -74,8 +78,8 @@ export interface AuditEntry {
   server: string;
   tool: string;
   arguments: unknown;
-  /** 'call' for tool calls; the others record a person's trust decisions. */
-  kind?: 'call' | 'review' | 'trust' | 'pin' | 'launch';
+  /** 'call' for tool calls; the others record a person's trust decisions ('client': a client's config wrapped or unwrapped). */
+  kind?: 'call' | 'review' | 'trust' | 'pin' | 'launch' | 'client';
   decision: 'allow' | 'deny';
   decidedBy: DecidedBy;
   reasons: string[];
@@ -142,7 +146,8 @@ export type BrokerEvent =
   | { type: 'settings-changed' }
   | { type: 'log-appended'; entry: AuditEntry }
   | { type: 'status-changed' }
-  | { type: 'changes-detected'; server: string };
+  | { type: 'changes-detected'; server: string }
+  | { type: 'clients-changed' };
 
 export interface CountersignApi {
   getStatus(): Promise<BrokerStatus>;
@@ -174,6 +179,22 @@ export interface CountersignApi {
    * appear in a pending call's arguments can be read.
    */
   readFileForPreview(path: string): Promise<FilePreview>;
+  /** MCP clients found on this machine: their config files, servers, and which go through Countersign. */
+  listClients(opts?: ClientScanOptions): Promise<ClientView[]>;
+  /** What wrapping a client would change (a diff per file, values masked), and the hash of that plan. */
+  previewWrap(client: ClientId, opts: WrapOptions): Promise<WrapPreview>;
+  /**
+   * Adds the client's servers to Countersign (untrusted, launch waiting for consent) and rewrites its
+   * entries to start through `connect`. Refused when the files or the plan changed since the preview.
+   */
+  wrapClient(client: ClientId, opts: WrapOptions, planHash: string): Promise<WrapResult>;
+  /** What unwrapping a client would change. */
+  previewUnwrap(client: ClientId, opts: ClientScanOptions): Promise<UnwrapPreview>;
+  /**
+   * Puts the client's files back: the exact bytes when unchanged since the wrap, else only Countersign's
+   * entries. With a plan hash, refused when the files changed since that preview.
+   */
+  unwrapClient(client: ClientId, opts: ClientScanOptions, planHash?: string): Promise<UnwrapResult>;
   /** Returns the function that ends the subscription. */
   subscribe(listener: (event: BrokerEvent) => void): () => void;
 }

@@ -24,6 +24,8 @@ export interface WorldOptions {
   servers?: Record<string, ServerConfig>;
   trusted?: string[];
   serveArgs?: string[];
+  /** Extra environment for `serve` (e.g. HOME, for the clients it finds). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export async function startWorld(opts: WorldOptions = {}): Promise<World> {
@@ -31,7 +33,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
   for (const [name, content] of Object.entries(opts.files ?? {})) writeFileSync(join(scratch, name), content);
   const dataDir = makeDataDir();
   configure(dataDir, { fs: { command: NODE, args: [FILESYSTEM_SERVER, scratch] }, ...opts.servers }, opts.trusted ?? []);
-  const broker = await startServe(dataDir, opts.serveArgs ?? []);
+  const broker = await startServe(dataDir, opts.serveArgs ?? [], opts.env);
   const clients: Client[] = [];
   const uiUrl = `${broker.baseUrl}/#token=${broker.apiToken}`;
   let stopped = false;

@@ -3,15 +3,20 @@
 import { randomUUID } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import type { Socket } from 'node:net';
+import os from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import type {
   AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, LogQuery,
   PendingCall, PinView, ReviewAction, ServerChanges, ServerConfig, ServerView, Settings,
 } from '../../shared/api.js';
+import type {
+  ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult,
+} from '../../shared/clients.js';
 import type { Rule } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import { AuditLog, type NewAuditEntry } from './audit-log.js';
 import { CallGate } from './call-gate.js';
+import { ClientConfigs } from './clients/client-configs.js';
 import { countersignCommand, formatWords, type CliCommand } from './cli-command.js';
 import { resolveDataDir } from './data-dir.js';
 import { HttpUpstream } from './http-upstream.js';
@@ -41,10 +46,12 @@ export interface BrokerOptions {
   /** Finds exact package versions when pinning (npm, PyPI, docker); replaceable in tests. */
   resolver?: VersionResolver;
   env?: NodeJS.ProcessEnv;
+  /** The home folder whose client configs `clients`/`wrap` look at (default: this user's). */
+  home?: string;
 }
 
 const MAX_PREVIEW_BYTES = 2 * 1024 * 1024;
-const QUIET_EVENTS: ReadonlySet<BrokerEvent['type']> = new Set(['pending-added', 'pending-removed', 'log-appended']);
+const QUIET_EVENTS: ReadonlySet<BrokerEvent['type']> = new Set(['pending-added', 'pending-removed', 'log-appended', 'clients-changed']);
 
 /** A client session as the broker tracks it: relayed here, or run by `connect` in relay mode. */
 interface BrokerSession {
@@ -59,6 +66,8 @@ export class Broker implements CountersignApi {
   readonly audit: AuditLog;
   readonly pending: PendingQueue;
   readonly trust: TrustManager;
+  /** MCP clients' config files: list, wrap, unwrap. */
+  readonly clients: ClientConfigs;
   private readonly gate: CallGate;
   private readonly sessions = new Set<BrokerSession>();
   /** Relay-mode sessions waiting for their data connection, by attach token. */
@@ -88,6 +97,17 @@ export class Broker implements CountersignApi {
       warn: (text) => this.warn(text),
       policyPath: () => (opts.env ?? process.env).COUNTERSIGN_POLICY || this.store.getSettings().policyPath,
       resolver: opts.resolver,
+    });
+    this.clients = new ClientConfigs({
+      dataDir: opts.dataDir,
+      where: () => ({ home: opts.home ?? os.homedir(), platform: process.platform, env: opts.env ?? process.env }),
+      servers: () => this.store.listServers(),
+      addServer: (name, config) => this.addServer(name, config),
+      removeServer: (name) => this.removeServer(name),
+      audit: (entry) => this.appendAudit(entry),
+      changed: () => this.emit({ type: 'clients-changed' }),
+      command: () => countersignCommand(),
+      warn: (text) => this.warn(text),
     });
     this.pending = new PendingQueue({
       progressIntervalMs: opts.progressIntervalMs,
@@ -500,6 +520,26 @@ export class Broker implements CountersignApi {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { exists: false };
       return { exists: false, refused: (err as Error).message };
     }
+  }
+
+  listClients(opts?: ClientScanOptions): Promise<ClientView[]> {
+    return this.clients.listClients(opts);
+  }
+
+  previewWrap(client: ClientId, opts: WrapOptions): Promise<WrapPreview> {
+    return this.clients.previewWrap(client, opts);
+  }
+
+  wrapClient(client: ClientId, opts: WrapOptions, planHash: string): Promise<WrapResult> {
+    return this.clients.wrapClient(client, opts, planHash);
+  }
+
+  previewUnwrap(client: ClientId, opts: ClientScanOptions): Promise<UnwrapPreview> {
+    return this.clients.previewUnwrap(client, opts);
+  }
+
+  unwrapClient(client: ClientId, opts: ClientScanOptions, planHash?: string): Promise<UnwrapResult> {
+    return this.clients.unwrapClient(client, opts, planHash);
   }
 
   subscribe(listener: (event: BrokerEvent) => void): () => void {

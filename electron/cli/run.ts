@@ -3,13 +3,14 @@
 // (main.ts) and by the desktop app's command-line mode (electron/main/entry.ts).
 import { resolveDataDir } from '../broker/data-dir.js';
 import { intFlag, lastFlag, parseArgs, UsageError } from './args.js';
-import { SERVERS_USAGE } from './servers-usage.js';
+import { CLIENTS_USAGE, SERVERS_USAGE } from './usage.js';
 
 const USAGE = `Countersign: approve what AI agents do through MCP.
 
 countersign serve [--port N] [--host ADDR] [--no-open] [--approval-timeout SECONDS]
 countersign connect <server> [--client <id>]
 ${SERVERS_USAGE}
+${CLIENTS_USAGE}
 countersign log [--json] [--follow] [--verify]
 
 Every command takes --data-dir DIR (else COUNTERSIGN_HOME, else the app's data folder).`;
@@ -46,6 +47,9 @@ const COMMANDS: Record<string, Command> = {
   },
   servers: async (sub, dataDir) => (await import('./servers.js')).runServers(sub, dataDir),
   log: async (sub, dataDir) => (await import('./log.js')).runLog(sub, dataDir),
+  clients: async (sub, dataDir) => (await import('./clients.js')).runClients(sub, dataDir),
+  wrap: async (sub, dataDir) => (await import('./wrap.js')).runWrap(sub, dataDir),
+  unwrap: async (sub, dataDir) => (await import('./wrap.js')).runUnwrap(sub, dataDir),
 };
 
 /** Takes --data-dir out of argv wherever it appears, so subcommands need not know it. */

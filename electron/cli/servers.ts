@@ -5,7 +5,7 @@ import { escapeControl } from '../../shared/escape.js';
 import { parseServerConfig, SettingsError } from '../broker/settings-store.js';
 import { keyValues, lastFlag, parseArgs, UsageError } from './args.js';
 import { withCore, type CoreApi } from './core-client.js';
-import { SERVERS_USAGE } from './servers-usage.js';
+import { SERVERS_USAGE } from './usage.js';
 
 export { SERVERS_USAGE };
 

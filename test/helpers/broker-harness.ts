@@ -48,10 +48,10 @@ export function configure(dataDir: string, servers: Record<string, ServerConfig>
   }
 }
 
-export async function startServe(dataDir: string, extra: string[] = []): Promise<TestBroker> {
+export async function startServe(dataDir: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<TestBroker> {
   const child = spawn(NODE, [CLI, 'serve', '--data-dir', dataDir, '--port', '0', '--no-open', ...extra], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, COUNTERSIGN_HOME: '' },
+    env: { ...process.env, COUNTERSIGN_HOME: '', ...env },
   });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));

@@ -6,7 +6,7 @@ import { dateTime } from '../lib/format';
 import { reasonTitle } from '../lib/warnings';
 import { VisibleText } from '../ui/VisibleText';
 
-const KIND: Record<string, string> = { review: 'Review', trust: 'Trust', pin: 'Pin', launch: 'Launch consent' };
+const KIND: Record<string, string> = { review: 'Review', trust: 'Trust', pin: 'Pin', launch: 'Launch consent', client: 'Client config' };
 
 const BY: Record<AuditEntry['decidedBy'], string> = {
   person: 'you',

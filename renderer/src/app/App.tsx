@@ -6,6 +6,7 @@ import type { DesktopApi } from '../bridge/pick-bridge';
 import type { DiffEngine } from '../diff/diff-protocol';
 import { DiffEngineContext } from '../diff/engine-context';
 import { ActivityScreen } from '../activity/ActivityScreen';
+import { ClientsScreen } from '../clients/ClientsScreen';
 import { QueueScreen } from '../queue/QueueScreen';
 import { ServersScreen } from '../servers/ServersScreen';
 import { SettingsScreen } from '../settings/SettingsScreen';
@@ -13,6 +14,7 @@ import { AppProvider, useActions, useApp } from '../store/context';
 import { createAppStore, type AppStore } from '../store/store';
 import { Banners, useConnectionState } from './Banners';
 import { Nav, type Screen } from './Nav';
+import { NavigateContext } from './navigation';
 import { Notices } from './Notices';
 import { useTheme } from './useTheme';
 
@@ -78,20 +80,23 @@ function Shell({ initialScreen, connection, desktop }: ShellProps) {
     select(id);
   }), [desktop, select]);
   return (
-    <div className="app">
-      <a className="skip-link" href="#main">Skip to content</a>
-      <Nav screen={screen} onScreen={setScreen} />
-      <main id="main" className="main" tabIndex={-1}>
-        <Banners connection={connection} />
-        <div className="screen">
-          {screen === 'queue' && <QueueScreen />}
-          {screen === 'servers' && <ServersScreen />}
-          {screen === 'activity' && <ActivityScreen />}
-          {screen === 'settings' && <SettingsScreen desktop={desktop} />}
-        </div>
-      </main>
-      <div className="sr-only" aria-live="polite" aria-atomic="true">{announcement}</div>
-      <Notices />
-    </div>
+    <NavigateContext.Provider value={setScreen}>
+      <div className="app">
+        <a className="skip-link" href="#main">Skip to content</a>
+        <Nav screen={screen} onScreen={setScreen} />
+        <main id="main" className="main" tabIndex={-1}>
+          <Banners connection={connection} />
+          <div className="screen">
+            {screen === 'queue' && <QueueScreen />}
+            {screen === 'servers' && <ServersScreen />}
+            {screen === 'clients' && <ClientsScreen />}
+            {screen === 'activity' && <ActivityScreen />}
+            {screen === 'settings' && <SettingsScreen desktop={desktop} />}
+          </div>
+        </main>
+        <div className="sr-only" aria-live="polite" aria-atomic="true">{announcement}</div>
+        <Notices />
+      </div>
+    </NavigateContext.Provider>
   );
 }

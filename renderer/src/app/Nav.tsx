@@ -1,13 +1,14 @@
-// The left navigation: the four screens, the queue count, and pause.
+// The left navigation: the screens, the queue count, and pause.
 import { useApp } from '../store/context';
 import { Icon, type IconName } from '../ui/Icon';
 import { PauseToggle } from './PauseToggle';
 
-export type Screen = 'queue' | 'servers' | 'activity' | 'settings';
+export type Screen = 'queue' | 'servers' | 'clients' | 'activity' | 'settings';
 
 const ITEMS: Array<{ id: Screen; label: string; icon: IconName }> = [
   { id: 'queue', label: 'Queue', icon: 'queue' },
   { id: 'servers', label: 'Servers', icon: 'server' },
+  { id: 'clients', label: 'Clients', icon: 'clients' },
   { id: 'activity', label: 'Activity', icon: 'activity' },
   { id: 'settings', label: 'Settings', icon: 'settings' },
 ];

@@ -1,5 +1,6 @@
-// How to point a client at Countersign: the exact entry for stdio clients (an absolute command, never a
-// registry name), the URL for HTTP ones, and the Clients view, which does it for you.
+// Setting a client up by hand, for clients Countersign does not know: the exact entry for stdio clients
+// (an absolute command, never a registry name), the URL for HTTP ones. Known clients are wrapped in the
+// Clients view instead.
 import { useApp } from '../store/context';
 import { CopyText } from '../ui/CopyText';
 
@@ -10,30 +11,25 @@ export function ConnectHelp() {
   const servers = useApp((s) => s.servers) ?? [];
   const example = servers[0]?.name ?? PLACEHOLDER;
   const launch = status?.connectLaunch;
-  const connect = status?.connectCommand.replace(PLACEHOLDER, example);
+  const connect = status?.connectCommand?.replace(PLACEHOLDER, example);
   const url = status?.mcpUrlTemplate?.replace(PLACEHOLDER, example);
   const entry = launch && JSON.stringify({ [example]: { command: launch.command, args: launch.args.map((a) => (a === PLACEHOLDER ? example : a)) } }, null, 2);
+  if (!connect && !url) return null;
   return (
-    <section className="help" aria-labelledby="connect-help">
-      <h2 id="connect-help">Point a client at it</h2>
-      <p>
-        The <strong>Clients</strong> view finds the MCP clients on this computer and puts Countersign in front of their
-        servers for you, with a preview and an undo. To do it by hand:
-      </p>
-      <h3>Clients that start servers (stdio): Claude Desktop, Cursor, VS Code</h3>
-      {entry && connect ? (
+    <details className="snippet help" aria-labelledby="connect-help">
+      <summary id="connect-help">Set up another client by hand</summary>
+      {entry && connect && (
         <>
+          <h3>Clients that start servers (stdio)</h3>
           <p>Replace the server’s entry in the client’s configuration (under <code>mcpServers</code>, or <code>servers</code> in VS Code) with:</p>
           <pre aria-label="Client entry">{entry}</pre>
           <p className="muted small">
-            The command is an absolute path, so the client never looks a name up in a package registry. The same
-            command for a terminal:
+            The command is an absolute path, so the client never looks a name up in a package registry. The same command
+            for a terminal:
           </p>
           <CopyText text={connect} label="Connect command" />
           {launch.note && <p className="muted small" role="note">{launch.note}</p>}
         </>
-      ) : (
-        <p className="muted">Loading the command…</p>
       )}
       {url && (
         <>
@@ -49,6 +45,6 @@ export function ConnectHelp() {
       {servers.length > 1 && (
         <p className="muted small">Configured servers: {servers.map((s) => s.name).join(', ')}. Replace <code>{example}</code> with the one you want.</p>
       )}
-    </section>
+    </details>
   );
 }

@@ -1,8 +1,10 @@
-// Nothing is waiting. Say what Countersign is doing, and how to send it work.
+// Nothing is waiting. Say what Countersign is doing, and how to send it work: first by wrapping the
+// clients already on this machine (the Clients view), never with a command a registry resolves.
 import type { Ref } from 'react';
 import { count } from '../lib/format';
 import { useApp } from '../store/context';
 import { NoServers } from '../servers/NoServers';
+import { ClientsPointer } from '../clients/ClientsPointer';
 import { ConnectHelp } from './ConnectHelp';
 
 export function QueueEmpty({ headingRef }: { headingRef: Ref<HTMLHeadingElement> }) {
@@ -14,7 +16,8 @@ export function QueueEmpty({ headingRef }: { headingRef: Ref<HTMLHeadingElement>
     return (
       <div className="empty">
         <h1 ref={headingRef} tabIndex={-1}>Nothing to approve yet</h1>
-        <p>Countersign sits between your AI client and its MCP servers, and holds each tool call for you. Start by adding a server.</p>
+        <p>Countersign sits between your AI clients and their MCP servers, and holds each tool call for you. Start with the clients you already use, or add a server.</p>
+        <ClientsPointer />
         <NoServers />
       </div>
     );
@@ -28,6 +31,7 @@ export function QueueEmpty({ headingRef }: { headingRef: Ref<HTMLHeadingElement>
           ? 'Countersign is paused: every call is denied until you resume.'
           : `Countersign is relaying ${count(servers?.length ?? 0, 'server')} with ${count(sessions, 'open client session')}. Calls that need your decision appear here, oldest first, and new ones are announced.`}
       </p>
+      <ClientsPointer />
       <ConnectHelp />
     </div>
   );

@@ -3,6 +3,9 @@ import type {
   AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, LogQuery, PendingCall,
   PinView, ReviewAction, ServerChanges, ServerConfig, ServerView, Settings,
 } from '../../../shared/api';
+import type {
+  ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult,
+} from '../../../shared/clients';
 import type { Rule } from '../../../shared/decision';
 import type { EffectiveHints } from '../../../shared/tool';
 
@@ -49,6 +52,28 @@ export function makeServer(over: Partial<ServerView> = {}): ServerView {
   };
 }
 
+export function makeClient(over: Partial<ClientView> = {}): ClientView {
+  return {
+    id: 'claude-desktop',
+    name: 'Claude Desktop',
+    found: true,
+    looked: ['/home/me/.config/Claude/claude_desktop_config.json'],
+    canUnwrap: false,
+    files: [{
+      path: '/home/me/.config/Claude/claude_desktop_config.json',
+      scope: 'user',
+      format: 'json',
+      servers: [
+        { name: 'fs', transport: 'stdio', commandLine: ['npx', '-y', '@modelcontextprotocol/server-filesystem', '/home/me'], envNames: [], headerNames: [], state: 'direct' },
+        { name: 'notes', transport: 'stdio', commandLine: ['npx', 'notes'], envNames: ['KEY'], headerNames: [], state: 'unsupported', note: 'wrap leaves it alone: ${KEY} is filled in by the client' },
+      ],
+    }],
+    ...over,
+  };
+}
+
+const PLAN_HASH = 'a'.repeat(64);
+
 export class FakeApi implements CountersignApi {
   pending: PendingCall[] = [];
   servers: ServerView[] = [makeServer()];
@@ -64,6 +89,9 @@ export class FakeApi implements CountersignApi {
   files: Record<string, FilePreview> = {};
   decideNote?: string;
   pinResult: PinView = { definitionsHash: 'abc', pinnedAt: '2026-01-01T00:00:00Z', by: 'person' };
+  clients: ClientView[] = [makeClient()];
+  wrapPreview?: WrapPreview;
+  unwrapPreview?: UnwrapPreview;
   /** Methods that answer like an older broker: `unknown API method`. */
   unsupported = new Set<string>();
   readonly calls: Array<{ method: string; args: unknown[] }> = [];
@@ -128,6 +156,35 @@ export class FakeApi implements CountersignApi {
   setPaused(paused: boolean) { return this.answer('setPaused', [paused], () => void (this.status.paused = paused)); }
   readFileForPreview(path: string) {
     return this.answer('readFileForPreview', [path], () => this.files[path] ?? { exists: false });
+  }
+  listClients(opts?: ClientScanOptions) {
+    return this.answer('listClients', opts ? [opts] : [], () => structuredClone(this.clients));
+  }
+  previewWrap(client: ClientId, opts: WrapOptions) {
+    return this.answer('previewWrap', [client, opts], (): WrapPreview => structuredClone(this.wrapPreview ?? { client, files: [], changes: 0, planHash: PLAN_HASH }));
+  }
+  /** Marks every direct server of the client wrapped, as the broker would after writing. */
+  wrapClient(client: ClientId, opts: WrapOptions, planHash: string) {
+    return this.answer('wrapClient', [client, opts, planHash], (): WrapResult => {
+      const c = this.clients.find((v) => v.id === client)!;
+      const wrapped = c.files.flatMap((f) => f.servers.filter((s) => s.state === 'direct').map((s) => s.name));
+      for (const f of c.files) for (const s of f.servers) if (s.state === 'direct') Object.assign(s, { state: 'wrapped', countersignServer: s.name });
+      c.canUnwrap = true;
+      this.emit({ type: 'clients-changed' });
+      return { client, files: [{ path: c.files[0]!.path, backup: '/data/client-backups/x.bak', wrapped }], added: wrapped, reused: [] };
+    });
+  }
+  previewUnwrap(client: ClientId, opts: ClientScanOptions) {
+    return this.answer('previewUnwrap', [client, opts], (): UnwrapPreview => structuredClone(this.unwrapPreview ?? { client, files: [], planHash: PLAN_HASH }));
+  }
+  unwrapClient(client: ClientId, opts: ClientScanOptions, planHash?: string) {
+    return this.answer('unwrapClient', planHash === undefined ? [client, opts] : [client, opts, planHash], (): UnwrapResult => {
+      const c = this.clients.find((v) => v.id === client)!;
+      for (const f of c.files) for (const s of f.servers) if (s.state === 'wrapped') Object.assign(s, { state: 'direct', countersignServer: undefined });
+      c.canUnwrap = false;
+      this.emit({ type: 'clients-changed' });
+      return { client, files: [], servers: [] };
+    });
   }
   subscribe(listener: (event: BrokerEvent) => void): () => void {
     this.listeners.add(listener);

@@ -1,0 +1,137 @@
+// `countersign wrap <client>` and `countersign unwrap <client>`: the diff first, then a confirmation
+// (a question on a terminal, --yes in scripts), then the change through the core, bound to the plan the
+// person saw: if the file changed in between, the core refuses.
+import { createInterface } from 'node:readline/promises';
+import { CLIENT_IDS, type ClientId, type FilePlan, type UnwrapFilePlan, type WrapEntryPlan } from '../../shared/clients.js';
+import { escapeControl } from '../../shared/escape.js';
+import { lastFlag, parseArgs, UsageError } from './args.js';
+import { projectOf, reported } from './clients.js';
+import { withCore } from './core-client.js';
+
+const say = (text: string): void => void process.stdout.write(text);
+const esc = (text: string): string => escapeControl(text);
+
+function clientArg(value: string | undefined, verb: string): ClientId {
+  if (!value) throw new UsageError(`${verb} needs a client: ${CLIENT_IDS.join(', ')}`);
+  if (!(CLIENT_IDS as readonly string[]).includes(value)) throw new UsageError(`unknown client '${value}'; known clients: ${CLIENT_IDS.join(', ')}`);
+  return value as ClientId;
+}
+
+function printDiff(diff: string): void {
+  const color = process.stdout.isTTY && !process.env.NO_COLOR;
+  for (const line of diff.replace(/\n$/, '').split('\n')) {
+    const shown = escapeControl(line, { keepNewlines: true });
+    if (!color || line.startsWith('---') || line.startsWith('+++')) say(shown + '\n');
+    else if (line.startsWith('+')) say(`\x1b[32m${shown}\x1b[0m\n`);
+    else if (line.startsWith('-')) say(`\x1b[31m${shown}\x1b[0m\n`);
+    else if (line.startsWith('@@')) say(`\x1b[36m${shown}\x1b[0m\n`);
+    else say(shown + '\n');
+  }
+}
+
+function entryLine(e: WrapEntryPlan): string {
+  const name = esc(e.group ? `${e.entry} (${e.group})` : e.entry);
+  const server = esc(e.server ?? '');
+  const what = {
+    add: `added to Countersign as '${server}'`,
+    reuse: `uses Countersign's '${server}' (the same server)`,
+    update: `rewritten to start Countersign's '${server}' with the absolute command`,
+    already: `already goes through Countersign ('${server}')`,
+    refuse: `left alone: ${esc(e.reason ?? '')}`,
+    skip: 'left alone (not in --only)',
+  }[e.action];
+  return `    ${name}: ${what}${e.note && e.action !== 'update' ? ` (${esc(e.note)})` : ''}\n`;
+}
+
+async function confirm(question: string, yes: boolean): Promise<boolean> {
+  if (yes) return true;
+  if (!process.stdin.isTTY) {
+    throw new Error('nothing was written: this is not a terminal, so Countersign cannot ask. Run again with --yes to write these changes, or --dry-run to only look.');
+  }
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+export function runWrap(argv: string[], dataDir: string): Promise<number> {
+  return reported(() => runWrapNow(argv, dataDir));
+}
+
+async function runWrapNow(argv: string[], dataDir: string): Promise<number> {
+  const args = parseArgs(argv, { values: ['only', 'project'], booleans: ['dry-run', 'yes'] });
+  const client = clientArg(args.positional[0], 'wrap');
+  const only = args.flags.get('only')?.flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+  const opts = { project: projectOf(lastFlag(args, 'project')), ...(only?.length && { only }) };
+  // Preview and write are two visits to the core, so no lock is held while the person reads.
+  const preview = await withCore(dataDir, (api) => api.previewWrap(client, opts));
+  for (const f of preview.files) printFile(f);
+  if (!preview.changes) {
+    say('Nothing to change.\n');
+    // A file it could not read is a failure for scripts, even when nothing else needed doing.
+    return preview.files.some((f) => f.error) ? 1 : 0;
+  }
+  if (args.bools.has('dry-run')) {
+    say(`Dry run: nothing was written (${preview.changes} ${preview.changes === 1 ? 'entry' : 'entries'} would change).\n`);
+    return 0;
+  }
+  if (!(await confirm(`Write these changes (${preview.changes} ${preview.changes === 1 ? 'entry' : 'entries'})?`, args.bools.has('yes')))) {
+    say('Nothing was written.\n');
+    return 1;
+  }
+  const result = await withCore(dataDir, (api) => api.wrapClient(client, opts, preview.planHash));
+  for (const f of result.files) say(`Wrapped ${f.wrapped.map(esc).join(', ')} in ${esc(f.path)} (backup: ${esc(f.backup)}).\n`);
+  if (result.added.length) {
+    say(`Added to Countersign, untrusted: ${result.added.map(esc).join(', ')}. Each starts only once you approve its command:\n`);
+    for (const name of result.added) say(`  countersign servers approve ${esc(name)}\n`);
+    say('(or in the UI: Servers). ');
+  }
+  say('Restart the client, or reload its MCP servers, to use them.\n');
+  return 0;
+}
+
+function printFile(f: FilePlan): void {
+  say(`${esc(f.path)}${f.scope === 'project' ? ' (project)' : ''}\n`);
+  if (f.error) say(`  Countersign leaves this file alone: it cannot read it (${esc(f.error)}).\n`);
+  for (const e of f.entries) say(entryLine(e));
+  if (f.diff) printDiff(f.diff);
+}
+
+function printUnwrapFile(f: UnwrapFilePlan): void {
+  const how = { exact: 'back to its exact bytes from before the wrap', entries: 'edited since the wrap: only Countersign\'s entries are reverted', missing: 'the file is gone; nothing to restore' }[f.how];
+  say(`${esc(f.path)}: ${how}\n`);
+  for (const e of f.entries) say(`    ${esc(e.entry)}: ${e.outcome === 'restored' ? 'restored' : `kept as is (${esc(e.why ?? '')})`}\n`);
+  if (f.diff) printDiff(f.diff);
+}
+
+export function runUnwrap(argv: string[], dataDir: string): Promise<number> {
+  return reported(() => runUnwrapNow(argv, dataDir));
+}
+
+async function runUnwrapNow(argv: string[], dataDir: string): Promise<number> {
+  const args = parseArgs(argv, { values: ['project'], booleans: ['yes', 'dry-run'] });
+  const client = clientArg(args.positional[0], 'unwrap');
+  const opts = { project: projectOf(lastFlag(args, 'project')) };
+  const preview = await withCore(dataDir, (api) => api.previewUnwrap(client, opts));
+  if (!preview.files.length) {
+    say(`Nothing to unwrap: Countersign has not wrapped ${client}'s config (or it was unwrapped already).\n`);
+    return 0;
+  }
+  for (const f of preview.files) printUnwrapFile(f);
+  if (args.bools.has('dry-run')) {
+    say('Dry run: nothing was written.\n');
+    return 0;
+  }
+  if (!(await confirm('Put these files back?', args.bools.has('yes')))) {
+    say('Nothing was written.\n');
+    return 1;
+  }
+  const result = await withCore(dataDir, (api) => api.unwrapClient(client, opts, preview.planHash));
+  for (const f of result.files) if (f.backup) say(`Your file as it was just now is saved in ${esc(f.backup)}.\n`);
+  if (result.servers.length) {
+    say(`Countersign keeps its servers (${result.servers.map(esc).join(', ')}); remove any you no longer need with: countersign servers remove <name>\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,82 @@
+// A temporary home folder laid out as on Linux, with every client's fixture config in its real place,
+// and a project folder holding the project-scope files.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Broker } from '../../electron/broker/broker.js';
+import { makeDataDir } from './broker-harness.js';
+import { ROOT } from './paths.js';
+
+export const CLIENT_FIXTURES = join(ROOT, 'test/fixtures/clients');
+
+/** Fixture file → where it goes under the home folder. */
+export const USER_LAYOUT = {
+  'claude-desktop': ['claude-desktop/claude_desktop_config.json', '.config/Claude/claude_desktop_config.json'],
+  'claude-code': ['claude-code/.claude.json', '.claude.json'],
+  cursor: ['cursor/mcp.json', '.cursor/mcp.json'],
+  vscode: ['vscode/mcp.json', '.config/Code/User/mcp.json'],
+  windsurf: ['windsurf/mcp_config.json', '.codeium/windsurf/mcp_config.json'],
+  codex: ['codex/config.toml', '.codex/config.toml'],
+  gemini: ['gemini/settings.json', '.gemini/settings.json'],
+} as const;
+
+export type FixtureClient = keyof typeof USER_LAYOUT;
+
+export const PROJECT_LAYOUT: Partial<Record<FixtureClient, string>> = {
+  'claude-code': '.mcp.json',
+  cursor: '.cursor/mcp.json',
+  vscode: '.vscode/mcp.json',
+  codex: '.codex/config.toml',
+  gemini: '.gemini/settings.json',
+};
+
+export interface ClientHome {
+  root: string;
+  home: string;
+  project: string;
+  /** The user file of a client under this home. */
+  userFile(client: FixtureClient): string;
+  projectFile(client: FixtureClient): string;
+  fixture(client: FixtureClient): string;
+}
+
+export function makeClientHome(clients: FixtureClient[] = Object.keys(USER_LAYOUT) as FixtureClient[], withProject = true): ClientHome {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'cs-clients-')));
+  const home = join(root, 'home');
+  const project = join(root, 'project');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(project, { recursive: true });
+  for (const client of clients) {
+    const [from, to] = USER_LAYOUT[client];
+    mkdirSync(dirname(join(home, to)), { recursive: true });
+    cpSync(join(CLIENT_FIXTURES, from), join(home, to));
+    const rel = PROJECT_LAYOUT[client];
+    if (withProject && rel) {
+      mkdirSync(dirname(join(project, rel)), { recursive: true });
+      cpSync(join(CLIENT_FIXTURES, 'project', rel), join(project, rel));
+    }
+  }
+  return {
+    root,
+    home,
+    project,
+    userFile: (client) => join(home, USER_LAYOUT[client][1]),
+    projectFile: (client) => join(project, PROJECT_LAYOUT[client] ?? ''),
+    fixture: (client) => readFileSync(join(CLIENT_FIXTURES, USER_LAYOUT[client][0]), 'utf8'),
+  };
+}
+
+/** A home with these clients' fixtures and an in-process broker on a fresh data dir; `close` removes both. */
+export function clientBroker(clients: FixtureClient[], withProject = true): { h: ClientHome; dataDir: string; broker: Broker; close(): Promise<void> } {
+  const h = makeClientHome(clients, withProject);
+  const dataDir = makeDataDir();
+  const broker = new Broker({ dataDir, home: h.home, env: {} });
+  return {
+    h, dataDir, broker,
+    async close() {
+      await broker.close();
+      rmSync(h.root, { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
