@@ -3,6 +3,7 @@
 import type { DecidedBy, Reason, Rule } from './decision.js';
 import type { EffectiveHints, ToolDefinition } from './tool.js';
 import type { Finding, LaunchView, PinView, ReviewAction, ServerChanges, ServerStatus } from './trust-types.js';
+import type { SandboxSupport } from './limits.js';
 
 export type { Finding, LaunchView, PinView, ReviewAction, ServerChanges, ServerStatus, ToolChangeView } from './trust-types.js';
 
@@ -122,6 +123,8 @@ export interface BrokerStatus {
   mcpUrlTemplate?: string;
   connectCommand: string;
   paused: boolean;
+  /** The sandbox this machine can enforce, or why there is none (found by a probe, never assumed). */
+  sandbox?: SandboxSupport;
 }
 
 export type BrokerEvent =

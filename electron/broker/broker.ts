@@ -25,6 +25,8 @@ import { StdioUpstream, type ExitInfo } from './stdio-upstream.js';
 import type { ControlChannel } from './relay-mode/control-channel.js';
 import { RemoteSession } from './relay-mode/remote-session.js';
 import type { MessageTransport } from './transport.js';
+import type { SandboxSupport } from '../../shared/limits.js';
+import { sandboxSupport } from './sandbox/detect.js';
 
 export const VERSION = '0.1.0';
 
@@ -40,6 +42,8 @@ export interface BrokerOptions {
   /** Finds exact package versions when pinning (npm, PyPI, docker); replaceable in tests. */
   resolver?: VersionResolver;
   env?: NodeJS.ProcessEnv;
+  /** What sandbox works here; probed once per process when omitted (replaceable in tests). */
+  sandbox?: Promise<SandboxSupport>;
 }
 
 const MAX_PREVIEW_BYTES = 2 * 1024 * 1024;
@@ -207,6 +211,7 @@ export class Broker implements CountersignApi {
     const common = this.sessionEvents(serverName, clientKey);
     const session: RemoteSession = new RemoteSession(randomUUID(), serverName, clientKey, channel, {
       spec: config,
+      sandbox: { support: this.sandbox() },
       decideToolCall: (ctx) => this.gate.decideToolCall(ctx),
       upstreamTimeoutMs: () => this.upstreamTimeoutMs(),
       leaseEpoch: () => this.leaseEpoch,
@@ -281,6 +286,7 @@ export class Broker implements CountersignApi {
   private upstreamFor(name: string, config: ServerConfig): MessageTransport {
     if ('url' in config) return new HttpUpstream(config.url, config.headers);
     return new StdioUpstream(config, {
+      sandbox: { support: this.sandbox() },
       onStderr: (text) => this.opts.onServerStderr?.(name, text),
       onExit: (exit) => this.serverExited(name, exit),
     });
@@ -327,8 +333,14 @@ export class Broker implements CountersignApi {
 
   // ---- CountersignApi ----
 
+  /** What sandbox works here (probed on first use, then kept). */
+  private sandbox(): Promise<SandboxSupport> {
+    return this.opts.sandbox ?? sandboxSupport();
+  }
+
   async getStatus(): Promise<BrokerStatus> {
     return {
+      sandbox: await this.sandbox(),
       version: VERSION,
       dataDir: this.opts.dataDir,
       warnings: [...this.warnings],
