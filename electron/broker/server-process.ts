@@ -26,6 +26,8 @@ export interface ExitInfo {
 }
 
 const STDERR_TAIL_BYTES = 4096;
+/** How long what a server left behind may take to leave on SIGTERM before SIGKILL. */
+const LEFTOVER_GRACE_MS = 1000;
 
 /** Pipes we create, or a socket whose descriptor the server inherits (relay mode). */
 export type ServerStdio = 'pipe' | Socket;
@@ -109,8 +111,27 @@ function launch(spec: StdioServerSpec, plan: LaunchPlan, stdio: [ServerStdio, Se
 }
 
 async function endLeftovers(child: ChildProcess, plan: LaunchPlan): Promise<void> {
+  await endTree(child, () => (child.pid !== undefined ? treeOf(child.pid, plan.treeMarker) : Promise.resolve([])));
+}
+
+/** Ends the group and `tree()` (the swept descendants): SIGTERM, a moment to go, then SIGKILL. */
+async function endTree(child: ChildProcess, tree: () => Promise<number[]>): Promise<void> {
   killTree(child, 'SIGTERM');
-  if (child.pid !== undefined && plan.treeMarker) killAll(await treeOf(child.pid, plan.treeMarker), 'SIGKILL');
+  const left = await tree();
+  killAll(left, 'SIGTERM');
+  const end = Date.now() + LEFTOVER_GRACE_MS;
+  while (Date.now() < end && left.some(alive)) await delay(50);
+  killTree(child, 'SIGKILL');
+  killAll([...new Set([...left, ...(await tree())])], 'SIGKILL');
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -124,13 +145,13 @@ export async function stopServer(server: SpawnedServer, graceMs = 500): Promise<
   const gathered = new Set(await sweep());
   const tree = async (): Promise<number[]> => [...new Set([...gathered, ...(await sweep())])];
   const graceful = await Promise.race([exited.then(() => true), delay(graceMs).then(() => false)]);
-  // The leader may have left already; make sure nothing it started lingers.
-  killTree(child, 'SIGTERM');
-  killAll(await tree(), 'SIGTERM');
-  if (graceful) return;
-  const termed = await Promise.race([exited.then(() => true), delay(2000).then(() => false)]);
-  if (!termed) killTree(child, 'SIGKILL');
-  killAll(await tree(), 'SIGKILL');
+  if (!graceful) {
+    killTree(child, 'SIGTERM');
+    const termed = await Promise.race([exited.then(() => true), delay(2000).then(() => false)]);
+    if (!termed) killTree(child, 'SIGKILL');
+  }
+  // The leader has gone (or been killed); make sure nothing it started lingers.
+  await endTree(child, tree);
 }
 
 function delay(ms: number): Promise<void> {
