@@ -152,6 +152,7 @@ const FILESYSTEM_SERVER = /(^|[/@])server-filesystem(@[^/]*)?(\/|$)/;
 
 /** The directories a filesystem server is given in its arguments (after the package or script). */
 export function filesystemServerRoots(command: string, args: string[], home?: string): string[] | undefined {
+  // `at` counts the command too, so `args.slice(at)` starts just after the package or script.
   const at = [command, ...args].findIndex((a) => FILESYSTEM_SERVER.test(a));
   if (at === -1) return undefined;
   const expand = (a: string): string => (home && (a === '~' || a.startsWith('~/')) ? `${home}${a.slice(1)}` : a);

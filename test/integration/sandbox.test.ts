@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_LIMITS, summarizeEnforced, type LimitsProfile, type SandboxSupport } from '../../shared/limits.js';
 import { detectSandbox } from '../../electron/broker/sandbox/detect.js';
 import { StdioUpstream } from '../../electron/broker/stdio-upstream.js';
-import { removeDir } from '../helpers/broker-harness.js';
+import { makeDataDir, removeDir } from '../helpers/broker-harness.js';
+import { Broker } from '../../electron/broker/broker.js';
 import { FILESYSTEM_SERVER, FIXTURE, NODE } from '../helpers/paths.js';
 
 type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
@@ -147,6 +148,22 @@ describe.skipIf(process.platform !== 'linux')('sandbox (bubblewrap)', () => {
       expect(textOf(await call(r, 'fetch_url', { url: `http://127.0.0.1:${port}/` }))).toBe('status 200: hello from the host');
     } finally {
       await r.client.close();
+    }
+  });
+
+  it("puts what the probe found in the broker's status: the real sandbox here, the reason where there is none", async () => {
+    for (const [sandbox, expected] of [
+      [undefined, { kind: 'bubblewrap', network: true }],
+      [detectSandbox({ bwrapPaths: ['/nonexistent/bwrap'] }), { kind: 'none', reason: 'bubblewrap is not installed (looked for /nonexistent/bwrap)' }],
+    ] as const) {
+      const dataDir = makeDataDir();
+      const broker = new Broker({ dataDir, sandbox });
+      try {
+        expect((await broker.getStatus()).sandbox).toMatchObject(expected);
+      } finally {
+        await broker.close();
+        removeDir(dataDir);
+      }
     }
   });
 

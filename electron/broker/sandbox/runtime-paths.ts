@@ -68,6 +68,6 @@ export function programPaths(args: string[], cwd: string): string[] {
     if (!pkgJson && existsSync(join(dir, 'package.json'))) pkgJson = join(dir, 'package.json');
     if (dir === dirname(dir)) break;
   }
-  if (pkgJson) paths.push(pkgJson);
+  if (pkgJson && !paths.some((p) => pkgJson!.startsWith(`${p}/`))) paths.push(pkgJson);
   return [...new Set(paths)];
 }
