@@ -7,6 +7,7 @@ import type { Socket } from 'node:net';
 import type { LimitsEnforcement, LimitsProfile, SandboxSupport } from '../../shared/limits.js';
 import { sandboxSupport } from './sandbox/detect.js';
 import { planLaunch, type LaunchPlan } from './sandbox/launch-plan.js';
+import { prepareForLimits, type PackagePreparer } from './sandbox/package-prep.js';
 import { killAll, treeOf } from './sandbox/tree-sweep.js';
 
 export interface StdioServerSpec {
@@ -36,6 +37,8 @@ export type ServerStdio = 'pipe' | Socket;
 export interface SandboxOptions {
   limits?: LimitsProfile;
   support?: SandboxSupport | Promise<SandboxSupport>;
+  /** Installs an npx package before the sandbox, so a limited server runs it offline. */
+  preparer?: PackagePreparer;
 }
 
 export interface SpawnedServer {
@@ -67,7 +70,8 @@ export async function spawnServer(
   sandbox: SandboxOptions = {},
 ): Promise<SpawnedServer> {
   try {
-    const plan = planLaunch(spec, { limits: sandbox.limits, support: await (sandbox.support ?? sandboxSupport()) });
+    const ready = await prepareForLimits(spec, sandbox.limits, sandbox.preparer);
+    const plan = planLaunch(ready, { limits: sandbox.limits, support: await (sandbox.support ?? sandboxSupport()) });
     return launch(spec, plan, stdio, onStderr);
   } catch (err) {
     return refused(spec.command, err as Error);
