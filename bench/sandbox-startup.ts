@@ -60,18 +60,18 @@ export const sandboxStartup: BenchCase = {
       { name: 'read-only root', limits: { ...NO_LIMITS, filesystem: { read: [dir], write: [] } }, support: bwrap, samples: [] },
       { name: 'no network + read-only root', limits: { network: 'none', filesystem: { read: [dir], write: [] }, passEnv: [] }, support: bwrap, samples: [] },
     ];
+    // The sandbox's own cost, without a server's start-up noise around it: spawn to exit of `true`.
+    const bare = ways.map((w) => ({ ...w, samples: [] as number[] }));
     try {
       for (let i = 0; i < WARMUP; i++) for (const w of ways) await launch(w, dir);
       for (let i = 0; i < LAUNCHES; i++) for (const w of ways) w.samples.push(await launch(w, dir));
+      for (let i = 0; i < WARMUP; i++) for (const w of bare) await runTrue(w, dir);
+      for (let i = 0; i < BARE_RUNS; i++) for (const w of bare) w.samples.push(await runTrue(w, dir));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
     out(`Sandbox start-up: spawn to first tools/list answer of server-filesystem, ${LAUNCHES} launches per way (${WARMUP} warm-up rounds not counted), interleaved`);
     report(ways, out);
-    // The sandbox's own cost, without a server's start-up noise around it: spawn to exit of `true`.
-    const bare = ways.map((w) => ({ ...w, samples: [] as number[] }));
-    for (let i = 0; i < WARMUP; i++) for (const w of bare) await runTrue(w, dir);
-    for (let i = 0; i < BARE_RUNS; i++) for (const w of bare) w.samples.push(await runTrue(w, dir));
     out('');
     out(`The sandbox alone: spawn to exit of /usr/bin/true, ${BARE_RUNS} runs per way, interleaved`);
     report(bare, out);

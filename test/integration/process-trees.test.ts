@@ -47,6 +47,18 @@ describe.skipIf(process.platform !== 'linux')('process trees end with their serv
     expect(await allGone(pids)).toBe(true);
   });
 
+  it('when the broker itself is killed -9 (bubblewrap --die-with-parent)', async () => {
+    await withBroker(async (broker) => {
+      const client = await connectClient(broker, 'tree', 'http');
+      const pids = await escapees(client);
+      const dead = new Promise((r) => broker.child.once('exit', r));
+      broker.child.kill('SIGKILL');
+      await dead;
+      expect(await allGone(pids)).toBe(true);
+      await client.close().catch(() => undefined);
+    });
+  });
+
   it("when connect is killed -9 (relay mode: the server's stdio is connect's socket)", async () => {
     await withBroker(async (broker) => {
       const client = await connectClient(broker, 'tree', 'connect');
