@@ -8,7 +8,7 @@ import type { LimitsEnforcement, LimitsProfile, SandboxSupport } from '../../sha
 import { sandboxSupport } from './sandbox/detect.js';
 import { planLaunch, type LaunchPlan } from './sandbox/launch-plan.js';
 import { prepareForLimits, type PackagePreparer } from './sandbox/package-prep.js';
-import { killAll, treeOf } from './sandbox/tree-sweep.js';
+import { endTree, treeOf } from './sandbox/tree-sweep.js';
 
 export interface StdioServerSpec {
   command: string;
@@ -27,8 +27,6 @@ export interface ExitInfo {
 }
 
 const STDERR_TAIL_BYTES = 4096;
-/** How long what a server left behind may take to leave on SIGTERM before SIGKILL. */
-const LEFTOVER_GRACE_MS = 1000;
 
 /** Pipes we create, or a socket whose descriptor the server inherits (relay mode). */
 export type ServerStdio = 'pipe' | Socket;
@@ -115,27 +113,7 @@ function launch(spec: StdioServerSpec, plan: LaunchPlan, stdio: [ServerStdio, Se
 }
 
 async function endLeftovers(child: ChildProcess, plan: LaunchPlan): Promise<void> {
-  await endTree(child, () => (child.pid !== undefined ? treeOf(child.pid, plan.treeMarker) : Promise.resolve([])));
-}
-
-/** Ends the group and `tree()` (the swept descendants): SIGTERM, a moment to go, then SIGKILL. */
-async function endTree(child: ChildProcess, tree: () => Promise<number[]>): Promise<void> {
-  killTree(child, 'SIGTERM');
-  const left = await tree();
-  killAll(left, 'SIGTERM');
-  const end = Date.now() + LEFTOVER_GRACE_MS;
-  while (Date.now() < end && left.some(alive)) await delay(50);
-  killTree(child, 'SIGKILL');
-  killAll([...new Set([...left, ...(await tree())])], 'SIGKILL');
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  await endTree((signal) => killTree(child, signal), () => (child.pid !== undefined ? treeOf(child.pid, plan.treeMarker) : Promise.resolve([])));
 }
 
 /**
@@ -155,7 +133,7 @@ export async function stopServer(server: SpawnedServer, graceMs = 500): Promise<
     if (!termed) killTree(child, 'SIGKILL');
   }
   // The leader has gone (or been killed); make sure nothing it started lingers.
-  await endTree(child, tree);
+  await endTree((signal) => killTree(child, signal), tree);
 }
 
 function delay(ms: number): Promise<void> {

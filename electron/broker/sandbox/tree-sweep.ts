@@ -79,3 +79,27 @@ export function killAll(pids: number[], signal: NodeJS.Signals): void {
     }
   }
 }
+
+/** How long what a server left behind may take to leave on SIGTERM before SIGKILL. */
+const LEFTOVER_GRACE_MS = 1000;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Ends the process group and `tree()` (the swept descendants): SIGTERM, a moment to go, then SIGKILL. */
+export async function endTree(killGroup: (signal: NodeJS.Signals) => void, tree: () => Promise<number[]>): Promise<void> {
+  killGroup('SIGTERM');
+  const left = await tree();
+  killAll(left, 'SIGTERM');
+  const end = Date.now() + LEFTOVER_GRACE_MS;
+  // A held timer: a broker on its way out must stay for the SIGKILL pass (at most LEFTOVER_GRACE_MS).
+  while (Date.now() < end && left.some(alive)) await new Promise((r) => setTimeout(r, 50));
+  killGroup('SIGKILL');
+  killAll([...new Set([...left, ...(await tree())])], 'SIGKILL');
+}
