@@ -6,6 +6,7 @@ import type {
 import type { DecidedBy, Reason, Rule } from './decision.js';
 import type { EffectiveHints, ToolDefinition } from './tool.js';
 import type { Finding, LaunchView, PinView, ReviewAction, ServerChanges, ServerStatus } from './trust-types.js';
+import type { SandboxSupport } from './limits.js';
 
 export type * from './clients.js';
 export type { Finding, LaunchView, PinView, ReviewAction, ServerChanges, ServerStatus, ToolChangeView } from './trust-types.js';
@@ -129,6 +130,8 @@ export interface BrokerStatus {
   /** What a stdio client's entry runs: an absolute command, never a registry name. `<server>` in args. */
   connectLaunch: ConnectLaunch;
   paused: boolean;
+  /** The sandbox this machine can enforce, or why there is none (found by a probe, never assumed). */
+  sandbox?: SandboxSupport;
 }
 
 export interface ConnectLaunch {

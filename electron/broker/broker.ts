@@ -31,6 +31,8 @@ import { StdioUpstream, type ExitInfo } from './stdio-upstream.js';
 import type { ControlChannel } from './relay-mode/control-channel.js';
 import { RemoteSession } from './relay-mode/remote-session.js';
 import type { MessageTransport } from './transport.js';
+import type { SandboxSupport } from '../../shared/limits.js';
+import { sandboxSupport } from './sandbox/detect.js';
 
 export const VERSION = '0.1.0';
 
@@ -48,6 +50,8 @@ export interface BrokerOptions {
   env?: NodeJS.ProcessEnv;
   /** The home folder whose client configs `clients`/`wrap` look at (default: this user's). */
   home?: string;
+  /** What sandbox works here; probed once per process when omitted (replaceable in tests). */
+  sandbox?: Promise<SandboxSupport>;
 }
 
 const MAX_PREVIEW_BYTES = 2 * 1024 * 1024;
@@ -232,6 +236,7 @@ export class Broker implements CountersignApi {
     const common = this.sessionEvents(serverName, clientKey);
     const session: RemoteSession = new RemoteSession(randomUUID(), serverName, clientKey, channel, {
       spec: config,
+      sandbox: { support: this.sandbox() },
       decideToolCall: (ctx) => this.gate.decideToolCall(ctx),
       upstreamTimeoutMs: () => this.upstreamTimeoutMs(),
       leaseEpoch: () => this.leaseEpoch,
@@ -306,6 +311,7 @@ export class Broker implements CountersignApi {
   private upstreamFor(name: string, config: ServerConfig): MessageTransport {
     if ('url' in config) return new HttpUpstream(config.url, config.headers);
     return new StdioUpstream(config, {
+      sandbox: { support: this.sandbox() },
       onStderr: (text) => this.opts.onServerStderr?.(name, text),
       onExit: (exit) => this.serverExited(name, exit),
     });
@@ -352,8 +358,14 @@ export class Broker implements CountersignApi {
 
   // ---- CountersignApi ----
 
+  /** What sandbox works here (probed on first use, then kept). */
+  private sandbox(): Promise<SandboxSupport> {
+    return this.opts.sandbox ?? sandboxSupport();
+  }
+
   async getStatus(): Promise<BrokerStatus> {
     return {
+      sandbox: await this.sandbox(),
       version: VERSION,
       dataDir: this.opts.dataDir,
       warnings: [...this.warnings],

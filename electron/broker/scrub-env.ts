@@ -7,12 +7,14 @@ const WINDOWS_KEEP = [
   'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'TMP', 'USERNAME', 'USERPROFILE', 'PROGRAMFILES', 'COMSPEC', 'WINDIR',
 ];
 
+/** `pass`: names the person chose to pass on besides the defaults (their limits' `passEnv`). */
 export function scrubbedEnv(
   configured: Record<string, string> | undefined,
   source: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
+  pass: string[] = [],
 ): Record<string, string> {
-  const keep = platform === 'win32' ? WINDOWS_KEEP : POSIX_KEEP;
+  const keep = [...(platform === 'win32' ? WINDOWS_KEEP : POSIX_KEEP), ...(platform === 'win32' ? pass.map((n) => n.toUpperCase()) : pass)];
   const env: Record<string, string> = {};
   for (const key of Object.keys(source)) {
     // Windows env names are case-insensitive (Path vs PATH).

@@ -1,8 +1,14 @@
-// Starting and ending a stdio MCP server's process: scrubbed environment, its own process group, the
-// tail of its stderr to explain a crash, and an end that takes the whole tree with it.
+// Starting and ending a stdio MCP server's process: scrubbed environment, its limits (sandbox), its
+// own process group, the tail of its stderr to explain a crash, and an end that takes the whole tree
+// with it: a PID namespace where bubblewrap works, a descendant sweep where it does not.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { scrubbedEnv } from './scrub-env.js';
+import type { LimitsEnforcement, LimitsProfile, SandboxSupport } from '../../shared/limits.js';
+import { sandboxSupport } from './sandbox/detect.js';
+import { planLaunch, type LaunchPlan } from './sandbox/launch-plan.js';
+import { prepareForLimits, type PackagePreparer } from './sandbox/package-prep.js';
+import { endTree, treeOf } from './sandbox/tree-sweep.js';
 
 export interface StdioServerSpec {
   command: string;
@@ -25,23 +31,55 @@ const STDERR_TAIL_BYTES = 4096;
 /** Pipes we create, or a socket whose descriptor the server inherits (relay mode). */
 export type ServerStdio = 'pipe' | Socket;
 
+/** The limits a server runs under, and what this machine can enforce (probed once when omitted). */
+export interface SandboxOptions {
+  limits?: LimitsProfile;
+  support?: SandboxSupport | Promise<SandboxSupport>;
+  /** Installs an npx package before the sandbox, so a limited server runs it offline. */
+  preparer?: PackagePreparer;
+}
+
 export interface SpawnedServer {
-  child: ChildProcess;
+  /** Undefined when it was refused before anything ran (missing command, unusable limits). */
+  child?: ChildProcess;
   /** Resolves once the process runs; rejects (with `exit.startError` set) when it cannot start. */
   started: Promise<void>;
   /** Resolves with how it ended. */
   exited: Promise<ExitInfo>;
+  /** Which of its limits are enforced, and by what. */
+  enforcement?: LimitsEnforcement;
+  plan?: LaunchPlan;
 }
 
-/** Spawns the server; its stderr is always piped so we keep its last words. */
-export function spawnServer(
+function refused(command: string, err: Error): SpawnedServer {
+  const started = Promise.reject(new Error(`could not start '${command}': ${err.message}`));
+  started.catch(() => undefined);
+  return { started, exited: Promise.resolve({ code: null, signal: null, stderrTail: '', startError: err.message }) };
+}
+
+/**
+ * Spawns the server under its limits; its stderr is always piped so we keep its last words. Never
+ * rejects: a server that cannot start says why through `started` and `exited`.
+ */
+export async function spawnServer(
   spec: StdioServerSpec,
   stdio: [ServerStdio, ServerStdio],
   onStderr?: (text: string) => void,
-): SpawnedServer {
-  const child = spawn(spec.command, spec.args ?? [], {
-    env: scrubbedEnv(spec.env),
-    cwd: spec.cwd,
+  sandbox: SandboxOptions = {},
+): Promise<SpawnedServer> {
+  try {
+    const ready = await prepareForLimits(spec, sandbox.limits, sandbox.preparer);
+    const plan = planLaunch(ready, { limits: sandbox.limits, support: await (sandbox.support ?? sandboxSupport()) });
+    return launch(spec, plan, stdio, onStderr);
+  } catch (err) {
+    return refused(spec.command, err as Error);
+  }
+}
+
+function launch(spec: StdioServerSpec, plan: LaunchPlan, stdio: [ServerStdio, ServerStdio], onStderr?: (text: string) => void): SpawnedServer {
+  const child = spawn(plan.command, plan.args, {
+    env: plan.env,
+    cwd: plan.cwd,
     stdio: [stdio[0], stdio[1], 'pipe'],
     // Its own process group, so the whole tree can be ended (npx → node → server).
     detached: process.platform !== 'win32',
@@ -65,21 +103,37 @@ export function spawnServer(
     child.once('exit', (code, signal) => resolve({ code, signal, stderrTail: tail }));
     child.once('error', () => resolve({ code: null, signal: null, stderrTail: '', startError }));
   });
+  void exited.then(() => {
+    // Whatever it left behind goes with it (a PID namespace already took it, where there is one).
+    if (plan.sweep) void endLeftovers(child, plan);
+    if (plan.scratch) rmSync(plan.scratch, { recursive: true, force: true });
+  });
   started.catch(() => undefined);
-  return { child, started, exited };
+  return { child, started, exited, enforcement: plan.enforcement, plan };
 }
 
-/** Waits a little for a polite exit, then ends the process group: SIGTERM, then SIGKILL. */
-export async function stopServer(child: ChildProcess, exited: Promise<unknown>, graceMs = 500): Promise<void> {
+async function endLeftovers(child: ChildProcess, plan: LaunchPlan): Promise<void> {
+  await endTree((signal) => killTree(child, signal), () => (child.pid !== undefined ? treeOf(child.pid, plan.treeMarker) : Promise.resolve([])));
+}
+
+/**
+ * Waits a little for a polite exit, then ends the tree: SIGTERM, then SIGKILL. Without a PID
+ * namespace, the descendants are gathered first, while their parent links still lead to the server.
+ */
+export async function stopServer(server: SpawnedServer, graceMs = 500): Promise<void> {
+  const { child, exited, plan } = server;
+  if (!child) return;
+  const sweep = async (): Promise<number[]> => (plan?.sweep && child.pid !== undefined ? treeOf(child.pid, plan.treeMarker) : []);
+  const gathered = new Set(await sweep());
+  const tree = async (): Promise<number[]> => [...new Set([...gathered, ...(await sweep())])];
   const graceful = await Promise.race([exited.then(() => true), delay(graceMs).then(() => false)]);
   if (!graceful) {
     killTree(child, 'SIGTERM');
     const termed = await Promise.race([exited.then(() => true), delay(2000).then(() => false)]);
     if (!termed) killTree(child, 'SIGKILL');
-  } else {
-    // The leader left; make sure nothing it started lingers.
-    killTree(child, 'SIGTERM');
   }
+  // The leader has gone (or been killed); make sure nothing it started lingers.
+  await endTree((signal) => killTree(child, signal), tree);
 }
 
 function delay(ms: number): Promise<void> {

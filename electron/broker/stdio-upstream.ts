@@ -1,7 +1,7 @@
 // Spawns a stdio MCP server and speaks newline-delimited JSON-RPC with it.
-import type { ChildProcess } from 'node:child_process';
+import type { LimitsEnforcement } from '../../shared/limits.js';
 import { LineTransport } from './line-transport.js';
-import { spawnServer, stopServer, type ExitInfo, type StdioServerSpec } from './server-process.js';
+import { spawnServer, stopServer, type ExitInfo, type SandboxOptions, type SpawnedServer, type StdioServerSpec } from './server-process.js';
 import type { MessageTransport } from './transport.js';
 import type { JsonRpcMessage } from '../../shared/jsonrpc.js';
 
@@ -14,21 +14,25 @@ export class StdioUpstream implements MessageTransport {
   /** Why the server went away, once it has. */
   exit?: ExitInfo;
 
-  private child?: ChildProcess;
-  private exited?: Promise<ExitInfo>;
+  private server?: SpawnedServer;
   private lines?: LineTransport;
   private closing = false;
   private closedFired = false;
 
   constructor(
     private readonly spec: StdioServerSpec,
-    private readonly opts: { maxMessageBytes?: number; onStderr?: (text: string) => void; onExit?: (exit: ExitInfo) => void } = {},
+    private readonly opts: { maxMessageBytes?: number; onStderr?: (text: string) => void; onExit?: (exit: ExitInfo) => void; sandbox?: SandboxOptions } = {},
   ) {}
 
   async start(): Promise<void> {
-    const { child, started, exited } = spawnServer(this.spec, ['pipe', 'pipe'], this.opts.onStderr);
-    this.child = child;
-    this.exited = exited;
+    const server = await spawnServer(this.spec, ['pipe', 'pipe'], this.opts.onStderr, this.opts.sandbox);
+    this.server = server;
+    const { child, started, exited } = server;
+    if (!child) {
+      this.exit = await exited;
+      this.fireClose();
+      return started;
+    }
     const lines = new LineTransport({ input: child.stdout!, output: child.stdin!, maxMessageBytes: this.opts.maxMessageBytes });
     this.lines = lines;
     lines.onmessage = (m) => this.onmessage?.(m);
@@ -53,7 +57,12 @@ export class StdioUpstream implements MessageTransport {
   }
 
   get pid(): number | undefined {
-    return this.child?.pid;
+    return this.server?.child?.pid;
+  }
+
+  /** Which of the server's limits are enforced, once it has started. */
+  get enforcement(): LimitsEnforcement | undefined {
+    return this.server?.enforcement;
   }
 
   async send(message: JsonRpcMessage): Promise<void> {
@@ -64,13 +73,13 @@ export class StdioUpstream implements MessageTransport {
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
-    const child = this.child;
-    if (!child || !this.exited || this.exit) {
+    const server = this.server;
+    if (!server?.child || this.exit) {
       this.fireClose();
       return;
     }
-    child.stdin?.end();
-    await stopServer(child, this.exited);
+    server.child.stdin?.end();
+    await stopServer(server);
     this.fireClose();
   }
 

@@ -108,7 +108,7 @@ export async function startServe(dataDir: string, extra: string[] = [], env: Nod
     waitForPending,
     logWhen,
     stop: async () => {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await exited;

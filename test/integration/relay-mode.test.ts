@@ -12,16 +12,17 @@ import { socketPath } from '../../electron/broker/data-dir.js';
 import type { AuditEntry, BrokerStatus, ServerView } from '../../shared/api.js';
 import { configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
 import { CLI, FILESYSTEM_SERVER, FIXTURE, NODE } from '../helpers/paths.js';
-import { allGone } from '../helpers/processes.js';
+import { allGone, hostTree, parentOf } from '../helpers/processes.js';
 
 type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
 const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text ?? '').join('\n');
 const run = promisify(execFile);
 
-function parentOf(pid: number): number {
-  // /proc/<pid>/stat: "pid (comm) state ppid …"; comm may hold spaces, so read after its last ')'.
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+/** The PIDs above `pid`, nearest first. */
+function ancestorsOf(pid: number): number[] {
+  const chain: number[] = [];
+  for (let p = parentOf(pid); p > 1; p = parentOf(p)) chain.push(p);
+  return chain;
 }
 
 describe('relay mode', () => {
@@ -50,8 +51,11 @@ describe('relay mode', () => {
   it('runs the server as a child of the broker, and logs every call with its arguments, leased or not', async () => {
     const client = await connectClient(broker, 'tree', 'connect');
     try {
-      const pids = JSON.parse(textOf(await client.callTool({ name: 'pids', arguments: {} }))) as { server: number };
-      expect(parentOf(pids.server)).toBe(broker.child.pid);
+      const pids = hostTree(JSON.parse(textOf(await client.callTool({ name: 'pids', arguments: {} }))) as { tag: string });
+      // The broker's child (through bubblewrap's PID namespace where it works), never connect's.
+      const connectPid = (client.transport as StdioClientTransport).pid!;
+      expect(ancestorsOf(pids.server)).toContain(broker.child.pid);
+      expect(ancestorsOf(pids.server)).not.toContain(connectPid);
       // The first call asks the broker; the rest go on under its lease, and are reported afterwards.
       for (let n = 0; n < 5; n++) expect(textOf(await client.callTool({ name: 'ok', arguments: { n } }))).toBe('ok');
       const log = await broker.logWhen({ server: 'tree', tool: 'ok' }, (l) => l.length >= 5);
@@ -157,7 +161,7 @@ describe('relay mode', () => {
 
   it('on SIGTERM, connect reports its last calls and ends the session in order', async () => {
     const client = await connectClient(broker, 'tree-term', 'connect');
-    const pids = JSON.parse(textOf(await client.callTool({ name: 'pids', arguments: {} }))) as { server: number; grandchild: number };
+    const pids = hostTree(JSON.parse(textOf(await client.callTool({ name: 'pids', arguments: {} }))) as { tag: string });
     const connectPid = (client.transport as StdioClientTransport).pid!;
     try {
       for (let n = 0; n < 4; n++) await client.callTool({ name: 'ok', arguments: { n } });
@@ -174,7 +178,7 @@ describe('relay mode', () => {
 
   it('ends the server tree when its connect process is killed, and keeps serving', async () => {
     const client = await connectClient(broker, 'tree-kill', 'connect');
-    const pids = JSON.parse(textOf(await client.callTool({ name: 'pids', arguments: {} }))) as { server: number; grandchild: number };
+    const pids = hostTree(JSON.parse(textOf(await client.callTool({ name: 'pids', arguments: {} }))) as { tag: string });
     const connectPid = (client.transport as StdioClientTransport).pid!;
     try {
       for (let n = 0; n < 3; n++) await client.callTool({ name: 'ok', arguments: { n } }); // leased by now
@@ -205,7 +209,7 @@ describe('relay mode when the broker quits', () => {
     try {
       const client = await connectClient(broker, 'tree', 'connect');
       const connectPid = (client.transport as StdioClientTransport).pid!;
-      const pids = JSON.parse(textOf(await client.callTool({ name: 'pids', arguments: {} }))) as { server: number; grandchild: number };
+      const pids = hostTree(JSON.parse(textOf(await client.callTool({ name: 'pids', arguments: {} }))) as { tag: string });
       // 'crash' sleeps for seconds before exiting: it is still in flight when the broker goes.
       const inFlight = client.callTool({ name: 'crash', arguments: {} }).then(() => 'answered', (e: Error) => e.message);
       await new Promise((r) => setTimeout(r, 20));

@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configure, connectClient, makeDataDir, removeDir, startServe } from '../helpers/broker-harness.js';
 import { FIXTURE, NODE, ROOT } from '../helpers/paths.js';
-import { alive, allGone } from '../helpers/processes.js';
+import { alive, allGone, hostTree } from '../helpers/processes.js';
 
 type ToolResult = { content: Array<{ type: string; text?: string }> };
 const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text ?? '').join('\n');
@@ -56,7 +56,7 @@ describe('child processes', () => {
     let pids: { server: number; grandchild: number } | undefined;
     try {
       const client = await connectClient(broker, 'tree', 'http');
-      pids = JSON.parse(textOf(await client.callTool({ name: 'pids', arguments: {} }))) as { server: number; grandchild: number };
+      pids = hostTree(JSON.parse(textOf(await client.callTool({ name: 'pids', arguments: {} }))) as { tag: string });
       expect(alive(pids.server)).toBe(true);
       expect(alive(pids.grandchild)).toBe(true);
       // The client stays connected: quitting the broker must end the tree on its own.

@@ -8,7 +8,7 @@ import type { AuditEntry } from '../../../shared/api.js';
 import type { ToolDefinition } from '../../../shared/tool.js';
 import { settledFields } from '../call-gate.js';
 import type { CallOutcome, GateSession, GateVerdict, ToolCallContext } from '../relay-session.js';
-import { spawnServer, stopServer, type ExitInfo, type SpawnedServer, type StdioServerSpec } from '../server-process.js';
+import { spawnServer, stopServer, type ExitInfo, type SandboxOptions, type SpawnedServer, type StdioServerSpec } from '../server-process.js';
 import type { ControlChannel } from './control-channel.js';
 import type { z } from 'zod';
 import { LEASE_TTL_MS, type DecideReply } from './protocol.js';
@@ -20,6 +20,7 @@ const REVOKE_CONFIRM_MS = 2000;
 
 export interface RemoteSessionDeps {
   spec: StdioServerSpec;
+  sandbox?: SandboxOptions;
   decideToolCall(ctx: ToolCallContext): Promise<GateVerdict>;
   upstreamTimeoutMs(): number;
   /** Changes on every revocation: a lease decided across one is not given. */
@@ -42,7 +43,7 @@ export class RemoteSession implements GateSession {
   /** Single use: the data connection that presents it becomes the server's stdio. */
   readonly attachToken = randomBytes(24).toString('base64url');
   private tools: ToolDefinition[] = [];
-  private server?: SpawnedServer;
+  private server?: Promise<SpawnedServer>;
   private readonly deciding = new Map<number, AbortController>();
   private readonly forwarded = new Map<number, (outcome: CallOutcome) => void>();
   private closed = false;
@@ -154,10 +155,15 @@ export class RemoteSession implements GateSession {
       socket.destroy();
       return;
     }
-    const server = spawnServer(this.deps.spec, [socket, socket], this.deps.onServerStderr);
-    this.server = server;
-    // The server holds its own copy of the descriptor; ours must go, or `connect` never sees its end.
-    socket.destroy();
+    this.server = spawnServer(this.deps.spec, [socket, socket], this.deps.onServerStderr, this.deps.sandbox);
+    void this.server.then((server) => {
+      // The server holds its own copy of the descriptor; ours must go, or `connect` never sees its end.
+      socket.destroy();
+      this.watch(server);
+    });
+  }
+
+  private watch(server: SpawnedServer): void {
     server.started.then(
       () => this.channel.notify('upstream', { ok: true }),
       (err: Error) => this.channel.notify('upstream', { ok: false, error: err.message }),
@@ -207,7 +213,7 @@ export class RemoteSession implements GateSession {
     for (const settle of this.forwarded.values()) settle({ status: 'failed', error: `The session ended before the call finished (${why}).` });
     this.forwarded.clear();
     await this.channel.close().catch(() => undefined);
-    if (this.server) await stopServer(this.server.child, this.server.exited);
+    if (this.server) await stopServer(await this.server);
     this.deps.onClosed(this);
   }
 }

@@ -1,0 +1,134 @@
+// How a stdio server is started under its limits: the command line (bubblewrap, sandbox-exec, or the
+// command as it is), its environment, and an honest account of which limits are enforced.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isWithin, limitsProblems, NO_LIMITS, type LimitsEnforcement, type LimitsProfile, type LimitState } from '../../../shared/limits.js';
+import { scrubbedEnv } from '../scrub-env.js';
+import { bwrapArgs } from './bwrap-args.js';
+import type { SandboxSupport } from './detect.js';
+import { limitedMounts, type FsView } from './mounts.js';
+import { programPaths, resolveCommand, runtimePaths } from './runtime-paths.js';
+import { sandboxExecArgs } from './sbpl.js';
+import { TREE_MARKER } from './tree-sweep.js';
+
+export interface LaunchSpec {
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+export interface LaunchPlan {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  enforcement: LimitsEnforcement;
+  /** Read-only besides the person's paths, because the server cannot run without them. */
+  runtimePaths: string[];
+  /** No PID namespace holds the tree: its descendants are swept when it ends. */
+  sweep: boolean;
+  /** Linux without a sandbox: the environment marker the sweep also looks for. */
+  treeMarker?: string;
+  /** macOS: the private temp folder to remove once the server is gone. */
+  scratch?: string;
+}
+
+/** The server cannot start as asked; the message says why (the command is missing, a path…). */
+export class LaunchRefused extends Error {
+  constructor(message: string, readonly code?: string) {
+    super(message);
+  }
+}
+
+export interface PlanOptions {
+  limits?: LimitsProfile;
+  support: SandboxSupport;
+  /** Countersign's own environment, which the scrub filters. */
+  source?: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+  fs?: FsView;
+}
+
+function enforcement(limits: LimitsProfile, support: SandboxSupport): LimitsEnforcement {
+  const asked = (isAsked: boolean, works: boolean): LimitState => (!isAsked ? 'no limit' : works ? 'enforced' : 'not enforced');
+  const netAsked = limits.network === 'none';
+  const fsAsked = limits.filesystem !== 'host';
+  if (support.kind === 'none') {
+    return { sandbox: 'none', reason: support.reason, network: asked(netAsked, false), filesystem: asked(fsAsked, false), env: 'enforced', processes: 'not enforced' };
+  }
+  if (support.kind === 'sandbox-exec') {
+    return {
+      sandbox: 'sandbox-exec', reason: 'macOS has no PID namespace: the process tree is ended by a descendant sweep, best effort',
+      network: asked(netAsked, true), filesystem: asked(fsAsked, true), env: 'enforced', processes: 'not enforced',
+    };
+  }
+  return {
+    sandbox: 'bubblewrap', reason: netAsked && !support.network ? support.networkReason : undefined,
+    network: asked(netAsked, support.network), filesystem: asked(fsAsked, true), env: 'enforced', processes: 'enforced',
+  };
+}
+
+function realOrSame(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+export function planLaunch(spec: LaunchSpec, opts: PlanOptions): LaunchPlan {
+  const limits = opts.limits ?? NO_LIMITS;
+  const platform = opts.platform ?? process.platform;
+  const problems = limitsProblems(limits);
+  if (problems.length) throw new LaunchRefused(`its limits cannot be used: ${problems.join('; ')}`);
+  const support = platform === 'linux' || platform === 'darwin' ? opts.support : { kind: 'none' as const, reason: `no sandbox is available on ${platform}` };
+  const env = scrubbedEnv(spec.env, opts.source ?? process.env, platform, limits.passEnv);
+  const cwd = spec.cwd ?? process.cwd();
+  const resolved = resolveCommand(spec.command, env.PATH, cwd);
+  // Fail as spawn itself would, before any sandbox could blur the reason.
+  if (platform !== 'win32' && !resolved) throw new LaunchRefused(`spawn ${spec.command} ENOENT`, 'ENOENT');
+  const args = spec.args ?? [];
+  const result: LaunchPlan = { command: spec.command, args, env, cwd: spec.cwd, enforcement: enforcement(limits, support), runtimePaths: [], sweep: support.kind !== 'bubblewrap' };
+  const fsLimit = limits.filesystem;
+  // sandbox-exec adds nothing to a server with no limits (it has no PID namespace): run it as it is.
+  const unlimited = fsLimit === 'host' && limits.network !== 'none';
+  if (support.kind === 'none' || (support.kind === 'sandbox-exec' && unlimited)) {
+    if (support.kind === 'sandbox-exec') result.enforcement = { ...result.enforcement, sandbox: 'none', reason: 'no limits asked; macOS has no PID namespace: the process tree is ended by a descendant sweep, best effort' };
+    if (platform === 'linux') {
+      result.treeMarker = randomBytes(16).toString('hex');
+      env[TREE_MARKER] = result.treeMarker;
+    }
+    return result;
+  }
+  if (fsLimit !== 'host') {
+    for (const p of [...fsLimit.read, ...fsLimit.write]) if (!existsSync(p)) throw new LaunchRefused(`the path ${p} in its limits does not exist`);
+    result.runtimePaths = [...runtimePaths(resolved!), ...programPaths(args, cwd)];
+  }
+  const home = env.HOME ?? homedir();
+  if (support.kind === 'sandbox-exec') {
+    result.scratch = mkdtempSync(join(tmpdir(), 'countersign-server-'));
+    env.TMPDIR = realOrSame(result.scratch);
+    const read = fsLimit === 'host' ? ['/'] : fsLimit.read.map(realOrSame);
+    const write = fsLimit === 'host' ? ['/'] : fsLimit.write.map(realOrSame);
+    result.command = support.path;
+    result.args = [...sandboxExecArgs({ network: limits.network !== 'none', runtime: result.runtimePaths.map(realOrSame), read, write, tmp: env.TMPDIR }), '--', resolved!, ...args];
+    return result;
+  }
+  const noNetwork = limits.network === 'none' && support.network;
+  if (fsLimit === 'host') {
+    result.command = support.path;
+    result.args = [...bwrapArgs({ noNetwork, mounts: 'host', chdir: spec.cwd }), '--', spec.command, ...args];
+    return result;
+  }
+  const mounts = limitedMounts({ network: !noNetwork, home, runtime: result.runtimePaths, read: fsLimit.read, write: fsLimit.write }, opts.fs);
+  if (spec.cwd && !mounts.some((m) => m.kind !== 'symlink' && isWithin(spec.cwd!, m.dest))) {
+    throw new LaunchRefused(`its working directory ${spec.cwd} is outside the paths its limits let it see`);
+  }
+  if (env.TMPDIR) env.TMPDIR = '/tmp';
+  result.command = support.path;
+  result.args = [...bwrapArgs({ noNetwork, mounts, chdir: spec.cwd }), '--', resolved!, ...args];
+  return result;
+}

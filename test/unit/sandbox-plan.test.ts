@@ -1,0 +1,177 @@
+// The sandbox's command lines, mount tables and profiles, checked as text: what each platform would run.
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { NO_LIMITS, type LimitsProfile, type SandboxSupport } from '../../shared/limits.js';
+import { bwrapArgs } from '../../electron/broker/sandbox/bwrap-args.js';
+import { LaunchRefused, planLaunch } from '../../electron/broker/sandbox/launch-plan.js';
+import { limitedMounts, type FsView } from '../../electron/broker/sandbox/mounts.js';
+import { programPaths } from '../../electron/broker/sandbox/runtime-paths.js';
+import { sandboxExecArgs, sbplProfile } from '../../electron/broker/sandbox/sbpl.js';
+import { descendantsOf, TREE_MARKER } from '../../electron/broker/sandbox/tree-sweep.js';
+import { scrubbedEnv } from '../../electron/broker/scrub-env.js';
+import { FILESYSTEM_SERVER, NODE, ROOT } from '../helpers/paths.js';
+
+// A merged-/usr system: /lib and /bin are links; /lib32 and /nix are absent.
+const fakeFs: FsView = {
+  kind: (p) => (['/lib', '/bin', '/lib64', '/sbin'].includes(p) ? 'symlink' : ['/lib32', '/libx32', '/nix/store', '/etc/pki', '/etc/crypto-policies'].includes(p) ? 'missing' : 'other'),
+  readlink: (p) => `usr${p}`,
+};
+const bwrap: SandboxSupport = { kind: 'bubblewrap', path: '/usr/bin/bwrap', network: true };
+const source = { PATH: dirname(NODE), HOME: '/home/ann', AWS_SECRET_ACCESS_KEY: 'x', GITHUB_TOKEN: 'ghp' };
+
+function flagPairs(args: string[], flag: string): string[] {
+  return args.flatMap((a, i) => (a === flag ? [args[i + 1]!] : []));
+}
+
+describe('bubblewrap command lines', () => {
+  it('gives a server with no limits its own PID namespace and the host as it is', () => {
+    const plan = planLaunch({ command: NODE, args: ['server.js'] }, { support: bwrap, source, platform: 'linux' });
+    expect(plan.command).toBe('/usr/bin/bwrap');
+    expect(plan.args).toEqual([
+      '--unshare-pid', '--die-with-parent', '--new-session',
+      '--bind', '/', '/', '--dev-bind', '/dev', '/dev', '--proc', '/proc', '--', NODE, 'server.js',
+    ]);
+    expect(plan.enforcement).toEqual({ sandbox: 'bubblewrap', network: 'no limit', filesystem: 'no limit', env: 'enforced', processes: 'enforced' });
+    expect(plan.sweep).toBe(false);
+    expect(plan.env).toEqual({ PATH: source.PATH, HOME: '/home/ann' });
+  });
+
+  it('mounts the system read-only, a private /tmp and an empty home, then the read and write paths, parents first', () => {
+    const mounts = limitedMounts({ network: false, home: '/home/ann', runtime: ['/opt/node'], read: ['/home/ann/project', '/home/ann/project/out/keep'], write: ['/home/ann/project/out'] }, fakeFs);
+    const args = bwrapArgs({ noNetwork: true, mounts });
+    expect(args.slice(0, 8)).toEqual(['--unshare-pid', '--die-with-parent', '--new-session', '--unshare-net', '--proc', '/proc', '--dev', '/dev']);
+    const order = mounts.map((m) => `${m.kind} ${m.dest}`);
+    expect(order).toEqual(expect.arrayContaining(['symlink /bin', 'symlink /lib', 'ro /usr', 'tmpfs /tmp', 'ro /etc/ssl', 'ro /opt/node', 'tmpfs /home/ann']));
+    expect(order.indexOf('tmpfs /home/ann')).toBeLessThan(order.indexOf('ro /home/ann/project'));
+    expect(order.indexOf('ro /home/ann/project')).toBeLessThan(order.indexOf('rw /home/ann/project/out'));
+    expect(order.indexOf('rw /home/ann/project/out')).toBeLessThan(order.indexOf('ro /home/ann/project/out/keep'));
+    // Only what it needs: nothing else of /etc, no resolv.conf without the network, nothing absent.
+    expect(order.filter((o) => o.includes('/etc/')).sort()).toEqual([
+      'ro /etc/alternatives', 'ro /etc/ca-certificates', 'ro /etc/group', 'ro /etc/hosts', 'ro /etc/ld.so.cache', 'ro /etc/ld.so.conf',
+      'ro /etc/ld.so.conf.d', 'ro /etc/localtime', 'ro /etc/nsswitch.conf', 'ro /etc/passwd', 'ro /etc/ssl',
+    ]);
+    expect(order.some((o) => o.includes('/lib32') || o.includes('/nix'))).toBe(false);
+    expect(flagPairs(args, '--symlink')).toEqual(['usr/bin', 'usr/lib', 'usr/lib64', 'usr/sbin']);
+    const withNet = limitedMounts({ network: true, home: '/h', runtime: [], read: [], write: [] }, fakeFs).map((m) => m.dest);
+    expect(withNet).toContain('/etc/resolv.conf');
+  });
+
+  it('writable wins when one path is asked both ways', () => {
+    const mounts = limitedMounts({ network: false, home: '/h', runtime: [], read: ['/data'], write: ['/data/'] }, fakeFs);
+    expect(mounts.filter((m) => m.dest === '/data')).toEqual([{ kind: 'rw', src: '/data/', dest: '/data' }]);
+  });
+
+  it('plans a limited filesystem server: its runtime and program read-only, its roots as asked', () => {
+    const limits: LimitsProfile = { network: 'none', filesystem: { read: [ROOT], write: [] }, passEnv: ['GITHUB_TOKEN'] };
+    const plan = planLaunch({ command: 'node', args: [FILESYSTEM_SERVER, ROOT] }, { limits, support: bwrap, source, platform: 'linux' });
+    expect(plan.args.slice(-4)).toEqual(['--', NODE, FILESYSTEM_SERVER, ROOT]);
+    expect(plan.args).toContain('--unshare-net');
+    expect(plan.runtimePaths).toEqual(expect.arrayContaining([NODE, `${ROOT}node_modules`]));
+    expect(flagPairs(plan.args, '--tmpfs')).toEqual(['/tmp', '/home/ann']);
+    expect(plan.env.GITHUB_TOKEN).toBe('ghp');
+    expect(plan.env.AWS_SECRET_ACCESS_KEY).toBeUndefined();
+    expect(plan.enforcement).toMatchObject({ network: 'enforced', filesystem: 'enforced', processes: 'enforced' });
+  });
+
+  it('says so when bubblewrap runs but the network cannot be cut', () => {
+    const plan = planLaunch({ command: NODE }, { limits: { ...NO_LIMITS, network: 'none' }, support: { ...bwrap, network: false, networkReason: 'no network namespace here (EPERM)' }, source, platform: 'linux' });
+    expect(plan.args).not.toContain('--unshare-net');
+    expect(plan.enforcement).toMatchObject({ network: 'not enforced', processes: 'enforced', reason: 'no network namespace here (EPERM)' });
+  });
+
+  it('refuses what it cannot do, with the reason: a missing command, a working directory out of sight, bad limits', () => {
+    expect(() => planLaunch({ command: 'no-such-command-here' }, { support: bwrap, source, platform: 'linux' })).toThrow(LaunchRefused);
+    expect(() => planLaunch({ command: 'no-such-command-here' }, { support: bwrap, source, platform: 'linux' })).toThrow('spawn no-such-command-here ENOENT');
+    const limits: LimitsProfile = { ...NO_LIMITS, filesystem: { read: [ROOT], write: [] } };
+    expect(() => planLaunch({ command: NODE, cwd: '/var' }, { limits, support: bwrap, source, platform: 'linux' })).toThrow('its working directory /var is outside the paths its limits let it see');
+    expect(() => planLaunch({ command: NODE }, { limits: { ...NO_LIMITS, filesystem: { read: ['rel'], write: [] } }, support: bwrap, source, platform: 'linux' })).toThrow("'rel' is not an absolute path");
+  });
+});
+
+describe('without a sandbox', () => {
+  it('runs the command as it is, marks its tree for the sweep, and claims nothing', () => {
+    const none: SandboxSupport = { kind: 'none', reason: 'bubblewrap is not installed' };
+    const plan = planLaunch({ command: NODE, args: ['s.js'] }, { limits: { ...NO_LIMITS, network: 'none' }, support: none, source, platform: 'linux' });
+    expect([plan.command, ...plan.args]).toEqual([NODE, 's.js']);
+    expect(plan.sweep).toBe(true);
+    expect(plan.env[TREE_MARKER]).toMatch(/^[0-9a-f]{32}$/);
+    expect(plan.enforcement).toEqual({ sandbox: 'none', reason: 'bubblewrap is not installed', network: 'not enforced', filesystem: 'no limit', env: 'enforced', processes: 'not enforced' });
+  });
+
+  it('never sandboxes on Windows, whatever it is told', () => {
+    const plan = planLaunch({ command: 'node.exe' }, { limits: { ...NO_LIMITS, network: 'none' }, support: bwrap, source: { Path: 'C:\\n' }, platform: 'win32' });
+    expect(plan.command).toBe('node.exe');
+    expect(plan.enforcement).toMatchObject({ sandbox: 'none', network: 'not enforced', reason: 'no sandbox is available on win32' });
+  });
+});
+
+describe('macOS sandbox-exec profile', () => {
+  const input = { network: false, runtime: ['/usr/local/Cellar/node/22'], read: ['/Users/ann/docs'], write: ['/Users/ann/out'], tmp: '/private/var/folders/x/T/countersign-server-1' };
+
+  it('denies by default and allows only the system, the runtime, the paths and a private temp folder', () => {
+    const { profile, params } = sbplProfile(input);
+    const lines = profile.trim().split('\n');
+    expect(lines.slice(0, 2)).toEqual(['(version 1)', '(deny default)']);
+    expect(lines).toContain('(allow file-read* (subpath (param "R0")) (subpath (param "R1")))');
+    expect(lines).toContain('(allow file-read* file-write* (subpath (param "W0")) (subpath (param "W1")))');
+    expect(params).toMatchObject({ R0: '/usr/local/Cellar/node/22', R1: '/Users/ann/docs', W0: '/Users/ann/out', W1: input.tmp });
+    // Metadata of the folders on the way only, never of their siblings; no network at all.
+    const meta = Object.entries(params).filter(([k]) => k.startsWith('A')).map(([, v]) => v);
+    expect(meta).toEqual(expect.arrayContaining(['/', '/Users', '/Users/ann', '/private/var/folders/x/T']));
+    expect(meta).not.toContain('/Users/ann/docs');
+    expect(profile).not.toMatch(/network/);
+    expect(profile).toMatch(/\(allow mach-lookup \(global-name /);
+    expect(profile).not.toMatch(/\(allow mach-lookup\)/);
+  });
+
+  it('opens the network only when asked', () => {
+    const { profile } = sbplProfile({ ...input, network: true });
+    expect(profile).toContain('(allow network*)');
+    expect(profile).toContain('(allow mach-lookup)');
+  });
+
+  it('passes paths as parameters, so no path can rewrite the profile', () => {
+    const hostile = '/Users/ann/x") (allow default) ("';
+    const args = sandboxExecArgs({ ...input, read: [hostile] });
+    expect(args[0]).toBe('-p');
+    expect(args[1]).not.toContain('allow default');
+    expect(args).toContain(`R1=${hostile}`);
+    expect(args.filter((a) => a === '-D').length).toBe(Object.keys(sbplProfile({ ...input, read: [hostile] }).params).length);
+  });
+
+  it('plans sandbox-exec only for a server with limits; none asked means the command as it is', () => {
+    const mac: SandboxSupport = { kind: 'sandbox-exec', path: '/usr/bin/sandbox-exec' };
+    const plain = planLaunch({ command: NODE }, { support: mac, source, platform: 'darwin' });
+    expect(plain.command).toBe(NODE);
+    expect(plain.enforcement).toMatchObject({ sandbox: 'none', processes: 'not enforced' });
+    const limited = planLaunch({ command: NODE, args: ['s.js'] }, { limits: { ...NO_LIMITS, network: 'none' }, support: mac, source, platform: 'darwin' });
+    try {
+      expect(limited.command).toBe('/usr/bin/sandbox-exec');
+      expect(limited.args.slice(-3)).toEqual(['--', NODE, 's.js']);
+      expect(limited.enforcement).toMatchObject({ sandbox: 'sandbox-exec', network: 'enforced', processes: 'not enforced' });
+      expect(limited.sweep).toBe(true);
+    } finally {
+      if (limited.scratch) rmSync(limited.scratch, { recursive: true });
+    }
+  });
+});
+
+describe('the pieces around it', () => {
+  it('finds a node program and the node_modules it loads', () => {
+    expect(programPaths([FILESYSTEM_SERVER, '/tmp'], '/')).toEqual([`${ROOT}node_modules`]);
+    // A script outside node_modules: its folder, the node_modules above it, and the package.json node reads.
+    expect(programPaths(['fixture-server.mjs', 'tree'], `${ROOT}test/fixtures`)).toEqual([`${ROOT}test/fixtures`, `${ROOT}node_modules`, `${ROOT}package.json`]);
+    expect(programPaths(['-m', 'pkg'], '/')).toEqual([]);
+  });
+
+  it('finds descendants through parent links, a setsid child included', () => {
+    const procs = [{ pid: 10, ppid: 1 }, { pid: 11, ppid: 10 }, { pid: 12, ppid: 11 }, { pid: 13, ppid: 1 }, { pid: 14, ppid: 12 }];
+    expect(descendantsOf(10, procs).sort()).toEqual([11, 12, 14]);
+    expect(descendantsOf(13, procs)).toEqual([]);
+  });
+
+  it('passes on the variables the person named, and no others', () => {
+    expect(scrubbedEnv(undefined, { PATH: '/b', GITHUB_TOKEN: 't', OTHER: 'o' }, 'linux', ['GITHUB_TOKEN'])).toEqual({ PATH: '/b', GITHUB_TOKEN: 't' });
+  });
+});
