@@ -55,6 +55,6 @@ describe('empty states', () => {
     expect(entry).toEqual({ files: { command: '/Applications/Countersign.app/Contents/MacOS/Countersign', args: ['--cli', 'connect', 'files', '--data-dir', '/d'] } });
     expect(document.body.textContent).not.toContain('npx');
     expect(screen.getByRole('note').textContent).toBe('A note about this command.');
-    expect(document.body.textContent).toContain('Clients view');
+    expect(document.body.textContent).toContain('Open Clients');
   });
 });
