@@ -1,5 +1,5 @@
 // Decides each tools/call: runs the pure policy, holds asked calls for a person, and logs every call.
-import type { AuditEntry, PendingCall, Settings } from '../../shared/api.js';
+import type { Actor, AuditEntry, PendingCall, Settings } from '../../shared/api.js';
 import { decide, readsLocalData } from '../../shared/decide.js';
 import type { DecidedBy, Rule } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
@@ -11,7 +11,7 @@ export interface GateDeps {
   pending: PendingQueue;
   isTrusted(server: string): boolean;
   rules(): Rule[];
-  addRule(server: string, tool: string): void;
+  addRule(server: string, tool: string, actor: Actor): void;
   settings(): Settings;
   paused(): boolean;
   /** Shared by every session of one client, so a local read in one makes a send in another ask. */
@@ -54,7 +54,7 @@ export class CallGate {
     });
     const started = Date.now();
     const reasons = decision.reasons.map((r) => r.code);
-    const log = (fields: Pick<AuditEntry, 'decision' | 'decidedBy' | 'status'> & { detail?: string }): void => {
+    const log = (fields: Pick<AuditEntry, 'decision' | 'decidedBy' | 'status'> & { detail?: string; actor?: Actor }): void => {
       this.deps.audit({
         time: new Date(started).toISOString(),
         server,
@@ -66,7 +66,7 @@ export class CallGate {
         ...fields,
       });
     };
-    const forward = (decidedBy: DecidedBy): GateVerdict => {
+    const forward = (decidedBy: DecidedBy, actor?: Actor): GateVerdict => {
       const hadReadLocal = history.readLocalData;
       // Marked before the call runs: once forwarded, local data may already be on its way to the model.
       if (readsLocalData(decision.hints) && !hadReadLocal) {
@@ -76,7 +76,7 @@ export class CallGate {
       return {
         forward: true,
         retryOnTimeout: trusted && decision.hints.supplied.idempotentHint && decision.hints.idempotentHint && !decision.hints.readOnlyHint,
-        onSettled: (outcome: CallOutcome) => log({ decision: 'allow', decidedBy, ...settledFields(outcome) }),
+        onSettled: (outcome: CallOutcome) => log({ decision: 'allow', decidedBy, actor, ...settledFields(outcome) }),
         // Only an automatic allow may be reused without asking; a person's yes was for this one call.
         lease: decidedBy === 'person' ? undefined : { decidedBy, reasons, untilLocalRead: !hadReadLocal },
       };
@@ -115,14 +115,14 @@ export class CallGate {
         const text = resolution.by === 'timeout'
           ? `No one approved this call within ${Math.round(timeoutMs / 1000)} s, so Countersign denied it. It was not run.`
           : `The person using Countersign denied this call${resolution.reason ? `: ${resolution.reason}` : '.'} It was not run.`;
-        log({ decision: 'deny', decidedBy: resolution.by, status: 'denied', detail: resolution.reason ?? text });
+        log({ decision: 'deny', decidedBy: resolution.by, status: 'denied', detail: resolution.reason ?? text, actor: resolution.actor });
         return { forward: false, result: errorResult(text) };
       }
       case 'allow-session':
         session.allowedTools.add(ctx.toolName);
         break;
       case 'always-allow':
-        this.deps.addRule(server, ctx.toolName);
+        this.deps.addRule(server, ctx.toolName, resolution.actor);
         break;
       case 'allow-once':
         break;
@@ -132,12 +132,12 @@ export class CallGate {
     const now = await session.toolDefinition(ctx.toolName).catch(() => undefined);
     const late = trust.callBlock(server, now, ctx.toolName);
     if (late) {
-      log({ decision: 'deny', decidedBy: 'policy', status: 'denied', detail: late.message });
+      log({ decision: 'deny', decidedBy: 'policy', status: 'denied', detail: late.message, actor: resolution.actor });
       return { forward: false, result: errorResult(late.message) };
     }
     // A person's first approval records what the server looked like when they approved it.
     trust.onPersonApproved(server, session.knownTools());
-    return forward('person');
+    return forward('person', resolution.actor);
   }
 }
 

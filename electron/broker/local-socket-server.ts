@@ -57,7 +57,7 @@ export class LocalSocketServer {
     }
     if ('api' in hello) {
       reply({ countersign: HANDSHAKE_VERSION, ok: true, mode: 'api' });
-      serveLocalApi(socket, this.broker);
+      serveLocalApi(socket, this.broker.apiFor('cli'));
       return;
     }
     if ('attach' in hello) {

@@ -3,6 +3,7 @@ import { resolveDataDir } from '../broker/data-dir.js';
 import { InstanceLockError } from '../broker/instance-lock.js';
 import { SettingsError } from '../broker/settings-store.js';
 import { intFlag, lastFlag, parseArgs, UsageError } from './args.js';
+import { CoreRefusal } from './core-client.js';
 import { runConnect } from './connect.js';
 import { runLog } from './log.js';
 import { runServe } from './serve.js';
@@ -78,7 +79,7 @@ main(process.argv.slice(2)).then(
     if (err instanceof UsageError) {
       process.stderr.write(`countersign: ${err.message}\n\n${USAGE}\n`);
       process.exitCode = 64;
-    } else if (err instanceof SettingsError || err instanceof InstanceLockError) {
+    } else if (err instanceof SettingsError || err instanceof InstanceLockError || err instanceof CoreRefusal) {
       process.stderr.write(`countersign: ${err.message}\n`);
       process.exitCode = 1;
     } else {

@@ -111,7 +111,7 @@ async function start(): Promise<void> {
     await running.stop();
     return;
   }
-  const api: CountersignApi = running.broker;
+  const api: CountersignApi = running.broker.apiFor('desktop');
   const settings = new DesktopSettingsStore(dataDir, store.factory, log);
   // Registered once by the first electron-store; later ones (a settings file re-opened) do not add it back.
   ipcMain.removeAllListeners(ELECTRON_STORE_IPC_CHANNEL);
