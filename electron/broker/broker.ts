@@ -3,6 +3,7 @@
 // the same path and is logged with who made it. No Electron here: it runs headless and under plain Node.
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
+import { resolve } from 'node:path';
 import type { Actor, BrokerEvent, BrokerStatus, CountersignApi, ServerConfig, Settings } from '../../shared/api.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import { AuditLog, type NewAuditEntry } from './audit-log.js';
@@ -11,6 +12,8 @@ import { CallGate } from './call-gate.js';
 import { changeEntry, type Change } from './change-entry.js';
 import { HttpUpstream } from './http-upstream.js';
 import { PendingQueue } from './pending-queue.js';
+import { socketPath } from './data-dir.js';
+import { scopeFor, type ProtectedPath, type ProtectScope } from './self-protection.js';
 import { ProbeTransport, probeTools } from './probe-client.js';
 import { RelaySession } from './relay-session.js';
 import { SettingsStore, type BackendFactory } from './settings-store.js';
@@ -40,6 +43,11 @@ export interface BrokerOptions {
    * linked transports). Launch consent, pins and policy are checked before it is asked, as for a command.
    */
   upstream?: (name: string, config: ServerConfig) => MessageTransport | undefined;
+  /**
+   * More files no rule, lease, allowance or trust may let a call touch without the person (clients'
+   * configs, the seal key): added to the data dir, the team policy file and the socket.
+   */
+  protectedPaths?: () => ProtectedPath[];
 }
 
 const QUIET_EVENTS: ReadonlySet<BrokerEvent['type']> = new Set(['pending-added', 'pending-removed', 'log-appended']);
@@ -85,7 +93,7 @@ export class Broker {
       record: (change) => this.record(change),
       emit: (event) => this.emit(event),
       warn: (text) => this.warn(text),
-      policyPath: () => (opts.env ?? process.env).COUNTERSIGN_POLICY || this.store.getSettings().policyPath,
+      policyPath: () => this.policyPath(),
       resolver: opts.resolver,
     });
     this.pending = new PendingQueue({
@@ -108,6 +116,7 @@ export class Broker {
       audit: (entry) => this.appendAudit(entry),
       trust: this.trust,
       listings: () => this.lastTools,
+      protectScope: (server) => this.protectScope(server),
       onLocalRead: (clientKey) => {
         for (const s of this.sessions) if (s instanceof RemoteSession && s.clientKey === clientKey) s.revoke(true);
       },
@@ -183,6 +192,30 @@ export class Broker {
   private revokeLeases(): void {
     this.leaseEpoch += 1;
     for (const s of this.sessions) if (s instanceof RemoteSession) s.revoke();
+  }
+
+  /** Countersign's own files and the clients' configs: what self-protection guards. */
+  protectedPaths(): ProtectedPath[] {
+    const { dataDir } = this.opts;
+    const policy = this.policyPath();
+    const socket = socketPath(dataDir);
+    return [
+      { path: dataDir, what: "Countersign's data folder" },
+      ...(policy ? [{ path: policy, what: "Countersign's team policy file" }] : []),
+      ...(process.platform !== 'win32' && !socket.startsWith(resolve(dataDir)) ? [{ path: socket, what: "Countersign's socket" }] : []),
+      ...(this.opts.protectedPaths?.() ?? []),
+    ];
+  }
+
+  /** Relative paths in a server's arguments are read from its own folder. */
+  private protectScope(server: string): ProtectScope {
+    const config = this.store.getServer(server);
+    const cwd = config && 'command' in config && config.cwd ? config.cwd : process.cwd();
+    return scopeFor(this.protectedPaths(), cwd, this.opts.env ?? process.env);
+  }
+
+  private policyPath(): string | undefined {
+    return (this.opts.env ?? process.env).COUNTERSIGN_POLICY || this.store.getSettings().policyPath;
   }
 
   setEndpoints(endpoints: Pick<BrokerStatus, 'httpUrl' | 'mcpUrlTemplate'>): void {

@@ -1,9 +1,13 @@
 // Decides each tools/call: runs the pure policy, holds asked calls for a person, and logs every call.
 import type { Actor, AuditEntry, PendingCall, Settings } from '../../shared/api.js';
 import { decide, readsLocalData } from '../../shared/decide.js';
+import { escapeControl } from '../../shared/escape.js';
 import type { DecidedBy, Rule } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import type { PendingQueue } from './pending-queue.js';
+import { findProtected, type ProtectScope } from './self-protection.js';
+import type { Finding } from '../../shared/description-scan.js';
+import type { ProtectedMatch } from '../../shared/protected-paths.js';
 import type { TrustManager } from './trust/trust-manager.js';
 import { errorResult, type CallOutcome, type GateVerdict, type ToolCallContext } from './relay-session.js';
 
@@ -22,6 +26,8 @@ export interface GateDeps {
   listings(): Map<string, ToolDefinition[]>;
   /** The client read local data for the first time: leases that assumed it had not must end. */
   onLocalRead?(clientKey: string): void;
+  /** Countersign's own files and the clients' configs, as this server would name them (its folder). */
+  protectScope(server: string): ProtectScope;
 }
 
 export class CallGate {
@@ -43,6 +49,8 @@ export class CallGate {
       });
       return { forward: false, result: errorResult(block.message) };
     }
+    const scope = this.deps.protectScope(server);
+    const protectedMatches = findProtected(ctx.arguments, scope);
     const decision = decide({
       server: { name: server, trusted },
       tool,
@@ -51,6 +59,7 @@ export class CallGate {
       session: { allowedTools: session.allowedTools, hasReadLocalData: history.readLocalData },
       paused: this.deps.paused(),
       forceAsk: trust.forceAsk(server, ctx.toolName),
+      protectedMatches,
     });
     const started = Date.now();
     const reasons = decision.reasons.map((r) => r.code);
@@ -78,7 +87,9 @@ export class CallGate {
         retryOnTimeout: trusted && decision.hints.supplied.idempotentHint && decision.hints.idempotentHint && !decision.hints.readOnlyHint,
         onSettled: (outcome: CallOutcome) => log({ decision: 'allow', decidedBy, actor, ...settledFields(outcome) }),
         // Only an automatic allow may be reused without asking; a person's yes was for this one call.
-        lease: decidedBy === 'person' ? undefined : { decidedBy, reasons, untilLocalRead: !hadReadLocal },
+        lease: decidedBy === 'person' ? undefined : {
+          decidedBy, reasons, untilLocalRead: !hadReadLocal, protect: { scope, toolOnlyReads: decision.hints.readOnlyHint },
+        },
       };
     };
 
@@ -100,6 +111,7 @@ export class CallGate {
       hints: decision.hints,
       preview: decision.preview,
       findings: [
+        ...protectedFindings(protectedMatches),
         ...(tool ? trust.toolFindings(server, tool, this.deps.listings()) : []),
         ...trust.argumentFindings(server, ctx.arguments, this.deps.listings()),
       ],
@@ -139,6 +151,18 @@ export class CallGate {
     trust.onPersonApproved(server, session.knownTools());
     return forward('person', resolution.actor);
   }
+}
+
+/** Self-protection on the call's card: which argument names what. */
+function protectedFindings(matches: ProtectedMatch[]): Finding[] {
+  return matches.slice(0, 10).map((m) => ({
+    code: 'protected-path',
+    severity: m.kind === 'inside' ? 'danger' : 'warning',
+    message: m.kind === 'inside'
+      ? `An argument names ${m.what}${m.root ? ` (${escapeControl(m.root)})` : ''}. Countersign always asks before a call touches it.`
+      : `An argument names a folder that holds ${m.what} (${escapeControl(m.root)}).`,
+    excerpt: escapeControl(m.text.slice(0, 300)),
+  }));
 }
 
 /** The audit fields for how a forwarded call ended. */
