@@ -35,6 +35,8 @@ export interface BrokerOptions {
   auditMaxBytes?: number;
   onWarning?: (text: string) => void;
   onServerStderr?: (server: string, text: string) => void;
+  /** npm's `_npx` cache, where pinned npx packages are looked for (default: npm's own). */
+  npxCache?: string;
   /** Finds exact package versions when pinning (npm, PyPI, docker); replaceable in tests. */
   resolver?: VersionResolver;
   env?: NodeJS.ProcessEnv;
@@ -95,6 +97,7 @@ export class Broker {
       warn: (text) => this.warn(text),
       policyPath: () => this.policyPath(),
       resolver: opts.resolver,
+      npxCache: opts.npxCache,
     });
     this.pending = new PendingQueue({
       progressIntervalMs: opts.progressIntervalMs,
@@ -224,7 +227,7 @@ export class Broker {
 
   /** Attaches a client connection to a new upstream session. Refuses unknown servers. */
   async openSession(serverName: string, downstream: MessageTransport, clientKey: string): Promise<RelaySession> {
-    const config = this.startable(serverName);
+    const config = await this.startable(serverName);
     const common = this.sessionEvents(serverName, clientKey);
     const session = new RelaySession(serverName, clientKey, downstream, () => this.upstreamFor(serverName, config), {
       decideToolCall: (ctx) => this.gate.decideToolCall(ctx),
@@ -245,8 +248,8 @@ export class Broker {
    * data connection as its stdio, so the client's messages take one hop less. Decisions, records and
    * the log stay here. Undefined when relay mode does not apply (remote servers; Windows named pipes).
    */
-  openRemoteSession(serverName: string, channel: ControlChannel, clientKey: string): RemoteSession | undefined {
-    const config = this.startable(serverName);
+  async openRemoteSession(serverName: string, channel: ControlChannel, clientKey: string): Promise<RemoteSession | undefined> {
+    const config = await this.startable(serverName);
     if ('url' in config || process.platform === 'win32') return undefined;
     const common = this.sessionEvents(serverName, clientKey);
     const session: RemoteSession = new RemoteSession(randomUUID(), serverName, clientKey, channel, {
@@ -282,12 +285,12 @@ export class Broker {
     return true;
   }
 
-  /** The server's config, when it exists and may start now. */
-  private startable(serverName: string): ServerConfig {
+  /** What to start for the server, when it exists and may start now (a pinned package checked first). */
+  private async startable(serverName: string): Promise<ServerConfig> {
     const config = this.store.getServer(serverName);
     if (!config) throw new UnknownServerError(serverName, Object.keys(this.store.listServers()));
     this.trust.assertCanStart(serverName, config);
-    return config;
+    return this.trust.prepareLaunch(serverName, config);
   }
 
   /** What every session reports to the broker, wherever it runs. */

@@ -83,7 +83,7 @@ export class LocalSocketServer {
     };
     try {
       if (hello.relay) {
-        const remote = this.broker.openRemoteSession(server, new ControlChannel(transport(CONTROL_MAX_BYTES)), clientKey);
+        const remote = await this.broker.openRemoteSession(server, new ControlChannel(transport(CONTROL_MAX_BYTES)), clientKey);
         if (remote) {
           reply({ countersign: HANDSHAKE_VERSION, ok: true, mode: 'relay', attach: remote.attachToken, upstreamTimeoutMs: remote.upstreamTimeoutMs });
           await remote.start();

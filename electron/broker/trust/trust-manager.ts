@@ -14,10 +14,12 @@ import { isPerson, type Change } from '../change-entry.js';
 import type { SettingsStore } from '../settings-store.js';
 import { DefinitionTracker, heldChangeHash, listingHash } from './definition-tracker.js';
 import { isStdio, launchApproved, launchHash, LaunchConsentError, launchView } from './launch-consent.js';
-import { exactSpec, findPackageLaunch, rewriteLaunch } from './package-launch.js';
+import { checkPinnedLaunch, defaultNode, type PackageContext } from '../packages/package-check.js';
+import { npxCacheDir } from '../packages/npx-resolution.js';
+import { pinPackage } from './pin-package.js';
 import { TeamPolicySource } from './team-policy.js';
 import { TrustStore, type IdentityRecord, type PinRecord } from './trust-store.js';
-import { resolveExactVersion, type VersionResolver } from './version-resolver.js';
+import type { VersionResolver } from './version-resolver.js';
 
 export interface TrustManagerOptions {
   dataDir: string;
@@ -28,9 +30,14 @@ export interface TrustManagerOptions {
   warn(text: string): void;
   policyPath(): string | undefined;
   resolver?: VersionResolver;
+  /** npm's `_npx` cache folder (tests use their own). */
+  npxCache?: string;
 }
 
 export class BlockedServerError extends Error {}
+
+/** A pinned package could not be checked, or is not the pinned content: it does not start. */
+export class PackageRefusedError extends Error {}
 
 export class TrustManager {
   readonly store: TrustStore;
@@ -297,21 +304,7 @@ export class TrustManager {
   /** Pins to what runs now. npx/uvx/docker launches are rewritten to the exact package version or digest. */
   async pin(server: string, config: ServerConfig, tools: ToolDefinition[], actor: Actor, stillCurrent: () => void = () => undefined): Promise<{ pin: PinView; config?: ServerConfig }> {
     const identity = this.identities.get(server);
-    let newConfig: ServerConfig | undefined;
-    let pkg: PinRecord['package'];
-    let rewrite: PinRecord['rewrite'];
-    const launch = findPackageLaunch(config);
-    if (launch && isStdio(config)) {
-      if (launch.exact) {
-        pkg = { kind: launch.kind, spec: (config.args ?? [])[launch.index]! };
-      } else {
-        const resolved = await (this.opts.resolver ?? resolveExactVersion)(launch);
-        const spec = exactSpec(launch, resolved);
-        newConfig = rewriteLaunch(config, launch, spec);
-        pkg = { kind: launch.kind, spec };
-        rewrite = { from: [config.command, ...(config.args ?? [])], to: [newConfig.command, ...((newConfig as typeof config).args ?? [])] };
-      }
-    }
+    const { package: pkg, config: newConfig, rewrite } = await pinPackage(config, this.opts.resolver, this.packageContext());
     const pin: PinRecord = {
       version: identity?.serverInfo?.version,
       definitionsHash: listingHash(tools),
@@ -330,6 +323,21 @@ export class TrustManager {
     this.opts.record({ kind: 'pin', actor, server, what: rewrite ? `pinned; launch rewritten to ${rewrite.to.join(' ')}` : 'pinned', details: pin });
     this.opts.emit({ type: 'servers-changed' });
     return { pin, config: newConfig };
+  }
+
+  private packageContext(): PackageContext {
+    return { npxCache: this.opts.npxCache ?? npxCacheDir(), node: defaultNode() };
+  }
+
+  /**
+   * What actually starts: for a pinned npx package, the checked copy (node on its bin). Same version,
+   * other content: quarantined with both hashes, and nothing starts.
+   */
+  async prepareLaunch(server: string, config: ServerConfig): Promise<ServerConfig> {
+    const check = await checkPinnedLaunch(server, config, this.store.get(server).pin?.package, this.packageContext());
+    if (check.ok) return check.spec;
+    if (check.quarantine) this.quarantine(server, check.quarantine);
+    throw new PackageRefusedError(check.why);
   }
 
   unpin(server: string, actor: Actor): void {

@@ -63,9 +63,16 @@ export function ServerActions({ server, onRemoved }: { server: UiServer; onRemov
         <div className="pin" role="status">
           <p>
             <Icon name="pin" /> Pinned{pin.version ? ` to version ${pin.version}` : ''}{pin.pinnedAt ? ` on ${dateTime(pin.pinnedAt)}` : ''}
-            {pin.by === 'policy' ? ' by the team policy' : ''}. A different version or changed definitions quarantine the server.
+            {pin.by === 'policy' ? ' by the team policy' : ''}. A different version, changed definitions or different package content quarantine the server.
           </p>
           {pin.package && <p className="small">Package: <code><VisibleText text={pin.package.spec} /></code> ({pin.package.kind})</p>}
+          {pin.package?.contentHash && (
+            <p className="small">
+              Content: <code className="break">{pin.package.contentHash}</code>
+              {pin.package.installedAt && <> (<VisibleText text={pin.package.installedAt} />)</>}. Another copy of this version is quarantined before it starts.
+            </p>
+          )}
+          {pin.package?.integrity?.map((i) => <p key={i} className="small">Registry integrity: <code className="break"><VisibleText text={i} /></code></p>)}
           {pin.rewrite && (
             <div className="rewrite">
               <p className="small"><strong>Pinning changed the launch command</strong> so the same package runs every time:</p>

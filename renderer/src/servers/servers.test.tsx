@@ -61,13 +61,18 @@ describe('servers', () => {
 
   it('pins a server and shows the launch rewrite pinning made', async () => {
     const api = new FakeApi();
-    api.pinResult = { version: '1.2.3', definitionsHash: 'h', pinnedAt: '2026-01-01T00:00:00Z', by: 'person', rewrite: { from: ['npx', 'pkg'], to: ['npx', 'pkg@1.2.3'] } };
+    api.pinResult = {
+      version: '1.2.3', definitionsHash: 'h', pinnedAt: '2026-01-01T00:00:00Z', by: 'person', rewrite: { from: ['npx', 'pkg'], to: ['npx', 'pkg@1.2.3'] },
+      package: { kind: 'npx', spec: 'pkg@1.2.3', contentHash: `sha256:${'9'.repeat(64)}`, installedAt: '/p/node_modules/pkg', integrity: ['sha512-abc'] },
+    };
     await renderApp(api, 'servers');
     await userEvent.click(within(server('fs')).getByRole('button', { name: 'Pin version' }));
     expect(api.callsOf('pinServer')).toEqual([['fs', { launchHash: 'a'.repeat(64) }]]);
     const after = await within(server('fs')).findByRole('list', { name: 'Command after pinning' });
     expect(after.textContent).toBe('0npx1pkg@1.2.3');
     expect(within(server('fs')).getByRole('list', { name: 'Command before pinning' }).textContent).toBe('0npx1pkg');
+    expect(server('fs').textContent).toContain(`Content: sha256:${'9'.repeat(64)} (/p/node_modules/pkg)`);
+    expect(server('fs').textContent).toContain('Registry integrity: sha512-abc');
   });
 
   it('reviews changed definitions with their diffs, per tool or for the whole server', async () => {
