@@ -210,12 +210,21 @@ export class Broker {
     ];
   }
 
-  /** Relative paths in a server's arguments are read from its own folder. */
+  /** Relative paths in a server's arguments are read from its own folder. Kept a second (it is asked per call). */
   private protectScope(server: string): ProtectScope {
     const config = this.store.getServer(server);
     const cwd = config && 'command' in config && config.cwd ? config.cwd : process.cwd();
-    return scopeFor(this.protectedPaths(), cwd, this.opts.env ?? process.env);
+    const paths = this.protectedPaths();
+    const key = JSON.stringify([cwd, paths]);
+    const cached = this.scopes.get(key);
+    if (cached && cached.until > Date.now()) return cached.scope;
+    const scope = scopeFor(paths, cwd, this.opts.env ?? process.env);
+    if (this.scopes.size > 100) this.scopes.clear();
+    this.scopes.set(key, { scope, until: Date.now() + 1000 });
+    return scope;
   }
+
+  private readonly scopes = new Map<string, { scope: ProtectScope; until: number }>();
 
   private policyPath(): string | undefined {
     return (this.opts.env ?? process.env).COUNTERSIGN_POLICY || this.store.getSettings().policyPath;

@@ -2,7 +2,7 @@
 // the server would read them (home, file:// URIs, the server's own folder, `..`, symlinks followed as
 // far as the path exists), and matches them against Countersign's own files and the clients' configs.
 // A match makes the call critical: it always asks, whatever rule, lease, allowance or trust says.
-import { realpathSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,30 +27,55 @@ export interface ProtectScope {
  */
 const MAX_FOLLOWED = 2000;
 
-/**
- * The real path of the longest part that exists, with the rest appended: a symlink anywhere on the way
- * is followed. `cache` (one per call) saves the syscalls of paths that share folders.
- */
-export function realpathOfExisting(p: string, cache?: Map<string, string | null>): string {
-  const rest: string[] = [];
-  let cur = p;
-  for (let i = 0; i < 256; i++) {
-    let real = cache?.get(cur);
-    if (real === undefined) {
-      try {
-        real = realpathSync.native(cur);
-      } catch {
-        real = null;
-      }
-      cache?.set(cur, real);
+type Seen = 'missing' | 'link' | 'other';
+
+function lstatKind(p: string, cache: Map<string, Seen>): Seen {
+  let kind = cache.get(p);
+  if (kind === undefined) {
+    try {
+      const st = lstatSync(p, { throwIfNoEntry: false });
+      kind = !st ? 'missing' : st.isSymbolicLink() ? 'link' : 'other';
+    } catch {
+      kind = 'missing'; // ENOTDIR, EACCES: nothing the server could reach there either
     }
-    if (real !== null) return rest.length ? path.join(real, ...rest.reverse()) : real;
-    const parent = path.dirname(cur);
-    if (parent === cur) return p;
-    rest.push(path.basename(cur));
-    cur = parent;
+    cache.set(p, kind);
   }
-  return p;
+  return kind;
+}
+
+/**
+ * The real path of an absolute, normalised path: the longest part that exists with symlinks followed,
+ * then the rest as written. Walks down from the root with lstat, and asks for a realpath only when a
+ * symlink is on the way. `cache` (one per call) saves the syscalls of paths that share folders.
+ */
+export function realpathOfExisting(p: string, cache: Map<string, Seen> = new Map(), hops = 0): string {
+  const root = path.parse(p).root;
+  const parts = p.slice(root.length).split(path.sep).filter(Boolean);
+  let existing = root;
+  let used = 0;
+  let linked = false;
+  for (const part of parts) {
+    const next = path.join(existing, part);
+    const kind = lstatKind(next, cache);
+    if (kind === 'missing') break;
+    if (kind === 'link') linked = true;
+    existing = next;
+    used++;
+  }
+  if (!linked) return p;
+  try {
+    return path.join(realpathSync.native(existing), ...parts.slice(used));
+  } catch {
+    // A dangling link (to a file not made yet): follow it by hand, so it still names its target.
+    if (hops > 40 || lstatKind(existing, cache) !== 'link') return p;
+    let target: string;
+    try {
+      target = readlinkSync(existing);
+    } catch {
+      return p;
+    }
+    return realpathOfExisting(path.resolve(path.dirname(existing), target, ...parts.slice(used)), cache, hops + 1);
+  }
 }
 
 export function scopeFor(paths: readonly ProtectedPath[], cwd: string, env: NodeJS.ProcessEnv = process.env): ProtectScope {
@@ -88,7 +113,7 @@ export function findProtected(args: unknown, scope: ProtectScope): ProtectedMatc
   if (texts.length > MAX_FOLLOWED) {
     return [{ kind: 'inside', what: `more path-like values than Countersign checks in one call (${texts.length})`, root: '', text: '' }];
   }
-  const cache = new Map<string, string | null>();
+  const cache = new Map<string, Seen>();
   const candidates: ResolvedCandidate[] = [];
   for (const text of texts) {
     const abs = resolveAsServer(text, scope);

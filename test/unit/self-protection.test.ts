@@ -23,6 +23,7 @@ beforeAll(() => {
   writeFileSync(path.join(dataDir, 'settings.json'), '{}');
   symlinkSync(dataDir, path.join(work, 'innocent'));
   symlinkSync(path.join(root, 'home', '.config'), path.join(work, 'sub', 'cfg'));
+  symlinkSync(path.join(dataDir, 'not-yet.json'), path.join(work, 'dangling'));
   scope = scopeFor([{ path: dataDir, what: "Countersign's data folder" }, { path: path.join(root, 'policy.json'), what: 'the team policy' }], work, { HOME: path.join(root, 'home') });
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -42,6 +43,7 @@ describe('self-protection: what names the data folder', () => {
     ['a relative symlink path', () => 'innocent/settings.json'],
     ['a symlink to a folder above it', () => 'sub/cfg/Countersign/new-file.json'],
     ['a file that does not exist yet', () => path.join(dataDir, 'sealed', 'key.bin')],
+    ['a dangling symlink to a file not made yet', () => path.join(work, 'dangling')],
     ['the policy file', () => path.join(root, 'policy.json')],
   ])('%s', (_name, make) => {
     expect(kinds({ path: make() })).toContain('inside');
