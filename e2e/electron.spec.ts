@@ -121,6 +121,37 @@ test.describe('desktop app', () => {
     expect(existsSync(join(scratch, 'never.txt'))).toBe(false);
   });
 
+  test('a page asking to add and run a command gets a native dialog; only its confirm acts', async () => {
+    const page = await launch();
+    // Stand in for the person at the native dialog (its buttons cannot be clicked from here): record what
+    // it shows and answer Cancel, then Confirm.
+    await app!.evaluate(({ dialog }) => {
+      const g = globalThis as unknown as { consent: { shown: Array<{ message?: string; detail?: string }>; response: number } };
+      g.consent = { shown: [], response: 0 };
+      dialog.showMessageBox = (async (...args: unknown[]) => {
+        g.consent.shown.push(args.at(-1) as { message?: string; detail?: string });
+        return { response: g.consent.response, checkboxChecked: false };
+      }) as typeof dialog.showMessageBox;
+    });
+    const marker = join(scratch, 'ran');
+    const shell = { command: '/bin/sh', args: ['-c', `touch ${marker}`] };
+    const add = () => page.evaluate((config) => (window as unknown as Win).countersign.addServer('x', config).then(() => 'added', (e: Error) => e.message), shell);
+    expect(await add()).toMatch(/did not confirm/);
+    const names = () => page.evaluate(() => (window as unknown as Win).countersign.listServers().then((l) => l.map((s) => s.name)));
+    expect(await names()).toEqual(['fs']);
+    const shown = await app!.evaluate(() => (globalThis as unknown as { consent: { shown: Array<{ message?: string; detail?: string }> } }).consent.shown);
+    expect(shown[0]!.message).toBe("Add the server 'x'?");
+    expect(shown[0]!.detail).toContain(`  [2] touch ${marker}`);
+
+    await app!.evaluate(() => void ((globalThis as unknown as { consent: { response: number } }).consent.response = 1));
+    expect(await add()).toBe('added');
+    expect(await names()).toEqual(['fs', 'x']);
+    // Added, not approved: nothing ran.
+    const added = await page.evaluate(() => (window as unknown as Win).countersign.listServers().then((l) => l.find((s) => s.name === 'x')!.launch));
+    expect(added.approved).toBe(false);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   test('quitting stops the broker and frees the data dir', async () => {
     await launch();
     expect(existsSync(join(dataDir, 'broker.lock'))).toBe(true);

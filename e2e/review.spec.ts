@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { NODE, ROOT } from '../test/helpers/paths.js';
 import { expect, test } from './support/fixtures.js';
 import { resultText, startWorld, type World } from './support/world.js';
+import { approveShown } from '../test/helpers/consent.js';
 
 const RUG_PULL = `${ROOT}test/fixtures/rug-pull-server.mjs`;
 
@@ -14,7 +15,7 @@ test.beforeEach(async () => {
   world = await startWorld({ servers: {} });
   flag = join(world.scratch, 'pulled.flag');
   await world.broker.api('addServer', 'weather', { command: NODE, args: [RUG_PULL, flag] });
-  await world.broker.api('approveLaunch', 'weather').catch(() => undefined);
+  await approveShown(world.broker.api, 'weather');
 });
 test.afterEach(async () => world?.stop());
 

@@ -7,6 +7,7 @@ import type { Page } from '@playwright/test';
 import { MEMORY_SERVER, NODE, ROOT } from '../test/helpers/paths.js';
 import { expect, test } from './support/fixtures.js';
 import { startWorld, type World } from './support/world.js';
+import { approveShown, trustShown } from '../test/helpers/consent.js';
 
 const OUT = join(ROOT, 'docs', 'screenshots');
 const MEMORY_FILE = join(tmpdir(), `cs-shot-memory-${process.pid}.json`);
@@ -97,10 +98,10 @@ test('screenshots', async ({ page }) => {
 
   const flag = p('pulled.flag');
   await world.broker.api('addServer', 'weather', { command: NODE, args: [RUG_PULL, flag] });
-  await world.broker.api('approveLaunch', 'weather').catch(() => undefined);
+  await approveShown(world.broker.api, 'weather');
   const weather = await world.connect('weather');
   await weather.listTools();
-  await world.broker.api('setTrust', 'weather', true);
+  await trustShown(world.broker.api, 'weather');
   writeFileSync(flag, 'pulled');
   await expect.poll(async () => {
     await weather.listTools();

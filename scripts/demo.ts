@@ -130,7 +130,9 @@ async function main(): Promise<void> {
   say('  (opening it in your browser; if nothing opens, paste the address above)');
   openQuietly(url);
   try {
-    await api(base, token, 'approveLaunch', 'fs');
+    // As the UI does: approve the command line shown (its hash), so an edit meanwhile would be refused.
+    const shown = ((await api(base, token, 'listServers')) as Array<{ name: string; launch: { hash: string } }>).find((s) => s.name === 'fs')!;
+    await api(base, token, 'approveLaunch', 'fs', shown.launch.hash);
     say('  approved the server\'s command line for this demo (you would do this under Servers → "Approve command")');
   } catch {
     // An older broker without launch consent: nothing to approve.

@@ -43,6 +43,12 @@ export const logQuerySchema = z.object({
 }).strict();
 
 const id = z.string().min(1).max(200);
+/** A sha256 as the views show it: what the person saw, passed back with their decision. */
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in hex, as shown in the view');
+const seenServer = z.object({ launchHash: sha256, listingHash: sha256.optional() }).strict();
+const toolName = z.string().min(1).max(500);
+const reviewedTools = z.array(z.object({ name: toolName, hash: sha256.optional() }).strict()).max(10_000);
+const reviewAction = z.enum(['accept', 'reject']);
 
 const clientId = z.enum(CLIENT_IDS);
 const scanOptions = z.object({ project: z.string().min(1).max(4096).optional() }).strict();
@@ -57,7 +63,7 @@ export const apiArgs = {
   listServers: z.tuple([]),
   addServer: z.tuple([serverName, serverConfigSchema]),
   removeServer: z.tuple([serverName]),
-  setTrust: z.tuple([serverName, z.boolean()]),
+  setTrust: z.union([z.tuple([serverName, z.literal(false)]), z.tuple([serverName, z.literal(true), seenServer])]),
   listRules: z.tuple([]),
   removeRule: z.tuple([id]),
   getSettings: z.tuple([]),
@@ -65,12 +71,13 @@ export const apiArgs = {
   queryLog: z.tuple([logQuerySchema]),
   listChanges: z.tuple([]),
   reviewChanges: z.union([
-    z.tuple([serverName, z.enum(['accept', 'reject'])]),
-    z.tuple([serverName, z.enum(['accept', 'reject']), z.array(z.string().min(1).max(500)).min(1).max(10_000)]),
+    z.tuple([serverName, z.literal('reject')]),
+    z.tuple([serverName, reviewAction, reviewedTools]),
+    z.tuple([serverName, reviewAction, reviewedTools, sha256]),
   ]),
-  pinServer: z.tuple([serverName]),
+  pinServer: z.tuple([serverName, seenServer]),
   unpinServer: z.tuple([serverName]),
-  approveLaunch: z.tuple([serverName]),
+  approveLaunch: z.tuple([serverName, sha256]),
   importServers: z.tuple([z.record(z.string().max(200), z.unknown())]),
   setPaused: z.tuple([z.boolean()]),
   readFileForPreview: z.tuple([z.string().min(1).max(10_000)]),
@@ -87,10 +94,27 @@ export function isApiMethod(name: unknown): name is ApiMethod {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(apiArgs, name);
 }
 
+/** Methods whose arguments carry what the person saw: a refusal says how to call them. */
+const USAGE: Partial<Record<ApiMethod, string>> = {
+  approveLaunch: 'approveLaunch(name, launchHash) takes launch.hash from the server\'s view: the command the person saw',
+  setTrust: 'setTrust(name, true, { launchHash, listingHash? }) takes launch.hash and listingHash from the server\'s view; setTrust(name, false) needs nothing',
+  pinServer: 'pinServer(name, { launchHash, listingHash? }) takes launch.hash and listingHash from the server\'s view',
+  reviewChanges: 'reviewChanges(server, \'accept\', [{ name, hash }…], identityHash?) takes each change\'s hash from listChanges; reviewChanges(server, \'reject\', [{ name }…]?) needs none',
+};
+
+/** The most telling issue: inside a union, the branch that got furthest. */
+function firstIssue(issues: z.ZodIssue[]): z.ZodIssue | undefined {
+  const issue = issues[0];
+  if (issue?.code !== 'invalid_union') return issue;
+  const branches = issue.unionErrors.map((e) => firstIssue(e.issues)).filter((i): i is z.ZodIssue => i !== undefined);
+  return branches.reduce<z.ZodIssue | undefined>((best, i) => (!best || i.path.length >= best.path.length ? i : best), undefined) ?? issue;
+}
+
 /** Validates a call's arguments; returns an error sentence or the parsed tuple. */
 export function parseApiArgs(method: ApiMethod, args: unknown): { ok: true; args: unknown[] } | { ok: false; error: string } {
   const parsed = apiArgs[method].safeParse(args);
   if (parsed.success) return { ok: true, args: parsed.data as unknown[] };
-  const first = parsed.error.issues[0];
-  return { ok: false, error: `invalid arguments for ${method}: ${first ? `${first.path.join('.') || 'arguments'}: ${first.message}` : 'rejected'}` };
+  const first = firstIssue(parsed.error.issues);
+  const usage = USAGE[method] ? ` (${USAGE[method]})` : '';
+  return { ok: false, error: `invalid arguments for ${method}: ${first ? `${first.path.join('.') || 'arguments'}: ${first.message}` : 'rejected'}${usage}` };
 }

@@ -5,11 +5,18 @@ import type {
 } from './clients.js';
 import type { DecidedBy, Reason, Rule } from './decision.js';
 import type { EffectiveHints, ToolDefinition } from './tool.js';
-import type { Finding, LaunchView, PinView, ReviewAction, ServerChanges, ServerStatus } from './trust-types.js';
+import type { Finding, LaunchView, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus } from './trust-types.js';
 import type { SandboxSupport } from './limits.js';
 
 export type * from './clients.js';
-export type { Finding, LaunchView, PinView, ReviewAction, ServerChanges, ServerStatus, ToolChangeView } from './trust-types.js';
+export type { Finding, LaunchView, PinnedPackage, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, ToolChangeView } from './trust-types.js';
+
+/**
+ * Who made a change, as the audit log records it: the surface a person used (the browser UI of
+ * `countersign serve`, the desktop app, the CLI), the team policy, or Countersign itself (a quarantine).
+ * Each surface gets the API bound to its actor; no caller names its own.
+ */
+export type Actor = 'browser' | 'desktop' | 'cli' | 'policy' | 'countersign';
 
 export type ServerConfig =
   | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
@@ -23,6 +30,8 @@ export interface ServerView {
   sessions: number;
   /** Tools as last listed by the server (claims). */
   tools: ToolView[];
+  /** Fingerprint of `tools` as shown: trusting or pinning passes it back, so a listing that changed meanwhile is refused. */
+  listingHash?: string;
   lastError?: string;
   status: ServerStatus;
   launch: LaunchView;
@@ -79,8 +88,10 @@ export interface AuditEntry {
   server: string;
   tool: string;
   arguments: unknown;
-  /** 'call' for tool calls; the others record a person's trust decisions ('client': a client's config wrapped or unwrapped). */
-  kind?: 'call' | 'review' | 'trust' | 'pin' | 'launch' | 'client';
+  /** 'call' for tool calls; the others record changes of state: trust decisions, servers, rules, settings, client configs wrapped or unwrapped. */
+  kind?: 'call' | 'review' | 'trust' | 'pin' | 'launch' | 'server' | 'rule' | 'settings' | 'client';
+  /** Who made a change (absent on tool calls, and on entries written before actors were recorded). */
+  actor?: Actor;
   decision: 'allow' | 'deny';
   decidedBy: DecidedBy;
   reasons: string[];
@@ -159,7 +170,11 @@ export interface CountersignApi {
   listServers(): Promise<ServerView[]>;
   addServer(name: string, config: ServerConfig): Promise<void>;
   removeServer(name: string): Promise<void>;
-  setTrust(name: string, trusted: boolean): Promise<void>;
+  /**
+   * Trusting passes what the person saw (`launch.hash`, `listingHash` of the server's view): refused when
+   * either changed since. Untrusting adds friction and needs nothing.
+   */
+  setTrust(name: string, trusted: boolean, seen?: SeenServer): Promise<void>;
   listRules(): Promise<Rule[]>;
   removeRule(id: string): Promise<void>;
   getSettings(): Promise<Settings>;
@@ -167,13 +182,17 @@ export interface CountersignApi {
   queryLog(query: LogQuery): Promise<AuditEntry[]>;
   /** Changed, new and removed tool definitions waiting for review, with structured diffs. */
   listChanges(): Promise<ServerChanges[]>;
-  /** Accept or reject pending changes, for some tools or (no list) the whole server. */
-  reviewChanges(server: string, action: ReviewAction, tools?: string[]): Promise<void>;
-  /** Pins a server to its running version, definitions and (npx/uvx/docker) exact package. */
-  pinServer(name: string): Promise<PinView>;
+  /**
+   * Accept or reject held changes. Accepting names each tool with the `hash` of the change the person saw
+   * (and `identityHash` to accept a changed version or instructions); a change that moved since is
+   * refused and nothing is accepted. Rejecting needs no hash; without `tools` it rejects them all.
+   */
+  reviewChanges(server: string, action: ReviewAction, tools?: ReviewedTool[], identityHash?: string): Promise<void>;
+  /** Pins a server to its running version, definitions and (npx/uvx/docker) exact package and its content. */
+  pinServer(name: string, seen: SeenServer): Promise<PinView>;
   unpinServer(name: string): Promise<void>;
-  /** The person approves the exact command line (or URL) a server starts with. */
-  approveLaunch(name: string): Promise<void>;
+  /** The person approves the exact command line (or URL) they saw: `launch.hash` of its view. */
+  approveLaunch(name: string, launchHash: string): Promise<void>;
   /** Adds servers from an `mcpServers` JSON object (as in Claude Desktop's config). */
   importServers(mcpServers: Record<string, unknown>): Promise<{ added: string[]; skipped: Array<{ name: string; why: string }> }>;
   setPaused(paused: boolean): Promise<void>;

@@ -2,6 +2,7 @@
 // Rulebook: from an untrusted server, annotations may add friction but never remove it.
 import { cautiousHints, effectiveHints, hasAnyAnnotation } from './annotations.js';
 import type { DecisionInput, DecisionResult, Reason, ReasonCode } from './decision.js';
+import { isCritical } from './protected-paths.js';
 import { bySeverity, reason } from './reasons.js';
 import type { EffectiveHints } from './tool.js';
 
@@ -31,7 +32,11 @@ export function decide(input: DecisionInput): DecisionResult {
   const destructive = !view.readOnlyHint && view.destructiveHint;
   const exfiltration = view.openWorldHint && input.session.hasReadLocalData;
 
+  // Self-protection: a call that could change Countersign (or a client's config) always asks.
+  const critical = isCritical(input.protectedMatches ?? [], view.readOnlyHint);
+
   const reasons: Reason[] = [];
+  if (critical) reasons.push(say('protected-path'));
   if (exfiltration) reasons.push(say('exfiltration-risk'));
   if (destructive) reasons.push(say('destructive'));
   if (!trusted) reasons.push(say('untrusted-server'));
@@ -58,6 +63,7 @@ export function decide(input: DecisionInput): DecisionResult {
     if (input.forceAsk) notes.push('policy-always-ask');
     return result('ask', 'policy', notes);
   }
+  if (critical) return result('ask', 'policy', []);
   // A tool the server never listed has no definition a rule or allowance could have been given for.
   if (input.forceAsk) return result('ask', 'policy', ['policy-always-ask']);
   if (!exfiltration && known) {

@@ -22,7 +22,8 @@ export type ReasonCode =
   | 'blocked-by-policy'
   | 'policy-always-ask'
   | 'definition-changed'
-  | 'scan-finding';
+  | 'scan-finding'
+  | 'protected-path';
 
 export type Severity = 'danger' | 'warning' | 'info';
 
@@ -57,6 +58,8 @@ export interface DecisionInput {
   paused?: boolean;
   /** The team policy says this tool always asks: no read-only, rule or session allowance skips it. */
   forceAsk?: boolean;
+  /** Countersign's own files or a client's config named in the arguments (self-protection). */
+  protectedMatches?: readonly import('./protected-paths.js').ProtectedMatch[];
 }
 
 export interface DecisionResult {

@@ -15,7 +15,9 @@ export type FindingCode =
   | 'secret-reference'
   | 'long-description'
   | 'embedded-url'
-  | 'base64-blob';
+  | 'base64-blob'
+  /** Set by self-protection (shared/protected-paths.ts), not by the text scan. */
+  | 'protected-path';
 
 export interface Finding {
   code: FindingCode;

@@ -45,6 +45,10 @@ const TEXT: Record<ReasonCode, { severity: Severity; message: (s: string, t: str
     severity: 'warning',
     message: (_s, t) => `${t}'s definition changed since you approved it; the change only adds caution and was applied.`,
   },
+  'protected-path': {
+    severity: 'danger',
+    message: () => "This call names Countersign's own files or an AI client's config. No rule, allowance or trust lets it run without you.",
+  },
   'scan-finding': { severity: 'warning', message: () => "Countersign's scan found something worth a look in this tool's text or arguments." },
   'unverified-claims': {
     severity: 'info',

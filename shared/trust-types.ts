@@ -14,6 +14,8 @@ export interface LaunchView {
   envNames: string[];
   url?: string;
   headerNames: string[];
+  /** sha256 of everything that decides what runs (command, args, env values, cwd; or URL and headers). */
+  hash: string;
   approved: boolean;
   /** Who approved it: the person, or the team policy file. */
   approvedBy?: 'person' | 'policy';
@@ -22,16 +24,30 @@ export interface LaunchView {
 export interface PinView {
   version?: string;
   definitionsHash: string;
-  /** For npx/uvx/docker launches: the exact package version or image digest. */
-  package?: { kind: 'npx' | 'uvx' | 'docker'; spec: string };
+  /** For npx/uvx/docker launches: the exact package version or image digest, and what its content was. */
+  package?: PinnedPackage;
   /** The launch rewrite pinning made, shown to the person. */
   rewrite?: { from: string[]; to: string[] };
   pinnedAt: string;
   by: 'person' | 'policy';
 }
 
+/** A pinned package: same version with other content is quarantined before it runs. */
+export interface PinnedPackage {
+  kind: 'npx' | 'uvx' | 'docker';
+  spec: string;
+  /** The registry's integrity for this version (npm `dist.integrity`, PyPI `sha256-…` of each file). */
+  integrity?: string[];
+  /** Hash of the installed package's files (npx), checked before every start. */
+  contentHash?: string;
+  /** Where that installed copy was when it was pinned. */
+  installedAt?: string;
+}
+
 export interface ToolChangeView {
   name: string;
+  /** What the person reviews: the held definition's hash (the recorded one's for a removed tool). Accepting passes it back. */
+  hash: string;
   kind: 'added' | 'changed' | 'removed';
   diff: DefinitionDiff;
   findings: Finding[];
@@ -45,7 +61,22 @@ export interface ServerChanges {
   version?: VersionChange;
   /** The server's instructions (text the model reads) changed since they were recorded. */
   instructions?: { from?: string; to?: string };
+  /** Set with `version` or `instructions`: accepting the server's new identity passes it back. */
+  identityHash?: string;
   tools: ToolChangeView[];
 }
 
 export type ReviewAction = 'accept' | 'reject';
+
+/** One tool of a review: accepting needs the `hash` of the change shown. */
+export interface ReviewedTool {
+  name: string;
+  hash?: string;
+}
+
+/** What a person saw of a server when trusting or pinning it. */
+export interface SeenServer {
+  launchHash: string;
+  /** `ServerView.listingHash`; absent when no listing was shown. */
+  listingHash?: string;
+}

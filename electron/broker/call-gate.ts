@@ -1,9 +1,13 @@
 // Decides each tools/call: runs the pure policy, holds asked calls for a person, and logs every call.
-import type { AuditEntry, PendingCall, Settings } from '../../shared/api.js';
+import type { Actor, AuditEntry, PendingCall, Settings } from '../../shared/api.js';
 import { decide, readsLocalData } from '../../shared/decide.js';
+import { escapeControl } from '../../shared/escape.js';
 import type { DecidedBy, Rule } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import type { PendingQueue } from './pending-queue.js';
+import { findProtected, type ProtectScope } from './self-protection.js';
+import type { Finding } from '../../shared/description-scan.js';
+import type { ProtectedMatch } from '../../shared/protected-paths.js';
 import type { TrustManager } from './trust/trust-manager.js';
 import { errorResult, type CallOutcome, type GateVerdict, type ToolCallContext } from './relay-session.js';
 
@@ -11,7 +15,7 @@ export interface GateDeps {
   pending: PendingQueue;
   isTrusted(server: string): boolean;
   rules(): Rule[];
-  addRule(server: string, tool: string): void;
+  addRule(server: string, tool: string, actor: Actor): void;
   settings(): Settings;
   paused(): boolean;
   /** Shared by every session of one client, so a local read in one makes a send in another ask. */
@@ -25,6 +29,8 @@ export interface GateDeps {
    * process of that client, before the read goes on (its answer could reach the model at once).
    */
   onLocalRead?(clientKey: string): Promise<void> | void;
+  /** Countersign's own files and the clients' configs, as this server would name them (its folder). */
+  protectScope(server: string): ProtectScope;
 }
 
 export class CallGate {
@@ -46,6 +52,8 @@ export class CallGate {
       });
       return { forward: false, result: errorResult(block.message) };
     }
+    const scope = this.deps.protectScope(server);
+    const protectedMatches = findProtected(ctx.arguments, scope);
     const decision = decide({
       server: { name: server, trusted },
       tool,
@@ -54,10 +62,11 @@ export class CallGate {
       session: { allowedTools: session.allowedTools, hasReadLocalData: history.readLocalData },
       paused: this.deps.paused(),
       forceAsk: trust.forceAsk(server, ctx.toolName),
+      protectedMatches,
     });
     const started = Date.now();
     const reasons = decision.reasons.map((r) => r.code);
-    const log = (fields: Pick<AuditEntry, 'decision' | 'decidedBy' | 'status'> & { detail?: string }): void => {
+    const log = (fields: Pick<AuditEntry, 'decision' | 'decidedBy' | 'status'> & { detail?: string; actor?: Actor }): void => {
       this.deps.audit({
         time: new Date(started).toISOString(),
         server,
@@ -69,7 +78,7 @@ export class CallGate {
         ...fields,
       });
     };
-    const forward = async (decidedBy: DecidedBy): Promise<GateVerdict> => {
+    const forward = async (decidedBy: DecidedBy, actor?: Actor): Promise<GateVerdict> => {
       const hadReadLocal = history.readLocalData;
       // Marked before the call runs: once forwarded, local data may already be on its way to the model.
       if (readsLocalData(decision.hints) && !hadReadLocal) {
@@ -79,9 +88,11 @@ export class CallGate {
       return {
         forward: true,
         retryOnTimeout: trusted && decision.hints.supplied.idempotentHint && decision.hints.idempotentHint && !decision.hints.readOnlyHint,
-        onSettled: (outcome: CallOutcome) => log({ decision: 'allow', decidedBy, ...settledFields(outcome) }),
+        onSettled: (outcome: CallOutcome) => log({ decision: 'allow', decidedBy, actor, ...settledFields(outcome) }),
         // Only an automatic allow may be reused without asking; a person's yes was for this one call.
-        lease: decidedBy === 'person' ? undefined : { decidedBy, reasons, untilLocalRead: !hadReadLocal },
+        lease: decidedBy === 'person' ? undefined : {
+          decidedBy, reasons, untilLocalRead: !hadReadLocal, protect: { scope, toolOnlyReads: decision.hints.readOnlyHint },
+        },
       };
     };
 
@@ -103,6 +114,7 @@ export class CallGate {
       hints: decision.hints,
       preview: decision.preview,
       findings: [
+        ...protectedFindings(protectedMatches),
         ...(tool ? trust.toolFindings(server, tool, this.deps.listings()) : []),
         ...trust.argumentFindings(server, ctx.arguments, this.deps.listings()),
       ],
@@ -118,14 +130,14 @@ export class CallGate {
         const text = resolution.by === 'timeout'
           ? `No one approved this call within ${Math.round(timeoutMs / 1000)} s, so Countersign denied it. It was not run.`
           : `The person using Countersign denied this call${resolution.reason ? `: ${resolution.reason}` : '.'} It was not run.`;
-        log({ decision: 'deny', decidedBy: resolution.by, status: 'denied', detail: resolution.reason ?? text });
+        log({ decision: 'deny', decidedBy: resolution.by, status: 'denied', detail: resolution.reason ?? text, actor: resolution.actor });
         return { forward: false, result: errorResult(text) };
       }
       case 'allow-session':
         session.allowedTools.add(ctx.toolName);
         break;
       case 'always-allow':
-        this.deps.addRule(server, ctx.toolName);
+        this.deps.addRule(server, ctx.toolName, resolution.actor);
         break;
       case 'allow-once':
         break;
@@ -135,13 +147,25 @@ export class CallGate {
     const now = await session.toolDefinition(ctx.toolName).catch(() => undefined);
     const late = trust.callBlock(server, now, ctx.toolName);
     if (late) {
-      log({ decision: 'deny', decidedBy: 'policy', status: 'denied', detail: late.message });
+      log({ decision: 'deny', decidedBy: 'policy', status: 'denied', detail: late.message, actor: resolution.actor });
       return { forward: false, result: errorResult(late.message) };
     }
     // A person's first approval records what the server looked like when they approved it.
     trust.onPersonApproved(server, session.knownTools());
-    return forward('person');
+    return forward('person', resolution.actor);
   }
+}
+
+/** Self-protection on the call's card: which argument names what. */
+function protectedFindings(matches: ProtectedMatch[]): Finding[] {
+  return matches.slice(0, 10).map((m) => ({
+    code: 'protected-path',
+    severity: m.kind === 'inside' ? 'danger' : 'warning',
+    message: m.kind === 'inside'
+      ? `An argument names ${m.what}${m.root ? ` (${escapeControl(m.root)})` : ''}. Countersign always asks before a call touches it.`
+      : `An argument names a folder that holds ${m.what} (${escapeControl(m.root)}).`,
+    excerpt: escapeControl(m.text.slice(0, 300)),
+  }));
 }
 
 /** The audit fields for how a forwarded call ended. */

@@ -58,7 +58,7 @@ export class LocalSocketServer {
     }
     if ('api' in hello) {
       reply({ countersign: HANDSHAKE_VERSION, ok: true, mode: 'api' });
-      serveLocalApi(socket, this.broker);
+      serveLocalApi(socket, this.broker.apiFor('cli'));
       return;
     }
     if ('attach' in hello) {
@@ -92,7 +92,7 @@ export class LocalSocketServer {
     };
     try {
       if (hello.relay) {
-        const remote = this.broker.openRemoteSession(server, new ControlChannel(transport(CONTROL_MAX_BYTES)), key);
+        const remote = await this.broker.openRemoteSession(server, new ControlChannel(transport(CONTROL_MAX_BYTES)), key);
         if (remote) {
           reply({ countersign: HANDSHAKE_VERSION, ok: true, mode: 'relay', attach: remote.attachToken, upstreamTimeoutMs: remote.upstreamTimeoutMs });
           await remote.start();

@@ -1,11 +1,11 @@
 // Calls waiting for a person. Each resolves exactly once: by a decision, the timeout, a cancel or the
 // session ending. Anything that arrives later is refused and forwards nothing.
 import { randomUUID } from 'node:crypto';
-import type { DecisionRequest, PendingCall } from '../../shared/api.js';
+import type { Actor, DecisionRequest, PendingCall } from '../../shared/api.js';
 
 export type Resolution =
-  | { kind: 'allow-once' | 'allow-session' | 'always-allow' }
-  | { kind: 'deny'; reason?: string; by: 'person' | 'timeout' }
+  | { kind: 'allow-once' | 'allow-session' | 'always-allow'; actor: Actor }
+  | { kind: 'deny'; reason?: string; by: 'person' | 'timeout'; actor?: Actor }
   | { kind: 'cancelled' };
 
 interface Entry {
@@ -83,10 +83,10 @@ export class PendingQueue {
   }
 
   /** False when the call is not pending (decided, timed out, cancelled, unknown). */
-  decide(id: string, decision: DecisionRequest): boolean {
+  decide(id: string, decision: DecisionRequest, actor: Actor): boolean {
     const entry = this.entries.get(id);
     if (!entry) return false;
-    entry.resolve(decision.kind === 'deny' ? { kind: 'deny', reason: decision.reason, by: 'person' } : { kind: decision.kind });
+    entry.resolve(decision.kind === 'deny' ? { kind: 'deny', reason: decision.reason, by: 'person', actor } : { kind: decision.kind, actor });
     return true;
   }
 }

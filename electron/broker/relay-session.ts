@@ -45,6 +45,8 @@ export interface LeaseInfo {
   reasons: string[];
   /** Given while the client had read no local data: lapses once it has. */
   untilLocalRead: boolean;
+  /** Self-protection: a leased call whose arguments name these paths is not leased, it asks the broker. */
+  protect?: { scope: import('./self-protection.js').ProtectScope; toolOnlyReads: boolean };
 }
 
 export type GateVerdict =

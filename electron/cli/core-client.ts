@@ -15,11 +15,24 @@ import { openSocket } from '../broker/relay-mode/attached-upstream.js';
 export type CoreApi = Omit<CountersignApi, 'subscribe'>;
 export type CoreWhere = 'broker' | 'in-process';
 
+/** The core refused an API call (unknown server, a hash that no longer matches…): its sentence is for the person. */
+export class CoreRefusal extends Error {
+  override name = 'CoreRefusal';
+}
+
+/** The API with every refusal as a CoreRefusal, whichever way the core was reached. */
+function refusalsAsCoreRefusal(api: CoreApi): CoreApi {
+  return Object.fromEntries(API_METHODS.map((m) => [m, (...args: unknown[]) =>
+    (api[m] as (...a: unknown[]) => Promise<unknown>).apply(api, args).catch((err: unknown) => {
+      throw new CoreRefusal(err instanceof Error ? err.message : String(err));
+    })])) as unknown as CoreApi;
+}
+
 export async function withCore<T>(dataDir: string, fn: (api: CoreApi, where: CoreWhere) => Promise<T>): Promise<T> {
   const remote = await connectToBroker(dataDir);
   if (remote) {
     try {
-      return await fn(remote.api, 'broker');
+      return await fn(refusalsAsCoreRefusal(remote.api), 'broker');
     } finally {
       remote.close();
     }
@@ -31,7 +44,7 @@ export async function withCore<T>(dataDir: string, fn: (api: CoreApi, where: Cor
   const { Broker } = await import('../broker/broker.js');
   const broker = new Broker({ dataDir, onWarning: (text) => process.stderr.write(`countersign: ${escapeControl(text)}\n`) });
   try {
-    return await fn(broker, 'in-process');
+    return await fn(refusalsAsCoreRefusal(broker.apiFor('cli')), 'in-process');
   } finally {
     await broker.close();
     lock.release();

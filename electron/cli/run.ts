@@ -91,8 +91,10 @@ export async function runCli(argv: string[], opts: CliOptions): Promise<number> 
       return 64;
     }
     // Loaded only now: these modules are heavy, and `connect` must start light.
-    const [{ SettingsError }, { InstanceLockError }] = await Promise.all([import('../broker/settings-store.js'), import('../broker/instance-lock.js')]);
-    if (err instanceof SettingsError || err instanceof InstanceLockError) {
+    const [{ SettingsError }, { InstanceLockError }, { CoreRefusal }] = await Promise.all([
+      import('../broker/settings-store.js'), import('../broker/instance-lock.js'), import('./core-client.js'),
+    ]);
+    if (err instanceof SettingsError || err instanceof InstanceLockError || err instanceof CoreRefusal) {
       process.stderr.write(`countersign: ${err.message}\n`);
       return 1;
     }

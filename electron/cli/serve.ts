@@ -42,7 +42,7 @@ export async function runServe(opts: ServeOptions): Promise<number> {
     throw err;
   }
   process.stdout.write(`Countersign UI: ${running.uiUrl}\n`);
-  const { connectCommand } = await running.broker.getStatus();
+  const { connectCommand } = await running.broker.apiFor('cli').getStatus();
   process.stderr.write(
     `countersign: broker ready. Data: ${opts.dataDir}\n` +
       `  stdio clients: ${connectCommand} [--client <name>]\n` +

@@ -1,17 +1,23 @@
 // `countersign servers …`: every change goes through the core (the running broker, or the same core
-// in-process), so it is checked and audited exactly as the UI's.
+// in-process), so it is checked and audited exactly as the UI's. Consent, trust, pins and reviews print
+// what they act on and are bound to its hash: what changed meanwhile is refused.
 import type { ServerConfig, ServerView } from '../../shared/api.js';
 import { escapeControl } from '../../shared/escape.js';
 import { parseServerConfig, SettingsError } from '../broker/settings-store.js';
-import { keyValues, lastFlag, parseArgs, UsageError } from './args.js';
+import { keyValues, lastFlag, parseArgs, UsageError, type ParsedArgs } from './args.js';
+import { confirm } from './confirm.js';
 import { withCore, type CoreApi } from './core-client.js';
+import { runReview } from './server-review.js';
+import { launchText, pinText, toolsText } from './server-text.js';
 import { SERVERS_USAGE } from './usage.js';
 
 export { SERVERS_USAGE };
 
+const NAMED = new Set(['add', 'show', 'approve', 'trust', 'pin', 'remove', 'untrust', 'unpin', 'review']);
 const say = (text: string): void => void process.stdout.write(text);
+const q = (name: string): string => `'${escapeControl(name)}'`;
 
-async function view(api: CoreApi, name: string): Promise<ServerView> {
+export async function view(api: CoreApi, name: string): Promise<ServerView> {
   const found = (await api.listServers()).find((s) => s.name === name);
   if (!found) throw new SettingsError(`No server named "${name}".`);
   return found;
@@ -19,77 +25,109 @@ async function view(api: CoreApi, name: string): Promise<ServerView> {
 
 export async function runServers(argv: string[], dataDir: string): Promise<number> {
   const [verb, ...rest] = argv;
-  const args = parseArgs(rest, { values: ['env', 'cwd', 'url', 'header'], booleans: ['json'] });
+  const args = parseArgs(rest, { values: ['env', 'cwd', 'url', 'header', 'hash', 'listing'], booleans: ['json', 'yes'] });
   const name = args.positional[0];
+  if (verb && NAMED.has(verb) && !name) throw new UsageError(`servers ${verb} needs a name`);
   switch (verb) {
-    case 'add': {
-      if (!name) throw new UsageError('servers add needs a name');
-      const url = lastFlag(args, 'url');
-      let config: ServerConfig;
-      if (url) {
-        if (args.rest.length) throw new UsageError('give either --url or a command after --, not both');
-        config = { url, headers: keyValues(args, 'header') };
-      } else {
-        const [command, ...cmdArgs] = args.rest;
-        if (!command) throw new UsageError('servers add needs a command after --, or --url');
-        config = { command, args: cmdArgs, env: keyValues(args, 'env'), cwd: lastFlag(args, 'cwd') };
-      }
-      const clean = parseServerConfig(JSON.parse(JSON.stringify(config)));
-      await withCore(dataDir, (api) => api.addServer(name, clean));
-      say(`Added '${escapeControl(name)}'. It starts untrusted: every call asks until you trust it.\n`);
-      if ('command' in clean) {
-        say(`It will not start until you approve its command line: countersign servers approve ${escapeControl(name)} (or in the UI).\n`);
-      }
-      return 0;
-    }
-    case 'approve': {
-      if (!name) throw new UsageError('servers approve needs a name');
-      await withCore(dataDir, async (api) => {
-        const { launch } = await view(api, name);
-        if (launch.commandLine) {
-          say(`'${escapeControl(name)}' will run exactly:\n`);
-          launch.commandLine.forEach((arg, i) => say(`  [${i}] ${escapeControl(arg)}\n`));
-          if (launch.cwd) say(`  in ${escapeControl(launch.cwd)}\n`);
-          if (launch.envNames.length) say(`  with environment variables: ${launch.envNames.map((n) => escapeControl(n)).join(', ')} (values not shown)\n`);
-        } else {
-          say(`'${escapeControl(name)}' is a remote server at ${escapeControl(launch.url ?? '')}; nothing runs on this machine.\n`);
-        }
-        await api.approveLaunch(name);
+    case 'add':
+      return add(args, name!, dataDir);
+    case 'list':
+      return list(args, dataDir);
+    case 'show':
+      return withCore(dataDir, async (api) => {
+        const s = await view(api, name!);
+        say(args.bools.has('json') ? JSON.stringify(s, null, 2) + '\n' : launchText(s.name, s.launch) + toolsText(s) + pinText(s));
+        return 0;
       });
-      say('Approved.\n');
-      return 0;
-    }
-    case 'list': {
-      const servers = await withCore(dataDir, (api) => api.listServers());
-      if (args.bools.has('json')) {
-        const out = servers.map((s) => ({ name: s.name, trusted: s.trusted, status: s.status, config: s.config }));
-        say(JSON.stringify(out, null, 2) + '\n');
+    case 'approve':
+      return withCore(dataDir, async (api) => {
+        const { launch } = await view(api, name!);
+        say(launchText(name!, launch));
+        const hash = bound(args, launch.hash);
+        if (!(await confirm('Let it run?', { yes: args.bools.has('yes') }))) return cancelled();
+        await api.approveLaunch(name!, hash);
+        say('Approved.\n');
         return 0;
-      }
-      if (!servers.length) {
-        say('No servers yet. Add one with: countersign servers add <name> -- <command> [args…]\n');
-        return 0;
-      }
-      for (const s of servers) {
-        const c = s.config;
-        const target = 'url' in c ? c.url : [c.command, ...(c.args ?? [])].join(' ');
-        say(`${escapeControl(s.name)}\t${s.trusted ? 'trusted' : 'untrusted'}\t${escapeControl(target)}\n`);
-      }
-      return 0;
-    }
-    case 'remove':
+      });
     case 'trust':
-    case 'untrust': {
-      if (!name) throw new UsageError(`servers ${verb} needs a name`);
-      await withCore(dataDir, async (api) => {
-        await view(api, name);
-        if (verb === 'remove') await api.removeServer(name);
-        else await api.setTrust(name, verb === 'trust');
+    case 'pin':
+      return withCore(dataDir, async (api) => {
+        const s = await view(api, name!);
+        say(launchText(name!, s.launch) + toolsText(s));
+        const seen = { launchHash: bound(args, s.launch.hash), listingHash: lastFlag(args, 'listing') ?? s.listingHash };
+        const question = verb === 'trust' ? 'Trust it: its read-only tools run without asking?' : 'Pin it to what runs now?';
+        if (!(await confirm(question, { yes: args.bools.has('yes') }))) return cancelled();
+        if (verb === 'trust') {
+          await api.setTrust(name!, true, seen);
+          say(`Trusted ${q(name!)}.\n`);
+        } else {
+          await api.pinServer(name!, seen);
+          say(pinText(await view(api, name!)));
+        }
+        return 0;
       });
-      say(`${verb === 'remove' ? 'Removed' : verb === 'trust' ? 'Trusted' : 'Untrusted'} '${escapeControl(name)}'.\n`);
+    case 'remove':
+    case 'untrust':
+    case 'unpin':
+      // These take something away: no hash, no question.
+      await withCore(dataDir, async (api) => {
+        await view(api, name!);
+        if (verb === 'remove') await api.removeServer(name!);
+        else if (verb === 'unpin') await api.unpinServer(name!);
+        else await api.setTrust(name!, false);
+      });
+      say(`${verb === 'remove' ? 'Removed' : verb === 'unpin' ? 'Unpinned' : 'Untrusted'} ${q(name!)}.\n`);
       return 0;
-    }
+    case 'review':
+      return withCore(dataDir, (api) => runReview(api, name!, args));
     default:
       throw new UsageError(`unknown servers command '${verb ?? ''}'\n${SERVERS_USAGE}`);
   }
+}
+
+async function add(args: ParsedArgs, name: string, dataDir: string): Promise<number> {
+  const url = lastFlag(args, 'url');
+  let config: ServerConfig;
+  if (url) {
+    if (args.rest.length) throw new UsageError('give either --url or a command after --, not both');
+    config = { url, headers: keyValues(args, 'header') };
+  } else {
+    const [command, ...cmdArgs] = args.rest;
+    if (!command) throw new UsageError('servers add needs a command after --, or --url');
+    config = { command, args: cmdArgs, env: keyValues(args, 'env'), cwd: lastFlag(args, 'cwd') };
+  }
+  const clean = parseServerConfig(JSON.parse(JSON.stringify(config)));
+  await withCore(dataDir, (api) => api.addServer(name, clean));
+  say(`Added ${q(name)}. It starts untrusted: every call asks until you trust it.\n`);
+  if ('command' in clean) say(`It will not start until you approve its command line: countersign servers approve ${escapeControl(name)} (or in the UI).\n`);
+  return 0;
+}
+
+async function list(args: ParsedArgs, dataDir: string): Promise<number> {
+  const servers = await withCore(dataDir, (api) => api.listServers());
+  if (args.bools.has('json')) {
+    const out = servers.map((s) => ({ name: s.name, trusted: s.trusted, status: s.status, config: s.config }));
+    say(JSON.stringify(out, null, 2) + '\n');
+    return 0;
+  }
+  if (!servers.length) {
+    say('No servers yet. Add one with: countersign servers add <name> -- <command> [args…]\n');
+    return 0;
+  }
+  for (const s of servers) {
+    const c = s.config;
+    const target = 'url' in c ? c.url : [c.command, ...(c.args ?? [])].join(' ');
+    say(`${escapeControl(s.name)}\t${s.trusted ? 'trusted' : 'untrusted'}\t${escapeControl(target)}\n`);
+  }
+  return 0;
+}
+
+/** The launch hash to bind to: one the person saw earlier (--hash), else the one just printed. */
+function bound(args: ParsedArgs, shown: string): string {
+  return lastFlag(args, 'hash') ?? shown;
+}
+
+function cancelled(): number {
+  say('Nothing changed.\n');
+  return 1;
 }

@@ -2,10 +2,15 @@
 export const SERVERS_USAGE = `countersign servers add <name> [--env K=V]… [--cwd DIR] -- <command> [args…]
 countersign servers add <name> --url URL [--header K=V]…
 countersign servers list [--json]
+countersign servers show <name> [--json]  (the exact command, its hash, tools, pin)
 countersign servers remove <name>
-countersign servers approve <name>     (lets its exact command line run)
-countersign servers trust <name>
-countersign servers untrust <name>`;
+countersign servers approve <name> [--hash H] [--yes]   (lets its exact command line run)
+countersign servers trust <name> [--hash H] [--listing H] [--yes]
+countersign servers untrust <name>
+countersign servers pin <name> [--hash H] [--listing H] [--yes]
+countersign servers unpin <name>
+countersign servers review <name> [accept|reject [tool…]] [--hash TOOL=H]… [--yes]
+  --hash binds the decision to what you saw earlier (from show or review); without it, to what is printed now.`;
 
 export const CLIENTS_USAGE = `countersign clients [--json] [--project DIR]
 countersign wrap <client> [--only a,b] [--dry-run] [--yes] [--project DIR]

@@ -7,12 +7,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CountersignApi } from '../../shared/api.js';
 import { escapeControl } from '../../shared/escape.js';
+import { pickLaunch } from '../broker/broker-api.js';
 import { startBroker, type RunningBroker } from '../broker/broker-host.js';
 import { countersignCommand, useInstalledApp } from '../broker/cli-command.js';
+import { launchHash } from '../broker/trust/launch-consent.js';
 import { IPC } from '../ipc/channels.js';
 import { installCommandLineTool } from './cli-install.js';
 import { appItself } from './cli-mode.js';
 import { DesktopSettingsStore } from './desktop-settings.js';
+import { guardConsent } from './consent-guard.js';
 import { confirmDialogOptions, createExternalOpener } from './external-links.js';
 import { registerGatekeeper, type DesktopHandlers } from './gatekeeper.js';
 import { desktopDataDir, startsHidden } from './launch-options.js';
@@ -116,7 +119,13 @@ async function start(): Promise<void> {
     await running.stop();
     return;
   }
-  const api: CountersignApi = running.broker;
+  const api: CountersignApi = running.broker.apiFor('desktop');
+  // The window only asks: what starts or changes a command acts only on a native dialog's confirm.
+  const consentApi = guardConsent(api, {
+    showDialog: (options) => (win && !win.isDestroyed() ? dialog.showMessageBox(win, options) : dialog.showMessageBox(options)),
+    launchHash,
+    pickLaunch,
+  });
   const settings = new DesktopSettingsStore(dataDir, store.factory, log);
   // Registered once by the first electron-store; later ones (a settings file re-opened) do not add it back.
   ipcMain.removeAllListeners(ELECTRON_STORE_IPC_CHANNEL);
@@ -138,7 +147,7 @@ async function start(): Promise<void> {
   cleanups.push(
     registerGatekeeper({
       ipcMain,
-      api,
+      api: consentApi,
       desktop,
       appWebContentsId: () => (win && !win.isDestroyed() ? win.webContents.id : undefined),
       onRendererReady: (id) => channel.ready(id),

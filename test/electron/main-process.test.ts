@@ -34,7 +34,7 @@ interface Snapshot {
   menu: Array<{ id?: string; label?: string; type?: string; checked?: boolean; enabled?: boolean }>;
   badge?: number;
   notifications: Array<{ title: string; body: string; shown: boolean; closed: boolean }>;
-  dialogs: Array<{ detail?: string }>;
+  dialogs: Array<{ message?: string; detail?: string }>;
   errorBoxes: Array<{ title: string; content: string }>;
   openedExternal: string[];
   quitted: boolean;
@@ -189,10 +189,20 @@ describe('main process under a fake Electron', () => {
   });
 
   it('a real MCP client call: notification, tray count, queued events, approval through IPC', async () => {
+    // The window only asks: the main process shows a native dialog, and a cancel changes nothing.
+    const before = (await app.cmd('snapshot')).dialogs.length;
+    await expect(app.api('addServer', 'everything', { command: NODE, args: [EVERYTHING_SERVER] })).resolves.toMatchObject({ ok: false, error: expect.stringMatching(/did not confirm/) });
+    await expect(app.api<unknown[]>('listServers')).resolves.toEqual({ ok: true, value: [] });
+    await app.cmd('setDialogResponse', { response: 1 });
     await expect(app.api('addServer', 'everything', { command: NODE, args: [EVERYTHING_SERVER] })).resolves.toMatchObject({ ok: true });
-    // The person approves the exact command line (launch consent), where the broker asks for it.
-    const consent = await app.api('approveLaunch', 'everything');
-    expect(consent.ok || /not available/.test(consent.error ?? '')).toBe(true);
+    // The person approves the exact command line shown (its hash), in a second native dialog.
+    const [shown] = (await app.api<Array<{ launch: { hash: string } }>>('listServers')).value!;
+    await expect(app.api('approveLaunch', 'everything', shown!.launch.hash)).resolves.toMatchObject({ ok: true });
+    await app.cmd('setDialogResponse', { response: 0 });
+    const asked = (await app.cmd('snapshot')).dialogs.slice(before) as Array<{ message?: string; detail?: string }>;
+    expect(asked.map((d) => d.message)).toEqual(["Add the server 'everything'?", "Add the server 'everything'?", "Let 'everything' run this on your computer?"]);
+    expect(asked[2]!.detail).toContain(`  [0] ${NODE}\n  [1] ${EVERYTHING_SERVER}\n`);
+    expect(asked[2]!.detail).toContain(`Launch hash: ${shown!.launch.hash}`);
 
     client = new Client({ name: 'desktop-test', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: NODE, args: [CLI, 'connect', 'everything', '--data-dir', dataDir], stderr: 'pipe' }));

@@ -47,8 +47,8 @@ describe('preload bridge', () => {
   it('drops trailing undefined arguments (optional ones come last)', async () => {
     const ipc = new FakeIpcRenderer();
     const { api } = createBridge(ipc);
-    await api.reviewChanges('fs', 'accept', undefined);
-    expect(ipc.invokes[0]!.args).toEqual(['reviewChanges', ['fs', 'accept']]);
+    await api.reviewChanges('fs', 'reject', undefined);
+    expect(ipc.invokes[0]!.args).toEqual(['reviewChanges', ['fs', 'reject']]);
   });
 
   it('rejects with the main process sentence, and on a malformed reply', async () => {

@@ -3,6 +3,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { CountersignApi } from '../../shared/api.js';
 import { Broker } from '../../electron/broker/broker.js';
 import { makeDataDir } from './broker-harness.js';
 import { ROOT } from './paths.js';
@@ -67,14 +68,16 @@ export function makeClientHome(clients: FixtureClient[] = Object.keys(USER_LAYOU
 }
 
 /** A home with these clients' fixtures and an in-process broker on a fresh data dir; `close` removes both. */
-export function clientBroker(clients: FixtureClient[], withProject = true): { h: ClientHome; dataDir: string; broker: Broker; close(): Promise<void> } {
+export function clientBroker(clients: FixtureClient[], withProject = true): { h: ClientHome; dataDir: string; core: Broker; broker: CountersignApi; close(): Promise<void> } {
   const h = makeClientHome(clients, withProject);
   const dataDir = makeDataDir();
-  const broker = new Broker({ dataDir, home: h.home, env: {} });
+  const core = new Broker({ dataDir, home: h.home, env: {} });
+  // The API as the CLI has it: every change is logged with its actor, as in use.
+  const broker = core.apiFor('cli');
   return {
-    h, dataDir, broker,
+    h, dataDir, core, broker,
     async close() {
-      await broker.close();
+      await core.close();
       rmSync(h.root, { recursive: true, force: true });
       rmSync(dataDir, { recursive: true, force: true });
     },

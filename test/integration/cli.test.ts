@@ -104,18 +104,18 @@ describe('countersign CLI', () => {
       const human = await cs(dir, 'log');
       expect(human.stdout).toMatch(/everything\/echo {2}allow by policy {2}ok .*\{"message":"two"\}/);
       const json = (await cs(dir, 'log', '--json')).stdout.trim().split('\n').map((l) => JSON.parse(l) as { kind?: string; detail?: string; arguments: unknown });
-      // The CLI's approval and trust took the broker's path: they are in the chain before the calls.
-      expect(json.map((e) => e.kind ?? 'call')).toEqual(['launch', 'trust', 'call', 'call', 'call']);
+      // The CLI's add, approval and trust took the broker's path: they are in the chain before the calls.
+      expect(json.map((e) => e.kind ?? 'call')).toEqual(['server', 'launch', 'trust', 'call', 'call', 'call']);
       expect(json.filter((e) => !e.kind).map((e) => e.arguments)).toEqual([{ message: 'one' }, { message: 'two' }, { message: 'three' }]);
       const ok = await cs(dir, 'log', '--verify');
       expect(ok.code).toBe(0);
-      expect(ok.stdout).toMatch(/5 entries/);
+      expect(ok.stdout).toMatch(/6 entries/);
 
       const file = join(dir, 'audit.jsonl');
       writeFileSync(file, readFileSync(file, 'utf8').replace('"two"', '"TWO"'));
       const bad = await cs(dir, 'log', '--verify');
       expect(bad.code).toBe(1);
-      expect(bad.stdout).toMatch(/line 4/);
+      expect(bad.stdout).toMatch(/line 5/);
     } finally {
       removeDir(dir);
     }

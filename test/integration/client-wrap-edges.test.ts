@@ -15,10 +15,10 @@ afterEach(async () => {
 });
 
 function setup(clients: FixtureClient[], withProject = false) {
-  const { h, dataDir, broker, close } = clientBroker(clients, withProject);
+  const { h, dataDir, core, broker, close } = clientBroker(clients, withProject);
   cleanups.push(close);
   const wrap = async (client: ClientId, opts: WrapOptions = {}) => broker.wrapClient(client, opts, (await broker.previewWrap(client, opts)).planHash);
-  return { h, dataDir, broker, wrap };
+  return { h, dataDir, core, broker, wrap };
 }
 
 describe('wrap and unwrap, beyond the fixtures', () => {
@@ -37,14 +37,14 @@ describe('wrap and unwrap, beyond the fixtures', () => {
   });
 
   it('refuses to write when the file changed between the preview and the confirmation', async () => {
-    const { h, broker } = setup(['cursor']);
+    const { core, h, broker } = setup(['cursor']);
     const file = h.userFile('cursor');
     const preview = await broker.previewWrap('cursor', {});
     const edited = readFileSync(file, 'utf8').replace('"disabled": false', '"disabled": true');
     writeFileSync(file, edited);
     await expect(broker.wrapClient('cursor', {}, preview.planHash)).rejects.toThrow(/changed since the preview, so nothing was written/);
     expect(readFileSync(file, 'utf8')).toBe(edited);
-    expect(Object.keys(broker.store.listServers())).toEqual([]);
+    expect(Object.keys(core.store.listServers())).toEqual([]);
   });
 
   it('writes through a symlinked dotfile, keeps the link and the file mode; backups are private', async () => {
@@ -94,7 +94,7 @@ describe('wrap and unwrap, beyond the fixtures', () => {
   });
 
   it('one server in two clients is one Countersign server; a different one with the same name gets a suffix shown in the diff', async () => {
-    const { h, broker, wrap } = setup(['claude-desktop', 'cursor', 'vscode'], true);
+    const { core, h, broker, wrap } = setup(['claude-desktop', 'cursor', 'vscode'], true);
     await wrap('claude-desktop');
     const preview = await broker.previewWrap('cursor', { project: h.project });
     const entries = preview.files.flatMap((f) => f.entries);
@@ -107,7 +107,7 @@ describe('wrap and unwrap, beyond the fixtures', () => {
     // Unwrapping one client leaves the servers the other still uses.
     const undone = await broker.unwrapClient('claude-desktop', {});
     expect(undone.servers).toEqual(['filesystem', 'github']);
-    expect(broker.store.getServer('filesystem')).toBeDefined();
+    expect(core.store.getServer('filesystem')).toBeDefined();
   });
 
   it('--only wraps the named entries; an unknown name or client is a clear error', async () => {
@@ -184,7 +184,7 @@ describe('wrap and unwrap, beyond the fixtures', () => {
   });
 
   it('a byte order mark stays, and a one-line entry stays on one line', async () => {
-    const { h, broker, wrap } = setup(['cursor']);
+    const { core, h, broker, wrap } = setup(['cursor']);
     const file = h.userFile('cursor');
     const text = '\ufeff{ "mcpServers": { "t": { "command": "uvx", "args": ["mcp-server-time" /* mine */], "env": { "TZ": "UTC" } } } }\n';
     writeFileSync(file, text);
@@ -194,7 +194,7 @@ describe('wrap and unwrap, beyond the fixtures', () => {
     expect(after.split('\n')).toHaveLength(2);
     expect(after).toContain('/* mine */');
     expect(after).not.toContain('UTC');
-    expect(broker.store.getServer('t')).toEqual({ command: 'uvx', args: ['mcp-server-time'], env: { TZ: 'UTC' } });
+    expect(core.store.getServer('t')).toEqual({ command: 'uvx', args: ['mcp-server-time'], env: { TZ: 'UTC' } });
     await broker.unwrapClient('cursor', {});
     expect(readFileSync(file, 'utf8')).toBe(text);
   });

@@ -89,11 +89,11 @@ afterEach(async () => {
 });
 
 function setup(client: FixtureClient) {
-  const { h, dataDir, broker, close } = clientBroker([client]);
+  const { h, dataDir, core, broker, close } = clientBroker([client]);
   cleanups.push(close);
   const files = [h.userFile(client), h.projectFile(client)].filter((f) => { try { readFileSync(f); return true; } catch { return false; } });
   const read = () => files.map((f) => readFileSync(f, 'utf8'));
-  return { h, dataDir, broker, files, read, opts: { project: h.project } };
+  return { h, dataDir, core, broker, files, read, opts: { project: h.project } };
 }
 
 const parse = (file: string, text: string): Record<string, unknown> =>
@@ -108,7 +108,7 @@ function entriesOf(file: string, text: string): Array<[string, Record<string, un
 
 describe.each(CASES)('$client', (c) => {
   it('wraps what it can, keeps comments and unknown keys, moves secrets into Countersign, and is idempotent', async () => {
-    const { h, dataDir, broker, files, read, opts } = setup(c.client);
+    const { core, h, dataDir, broker, files, read, opts } = setup(c.client);
     const before = read();
     const preview = await broker.previewWrap(c.client, opts);
     const plans = preview.files.flatMap((f) => f.entries);
@@ -134,7 +134,7 @@ describe.each(CASES)('$client', (c) => {
     }
 
     const [name, config] = c.stored;
-    expect(broker.store.getServer(name)).toEqual(config(h));
+    expect(core.store.getServer(name)).toEqual(config(h));
     const views = await broker.listServers();
     for (const s of result.added) {
       const view = views.find((v) => v.name === s)!;
@@ -195,7 +195,7 @@ describe.each(CASES)('$client', (c) => {
   });
 
   it('a failed write leaves the old file whole and rolls back the servers it added', async () => {
-    const { broker, files, read, opts, dataDir } = setup(c.client);
+    const { core, broker, files, read, opts, dataDir } = setup(c.client);
     const before = read();
     const preview = await broker.previewWrap(c.client, opts);
     // The last file written fails: any file written before it gets its old bytes back.
@@ -203,8 +203,8 @@ describe.each(CASES)('$client', (c) => {
     cleanups.push(undo);
     await expect(broker.wrapClient(c.client, opts, preview.planHash)).rejects.toThrow(/could not write .*the file is unchanged/);
     expect(read()).toEqual(before);
-    expect(Object.keys(broker.store.listServers())).toEqual([]);
-    expect(broker.clients.backups.records()).toEqual([]);
+    expect(Object.keys(core.store.listServers())).toEqual([]);
+    expect(core.clients.backups.records()).toEqual([]);
     const audit = (await broker.queryLog({})).filter((e) => e.kind === 'client');
     expect(audit.map((e) => [e.tool, e.status])).toEqual([['wrap', 'failed']]);
     const log = readFileSync(`${dataDir}/audit.jsonl`, 'utf8');

@@ -159,7 +159,7 @@ describe.skipIf(process.platform !== 'linux')('sandbox (bubblewrap)', () => {
       const dataDir = makeDataDir();
       const broker = new Broker({ dataDir, sandbox });
       try {
-        expect((await broker.getStatus()).sandbox).toMatchObject(expected);
+        expect((await broker.apiFor('cli').getStatus()).sandbox).toMatchObject(expected);
       } finally {
         await broker.close();
         removeDir(dataDir);

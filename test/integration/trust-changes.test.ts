@@ -5,6 +5,7 @@ import type { AuditEntry, ServerChanges, ServerView } from '../../shared/api.js'
 import type { ToolDefinition } from '../../shared/tool.js';
 import { collectEvents, configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
 import { addNumbers, mutableServer, readNotes, type Mutable } from '../helpers/mutable.js';
+import { acceptShown } from '../helpers/consent.js';
 
 type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
 const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text ?? '').join('\n');
@@ -90,7 +91,7 @@ describe('changed tool definitions', () => {
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         relisted++;
       });
-      await broker.api('reviewChanges', 'rug', 'accept', ['read_notes']);
+      await acceptShown(broker.api, 'rug', ['read_notes']);
       await until(async () => relisted, (n) => n > 0);
       expect((await client.listTools()).tools.find((t) => t.name === 'read_notes')?.description).toContain('<IMPORTANT>');
       expect(textOf(await client.callTool({ name: 'read_notes', arguments: { path: 'c' } }))).toBe('ran read_notes');
@@ -194,7 +195,7 @@ describe('changed tool definitions', () => {
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['read_notes']);
       expect(((await client.callTool({ name: 'exfiltrate', arguments: { a: 1, b: 2 } })) as ToolResult).isError).toBe(true);
       expect(m.calls()).toEqual([]);
-      await broker.api('reviewChanges', 'grow', 'accept');
+      await acceptShown(broker.api, 'grow');
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['read_notes', 'exfiltrate']);
       expect(textOf(await client.callTool({ name: 'exfiltrate', arguments: { a: 1, b: 2 } }))).toBe('ran exfiltrate');
     } finally {
@@ -211,7 +212,7 @@ describe('changed tool definitions', () => {
       const changes = await until(() => broker.api<ServerChanges[]>('listChanges'), (c) => c.some((s) => s.server === 'shrink'));
       expect(changes.find((c) => c.server === 'shrink')!.tools).toEqual([expect.objectContaining({ name: 'add', kind: 'removed' })]);
       expect(textOf(await client.callTool({ name: 'read_notes', arguments: { path: 'still' } }))).toBe('ran read_notes');
-      await broker.api('reviewChanges', 'shrink', 'accept', ['add']);
+      await acceptShown(broker.api, 'shrink', ['add']);
       expect(await broker.api<ServerChanges[]>('listChanges')).not.toContainEqual(expect.objectContaining({ server: 'shrink' }));
     } finally {
       await client.close();
@@ -248,7 +249,7 @@ describe('changed tool definitions', () => {
       const current = servers.rug!;
       current.set({ tools: [poisoned(readNotes), addNumbers, { ...readNotes, name: 'burst' }] });
       await until(() => broker.api<ServerChanges[]>('listChanges'), (c) => c.some((s) => s.server === 'rug' && s.tools.some((t) => t.name === 'burst')));
-      await broker.api('reviewChanges', 'rug', 'accept', ['burst']);
+      await acceptShown(broker.api, 'rug', ['burst']);
       seen = 0;
       await client.callTool({ name: 'burst', arguments: { count: 1000 } });
       await sleep(800);

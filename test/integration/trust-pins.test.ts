@@ -7,6 +7,7 @@ import type { PendingCall, PinView, ServerView } from '../../shared/api.js';
 import { configure, connectClient, makeDataDir, removeDir, startServe } from '../helpers/broker-harness.js';
 import { addNumbers, mutableServer, readNotes } from '../helpers/mutable.js';
 import { FILESYSTEM_SERVER, NODE, ROOT } from '../helpers/paths.js';
+import { approveShown, pinShown } from '../helpers/consent.js';
 
 type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
 const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text ?? '').join('\n');
@@ -24,7 +25,7 @@ describe('pins', () => {
     const broker = await startServe(dataDir);
     try {
       // No client has run it yet: pinning starts it briefly to learn what it is.
-      const pin = await broker.api<PinView>('pinServer', 'fs');
+      const pin = await pinShown<PinView>(broker.api, 'fs');
       expect(pin.version).toBe('0.2.0');
       expect(pin.definitionsHash).toMatch(/^[0-9a-f]{64}$/);
       const first = await connectClient(broker, 'fs', 'connect');
@@ -47,7 +48,7 @@ describe('pins', () => {
 
         const changes = await broker.api<Array<{ server: string; version?: unknown }>>('listChanges');
         expect(changes.find((c) => c.server === 'fs')?.version).toEqual({ from: '0.2.0', to: '0.3.0', kind: 'upgrade' });
-        const repinned = await broker.api<PinView>('pinServer', 'fs');
+        const repinned = await pinShown<PinView>(broker.api, 'fs');
         expect(repinned.version).toBe('0.3.0');
         expect(textOf(await second.callTool({ name: 'read_text_file', arguments: { path: join(scratch, 'a.txt') } }))).toBe('hello');
       } finally {
@@ -78,7 +79,7 @@ describe('launch consent', () => {
       const err = await connectClient(broker, 'notes', 'connect').then(() => undefined, (e: Error) => e);
       expect(err?.message).toMatch(/has not started 'notes'.*waits for your approval/);
 
-      await broker.api('approveLaunch', 'notes');
+      await approveShown(broker.api, 'notes');
       const client = await connectClient(broker, 'notes', 'http');
       await client.close();
 

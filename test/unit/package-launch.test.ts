@@ -44,7 +44,7 @@ describe('TrustManager.pin', () => {
       store.addServer('fs', config);
       const asked: string[] = [];
       const trust = new TrustManager({
-        dataDir: dir, settings: store, audit: () => undefined, emit: () => undefined, warn: () => undefined,
+        dataDir: dir, settings: store, record: () => undefined, emit: () => undefined, warn: () => undefined,
         policyPath: () => undefined,
         resolver: async (launch) => {
           asked.push(launch.name);
@@ -52,9 +52,13 @@ describe('TrustManager.pin', () => {
         },
       });
       trust.onInitialized('fs', { serverInfo: { name: 'secure-filesystem-server', version: '0.2.0' } });
-      const { pin, config: rewritten } = await trust.pin('fs', config, [{ name: 'read_file', inputSchema: { type: 'object' } }]);
+      const { pin, config: rewritten } = await trust.pin('fs', config, [{ name: 'read_file', inputSchema: { type: 'object' } }], 'cli');
       expect(asked).toEqual(['@modelcontextprotocol/server-filesystem']);
-      expect(pin.package).toEqual({ kind: 'npx', spec: '@modelcontextprotocol/server-filesystem@2026.8.31' });
+      // The copy npx would run from this folder (the checkout's node_modules) is fingerprinted with the pin.
+      expect(pin.package).toEqual({
+        kind: 'npx', spec: '@modelcontextprotocol/server-filesystem@2026.8.31',
+        contentHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), installedAt: join(process.cwd(), 'node_modules', '@modelcontextprotocol', 'server-filesystem'),
+      });
       expect(pin.rewrite).toEqual({
         from: ['npx', '-y', '@modelcontextprotocol/server-filesystem', '/tmp'],
         to: ['npx', '-y', '@modelcontextprotocol/server-filesystem@2026.8.31', '/tmp'],

@@ -12,9 +12,9 @@ describe('PendingQueue', () => {
     const q = new PendingQueue({ onAdded: () => undefined, onRemoved: (_id, why) => removed.push(why) });
     const w = q.wait(call, { timeoutMs: 60_000, signal: new AbortController().signal, sendProgress: () => undefined });
     expect(q.list().map((c) => c.id)).toEqual([w.id]);
-    expect(q.decide(w.id, { kind: 'deny', reason: 'no' })).toBe(true);
-    expect(q.decide(w.id, { kind: 'allow-once' })).toBe(false);
-    await expect(w.result).resolves.toEqual({ kind: 'deny', reason: 'no', by: 'person' });
+    expect(q.decide(w.id, { kind: 'deny', reason: 'no' }, 'browser')).toBe(true);
+    expect(q.decide(w.id, { kind: 'allow-once' }, 'browser')).toBe(false);
+    await expect(w.result).resolves.toEqual({ kind: 'deny', reason: 'no', by: 'person', actor: 'browser' });
     expect(removed).toEqual(['denied']);
     expect(q.size).toBe(0);
   });
@@ -28,7 +28,7 @@ describe('PendingQueue', () => {
     await expect(w.result).resolves.toEqual({ kind: 'deny', by: 'timeout' });
     vi.advanceTimersByTime(5000);
     expect(progress).toEqual([1, 2, 3]);
-    expect(q.decide(w.id, { kind: 'allow-once' })).toBe(false);
+    expect(q.decide(w.id, { kind: 'allow-once' }, 'browser')).toBe(false);
   });
 
   it('an abort (client cancel or session end) removes the call', async () => {
@@ -39,6 +39,6 @@ describe('PendingQueue', () => {
     ctrl.abort();
     await expect(w.result).resolves.toEqual({ kind: 'cancelled' });
     expect(removed).toEqual(['cancelled']);
-    expect(q.decide(w.id, { kind: 'allow-once' })).toBe(false);
+    expect(q.decide(w.id, { kind: 'allow-once' }, 'browser')).toBe(false);
   });
 });

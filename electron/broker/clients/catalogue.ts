@@ -127,6 +127,10 @@ function samePath(a: string, b: string, platform: NodeJS.Platform): boolean {
  * that decide which commands AI clients start. Self-protection guards them.
  */
 export function knownClientConfigPaths(home: string, platform: NodeJS.Platform, env: NodeJS.ProcessEnv, projectDirs: string[] = []): string[] {
-  const where = { home, platform, env };
-  return [...new Set(CLIENTS.flatMap((c) => locationsOf(c, where, projectDirs).map((l) => l.path)))];
+  return [...new Set(knownClientConfigs({ home, platform, env }, projectDirs).map((c) => c.path))];
+}
+
+/** The same, each with the client it configures. */
+export function knownClientConfigs(where: Where, projectDirs: string[] = []): Array<{ path: string; client: string }> {
+  return CLIENTS.flatMap((c) => locationsOf(c, where, projectDirs).map((l) => ({ path: l.path, client: c.name })));
 }

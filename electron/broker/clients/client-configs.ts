@@ -2,7 +2,7 @@
 // files, plans and applies a wrap (servers into Countersign, entries through `connect`), and undoes it.
 // Every wrap and unwrap is audited, with env and header names only.
 import path from 'node:path';
-import type { ServerConfig } from '../../../shared/api.js';
+import type { Actor, ServerConfig } from '../../../shared/api.js';
 import { canonicalJson } from '../../../shared/canonical-json.js';
 import type {
   ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult,
@@ -25,8 +25,9 @@ export interface ClientConfigsDeps {
   where(): Where;
   /** Countersign's servers with their full launch (values included). */
   servers(): Record<string, ServerConfig>;
-  addServer(name: string, config: ServerConfig): Promise<void>;
-  removeServer(name: string): Promise<void>;
+  /** Through the API of the surface that asked for the wrap, so each change is logged with its actor. */
+  addServer(name: string, config: ServerConfig, actor: Actor): Promise<void>;
+  removeServer(name: string, actor: Actor): Promise<void>;
   audit(entry: NewAuditEntry): void;
   /** Something about clients changed: tell the UIs. */
   changed(): void;
@@ -40,6 +41,11 @@ export class ClientConfigs {
 
   constructor(private readonly deps: ClientConfigsDeps) {
     this.backups = new ClientBackups(deps.dataDir, deps.warn);
+  }
+
+  /** Whose home, which OS: where client configs are looked for. */
+  where(): Where {
+    return this.deps.where();
   }
 
   /** One wrap or unwrap at a time: each plans from the files as the last one left them. */
@@ -112,13 +118,19 @@ export class ClientConfigs {
     return { client: def.id, files: files.map((f) => f.view), changes, planHash };
   }
 
-  wrapClient(client: string, opts: WrapOptions, planHash: string): Promise<WrapResult> {
+  wrapClient(client: string, opts: WrapOptions, planHash: string, actor: Actor): Promise<WrapResult> {
     return this.serial(async () => {
       const plan = this.plan(client, opts);
       if (plan.planHash !== planHash) {
         throw new Error('The client\'s config or Countersign\'s servers changed since the preview, so nothing was written. Look at the new preview and confirm again.');
       }
-      return applyWrap(plan, { ...this.deps, backups: this.backups });
+      return applyWrap(plan, {
+        backups: this.backups,
+        addServer: (name, config) => this.deps.addServer(name, config, actor),
+        removeServer: (name) => this.deps.removeServer(name, actor),
+        audit: (entry) => this.deps.audit({ ...entry, actor }),
+        changed: () => this.deps.changed(),
+      });
     });
   }
 
@@ -137,7 +149,7 @@ export class ClientConfigs {
     return { client: def.id, files: files.map((f) => f.view), planHash };
   }
 
-  unwrapClient(client: string, opts: ClientScanOptions, planHash?: string): Promise<UnwrapResult> {
+  unwrapClient(client: string, opts: ClientScanOptions, planHash: string | undefined, actor: Actor): Promise<UnwrapResult> {
     return this.serial(async () => {
       const started = Date.now();
       const { def, files, planHash: now } = this.unwrapPlan(client, opts);
@@ -146,10 +158,10 @@ export class ClientConfigs {
       }
       if (!files.length) return { client: def.id, files: [], servers: [] };
       const out: UnwrapResult = { client: def.id, files: [], servers: [...new Set(files.flatMap((f) => f.records.flatMap((r) => r.entries.map((e) => e.server))))] };
-      const audit = (detail: string, status?: 'failed') => this.deps.audit(wrapAudit('unwrap', def, started, {
+      const audit = (detail: string, status?: 'failed') => this.deps.audit({ actor, ...wrapAudit('unwrap', def, started, {
         files: out.files.map((f) => ({ path: f.path, how: f.how, backup: f.backup })),
         entries: out.files.flatMap((f) => f.entries),
-      }, detail, status));
+      }, detail, status) });
       try {
         for (const f of files) {
           let backup: string | undefined;

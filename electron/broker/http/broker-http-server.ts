@@ -45,7 +45,8 @@ export class BrokerHttpServer {
         }
       },
     });
-    this.api = new ApiBridge(broker);
+    // Whoever holds the API token here is the browser UI (countersign serve).
+    this.api = new ApiBridge(broker.apiFor('browser'));
   }
 
   async listen(): Promise<{ host: string; port: number }> {

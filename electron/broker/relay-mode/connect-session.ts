@@ -9,6 +9,8 @@ import { RelaySession, type GateVerdict, type SessionHooks, type ToolCallContext
 import type { ExitInfo } from '../server-process.js';
 import { AttachedUpstream } from './attached-upstream.js';
 import { ControlChannel } from './control-channel.js';
+import { isCritical } from '../../../shared/protected-paths.js';
+import { findProtected } from '../self-protection.js';
 import { LeaseCache } from './lease-cache.js';
 import type { DecideReply } from './protocol.js';
 import { ReportQueue } from './report-queue.js';
@@ -51,6 +53,8 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   const quickVerdict: SessionHooks['quickVerdict'] = (s, tool, args) => {
     const lease = leases.find(tool, s.toolsGeneration);
     if (!lease) return undefined;
+    // Self-protection holds under a lease too: a call naming Countersign's files asks the broker.
+    if (lease.protect && isCritical(findProtected(args, lease.protect.scope), lease.protect.toolOnlyReads)) return undefined;
     const started = Date.now();
     return {
       forward: true,

@@ -2,6 +2,7 @@
 // only while the tool listing it was decided on is current, until it expires, and until the broker
 // revokes it; one given before the client read local data also ends once it has.
 import type { DecidedBy } from '../../../shared/decision.js';
+import type { LeaseInfo } from '../relay-session.js';
 import type { LeaseGrant } from './protocol.js';
 
 export interface Lease {
@@ -11,6 +12,7 @@ export interface Lease {
   decidedBy: DecidedBy;
   reasons: string[];
   retryOnTimeout: boolean;
+  protect?: LeaseInfo['protect'];
 }
 
 export class LeaseCache {
@@ -28,6 +30,7 @@ export class LeaseCache {
       decidedBy: grant.decidedBy,
       reasons: grant.reasons,
       retryOnTimeout,
+      protect: grant.protect,
     });
   }
 

@@ -1,6 +1,7 @@
 // Compares what servers list against what the person approved. Friction-only changes apply at once;
 // anything else is held for review, and a held tool's calls are refused.
 import { createHash } from 'node:crypto';
+import type { Actor } from '../../../shared/api.js';
 import { canonicalJson, definitionRecord } from '../../../shared/canonical-json.js';
 import { classifyChange } from '../../../shared/definition-change.js';
 import type { ToolDefinition } from '../../../shared/tool.js';
@@ -10,7 +11,7 @@ export type ToolState = 'approved' | 'held' | 'unrecorded';
 
 export interface TrackerHooks {
   /** A change applied without review (friction only), or a review decision: for the audit log. */
-  note(server: string, tool: string, what: string, details: Record<string, unknown>, by: 'person' | 'policy'): void;
+  note(server: string, tool: string, what: string, details: Record<string, unknown>, actor: Actor): void;
   /** New held changes appeared for this server. */
   changesDetected(server: string): void;
 }
@@ -31,6 +32,13 @@ export function definitionHashSync(tool: ToolDefinition): string {
 export function listingHash(tools: ToolDefinition[]): string {
   const parts = tools.map((t) => `${t.name}:${definitionHashSync(t)}`).sort();
   return createHash('sha256').update(parts.join('\n')).digest('hex');
+}
+
+/** What a person reviews of a held change: the new definition's hash, or the removed one's. */
+export function heldChangeHash(rec: ServerTrust, name: string): string | undefined {
+  const held = rec.held[name];
+  if (!held) return undefined;
+  return held.hash ?? rec.tools[name]?.hash ?? createHash('sha256').update(`removed:${name}`).digest('hex');
 }
 
 function isRecorded(rec: ServerTrust): boolean {
@@ -98,7 +106,7 @@ export class DefinitionTracker {
     }
     if (dirty) this.store.update(server, (r) => Object.assign(r, next));
     for (const a of applied) {
-      this.hooks.note(server, a.name, 'friction-only change applied without review', { fields: a.fields }, 'policy');
+      this.hooks.note(server, a.name, 'friction-only change applied without review', { fields: a.fields }, 'countersign');
     }
     if (newHolds) this.hooks.changesDetected(server);
   }
@@ -142,7 +150,7 @@ export class DefinitionTracker {
   }
 
   /** Accepts or rejects held changes; returns the tools decided. */
-  review(server: string, action: 'accept' | 'reject', only?: string[]): string[] {
+  review(server: string, action: 'accept' | 'reject', only: string[] | undefined, actor: Actor): string[] {
     const rec = this.store.get(server);
     const names = Object.keys(rec.held).filter((n) => !only || only.includes(n));
     if (only) {
@@ -167,7 +175,7 @@ export class DefinitionTracker {
     });
     for (const name of names) {
       const held = rec.held[name]!;
-      this.hooks.note(server, name, action === 'accept' ? 'change accepted' : 'change rejected', { kind: held.kind, hash: held.hash }, 'person');
+      this.hooks.note(server, name, action === 'accept' ? 'change accepted' : 'change rejected', { kind: held.kind, hash: held.hash }, actor);
     }
     return names;
   }

@@ -31,11 +31,12 @@ export function launchView(config: ServerConfig, record: ServerTrust): LaunchVie
       cwd: config.cwd,
       envNames: Object.keys(config.env ?? {}),
       headerNames: [],
+      hash: launchHash(config),
       approved,
       approvedBy: approved ? record.launch?.by : undefined,
     };
   }
-  return { url: config.url, envNames: [], headerNames: Object.keys(config.headers ?? {}), approved: true };
+  return { url: config.url, envNames: [], headerNames: Object.keys(config.headers ?? {}), hash: launchHash(config), approved: true };
 }
 
 export class LaunchConsentError extends Error {

@@ -1,32 +1,43 @@
 // Trust you can check: what was approved is recorded, changes are held for review, pins quarantine a
 // server that drifts, commands wait for consent, and the team policy adds friction. The broker asks
 // this module before starting a server and before deciding a call.
-import type { AuditEntry, BrokerEvent, ServerConfig, ServerView, ToolView } from '../../../shared/api.js';
+import type { Actor, BrokerEvent, ServerConfig, ServerView, ToolView } from '../../../shared/api.js';
+import { createHash } from 'node:crypto';
 import { effectiveHints } from '../../../shared/annotations.js';
+import { canonicalJson } from '../../../shared/canonical-json.js';
 import { diffDefinitions, diffVersions } from '../../../shared/definition-diff.js';
 import type { ReasonCode } from '../../../shared/decision.js';
 import { scanText, scanTool, findShadowing, type Finding, type ServerTools } from '../../../shared/description-scan.js';
 import type { ToolDefinition } from '../../../shared/tool.js';
 import type { PinView, ReviewAction, ServerChanges } from '../../../shared/trust-types.js';
+import { isPerson, type Change } from '../change-entry.js';
 import type { SettingsStore } from '../settings-store.js';
-import { DefinitionTracker, listingHash } from './definition-tracker.js';
+import { DefinitionTracker, heldChangeHash, listingHash } from './definition-tracker.js';
 import { isStdio, launchApproved, launchHash, LaunchConsentError, launchView } from './launch-consent.js';
-import { exactSpec, findPackageLaunch, rewriteLaunch } from './package-launch.js';
+import { checkPinnedLaunch, defaultNode, type PackageContext } from '../packages/package-check.js';
+import { npxCacheDir } from '../packages/npx-resolution.js';
+import { pinPackage } from './pin-package.js';
 import { TeamPolicySource } from './team-policy.js';
 import { TrustStore, type IdentityRecord, type PinRecord } from './trust-store.js';
-import { resolveExactVersion, type VersionResolver } from './version-resolver.js';
+import type { VersionResolver } from './version-resolver.js';
 
 export interface TrustManagerOptions {
   dataDir: string;
   settings: SettingsStore;
-  audit(entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>): void;
+  /** Writes a change of state to the audit log. */
+  record(change: Change): void;
   emit(event: BrokerEvent): void;
   warn(text: string): void;
   policyPath(): string | undefined;
   resolver?: VersionResolver;
+  /** npm's `_npx` cache folder (tests use their own). */
+  npxCache?: string;
 }
 
 export class BlockedServerError extends Error {}
+
+/** A pinned package could not be checked, or is not the pinned content: it does not start. */
+export class PackageRefusedError extends Error {}
 
 export class TrustManager {
   readonly store: TrustStore;
@@ -42,7 +53,7 @@ export class TrustManager {
     this.store = TrustStore.open(opts.dataDir, (text) => this.recordsLost(text));
     this.policy = new TeamPolicySource(opts.policyPath, opts.warn);
     this.tracker = new DefinitionTracker(this.store, {
-      note: (server, tool, what, details, by) => this.log('review', server, tool, what, details, by, what === 'change rejected' ? 'deny' : 'allow'),
+      note: (server, tool, what, details, actor) => opts.record({ kind: 'review', actor, server, tool, what, details, decision: what === 'change rejected' ? 'deny' : 'allow' }),
       changesDetected: (server) => {
         opts.emit({ type: 'changes-detected', server });
         opts.emit({ type: 'servers-changed' });
@@ -54,15 +65,11 @@ export class TrustManager {
   private recordsLost(text: string): void {
     const settings = this.opts.settings;
     const trusted = Object.keys(settings.listServers()).filter((s) => settings.isTrusted(s));
-    for (const s of trusted) settings.setTrusted(s, false);
+    for (const s of trusted) {
+      settings.setTrusted(s, false);
+      this.opts.record({ kind: 'trust', actor: 'countersign', server: s, what: 'trust withdrawn: the trust records could not be read', details: { trusted: false }, decision: 'deny' });
+    }
     this.opts.warn(trusted.length ? `${text} Trust was withdrawn from: ${trusted.join(', ')}.` : text);
-  }
-
-  private log(kind: NonNullable<AuditEntry['kind']>, server: string, tool: string, what: string, args: unknown, by: 'person' | 'policy', decision: 'allow' | 'deny' = 'allow'): void {
-    this.opts.audit({
-      kind, time: new Date().toISOString(), server, tool, arguments: args, decision, decidedBy: by,
-      reasons: [], durationMs: 0, status: 'ok', detail: what,
-    });
   }
 
   // ---- before a server starts ----
@@ -76,15 +83,15 @@ export class TrustManager {
     // The team reviewed this exact command: its approval stands in for the person's.
     if (isStdio(config) && entry?.command && sameArgv(entry.command, [config.command, ...(config.args ?? [])])) {
       this.store.update(name, (r) => (r.launch = { hash: launchHash(config), approvedAt: new Date().toISOString(), by: 'policy' }));
-      this.log('launch', name, '*', 'command approved by the team policy', launchView(config, record), 'policy');
+      this.opts.record({ kind: 'launch', actor: 'policy', server: name, what: 'command approved by the team policy', details: launchView(config, record) });
       return;
     }
     throw new LaunchConsentError(name);
   }
 
-  approveLaunch(name: string, config: ServerConfig): void {
-    this.store.update(name, (r) => (r.launch = { hash: launchHash(config), approvedAt: new Date().toISOString(), by: 'person' }));
-    this.log('launch', name, '*', 'command line approved', launchView(config, this.store.get(name)), 'person');
+  approveLaunch(name: string, config: ServerConfig, actor: Actor): void {
+    this.store.update(name, (r) => (r.launch = { hash: launchHash(config), approvedAt: new Date().toISOString(), by: isPerson(actor) ? 'person' : 'policy' }));
+    this.opts.record({ kind: 'launch', actor, server: name, what: 'command line approved', details: launchView(config, this.store.get(name)) });
   }
 
   // ---- as sessions run ----
@@ -123,7 +130,7 @@ export class TrustManager {
     const current = this.store.get(server).quarantine ?? [];
     if (current.includes(why)) return;
     this.store.update(server, (r) => (r.quarantine = [...current, why]));
-    this.log('pin', server, '*', `quarantined: ${why}`, { reasons: [...current, why] }, 'policy', 'deny');
+    this.opts.record({ kind: 'pin', actor: 'countersign', server, what: `quarantined: ${why}`, details: { reasons: [...current, why] }, decision: 'deny' });
     this.opts.emit({ type: 'servers-changed' });
   }
 
@@ -156,9 +163,9 @@ export class TrustManager {
     if (!this.tracker.hasRecord(server)) this.recordNow(server, tools);
   }
 
-  onTrust(server: string, trusted: boolean, tools: ToolDefinition[] | undefined): void {
+  onTrust(server: string, trusted: boolean, tools: ToolDefinition[] | undefined, actor: Actor, details: Record<string, unknown> = {}): void {
     if (trusted && !this.tracker.hasRecord(server)) this.recordNow(server, tools);
-    this.log('trust', server, '*', trusted ? 'server trusted' : 'server untrusted', { trusted }, 'person', trusted ? 'allow' : 'deny');
+    this.opts.record({ kind: 'trust', actor, server, what: trusted ? 'server trusted' : 'server untrusted', details: { trusted, ...details }, decision: trusted ? 'allow' : 'deny' });
   }
 
   private recordNow(server: string, tools: ToolDefinition[] | undefined): void {
@@ -235,6 +242,7 @@ export class TrustManager {
       identity: identity ? { ...identity.serverInfo, protocolVersion: identity.protocolVersion } : undefined,
       blockedBy,
       tools: toolViews,
+      listingHash: tools.length ? listingHash(tools) : undefined,
     };
   }
 
@@ -249,22 +257,26 @@ export class TrustManager {
         : undefined;
       const tools = Object.entries(record.held).map(([name, held]) => ({
         name,
+        hash: heldChangeHash(record, name)!,
         kind: held.kind,
         diff: diffDefinitions(record.tools[name]?.definition, held.definition),
         findings: held.definition ? this.toolFindings(server, held.definition, listings) : [],
         detectedAt: held.detectedAt,
         rejected: held.rejected,
       }));
-      if (tools.length || version || instructions) out.push({ server, version, instructions, tools });
+      const identityHash = (version || instructions) && current ? identityFingerprint(current) : undefined;
+      if (tools.length || version || instructions) out.push({ server, version, instructions, identityHash, tools });
     }
     return out;
   }
 
-  review(server: string, action: ReviewAction, only?: string[]): string[] {
-    const decided = this.tracker.review(server, action, only);
-    // Accepting the whole server also accepts how it describes itself now.
+  review(server: string, action: ReviewAction, only: string[] | undefined, actor: Actor, acceptIdentity = false): string[] {
+    const decided = this.tracker.review(server, action, only, actor);
     const current = this.identities.get(server);
-    if (action === 'accept' && !only && current) this.store.update(server, (r) => (r.identity = current));
+    if (action === 'accept' && acceptIdentity && current) {
+      this.store.update(server, (r) => (r.identity = current));
+      this.opts.record({ kind: 'review', actor, server, what: 'identity accepted', details: { serverInfo: current.serverInfo, protocolVersion: current.protocolVersion } });
+    }
     this.opts.emit({ type: 'servers-changed' });
     return decided;
   }
@@ -290,23 +302,9 @@ export class TrustManager {
   }
 
   /** Pins to what runs now. npx/uvx/docker launches are rewritten to the exact package version or digest. */
-  async pin(server: string, config: ServerConfig, tools: ToolDefinition[]): Promise<{ pin: PinView; config?: ServerConfig }> {
+  async pin(server: string, config: ServerConfig, tools: ToolDefinition[], actor: Actor, stillCurrent: () => void = () => undefined): Promise<{ pin: PinView; config?: ServerConfig }> {
     const identity = this.identities.get(server);
-    let newConfig: ServerConfig | undefined;
-    let pkg: PinRecord['package'];
-    let rewrite: PinRecord['rewrite'];
-    const launch = findPackageLaunch(config);
-    if (launch && isStdio(config)) {
-      if (launch.exact) {
-        pkg = { kind: launch.kind, spec: (config.args ?? [])[launch.index]! };
-      } else {
-        const resolved = await (this.opts.resolver ?? resolveExactVersion)(launch);
-        const spec = exactSpec(launch, resolved);
-        newConfig = rewriteLaunch(config, launch, spec);
-        pkg = { kind: launch.kind, spec };
-        rewrite = { from: [config.command, ...(config.args ?? [])], to: [newConfig.command, ...((newConfig as typeof config).args ?? [])] };
-      }
-    }
+    const { package: pkg, config: newConfig, rewrite } = await pinPackage(config, this.opts.resolver, this.packageContext());
     const pin: PinRecord = {
       version: identity?.serverInfo?.version,
       definitionsHash: listingHash(tools),
@@ -315,24 +313,40 @@ export class TrustManager {
       pinnedAt: new Date().toISOString(),
       by: 'person',
     };
+    stillCurrent();
     this.store.update(server, (r) => {
       r.pin = pin;
       delete r.quarantine;
       // The person asked for this rewrite and is shown it: it counts as their consent to the new command.
       if (newConfig) r.launch = { hash: launchHash(newConfig), approvedAt: pin.pinnedAt, by: 'person' };
     });
-    this.log('pin', server, '*', rewrite ? `pinned; launch rewritten to ${rewrite.to.join(' ')}` : 'pinned', pin, 'person');
+    this.opts.record({ kind: 'pin', actor, server, what: rewrite ? `pinned; launch rewritten to ${rewrite.to.join(' ')}` : 'pinned', details: pin });
     this.opts.emit({ type: 'servers-changed' });
     return { pin, config: newConfig };
   }
 
-  unpin(server: string): void {
+  private packageContext(): PackageContext {
+    return { npxCache: this.opts.npxCache ?? npxCacheDir(), node: defaultNode() };
+  }
+
+  /**
+   * What actually starts: for a pinned npx package, the checked copy (node on its bin). Same version,
+   * other content: quarantined with both hashes, and nothing starts.
+   */
+  async prepareLaunch(server: string, config: ServerConfig): Promise<ServerConfig> {
+    const check = await checkPinnedLaunch(server, config, this.store.get(server).pin?.package, this.packageContext());
+    if (check.ok) return check.spec;
+    if (check.quarantine) this.quarantine(server, check.quarantine);
+    throw new PackageRefusedError(check.why);
+  }
+
+  unpin(server: string, actor: Actor): void {
     if (this.policy.serverEntry(server)?.pin) throw new Error(`'${server}' is pinned by the team policy; only the policy can unpin it.`);
     this.store.update(server, (r) => {
       delete r.pin;
       delete r.quarantine;
     });
-    this.log('pin', server, '*', 'unpinned', {}, 'person');
+    this.opts.record({ kind: 'pin', actor, server, what: 'unpinned', decision: 'deny' });
     this.opts.emit({ type: 'servers-changed' });
   }
 
@@ -340,6 +354,11 @@ export class TrustManager {
     this.store.forget(server);
     this.identities.delete(server);
   }
+}
+
+/** What a person reviews of a server's changed identity (version, instructions). */
+export function identityFingerprint(identity: IdentityRecord): string {
+  return createHash('sha256').update(canonicalJson(identity)).digest('hex');
 }
 
 function sameArgv(a: string[], b: string[]): boolean {

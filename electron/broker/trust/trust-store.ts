@@ -26,7 +26,13 @@ const identity = z.object({
 const pin = z.object({
   version: z.string().optional(),
   definitionsHash: z.string(),
-  package: z.object({ kind: z.enum(['npx', 'uvx', 'docker']), spec: z.string() }).optional(),
+  package: z.object({
+    kind: z.enum(['npx', 'uvx', 'docker']),
+    spec: z.string(),
+    integrity: z.array(z.string()).optional(),
+    contentHash: z.string().optional(),
+    installedAt: z.string().optional(),
+  }).optional(),
   rewrite: z.object({ from: z.array(z.string()), to: z.array(z.string()) }).optional(),
   pinnedAt: z.string(),
   by: z.enum(['person', 'policy']),

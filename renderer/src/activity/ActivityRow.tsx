@@ -6,7 +6,10 @@ import { dateTime } from '../lib/format';
 import { reasonTitle } from '../lib/warnings';
 import { VisibleText } from '../ui/VisibleText';
 
-const KIND: Record<string, string> = { review: 'Review', trust: 'Trust', pin: 'Pin', launch: 'Launch consent', client: 'Client config' };
+const KIND: Record<string, string> = { review: 'Review', trust: 'Trust', pin: 'Pin', launch: 'Launch consent', server: 'Server', rule: 'Rule', settings: 'Settings', client: 'Client config' };
+
+/** Who made a change: the surface a person used, or Countersign itself. */
+const ACTOR: Record<string, string> = { browser: 'browser UI', desktop: 'desktop app', cli: 'command line', policy: 'team policy', countersign: 'Countersign' };
 
 const BY: Record<AuditEntry['decidedBy'], string> = {
   person: 'you',
@@ -28,7 +31,7 @@ export function ActivityRow({ entry }: { entry: AuditEntry }) {
         <span className="log-what">
           {kind && <span className="badge badge-neutral">{KIND[kind] ?? kind}</span>}
           {entry.tool && entry.tool !== '*' && <><code className="tool-name"><VisibleText text={entry.tool} /></code> on </>}
-          <strong><VisibleText text={entry.server} /></strong>
+          <strong><VisibleText text={entry.server === '*' ? 'Countersign' : entry.server} /></strong>
         </span>
         <span className="log-by">by {BY[entry.decidedBy] ?? entry.decidedBy}</span>
         <span className="log-status muted small">{entry.status}{entry.durationMs ? ` · ${entry.durationMs} ms` : ''}</span>
@@ -37,6 +40,7 @@ export function ActivityRow({ entry }: { entry: AuditEntry }) {
         <div className="log-body">
           <dl className="facts">
             <dt>Decided by</dt><dd>{BY[entry.decidedBy] ?? entry.decidedBy}</dd>
+            {entry.actor && (<><dt>Through</dt><dd>{ACTOR[entry.actor] ?? entry.actor}</dd></>)}
             <dt>Result</dt><dd>{entry.status}</dd>
             {entry.client && (<><dt>Client</dt><dd><VisibleText text={entry.client} /></dd></>)}
             {entry.detail && (<><dt>Detail</dt><dd><VisibleText text={entry.detail} /></dd></>)}

@@ -14,18 +14,18 @@ describe('http bridge', () => {
   it('posts positional args with the bearer token, dropping a trailing undefined', async () => {
     const fetch = vi.fn(async () => json(200, { ok: true, value: null }));
     const { api } = createHttpBridge({ token: 'tok', baseUrl: 'http://h', fetch });
-    await expect(api.reviewChanges('fs', 'accept', undefined)).resolves.toBeUndefined();
+    await expect(api.reviewChanges('fs', 'reject', undefined)).resolves.toBeUndefined();
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('http://h/api/rpc');
     expect((init.headers as Record<string, string>).Authorization).toBe('Bearer tok');
-    expect(JSON.parse(init.body as string)).toEqual({ method: 'reviewChanges', args: ['fs', 'accept'] });
+    expect(JSON.parse(init.body as string)).toEqual({ method: 'reviewChanges', args: ['fs', 'reject'] });
   });
 
   it('rejects with the broker message, recognises an unknown method, and reports a bad token', async () => {
     const replies = [json(422, { ok: false, error: 'No server named "x".' }), json(400, { ok: false, error: 'unknown API method "pinServer"' }), json(401, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Unauthorized' } })];
     const bridge = createHttpBridge({ token: 't', fetch: async () => replies.shift()! });
-    await expect(bridge.api.setTrust('x', true)).rejects.toThrow('No server named "x".');
-    const err = await bridge.api.pinServer('x').catch((e: unknown) => e);
+    await expect(bridge.api.setTrust('x', true, { launchHash: 'a'.repeat(64) })).rejects.toThrow('No server named "x".');
+    const err = await bridge.api.pinServer('x', { launchHash: 'a'.repeat(64) }).catch((e: unknown) => e);
     expect(isUnsupported(err)).toBe(true);
     await expect(bridge.api.getStatus()).rejects.toThrow('Unauthorized');
     expect(bridge.connection.state()).toBe('unauthorized');

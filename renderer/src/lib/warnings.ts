@@ -27,6 +27,7 @@ const TITLES: Partial<Record<ReasonCode, string>> = {
   'unknown-tool': 'Unknown tool: never listed by the server',
   'untrusted-server': 'Untrusted server: every call asks',
   paused: 'Countersign is paused',
+  'protected-path': "Names Countersign's own files or a client's config",
   'user-rule-ignored-untrusted': 'Your rule is ignored while the server is untrusted',
 };
 
@@ -40,6 +41,7 @@ const SHORT: Partial<Record<ReasonCode, string>> = {
   'unknown-tool': 'Unknown tool',
   'untrusted-server': 'Untrusted server',
   paused: 'Paused',
+  'protected-path': 'Countersign’s files',
   'user-rule-ignored-untrusted': 'Rule ignored',
 };
 

@@ -1,7 +1,7 @@
 // Tool definitions that changed since the person approved them. Until reviewed, a changed tool's
 // calls are refused; accepting records the new definition, rejecting keeps refusing it.
 import { useState } from 'react';
-import type { ReviewAction, ServerChanges } from '../../../shared/api';
+import type { ReviewAction, ReviewedTool, ServerChanges } from '../../../shared/api';
 import { useApi, useActions } from '../store/context';
 import { VisibleText } from '../ui/VisibleText';
 import { ToolChangeCard } from './ToolChangeCard';
@@ -12,9 +12,10 @@ export function ChangeReview({ changes }: { changes: ServerChanges }) {
   const api = useApi();
   const { run, refreshChanges, refreshServers } = useActions();
   const [busy, setBusy] = useState(false);
-  const review = async (action: ReviewAction, tools?: string[]) => {
+  // Accepting names each change by the hash of what is on screen; one that moved meanwhile is refused.
+  const review = async (action: ReviewAction, tools?: ReviewedTool[], identityHash?: string) => {
     setBusy(true);
-    await run('reviewChanges', () => api.reviewChanges(changes.server, action, tools));
+    await run('reviewChanges', () => (tools ? api.reviewChanges(changes.server, action, tools, identityHash) : api.reviewChanges(changes.server, action)));
     await Promise.all([refreshChanges(), refreshServers()]);
     setBusy(false);
   };
@@ -33,12 +34,13 @@ export function ChangeReview({ changes }: { changes: ServerChanges }) {
         </p>
       )}
       <div className="btn-row">
-        <button type="button" className="btn btn-approve" disabled={busy} onClick={() => void review('accept')}>Accept all changes</button>
+        <button type="button" className="btn btn-approve" disabled={busy}
+          onClick={() => void review('accept', changes.tools.map((t) => ({ name: t.name, hash: t.hash })), changes.identityHash)}>Accept all changes</button>
         <button type="button" className="btn btn-deny" disabled={busy} onClick={() => void review('reject')}>Reject all changes</button>
       </div>
       <ul className="changes-list">
         {changes.tools.map((t) => (
-          <ToolChangeCard key={t.name} change={t} busy={busy} onReview={(a) => void review(a, [t.name])} />
+          <ToolChangeCard key={t.name} change={t} busy={busy} onReview={(a) => void review(a, [a === 'accept' ? { name: t.name, hash: t.hash } : { name: t.name }])} />
         ))}
       </ul>
     </section>

@@ -40,7 +40,9 @@ export function LaunchPanel({ server }: { server: UiServer }) {
       <Names names={launch.envNames ?? []} what="Environment variables" />
       <Names names={launch.headerNames ?? []} what="Headers" />
       {needsConsent ? (
-        <button type="button" className="btn btn-primary" onClick={() => void run('approveLaunch', () => api.approveLaunch(server.name)).then(() => refreshServers())}>
+        // Bound to the command on screen: if it changed meanwhile, the broker refuses and nothing runs.
+        <button type="button" className="btn btn-primary" disabled={!server.launch?.hash}
+          onClick={() => void run('approveLaunch', () => api.approveLaunch(server.name, server.launch!.hash)).then(() => refreshServers())}>
           Approve command
         </button>
       ) : (

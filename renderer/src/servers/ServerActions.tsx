@@ -1,7 +1,7 @@
 // Trust, pin and remove. Trust lets a server's read-only tools run without asking; a pin holds it to
 // the exact version and definitions running now.
 import { useState } from 'react';
-import type { PinView } from '../../../shared/api';
+import type { PinView, SeenServer } from '../../../shared/api';
 import { useApi, useActions, useApp } from '../store/context';
 import type { UiServer } from '../store/normalize';
 import { CommandLine } from '../ui/CommandLine';
@@ -16,6 +16,8 @@ export function ServerActions({ server, onRemoved }: { server: UiServer; onRemov
   const [confirmRemove, setConfirmRemove] = useState(false);
   const [pinned, setPinned] = useState<PinView | undefined>(undefined);
   const pin = server.pin ?? pinned;
+  // What is on screen: trusting or pinning is refused if the command or the tools changed since.
+  const seen: SeenServer | undefined = server.launch?.hash ? { launchHash: server.launch.hash, listingHash: server.listingHash } : undefined;
 
   const act = async <T,>(method: Parameters<typeof run>[0], call: () => Promise<T>) => {
     const res = await run(method, call);
@@ -31,14 +33,14 @@ export function ServerActions({ server, onRemoved }: { server: UiServer; onRemov
             <Icon name="shieldOff" />Untrust
           </button>
         ) : (
-          <button type="button" className="btn btn-primary" onClick={() => void act('setTrust', () => api.setTrust(server.name, true))}>
+          <button type="button" className="btn btn-primary" disabled={!seen} onClick={() => void act('setTrust', () => api.setTrust(server.name, true, seen))}>
             <Icon name="shield" />Trust
           </button>
         )}
         {pin ? (
           <button type="button" className="btn" onClick={() => void act('unpinServer', async () => { await api.unpinServer(server.name); setPinned(undefined); })}>Unpin</button>
         ) : (
-          <button type="button" className="btn" disabled={pinUnsupported} onClick={() => void act('pinServer', async () => { const p = await api.pinServer(server.name); setPinned(p ?? undefined); })}>
+          <button type="button" className="btn" disabled={pinUnsupported || !seen} onClick={() => void act('pinServer', async () => { const p = await api.pinServer(server.name, seen!); setPinned(p ?? undefined); })}>
             <Icon name="pin" />Pin version
           </button>
         )}
@@ -61,9 +63,16 @@ export function ServerActions({ server, onRemoved }: { server: UiServer; onRemov
         <div className="pin" role="status">
           <p>
             <Icon name="pin" /> Pinned{pin.version ? ` to version ${pin.version}` : ''}{pin.pinnedAt ? ` on ${dateTime(pin.pinnedAt)}` : ''}
-            {pin.by === 'policy' ? ' by the team policy' : ''}. A different version or changed definitions quarantine the server.
+            {pin.by === 'policy' ? ' by the team policy' : ''}. A different version, changed definitions or different package content quarantine the server.
           </p>
           {pin.package && <p className="small">Package: <code><VisibleText text={pin.package.spec} /></code> ({pin.package.kind})</p>}
+          {pin.package?.contentHash && (
+            <p className="small">
+              Content: <code className="break">{pin.package.contentHash}</code>
+              {pin.package.installedAt && <> (<VisibleText text={pin.package.installedAt} />)</>}. Another copy of this version is quarantined before it starts.
+            </p>
+          )}
+          {pin.package?.integrity?.map((i) => <p key={i} className="small">Registry integrity: <code className="break"><VisibleText text={i} /></code></p>)}
           {pin.rewrite && (
             <div className="rewrite">
               <p className="small"><strong>Pinning changed the launch command</strong> so the same package runs every time:</p>

@@ -27,14 +27,15 @@ describe('servers', () => {
     expect(rows).toContain('idempotentHint Idempotentmissing→ treated as false (repeating may act again, cautious default)');
   });
 
-  it('trusts and untrusts a server', async () => {
+  it('trusts a server bound to the command and tools on screen, and untrusts it', async () => {
     const api = new FakeApi();
+    api.servers = [makeServer({ listingHash: 'b'.repeat(64) })];
     await renderApp(api, 'servers');
     const user = userEvent.setup();
     await user.click(within(server('fs')).getByRole('button', { name: 'Trust' }));
     await waitFor(() => expect(within(server('fs')).getByRole('button', { name: 'Untrust' })).toBeTruthy());
     await user.click(within(server('fs')).getByRole('button', { name: 'Untrust' }));
-    expect(api.callsOf('setTrust')).toEqual([['fs', true], ['fs', false]]);
+    expect(api.callsOf('setTrust')).toEqual([['fs', true, { launchHash: 'a'.repeat(64), listingHash: 'b'.repeat(64) }], ['fs', false]]);
   });
 
   it('asks consent for a new command, showing every argument separately and env names only', async () => {
@@ -43,7 +44,7 @@ describe('servers', () => {
       name: 'new',
       status: 'needs-consent',
       config: { command: 'npx', args: ['-y', 'some pkg'], env: { API_TOKEN: '••••' } },
-      launch: { commandLine: ['npx', '-y', 'some pkg', ''], envNames: ['API_TOKEN'], headerNames: [], approved: false },
+      launch: { commandLine: ['npx', '-y', 'some pkg', ''], envNames: ['API_TOKEN'], headerNames: [], hash: 'c'.repeat(64), approved: false },
     })];
     await renderApp(api, 'servers');
     const detail = server('new');
@@ -53,18 +54,25 @@ describe('servers', () => {
     expect(detail.textContent).toContain('API_TOKEN');
     expect(detail.textContent).not.toContain('••••');
     await userEvent.click(within(detail).getByRole('button', { name: 'Approve command' }));
-    expect(api.callsOf('approveLaunch')).toEqual([['new']]);
+    // The approval names the hash of the command on screen, so a command changed meanwhile is refused.
+    expect(api.callsOf('approveLaunch')).toEqual([['new', 'c'.repeat(64)]]);
     await waitFor(() => expect(within(server('new')).queryByRole('button', { name: 'Approve command' })).toBeNull());
   });
 
   it('pins a server and shows the launch rewrite pinning made', async () => {
     const api = new FakeApi();
-    api.pinResult = { version: '1.2.3', definitionsHash: 'h', pinnedAt: '2026-01-01T00:00:00Z', by: 'person', rewrite: { from: ['npx', 'pkg'], to: ['npx', 'pkg@1.2.3'] } };
+    api.pinResult = {
+      version: '1.2.3', definitionsHash: 'h', pinnedAt: '2026-01-01T00:00:00Z', by: 'person', rewrite: { from: ['npx', 'pkg'], to: ['npx', 'pkg@1.2.3'] },
+      package: { kind: 'npx', spec: 'pkg@1.2.3', contentHash: `sha256:${'9'.repeat(64)}`, installedAt: '/p/node_modules/pkg', integrity: ['sha512-abc'] },
+    };
     await renderApp(api, 'servers');
     await userEvent.click(within(server('fs')).getByRole('button', { name: 'Pin version' }));
+    expect(api.callsOf('pinServer')).toEqual([['fs', { launchHash: 'a'.repeat(64) }]]);
     const after = await within(server('fs')).findByRole('list', { name: 'Command after pinning' });
     expect(after.textContent).toBe('0npx1pkg@1.2.3');
     expect(within(server('fs')).getByRole('list', { name: 'Command before pinning' }).textContent).toBe('0npx1pkg');
+    expect(server('fs').textContent).toContain(`Content: sha256:${'9'.repeat(64)} (/p/node_modules/pkg)`);
+    expect(server('fs').textContent).toContain('Registry integrity: sha512-abc');
   });
 
   it('reviews changed definitions with their diffs, per tool or for the whole server', async () => {
@@ -72,8 +80,10 @@ describe('servers', () => {
     const changes: ServerChanges = {
       server: 'fs',
       version: { from: '1.0.0', to: '1.1.0', kind: 'upgrade' },
+      identityHash: 'f'.repeat(64),
       tools: [{
         name: 'get_forecast',
+        hash: 'd'.repeat(64),
         kind: 'changed',
         detectedAt: '2026-01-01T00:00:00Z',
         findings: [{ code: 'secret-reference', field: 'description', severity: 'danger', message: 'The description refers to SSH keys.', excerpt: '~/.ssh/id_rsa' }],
@@ -84,7 +94,7 @@ describe('servers', () => {
           otherAnnotations: [],
         },
       }, {
-        name: 'old_tool', kind: 'removed', detectedAt: '2026-01-01T00:00:00Z', findings: [],
+        name: 'old_tool', hash: 'e'.repeat(64), kind: 'removed', detectedAt: '2026-01-01T00:00:00Z', findings: [],
         diff: { schemas: { inputSchema: [], outputSchema: [] }, annotations: [], otherAnnotations: [] },
       }],
     };
@@ -102,11 +112,20 @@ describe('servers', () => {
 
     const user = userEvent.setup();
     await user.click(within(change).getByRole('button', { name: 'Accept changes to get_forecast' }));
-    expect(api.callsOf('reviewChanges')).toEqual([['fs', 'accept', ['get_forecast']]]);
+    // Each accepted change names the hash of the definition on screen.
+    expect(api.callsOf('reviewChanges')).toEqual([['fs', 'accept', [{ name: 'get_forecast', hash: 'd'.repeat(64) }]]]);
+    api.changes = [changes];
+    act(() => api.emit({ type: 'changes-detected', server: 'fs' }));
+    await user.click(await within(server('fs')).findByRole('button', { name: 'Reject changes to old_tool' }));
+    expect(api.callsOf('reviewChanges')[1]).toEqual(['fs', 'reject', [{ name: 'old_tool' }]]);
+    api.changes = [changes];
+    act(() => api.emit({ type: 'changes-detected', server: 'fs' }));
+    await user.click(await within(server('fs')).findByRole('button', { name: 'Accept all changes' }));
+    expect(api.callsOf('reviewChanges')[2]).toEqual(['fs', 'accept', [{ name: 'get_forecast', hash: 'd'.repeat(64) }, { name: 'old_tool', hash: 'e'.repeat(64) }], 'f'.repeat(64)]);
     api.changes = [changes];
     act(() => api.emit({ type: 'changes-detected', server: 'fs' }));
     await user.click(await within(server('fs')).findByRole('button', { name: 'Reject all changes' }));
-    expect(api.callsOf('reviewChanges')[1]).toEqual(['fs', 'reject']);
+    expect(api.callsOf('reviewChanges')[3]).toEqual(['fs', 'reject']);
   });
 
   it('adds a server from the form, one argument per line, and removes one after confirming', async () => {

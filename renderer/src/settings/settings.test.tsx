@@ -60,6 +60,17 @@ describe('activity', () => {
     act(() => api.emit({ type: 'log-appended', entry: entry({ seq: 3 }) }));
     await waitFor(() => expect(api.callsOf('queryLog').length).toBe(before + 1));
   });
+
+  it('shows changes of state with their kind and the surface that made them', async () => {
+    const api = new FakeApi();
+    api.log = [entry({ seq: 1, kind: 'settings', actor: 'cli', server: '*', tool: '*', detail: 'paused: every call is denied' })];
+    await renderApp(api, 'activity');
+    const row = within(await screen.findByRole('list', { name: 'Audit log' })).getAllByRole('listitem')[0]!;
+    expect(row.textContent).toContain('Settings');
+    expect(row.textContent).toContain('Countersign');
+    await userEvent.click(within(row).getByRole('button'));
+    expect(row.textContent).toContain('Throughcommand line');
+  });
 });
 
 describe('desktop shell', () => {

@@ -1,7 +1,7 @@
 // An in-memory CountersignApi for component tests: the bridge boundary, so the UI above it is real.
 import type {
   AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, LogQuery, PendingCall,
-  PinView, ReviewAction, ServerChanges, ServerConfig, ServerView, Settings,
+  PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerConfig, ServerView, Settings,
 } from '../../../shared/api';
 import type {
   ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult,
@@ -46,7 +46,7 @@ export function makeServer(over: Partial<ServerView> = {}): ServerView {
     sessions: 0,
     tools: [],
     status: 'idle',
-    launch: { commandLine: ['node', 'server.js'], envNames: [], headerNames: [], approved: true, approvedBy: 'person' },
+    launch: { commandLine: ['node', 'server.js'], envNames: [], headerNames: [], hash: 'a'.repeat(64), approved: true, approvedBy: 'person' },
     pendingChanges: 0,
     ...over,
   };
@@ -126,8 +126,8 @@ export class FakeApi implements CountersignApi {
     return this.answer('addServer', [name, config], () => void this.servers.push(makeServer({ name, config, status: 'needs-consent' })));
   }
   removeServer(name: string) { return this.answer('removeServer', [name], () => void (this.servers = this.servers.filter((s) => s.name !== name))); }
-  setTrust(name: string, trusted: boolean) {
-    return this.answer('setTrust', [name, trusted], () => void this.servers.forEach((s) => s.name === name && (s.trusted = trusted)));
+  setTrust(name: string, trusted: boolean, seen?: SeenServer) {
+    return this.answer('setTrust', seen ? [name, trusted, seen] : [name, trusted], () => void this.servers.forEach((s) => s.name === name && (s.trusted = trusted)));
   }
   listRules() { return this.answer('listRules', [], () => structuredClone(this.rules)); }
   removeRule(id: string) { return this.answer('removeRule', [id], () => void (this.rules = this.rules.filter((r) => r.id !== id))); }
@@ -135,13 +135,14 @@ export class FakeApi implements CountersignApi {
   updateSettings(patch: Partial<Settings>) { return this.answer('updateSettings', [patch], () => (this.settings = { ...this.settings, ...patch })); }
   queryLog(query: LogQuery) { return this.answer('queryLog', [query], () => structuredClone(this.log)); }
   listChanges() { return this.answer('listChanges', [], () => structuredClone(this.changes)); }
-  reviewChanges(server: string, action: ReviewAction, tools?: string[]) {
-    return this.answer('reviewChanges', tools ? [server, action, tools] : [server, action], () => void (this.changes = this.changes.filter((c) => c.server !== server)));
+  reviewChanges(server: string, action: ReviewAction, tools?: ReviewedTool[], identityHash?: string) {
+    const args = [server, action, ...(tools ? [tools] : []), ...(identityHash ? [identityHash] : [])];
+    return this.answer('reviewChanges', args, () => void (this.changes = this.changes.filter((c) => c.server !== server)));
   }
-  pinServer(name: string) { return this.answer('pinServer', [name], () => this.pinResult); }
+  pinServer(name: string, seen: SeenServer) { return this.answer('pinServer', [name, seen], () => this.pinResult); }
   unpinServer(name: string) { return this.answer('unpinServer', [name], () => undefined); }
-  approveLaunch(name: string) {
-    return this.answer('approveLaunch', [name], () => void this.servers.forEach((s) => {
+  approveLaunch(name: string, launchHash: string) {
+    return this.answer('approveLaunch', [name, launchHash], () => void this.servers.forEach((s) => {
       if (s.name !== name) return;
       s.status = 'idle';
       s.launch = { ...s.launch, approved: true, approvedBy: 'person' };

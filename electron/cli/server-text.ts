@@ -1,0 +1,63 @@
+// How the CLI prints what a person decides on: the exact command line argument by argument, the tools
+// it listed, and held changes, each with the hash the decision will be bound to. Everything a server or
+// a config supplied is escaped.
+import type { LaunchView, ServerChanges, ServerView } from '../../shared/api.js';
+import { escapeControl as e } from '../../shared/escape.js';
+
+export function launchText(name: string, launch: LaunchView): string {
+  const lines: string[] = [];
+  if (launch.commandLine) {
+    lines.push(`'${e(name)}' runs exactly:`);
+    launch.commandLine.forEach((arg, i) => lines.push(`  [${i}] ${e(arg)}`));
+    if (launch.cwd) lines.push(`  in ${e(launch.cwd)}`);
+    if (launch.envNames.length) lines.push(`  with environment variables: ${launch.envNames.map((n) => e(n)).join(', ')} (values not shown)`);
+  } else {
+    lines.push(`'${e(name)}' is a remote server at ${e(launch.url ?? '')}; nothing runs on this machine.`);
+    if (launch.headerNames.length) lines.push(`  with headers: ${launch.headerNames.map((n) => e(n)).join(', ')} (values not shown)`);
+  }
+  lines.push(`  launch hash ${launch.hash}${launch.approved ? ` (approved${launch.approvedBy === 'policy' ? ' by the team policy' : ''})` : ' (not approved)'}`);
+  return lines.join('\n') + '\n';
+}
+
+export function toolsText(server: ServerView): string {
+  if (!server.tools.length) return 'No tool listing yet (no client has run it).\n';
+  const lines = [`Tools as last listed (listing hash ${server.listingHash ?? 'none'}):`];
+  for (const t of server.tools) {
+    const flags = [t.hints.readOnlyHint ? 'read-only' : 'may change data', t.hints.openWorldHint ? 'open world' : 'closed world', t.state];
+    lines.push(`  ${e(t.definition.name)}  (${flags.join(', ')})${t.findings.length ? `  ${t.findings.length} warning(s)` : ''}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function pinText(server: ServerView): string {
+  const pin = server.pin;
+  if (!pin) return 'Not pinned.\n';
+  const lines = [`Pinned${pin.version ? ` to version ${e(pin.version)}` : ''}${pin.by === 'policy' ? ' by the team policy' : ''}; definitions ${pin.definitionsHash}`];
+  if (pin.package) {
+    lines.push(`  package ${e(pin.package.spec)} (${pin.package.kind})`);
+    if (pin.package.contentHash) lines.push(`  content ${pin.package.contentHash}${pin.package.installedAt ? ` (${e(pin.package.installedAt)})` : ''}`);
+    for (const i of pin.package.integrity ?? []) lines.push(`  registry integrity ${e(i)}`);
+  }
+  for (const q of server.quarantine ?? []) lines.push(`  QUARANTINED: ${e(q)}`);
+  return lines.join('\n') + '\n';
+}
+
+export function changesText(changes: ServerChanges): string {
+  const lines = [`Changes to '${e(changes.server)}' waiting for review:`];
+  if (changes.version) lines.push(`  version ${e(changes.version.from ?? 'none')} → ${e(changes.version.to ?? 'none')} (${changes.version.kind})`);
+  if (changes.instructions) lines.push('  its instructions to the model changed');
+  if (changes.identityHash) lines.push(`  identity hash ${changes.identityHash}`);
+  for (const t of changes.tools) {
+    lines.push(`  ${t.kind.padEnd(7)} ${e(t.name)}${t.rejected ? ' (rejected)' : ''}  hash ${t.hash}`);
+    const d = t.diff.description;
+    if (Array.isArray(d)) {
+      const removed = d.filter((p) => !p.added).map((p) => p.value).join('');
+      const added = d.filter((p) => !p.removed).map((p) => p.value).join('');
+      lines.push(`      description was: ${e(removed)}`, `      description now: ${e(added)}`);
+    } else if (d) lines.push('      description changed (too large to show here)');
+    for (const s of [...t.diff.schemas.inputSchema, ...t.diff.schemas.outputSchema]) lines.push(`      schema ${e(JSON.stringify(s))}`);
+    for (const a of t.diff.annotations) lines.push(`      annotation ${e(JSON.stringify(a))}`);
+    for (const f of t.findings) lines.push(`      ${f.severity}: ${e(f.message)}`);
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,160 @@
+// The text of the desktop app's native consent dialogs: exactly what would start or change, every
+// argument on its own line, the folder, the names (never the values) of environment variables and
+// headers. Everything a config or a server supplied is escaped, so it cannot hide or restyle a line.
+// Pure: the consent guard builds a request, this turns it into dialog.showMessageBox options.
+import { escapeControl } from '../../shared/escape.js';
+
+/** What will run, as the dialog shows it. */
+export interface LaunchShown {
+  commandLine?: string[];
+  cwd?: string;
+  envNames: string[];
+  url?: string;
+  headerNames: string[];
+  hash?: string;
+}
+
+export type ConsentRequest =
+  | { kind: 'add-server'; name: string; launch: LaunchShown }
+  | { kind: 'import-servers'; servers: Array<{ name: string; launch: LaunchShown }> }
+  | { kind: 'approve-launch'; name: string; launch: LaunchShown }
+  | { kind: 'trust'; name: string; launch: LaunchShown; tools: Array<{ name: string; readOnly: boolean }> }
+  | { kind: 'pin'; name: string; launch: LaunchShown; tools: string[] }
+  | { kind: 'unpin-quarantined'; name: string; reasons: string[] }
+  | { kind: 'accept-changes'; server: string; tools: Array<{ name: string; kind: string }>; identity: boolean }
+  | { kind: 'always-allow'; server: string; tool: string }
+  | { kind: 'policy-path'; path: string; from?: string }
+  | { kind: 'wrap-client'; client: string; files: Array<{ path: string; entries: Array<{ entry: string; action: string; server?: string; launch?: LaunchShown }> }> }
+  | { kind: 'unwrap-client'; client: string; files: Array<{ path: string; how: string; entries: Array<{ entry: string; outcome: string }> }> }
+  | { kind: 'other'; method: string; args: unknown[] };
+
+export interface ConsentDialogOptions {
+  type: 'warning';
+  title: string;
+  message: string;
+  detail: string;
+  buttons: [string, string];
+  defaultId: 0;
+  cancelId: 0;
+  noLink: true;
+  checkboxLabel?: string;
+  checkboxChecked?: false;
+}
+
+const e = (text: string): string => escapeControl(text);
+const q = (name: string): string => `'${e(name)}'`;
+
+export function launchLines(launch: LaunchShown): string[] {
+  const lines: string[] = [];
+  if (launch.commandLine) {
+    lines.push('Command, one argument per line:');
+    launch.commandLine.forEach((arg, i) => lines.push(`  [${i}] ${arg === '' ? '(empty)' : e(arg)}`));
+    lines.push(`Folder: ${launch.cwd ? e(launch.cwd) : '(Countersign’s own folder)'}`);
+    lines.push(`Environment variables: ${launch.envNames.length ? launch.envNames.map(e).join(', ') + ' (values not shown)' : 'none added'}`);
+  } else if (launch.url) {
+    lines.push(`Remote server: ${e(launch.url)} (nothing runs on this computer)`);
+    if (launch.headerNames.length) lines.push(`Headers: ${launch.headerNames.map(e).join(', ')} (values not shown)`);
+  }
+  if (launch.hash) lines.push(`Launch hash: ${launch.hash}`);
+  return lines;
+}
+
+function options(title: string, message: string, detail: string[], confirm: string, checkboxLabel?: string): ConsentDialogOptions {
+  return {
+    type: 'warning',
+    title,
+    message,
+    detail: detail.join('\n'),
+    buttons: ['Cancel', confirm],
+    defaultId: 0,
+    cancelId: 0,
+    noLink: true,
+    ...(checkboxLabel ? { checkboxLabel, checkboxChecked: false as const } : {}),
+  };
+}
+
+export function consentDialog(request: ConsentRequest): ConsentDialogOptions {
+  switch (request.kind) {
+    case 'add-server':
+      return options('Add a server', `Add the server ${q(request.name)}?`, [
+        ...launchLines(request.launch),
+        '',
+        'It starts untrusted: every call asks you.',
+      ], 'Add server', request.launch.commandLine ? 'Also let this exact command run' : undefined);
+    case 'import-servers':
+      return options('Import servers', `Import ${request.servers.length} server${request.servers.length === 1 ? '' : 's'}?`, [
+        ...request.servers.flatMap((s) => [`${q(s.name)}:`, ...launchLines(s.launch).map((l) => `  ${l}`), '']),
+        'Each starts untrusted, and no command runs until you approve it.',
+      ], 'Import');
+    case 'approve-launch':
+      return options('Let a server run', `Let ${q(request.name)} run this on your computer?`, [
+        ...launchLines(request.launch),
+        '',
+        'Read every argument: this is exactly what will run, with your permissions.',
+      ], 'Let it run');
+    case 'trust':
+      return options('Trust a server', `Trust ${q(request.name)}?`, [
+        ...launchLines(request.launch),
+        '',
+        request.tools.length
+          ? `Its tools (${request.tools.length}); those marked read-only will run without asking:`
+          : 'It has not listed its tools yet: Countersign starts it briefly and records what it offers now.',
+        ...request.tools.map((t) => `  ${e(t.name)}${t.readOnly ? '  (read-only: runs without asking)' : ''}`),
+      ], 'Trust');
+    case 'pin':
+      return options('Pin a server', `Pin ${q(request.name)} to what it runs now?`, [
+        ...launchLines(request.launch),
+        '',
+        request.tools.length ? `Its tools: ${request.tools.map(e).join(', ')}` : 'It has not listed its tools yet: Countersign starts it briefly to learn them.',
+        'An npx, uvx or docker package without an exact version is looked up and the command is rewritten to name it exactly; that command counts as approved.',
+      ], 'Pin');
+    case 'unpin-quarantined':
+      return options('Lift a quarantine', `Unpin ${q(request.name)} and let its calls through again?`, [
+        'It is quarantined because:',
+        ...request.reasons.map((r) => `  ${e(r)}`),
+      ], 'Unpin');
+    case 'accept-changes':
+      return options('Accept changed tools', `Accept what changed on ${q(request.server)}?`, [
+        ...request.tools.map((t) => `  ${e(t.kind)}: ${e(t.name)}`),
+        ...(request.identity ? ['  its version or instructions'] : []),
+        '',
+        'Accepted tools can be called again; on a trusted server, read-only ones run without asking.',
+      ], 'Accept');
+    case 'always-allow':
+      return options('Always allow', `Always allow ${e(request.tool)} on ${q(request.server)}?`, [
+        'Later calls of this tool run without asking you while the server is trusted.',
+      ], 'Always allow');
+    case 'policy-path':
+      return options('Team policy file', 'Use this file as the team policy?', [
+        `File: ${e(request.path)}`,
+        ...(request.from ? [`Instead of: ${e(request.from)}`] : []),
+        '',
+        'A team policy can let the commands it lists run without asking you.',
+      ], 'Use this policy');
+    case 'wrap-client':
+      return options('Put Countersign in front of a client', `Rewrite ${q(request.client)}'s config so its servers start through Countersign?`, [
+        ...request.files.flatMap((f) => [
+          `File: ${e(f.path)}`,
+          ...f.entries.flatMap((x) => [
+            `  ${e(x.entry)} → Countersign server ${q(x.server ?? x.entry)} (${x.action === 'add' ? 'added' : x.action === 'reuse' ? 'already in Countersign' : 'command updated'})`,
+            ...(x.launch ? launchLines(x.launch).map((l) => `    ${l}`) : []),
+          ]),
+          '',
+        ]),
+        'A backup of each file is kept, and Unwrap puts it back. Added servers start untrusted, and no command runs until you approve it.',
+      ], 'Wrap');
+    case 'unwrap-client':
+      return options('Undo a wrap', `Put ${q(request.client)}'s config back as it was before Countersign?`, [
+        ...request.files.flatMap((f) => [
+          `File: ${e(f.path)} (${f.how === 'exact' ? 'restored byte for byte' : f.how === 'entries' ? 'only Countersign’s entries reverted; your edits kept' : 'missing'})`,
+          ...f.entries.map((x) => `  ${e(x.entry)}: ${x.outcome === 'restored' ? 'restored' : 'kept as you changed it'}`),
+          '',
+        ]),
+        'Its servers then start without Countersign: their calls are no longer held for you.',
+      ], 'Unwrap');
+    case 'other':
+      return options('Confirm a change', `Allow this change: ${e(request.method)}?`, [
+        ...request.args.map((a, i) => `  [${i}] ${e(JSON.stringify(a) ?? 'undefined')}`),
+      ], 'Allow');
+  }
+}

@@ -1,0 +1,190 @@
+// The desktop app's consent boundary. The renderer is treated as compromisable, so anything that
+// starts or changes a command, or lets calls through without asking, is only a request from it: the
+// main process shows a native dialog with exactly what would happen, and only that dialog's confirm
+// acts. Every API method is classified here; a new method fails to typecheck until it is.
+import type { ClientId, ClientScanOptions, ClientServerView, ServerConfig, ServerView, WrapOptions } from '../../shared/api.js';
+import { API_METHODS } from '../../shared/api-schema.js';
+import type { ApiMethod, CountersignApi } from '../../shared/api.js';
+import { consentDialog, type ConsentDialogOptions, type ConsentRequest, type LaunchShown } from './consent-dialog.js';
+
+export type GuardedApi = Omit<CountersignApi, 'subscribe'>;
+
+/**
+ * free: reads, decisions on pending calls, and changes that only take something away.
+ * consent: always asks. ask-if: asks in the cases its handler says (trust but not untrust, …).
+ */
+export const CONSENT_POLICY = {
+  getStatus: 'free', listPending: 'free', listServers: 'free', listRules: 'free', getSettings: 'free', queryLog: 'free',
+  listChanges: 'free', readFileForPreview: 'free', removeServer: 'free', removeRule: 'free', setPaused: 'free',
+  addServer: 'consent', importServers: 'consent', approveLaunch: 'consent', pinServer: 'consent',
+  listClients: 'free', previewWrap: 'free', previewUnwrap: 'free', wrapClient: 'consent', unwrapClient: 'consent',
+  setTrust: 'ask-if', unpinServer: 'ask-if', reviewChanges: 'ask-if', updateSettings: 'ask-if', decide: 'ask-if',
+} as const satisfies Record<ApiMethod, 'free' | 'consent' | 'ask-if'>;
+
+export interface DialogAnswer {
+  response: number;
+  checkboxChecked?: boolean;
+}
+
+export interface ConsentGuardDeps {
+  /** dialog.showMessageBox with these options, modal to the app window when there is one. */
+  showDialog(options: ConsentDialogOptions): Promise<DialogAnswer>;
+  /** The hash the broker gives a config (for "also let it run" when adding). */
+  launchHash(config: ServerConfig): string;
+  /** How a client config is read on import (the broker's own parser). */
+  pickLaunch(raw: unknown): ServerConfig;
+}
+
+/** The person cancelled the dialog, or another was already open: nothing changed. */
+export class ConsentDeclinedError extends Error {
+  override name = 'ConsentDeclinedError';
+}
+
+const q = (name: string): string => `'${name}'`;
+
+export function launchShown(config: ServerConfig, hash?: string): LaunchShown {
+  return 'url' in config
+    ? { url: config.url, headerNames: Object.keys(config.headers ?? {}), envNames: [], hash }
+    : { commandLine: [config.command, ...(config.args ?? [])], cwd: config.cwd, envNames: Object.keys(config.env ?? {}), headerNames: [], hash };
+}
+
+function launchShownOf(v: ClientServerView): LaunchShown {
+  return { commandLine: v.commandLine, cwd: v.cwd, url: v.url, envNames: v.envNames, headerNames: v.headerNames };
+}
+
+export function guardConsent(api: GuardedApi, deps: ConsentGuardDeps): GuardedApi {
+  let asking = false;
+  /** Shows one dialog at a time: a page cannot stack requests and hope for a tired click. */
+  const ask = async (request: ConsentRequest): Promise<DialogAnswer> => {
+    if (asking) throw new ConsentDeclinedError('Countersign is already asking you to confirm something: nothing changed.');
+    asking = true;
+    try {
+      const answer = await deps.showDialog(consentDialog(request));
+      if (answer.response !== 1) throw new ConsentDeclinedError('You did not confirm in Countersign’s dialog, so nothing changed.');
+      return answer;
+    } finally {
+      asking = false;
+    }
+  };
+  const view = async (name: string): Promise<ServerView | undefined> => (await api.listServers()).find((s) => s.name === name);
+  /** The view the renderer claims to have shown, or a refusal before any dialog. */
+  const shownView = async (name: string, launchHash: string, listingHash?: string | null): Promise<ServerView | undefined> => {
+    const v = await view(name);
+    if (!v) return undefined; // the broker explains an unknown name
+    if (v.launch.hash !== launchHash || (listingHash !== null && v.listingHash !== listingHash)) {
+      throw new ConsentDeclinedError(`${q(name)} changed after it was shown to you, so nothing was changed. Look at it again.`);
+    }
+    return v;
+  };
+
+  const guarded: Record<ApiMethod, (...args: never[]) => Promise<unknown>> = {} as never;
+  const handlers: Partial<Record<ApiMethod, (...args: never[]) => Promise<unknown>>> = {
+    addServer: async (name: string, config: ServerConfig) => {
+      const answer = await ask({ kind: 'add-server', name, launch: launchShown(config) });
+      await api.addServer(name, config);
+      if (answer.checkboxChecked && 'command' in config) await api.approveLaunch(name, deps.launchHash(config));
+    },
+    importServers: async (input: Record<string, unknown>) => {
+      const servers = typeof input.mcpServers === 'object' && input.mcpServers !== null ? (input.mcpServers as Record<string, unknown>) : input;
+      const shown = Object.entries(servers).flatMap(([name, raw]) => {
+        try {
+          return [{ name, launch: launchShown(deps.pickLaunch(raw)) }];
+        } catch {
+          return []; // the broker skips it and says why
+        }
+      });
+      if (shown.length) await ask({ kind: 'import-servers', servers: shown });
+      return api.importServers(input);
+    },
+    approveLaunch: async (name: string, launchHash: string) => {
+      const v = await shownView(name, launchHash, null);
+      if (v) await ask({ kind: 'approve-launch', name, launch: v.launch });
+      return api.approveLaunch(name, launchHash);
+    },
+    setTrust: async (name: string, trusted: boolean, seen?: { launchHash: string; listingHash?: string }) => {
+      if (trusted && seen) {
+        const v = await shownView(name, seen.launchHash, seen.listingHash);
+        if (v) await ask({ kind: 'trust', name, launch: v.launch, tools: v.tools.map((t) => ({ name: t.definition.name, readOnly: t.hints.readOnlyHint })) });
+      }
+      return trusted ? api.setTrust(name, true, seen) : api.setTrust(name, false);
+    },
+    pinServer: async (name: string, seen: { launchHash: string; listingHash?: string }) => {
+      const v = await shownView(name, seen.launchHash, seen.listingHash);
+      if (v) await ask({ kind: 'pin', name, launch: v.launch, tools: v.tools.map((t) => t.definition.name) });
+      return api.pinServer(name, seen);
+    },
+    unpinServer: async (name: string) => {
+      const v = await view(name);
+      if (v?.quarantine?.length) await ask({ kind: 'unpin-quarantined', name, reasons: v.quarantine });
+      return api.unpinServer(name);
+    },
+    reviewChanges: async (server: string, action: 'accept' | 'reject', tools?: Array<{ name: string; hash?: string }>, identityHash?: string) => {
+      if (action === 'accept') {
+        const changes = (await api.listChanges()).find((c) => c.server === server);
+        const named = (tools ?? []).map((t) => ({ name: t.name, kind: changes?.tools.find((c) => c.name === t.name)?.kind ?? 'unknown' }));
+        if (named.length || identityHash) await ask({ kind: 'accept-changes', server, tools: named, identity: identityHash !== undefined });
+      }
+      const args = [server, action, ...(tools ? [tools] : []), ...(identityHash !== undefined ? [identityHash] : [])] as Parameters<GuardedApi['reviewChanges']>;
+      return api.reviewChanges(...args);
+    },
+    updateSettings: async (patch: Parameters<GuardedApi['updateSettings']>[0]) => {
+      const before = await api.getSettings();
+      if (patch.policyPath !== undefined && patch.policyPath !== before.policyPath) {
+        await ask({ kind: 'policy-path', path: patch.policyPath, from: before.policyPath });
+      }
+      return api.updateSettings(patch);
+    },
+    wrapClient: async (client: ClientId, opts: WrapOptions, planHash: string) => {
+      const preview = await api.previewWrap(client, opts);
+      if (preview.planHash !== planHash) throw new ConsentDeclinedError(`${q(client)}'s config changed after it was shown to you, so nothing was written. Look at the preview again.`);
+      const servers = new Map((await api.listClients(opts)).find((c) => c.id === client)?.files.flatMap((f) => f.servers.map((v) => [`${f.path}\0${v.name}`, v] as const)) ?? []);
+      await ask({
+        kind: 'wrap-client',
+        client,
+        files: preview.files.map((f) => ({
+          path: f.path,
+          entries: f.entries.filter((e) => e.action === 'add' || e.action === 'reuse' || e.action === 'update').map((e) => {
+            const v = servers.get(`${f.path}\0${e.entry}`);
+            return { entry: e.entry, action: e.action, server: e.server, launch: v ? launchShownOf(v) : undefined };
+          }),
+        })),
+      });
+      return api.wrapClient(client, opts, planHash);
+    },
+    unwrapClient: async (client: ClientId, opts: ClientScanOptions, planHash?: string) => {
+      const preview = await api.previewUnwrap(client, opts);
+      if (planHash !== undefined && preview.planHash !== planHash) {
+        throw new ConsentDeclinedError(`${q(client)}'s config changed after it was shown to you, so nothing was written. Look at the preview again.`);
+      }
+      await ask({ kind: 'unwrap-client', client, files: preview.files.map((f) => ({ path: f.path, how: f.how, entries: f.entries.map((e) => ({ entry: e.entry, outcome: e.outcome })) })) });
+      // Bound to the plan the dialog showed.
+      return api.unwrapClient(client, opts, preview.planHash);
+    },
+    decide: async (id: string, decision: Parameters<GuardedApi['decide']>[1]) => {
+      if (decision.kind === 'always-allow') {
+        const call = (await api.listPending()).find((c) => c.id === id);
+        if (call) await ask({ kind: 'always-allow', server: call.server, tool: call.tool });
+      }
+      return api.decide(id, decision);
+    },
+  };
+
+  const methods = new Set<string>([...API_METHODS, ...Object.keys(CONSENT_POLICY)]);
+  for (const method of methods) {
+    const policy = (CONSENT_POLICY as Record<string, string>)[method];
+    const target = (api as unknown as Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined>)[method];
+    const handler = handlers[method as ApiMethod];
+    let fn: (...args: unknown[]) => Promise<unknown>;
+    if (policy === 'free' && target) fn = (...args) => target.apply(api, args);
+    else if (handler) fn = handler as (...args: unknown[]) => Promise<unknown>;
+    else if (policy === 'consent' && target) {
+      // A guarded method without its own dialog (a client wrap, …): show the request as it came.
+      fn = async (...args) => {
+        await ask({ kind: 'other', method, args });
+        return target.apply(api, args);
+      };
+    } else fn = async () => Promise.reject(new Error(`${method} is not available in this version of Countersign.`));
+    (guarded as Record<string, unknown>)[method] = fn;
+  }
+  return guarded as unknown as GuardedApi;
+}

@@ -1,0 +1,130 @@
+// Self-protection, the pure half: which strings in a call's arguments may name a file, and whether a
+// resolved path is one of Countersign's own (its data folder, policy, keys) or a client's config, or a
+// folder holding one. Resolving (home, file:// URIs, the server's folder, symlinks) is the core's job
+// (electron/broker/self-protection.ts); this file has no Node imports, so both sides can use it.
+
+/** A file or folder that no rule, lease, allowance or trust may let a call touch without the person. */
+export interface ProtectedPath {
+  path: string;
+  /** What it is, for the person: "Countersign's data folder", "Claude Desktop's config"… */
+  what: string;
+}
+
+export interface ProtectedMatch {
+  /** `inside`: the path is the protected one or inside it. `ancestor`: a folder that holds it. */
+  kind: 'inside' | 'ancestor';
+  what: string;
+  /** The protected path, as configured. */
+  root: string;
+  /** The argument text that named it. */
+  text: string;
+}
+
+/** Beyond this a string is data, not a path; path-like words inside it are still checked. */
+const MAX_WHOLE = 4096;
+const MAX_CANDIDATES = 10_000;
+const MAX_DEPTH = 32;
+/** Shell and JSON punctuation that cannot be part of a path written unquoted. */
+const SPLIT = /[\s"'`;|&<>(){}[\],=]+/u;
+
+/** A word that reads as a path: absolute, home-relative, a file URI, or with a separator or dot segment. */
+export function looksLikePath(word: string): boolean {
+  if (word.length === 0) return false;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(word)) return /^file:/i.test(word); // other URLs name no local file
+  return /^(~|\/|\\|\.|\$\{?HOME\b|%[A-Z_]+%|[A-Za-z]:[\\/])/.test(word) || /[\\/]/.test(word);
+}
+
+/**
+ * Every string that might name a file: each string value and key whole (when short and on one line),
+ * and each path-like word inside any string (a shell command, a config it writes). Bounded.
+ */
+export function pathCandidates(args: unknown): string[] {
+  const out = new Set<string>();
+  const add = (s: string): void => {
+    if (out.size >= MAX_CANDIDATES) return;
+    if (s.length <= MAX_WHOLE && !s.includes('\n')) out.add(s);
+    if (!SPLIT.test(s) && s.length <= MAX_WHOLE) return;
+    for (const word of s.split(SPLIT)) if (out.size < MAX_CANDIDATES && word.length <= MAX_WHOLE && looksLikePath(word)) out.add(word);
+  };
+  const walk = (value: unknown, depth: number): void => {
+    if (depth > MAX_DEPTH || out.size >= MAX_CANDIDATES) return;
+    if (typeof value === 'string') add(value);
+    else if (Array.isArray(value)) for (const v of value) walk(v, depth + 1);
+    else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        add(k);
+        walk(v, depth + 1);
+      }
+    }
+  };
+  walk(args, 0);
+  return [...out];
+}
+
+export interface CompareOptions {
+  /** The platform's separator ('/' or '\\'). */
+  sep: string;
+  /** macOS and Windows: paths that differ only in case name the same file. */
+  caseInsensitive: boolean;
+}
+
+/** One spelling for comparing: Unicode NFC (macOS stores NFD), the platform's case rule, no trailing separator. */
+export function comparable(path: string, opts: CompareOptions): string {
+  let p = path.normalize('NFC');
+  if (opts.caseInsensitive) p = p.toLowerCase();
+  while (p.length > 1 && p.endsWith(opts.sep) && !/^[A-Za-z]:\\$/.test(p)) p = p.slice(0, -1);
+  return p;
+}
+
+function isRoot(p: string, sep: string): boolean {
+  return p === sep || /^[a-z]:\\?$/i.test(p) || p === '';
+}
+
+/** How a resolved path relates to a protected one; both already absolute and normalised. */
+export function relation(path: string, protectedPath: string, opts: CompareOptions): 'inside' | 'ancestor' | undefined {
+  const p = comparable(path, opts);
+  const r = comparable(protectedPath, opts);
+  if (p === r || p.startsWith(r.endsWith(opts.sep) ? r : r + opts.sep)) return 'inside';
+  // A filesystem root holds everything; naming it is not naming Countersign's files.
+  if (!isRoot(p, opts.sep) && r.startsWith(p.endsWith(opts.sep) ? p : p + opts.sep)) return 'ancestor';
+  return undefined;
+}
+
+/** The resolved forms of one argument text (as written, and with symlinks followed). */
+export interface ResolvedCandidate {
+  text: string;
+  forms: string[];
+}
+
+/** Each protected path with its resolved forms (as configured, and with symlinks followed). */
+export interface ProtectedRoot extends ProtectedPath {
+  forms: string[];
+}
+
+/** Every match between the arguments' paths and the protected ones; `inside` matches first. */
+export function matchProtected(candidates: ResolvedCandidate[], roots: ProtectedRoot[], opts: CompareOptions): ProtectedMatch[] {
+  const found: ProtectedMatch[] = [];
+  const seen = new Set<string>();
+  for (const c of candidates) {
+    for (const root of roots) {
+      let kind: ProtectedMatch['kind'] | undefined;
+      for (const form of c.forms) {
+        for (const r of root.forms) {
+          const k = relation(form, r, opts);
+          if (k === 'inside' || (k === 'ancestor' && !kind)) kind = k;
+        }
+      }
+      const key = `${kind}\u0000${root.path}\u0000${c.text}`;
+      if (kind && !seen.has(key)) {
+        seen.add(key);
+        found.push({ kind, what: root.what, root: root.path, text: c.text });
+      }
+    }
+  }
+  return found.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'inside' ? -1 : 1));
+}
+
+/** Whether the matches make the call critical: naming the files always; a folder holding them unless the tool only reads. */
+export function isCritical(matches: readonly ProtectedMatch[], toolOnlyReads: boolean): boolean {
+  return matches.some((m) => m.kind === 'inside' || !toolOnlyReads);
+}

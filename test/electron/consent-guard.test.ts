@@ -1,0 +1,176 @@
+// Native consent in the desktop app, with a fake only at the Electron boundary (the dialog and the IPC
+// sender): a page calls the real broker through the real gatekeeper, as a compromised renderer would.
+// Nothing starts and nothing is saved without the dialog's confirm.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ServerView } from '../../shared/api.js';
+import { IPC } from '../../electron/ipc/channels.js';
+import { pickLaunch } from '../../electron/broker/broker-api.js';
+import { launchHash } from '../../electron/broker/trust/launch-consent.js';
+import type { ConsentDialogOptions } from '../../electron/main/consent-dialog.js';
+import { CONSENT_POLICY, guardConsent } from '../../electron/main/consent-guard.js';
+import { registerGatekeeper } from '../../electron/main/gatekeeper.js';
+import { API_METHODS } from '../../shared/api-schema.js';
+import { recordingTool, startInProcess, type InProcess } from '../helpers/in-process.js';
+import { FakeIpcMain, senderEvent } from './fakes.js';
+
+const WINDOW = 7;
+let world: InProcess;
+let scratch: string;
+let marker: string;
+let dialogs: ConsentDialogOptions[];
+let answer: { response: number; checkboxChecked?: boolean };
+let ipc: FakeIpcMain;
+
+/** What the page can do: invoke the API through the gatekeeper, from the app's own window. */
+async function page<T = unknown>(method: string, ...args: unknown[]): Promise<T> {
+  const reply = (await ipc.invoke(IPC.api, senderEvent({ id: WINDOW }), method, args)) as { ok: boolean; value?: T; error?: string };
+  if (!reply.ok) throw new Error(reply.error);
+  return reply.value as T;
+}
+
+const servers = (): Promise<ServerView[]> => world.api.listServers();
+const view = async (name: string) => (await servers()).find((s) => s.name === name)!;
+
+beforeEach(async () => {
+  world = await startInProcess();
+  scratch = mkdtempSync(join(tmpdir(), 'cs-consent-'));
+  marker = join(scratch, 'ran');
+  dialogs = [];
+  answer = { response: 0 };
+  ipc = new FakeIpcMain();
+  const guarded = guardConsent(world.as('desktop'), {
+    showDialog: async (options) => {
+      dialogs.push(options);
+      return answer;
+    },
+    launchHash,
+    pickLaunch,
+  });
+  registerGatekeeper({ ipcMain: ipc, api: guarded, desktop: {} as never, appWebContentsId: () => WINDOW, onRendererReady: () => undefined });
+});
+
+afterEach(async () => {
+  await world.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('native consent: a page that calls the API directly', () => {
+  it('gets nothing saved and nothing started while the dialog is cancelled', async () => {
+    const shell = { command: '/bin/sh', args: ['-c', `touch ${marker}`] };
+    await expect(page('addServer', 'x', shell)).rejects.toThrow(/did not confirm in Countersign’s dialog, so nothing changed/);
+    expect(await servers()).toEqual([]);
+    // The server exists (added by the person in the CLI), but the page cannot let it run or trust it.
+    await world.as('cli').addServer('x', shell);
+    const shown = await view('x');
+    await expect(page('approveLaunch', 'x', shown.launch.hash)).rejects.toThrow(/did not confirm/);
+    await expect(page('setTrust', 'x', true, { launchHash: shown.launch.hash })).rejects.toThrow(/did not confirm/);
+    await expect(page('pinServer', 'x', { launchHash: shown.launch.hash })).rejects.toThrow(/did not confirm/);
+    await expect(page('importServers', { mcpServers: { y: { command: '/bin/sh', args: ['-c', `touch ${marker}`] } } })).rejects.toThrow(/did not confirm/);
+    await expect(page('updateSettings', { policyPath: join(scratch, 'policy.json') })).rejects.toThrow(/did not confirm/);
+    expect(dialogs.map((d) => d.title)).toEqual(['Add a server', 'Let a server run', 'Trust a server', 'Pin a server', 'Import servers', 'Team policy file']);
+    const after = await view('x');
+    expect([after.launch.approved, after.trusted, after.pin]).toEqual([false, false, undefined]);
+    expect((await servers()).map((s) => s.name)).toEqual(['x']);
+    expect((await world.api.getSettings()).policyPath).toBeUndefined();
+    await expect(world.connect('x')).rejects.toThrow(/waits for your approval/);
+    expect(existsSync(marker)).toBe(false);
+    // Only the CLI's add reached the log.
+    expect((await world.log()).map((e) => [e.kind, e.actor])).toEqual([['server', 'cli']]);
+  });
+
+  it('shows the exact command, every argument, the folder and env names (escaped), and acts on confirm only', async () => {
+    const config = { command: '/bin/sh', args: ['-c', `touch ${marker}`, 'tab\there', '\u001b[2Jfake', ''], cwd: scratch, env: { API_TOKEN: 'hunter2' } };
+    answer = { response: 1, checkboxChecked: false };
+    await page('addServer', 'x', config);
+    const add = dialogs[0]!;
+    expect(add.buttons).toEqual(['Cancel', 'Add server']);
+    expect([add.defaultId, add.cancelId]).toEqual([0, 0]);
+    expect(add.checkboxLabel).toBe('Also let this exact command run');
+    expect(add.detail.split('\n')).toEqual(expect.arrayContaining([
+      '  [0] /bin/sh',
+      '  [1] -c',
+      `  [2] touch ${marker}`,
+      '  [3] tab\\x09here',
+      '  [4] \\x1b[2Jfake',
+      '  [5] (empty)',
+      `Folder: ${scratch}`,
+      'Environment variables: API_TOKEN (values not shown)',
+    ]));
+    expect(add.detail).not.toContain('hunter2');
+    expect((await view('x')).launch.approved).toBe(false);
+
+    const shown = await view('x');
+    await page('approveLaunch', 'x', shown.launch.hash);
+    expect(dialogs[1]!.message).toBe("Let 'x' run this on your computer?");
+    expect(dialogs[1]!.detail).toContain(`Launch hash: ${shown.launch.hash}`);
+    expect((await view('x')).launch.approved).toBe(true);
+    expect((await world.log()).map((e) => [e.kind, e.actor])).toEqual([['server', 'desktop'], ['launch', 'desktop']]);
+  });
+
+  it('adds and lets run in one dialog when its checkbox is ticked', async () => {
+    answer = { response: 1, checkboxChecked: true };
+    await world.serve('placeholder', (s, calls) => void recordingTool(s, calls, 'noop', { readOnlyHint: true }), { consent: false });
+    await page('addServer', 'mem', { command: 'in-process', args: ['placeholder'] });
+    expect(dialogs).toHaveLength(1);
+    expect((await view('mem')).launch.approved).toBe(true);
+  });
+
+  it('refuses a request for something other than what is shown now, before any dialog', async () => {
+    await world.as('cli').addServer('x', { command: '/bin/echo', args: ['a'] });
+    const stale = (await view('x')).launch.hash;
+    await world.as('cli').removeServer('x');
+    await world.as('cli').addServer('x', { command: '/bin/sh', args: ['-c', `touch ${marker}`] });
+    answer = { response: 1 };
+    await expect(page('approveLaunch', 'x', stale)).rejects.toThrow(/changed after it was shown to you/);
+    expect(dialogs).toEqual([]);
+    expect((await view('x')).launch.approved).toBe(false);
+  });
+
+  it('one dialog at a time: a second request while one is open is refused', async () => {
+    await world.as('cli').addServer('x', { command: '/bin/echo' });
+    const hash = (await view('x')).launch.hash;
+    let release!: (a: { response: number }) => void;
+    const guarded = guardConsent(world.as('desktop'), {
+      showDialog: (options) => {
+        dialogs.push(options);
+        return new Promise((r) => (release = r));
+      },
+      launchHash,
+      pickLaunch,
+    });
+    const first = guarded.approveLaunch('x', hash);
+    await new Promise((r) => setTimeout(r, 20));
+    await expect(guarded.approveLaunch('x', hash)).rejects.toThrow(/already asking you to confirm something/);
+    release({ response: 1 });
+    await first;
+    expect(dialogs).toHaveLength(1);
+    expect((await view('x')).launch.approved).toBe(true);
+  });
+
+  it('asks before an always-allow rule, a quarantine lift and accepted changes; untrust, unpin and reject need no dialog', async () => {
+    await world.serve('notes', (s, calls) => void recordingTool(s, calls, 'write_notes', { readOnlyHint: false }), { trusted: true });
+    const client = await world.connect('notes');
+    const result = client.callTool({ name: 'write_notes', arguments: { text: 'x' } });
+    const pending = await world.waitForPending();
+    await expect(page('decide', pending.id, { kind: 'always-allow' })).rejects.toThrow(/did not confirm/);
+    expect(await world.api.listRules()).toEqual([]);
+    await page('decide', pending.id, { kind: 'allow-once' });
+    await result;
+    expect(dialogs.map((d) => d.message)).toEqual(["Always allow write_notes on 'notes'?"]);
+    await page('setTrust', 'notes', false);
+    await page('unpinServer', 'notes');
+    await page('reviewChanges', 'notes', 'reject');
+    expect(dialogs).toHaveLength(1);
+  });
+});
+
+describe('native consent: the classification', () => {
+  it('covers every API method, and guards each one that starts or changes a command', () => {
+    for (const m of API_METHODS) expect(CONSENT_POLICY).toHaveProperty(m);
+    for (const m of ['addServer', 'importServers', 'approveLaunch', 'pinServer', 'wrapClient', 'unwrapClient'] as const) expect(CONSENT_POLICY[m]).toBe('consent');
+    for (const m of ['setTrust', 'updateSettings', 'reviewChanges', 'decide', 'unpinServer'] as const) expect(CONSENT_POLICY[m]).toBe('ask-if');
+  });
+});
