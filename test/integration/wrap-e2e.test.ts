@@ -11,6 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseJsonc } from '../../electron/broker/clients/json-format.js';
 import { makeDataDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
+import { approveShown } from '../helpers/consent.js';
 import { CLI, FILESYSTEM_SERVER, NODE } from '../helpers/paths.js';
 
 const run = promisify(execFile);
@@ -103,7 +104,7 @@ describe.each(SCENARIOS)('wrap $client end to end', (s) => {
     // The new server is untrusted and its launch waits for consent: the person approves it first.
     const [view] = await broker.api<Array<{ name: string; status: string; trusted: boolean }>>('listServers');
     expect(view).toMatchObject({ name: 'files', status: 'needs-consent', trusted: false });
-    await broker.api('approveLaunch', 'files');
+    await approveShown(broker.api, 'files');
     await heldUntilApproved(broker, entry, scratch);
 
     // The wrap is in the audit log.
