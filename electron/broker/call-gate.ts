@@ -9,6 +9,7 @@ import { findProtected, type ProtectScope } from './self-protection.js';
 import type { Finding } from '../../shared/description-scan.js';
 import type { ProtectedMatch } from '../../shared/protected-paths.js';
 import type { TrustManager } from './trust/trust-manager.js';
+import type { ClientPatience, WaitEnd } from './client-patience.js';
 import { errorResult, type CallOutcome, type GateVerdict, type ToolCallContext } from './relay-session.js';
 
 export interface GateDeps {
@@ -31,6 +32,8 @@ export interface GateDeps {
   onLocalRead?(clientKey: string): Promise<void> | void;
   /** Countersign's own files and the clients' configs, as this server would name them (its folder). */
   protectScope(server: string): ProtectScope;
+  /** How long each client is likely to wait (shown on the card), learned from its cancels. */
+  patience?: ClientPatience;
 }
 
 export class CallGate {
@@ -119,13 +122,18 @@ export class CallGate {
         ...trust.argumentFindings(server, ctx.arguments, this.deps.listings()),
       ],
       client: { ...session.clientInfo, session: session.id },
+      clientWait: this.deps.patience?.estimate(session.clientInfo?.name, Date.now(), ctx.progressRequested),
     };
     const waiting = this.deps.pending.wait(call, { timeoutMs, signal: ctx.signal, sendProgress: ctx.sendProgress });
     const resolution = await waiting.result;
     switch (resolution.kind) {
-      case 'cancelled':
-        log({ decision: 'deny', decidedBy: 'cancelled', status: 'cancelled', detail: 'The client cancelled the call, or its session ended, before a decision.' });
-        return { forward: false, result: errorResult('The call was cancelled before anyone decided.') };
+      case 'cancelled': {
+        const waitedMs = Date.now() - started;
+        if (resolution.end.by === 'client') this.deps.patience?.stopped(session.clientInfo?.name, waitedMs, resolution.end.reason);
+        // The agent's client gave up, not the person: the log says whose the cancel was.
+        log({ decision: 'deny', decidedBy: resolution.end.by === 'client' ? 'client' : 'cancelled', status: 'cancelled', detail: stoppedDetail(resolution.end, waitedMs) });
+        return { forward: false, result: errorResult('The call was cancelled before anyone decided. It was not run.') };
+      }
       case 'deny': {
         const text = resolution.by === 'timeout'
           ? `No one approved this call within ${Math.round(timeoutMs / 1000)} s, so Countersign denied it. It was not run.`
@@ -154,6 +162,15 @@ export class CallGate {
     trust.onPersonApproved(server, session.knownTools());
     return forward('person', resolution.actor);
   }
+}
+
+/** Why a call stopped waiting, for the log. */
+function stoppedDetail(end: WaitEnd, waitedMs: number): string {
+  const after = `after ${Math.round(waitedMs / 1000)} s`;
+  if (end.by === 'client') {
+    return `The agent stopped waiting ${after}${end.reason ? ` (its client said: ${escapeControl(end.reason)})` : ''}, before anyone decided. It was not run.`;
+  }
+  return `The session ended ${after} (${escapeControl(end.why)}), before anyone decided. It was not run.`;
 }
 
 /** Self-protection on the call's card: which argument names what. */

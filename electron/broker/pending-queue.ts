@@ -1,12 +1,13 @@
 // Calls waiting for a person. Each resolves exactly once: by a decision, the timeout, a cancel or the
 // session ending. Anything that arrives later is refused and forwards nothing.
 import { randomUUID } from 'node:crypto';
-import type { Actor, DecisionRequest, PendingCall } from '../../shared/api.js';
+import type { Actor, DecisionRequest, PendingCall, PendingRemovedWhy } from '../../shared/api.js';
+import { waitEndOf, type WaitEnd } from './client-patience.js';
 
 export type Resolution =
   | { kind: 'allow-once' | 'allow-session' | 'always-allow'; actor: Actor }
   | { kind: 'deny'; reason?: string; by: 'person' | 'timeout'; actor?: Actor }
-  | { kind: 'cancelled' };
+  | { kind: 'cancelled'; end: WaitEnd };
 
 interface Entry {
   call: PendingCall;
@@ -18,7 +19,7 @@ interface Entry {
 export interface PendingQueueOptions {
   progressIntervalMs?: number;
   onAdded(call: PendingCall): void;
-  onRemoved(id: string, why: 'allowed' | 'denied' | 'timeout' | 'cancelled' | 'session-closed'): void;
+  onRemoved(id: string, why: PendingRemovedWhy): void;
 }
 
 export interface WaitOptions {
@@ -60,14 +61,17 @@ export class PendingQueue {
       this.opts.onRemoved(id, why);
       resolveOuter(r);
     };
-    const onAbort = (): void => finish({ kind: 'cancelled' }, 'cancelled');
+    const onAbort = (): void => {
+      const end = waitEndOf(opts.signal);
+      finish({ kind: 'cancelled', end }, end.by === 'client' ? 'agent-stopped' : 'cancelled');
+    };
     if (opts.signal.aborted) {
-      resolveOuter({ kind: 'cancelled' });
+      resolveOuter({ kind: 'cancelled', end: waitEndOf(opts.signal) });
       return { id, result };
     }
     const timer = setTimeout(() => finish({ kind: 'deny', by: 'timeout' }, 'timeout'), opts.timeoutMs);
     timer.unref();
-    const entry: Entry = { call: full, resolve: (r) => finish(r, r.kind === 'deny' ? 'denied' : r.kind === 'cancelled' ? 'cancelled' : 'allowed'), timer };
+    const entry: Entry = { call: full, resolve: (r) => finish(r, r.kind === 'deny' ? 'denied' : r.kind === 'cancelled' ? (r.end.by === 'client' ? 'agent-stopped' : 'cancelled') : 'allowed'), timer };
     // Keep the client from giving up while a person decides.
     const interval = this.opts.progressIntervalMs ?? 10_000;
     let ticks = 0;
