@@ -122,9 +122,12 @@ export class CallGate {
         ...trust.argumentFindings(server, ctx.arguments, this.deps.listings()),
       ],
       client: { ...session.clientInfo, session: session.id },
-      clientWait: this.deps.patience?.estimate(session.clientInfo?.name, Date.now(), ctx.progressRequested),
     };
-    const waiting = this.deps.pending.wait(call, { timeoutMs, signal: ctx.signal, sendProgress: ctx.sendProgress });
+    const { patience } = this.deps;
+    const waiting = this.deps.pending.wait(call, {
+      timeoutMs, signal: ctx.signal, sendProgress: ctx.sendProgress,
+      clientWait: patience && ((createdAt) => patience.estimate(session.clientInfo?.name, createdAt, ctx.progressRequested)),
+    });
     const resolution = await waiting.result;
     switch (resolution.kind) {
       case 'cancelled': {

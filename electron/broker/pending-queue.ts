@@ -1,7 +1,7 @@
 // Calls waiting for a person. Each resolves exactly once: by a decision, the timeout, a cancel or the
 // session ending. Anything that arrives later is refused and forwards nothing.
 import { randomUUID } from 'node:crypto';
-import type { Actor, DecisionRequest, PendingCall, PendingRemovedWhy } from '../../shared/api.js';
+import type { Actor, ClientWait, DecisionRequest, PendingCall, PendingRemovedWhy } from '../../shared/api.js';
 import { waitEndOf, type WaitEnd } from './client-patience.js';
 
 export type Resolution =
@@ -26,6 +26,8 @@ export interface WaitOptions {
   timeoutMs: number;
   signal: AbortSignal;
   sendProgress(progress: number, message: string): void;
+  /** When the client is likely to give up, from the moment the call starts waiting. */
+  clientWait?(createdAt: number): ClientWait;
 }
 
 export class PendingQueue {
@@ -49,6 +51,7 @@ export class PendingQueue {
     const id = randomUUID();
     const createdAt = Date.now();
     const full: PendingCall = { ...call, id, createdAt, expiresAt: createdAt + opts.timeoutMs };
+    if (opts.clientWait) full.clientWait = opts.clientWait(createdAt);
     let resolveOuter!: (r: Resolution) => void;
     const result = new Promise<Resolution>((resolve) => (resolveOuter = resolve));
     const finish = (r: Resolution, why: Parameters<PendingQueueOptions['onRemoved']>[1]): void => {
