@@ -7,6 +7,7 @@ import type { DecidedBy, Reason, Rule } from './decision.js';
 import type { EffectiveHints, ToolDefinition } from './tool.js';
 import type { Finding, LaunchView, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus } from './trust-types.js';
 import type { SandboxSupport } from './limits.js';
+import type { CallFacts } from './call-warnings.js';
 
 export type * from './clients.js';
 export type { Finding, LaunchView, PinnedPackage, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, ToolChangeView } from './trust-types.js';
@@ -68,6 +69,8 @@ export interface PendingCall {
   /** Scan of the tool's description and of these arguments. */
   findings: Finding[];
   client: { name?: string; version?: string; session: string };
+  /** What Countersign found around the call (files it names, this agent's earlier reads, enforced limits). */
+  facts?: CallFacts;
   createdAt: number;
   expiresAt: number;
   /** When the agent is likely to stop waiting for this call (before `expiresAt`, often). */

@@ -86,7 +86,7 @@ export class Broker {
   private readonly attaching = new Map<string, RemoteSession>();
   /** Bumped whenever `connect` leases are revoked. */
   private leaseEpoch = 0;
-  private readonly histories = new Map<string, { readLocalData: boolean; sessions: number }>();
+  private readonly histories = new Map<string, { readLocalData: boolean; sessions: number; reads?: string[] }>();
   private readonly listeners = new Set<(e: BrokerEvent) => void>();
   /** Each server's last complete tool listing, as a client (or a probe) saw it. */
   readonly lastTools = new Map<string, ToolDefinition[]>();
@@ -212,7 +212,7 @@ export class Broker {
     }
   }
 
-  private history(key: string): { readLocalData: boolean; sessions: number } {
+  private history(key: string): { readLocalData: boolean; sessions: number; reads?: string[] } {
     let h = this.histories.get(key);
     if (!h) {
       h = { readLocalData: false, sessions: 0 };

@@ -4,9 +4,11 @@ import { decide, readsLocalData } from '../../shared/decide.js';
 import { escapeControl } from '../../shared/escape.js';
 import type { DecidedBy, Rule } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
+import { gatherFacts, rememberRead, type ReadHistory } from './call-facts.js';
 import type { PendingQueue } from './pending-queue.js';
 import { findProtected, type ProtectScope } from './self-protection.js';
 import type { Finding } from '../../shared/description-scan.js';
+import type { EnforcedFacts } from '../../shared/call-warnings.js';
 import type { ProtectedMatch } from '../../shared/protected-paths.js';
 import type { TrustManager } from './trust/trust-manager.js';
 import type { ClientPatience, WaitEnd } from './client-patience.js';
@@ -20,7 +22,7 @@ export interface GateDeps {
   settings(): Settings;
   paused(): boolean;
   /** Shared by every session of one client, so a local read in one makes a send in another ask. */
-  history(clientKey: string): { readLocalData: boolean };
+  history(clientKey: string): { readLocalData: boolean } & ReadHistory;
   audit(entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>): void;
   trust: TrustManager;
   /** Every server's last complete listing, for cross-server findings. */
@@ -30,6 +32,8 @@ export interface GateDeps {
    * process of that client, before the read goes on (its answer could reach the model at once).
    */
   onLocalRead?(clientKey: string): Promise<void> | void;
+  /** Limits the sandbox enforces for this server (no network, read-only files): stated as facts on the card. */
+  enforcedFacts?(server: string): EnforcedFacts | undefined;
   /** Countersign's own files and the clients' configs, as this server would name them (its folder). */
   protectScope(server: string): ProtectScope;
   /** How long each client is likely to wait (shown on the card), learned from its cancels. */
@@ -84,9 +88,12 @@ export class CallGate {
     const forward = async (decidedBy: DecidedBy, actor?: Actor): Promise<GateVerdict> => {
       const hadReadLocal = history.readLocalData;
       // Marked before the call runs: once forwarded, local data may already be on its way to the model.
-      if (readsLocalData(decision.hints) && !hadReadLocal) {
-        history.readLocalData = true;
-        await this.deps.onLocalRead?.(session.clientKey);
+      if (readsLocalData(decision.hints)) {
+        rememberRead(history, server, ctx.toolName, ctx.arguments);
+        if (!hadReadLocal) {
+          history.readLocalData = true;
+          await this.deps.onLocalRead?.(session.clientKey);
+        }
       }
       return {
         forward: true,
@@ -122,6 +129,7 @@ export class CallGate {
         ...trust.argumentFindings(server, ctx.arguments, this.deps.listings()),
       ],
       client: { ...session.clientInfo, session: session.id },
+      facts: { ...(await gatherFacts(ctx.toolName, ctx.arguments, history)), enforced: this.deps.enforcedFacts?.(server) },
     };
     const { patience } = this.deps;
     const waiting = this.deps.pending.wait(call, {
