@@ -9,7 +9,8 @@ import { findProtected, type ProtectScope } from './self-protection.js';
 import type { Finding } from '../../shared/description-scan.js';
 import type { ProtectedMatch } from '../../shared/protected-paths.js';
 import type { TrustManager } from './trust/trust-manager.js';
-import { errorResult, type CallOutcome, type GateVerdict, type ToolCallContext } from './relay-session.js';
+import { enforcedFacts, type LimitsInForce } from '../../shared/enforced-limits.js';
+import { errorResult, type CallOutcome, type GateSession, type GateVerdict, type ToolCallContext } from './relay-session.js';
 
 export interface GateDeps {
   pending: PendingQueue;
@@ -31,6 +32,10 @@ export interface GateDeps {
   onLocalRead?(clientKey: string): Promise<void> | void;
   /** Countersign's own files and the clients' configs, as this server would name them (its folder). */
   protectScope(server: string): ProtectScope;
+  /** The limits the session's server process started under, and how they stand (none known: none). */
+  limitsOf?(session: GateSession): LimitsInForce | undefined;
+  /** The home folder, to show paths in it as ~. */
+  home?(): string;
 }
 
 export class CallGate {
@@ -52,6 +57,10 @@ export class CallGate {
       });
       return { forward: false, result: errorResult(block.message) };
     }
+    // Only what the sandbox of this very process enforces: never the limits merely asked for.
+    const running = this.deps.limitsOf?.(session);
+    const enforced = running ? enforcedFacts(running, this.deps.home?.()) : undefined;
+    const limits = enforced && enforced.summary !== 'no limits' ? { limits: enforced.summary } : {};
     const scope = this.deps.protectScope(server);
     const protectedMatches = findProtected(ctx.arguments, scope);
     const decision = decide({
@@ -63,6 +72,7 @@ export class CallGate {
       paused: this.deps.paused(),
       forceAsk: trust.forceAsk(server, ctx.toolName),
       protectedMatches,
+      enforced,
     });
     const started = Date.now();
     const reasons = decision.reasons.map((r) => r.code);
@@ -75,6 +85,7 @@ export class CallGate {
         reasons,
         durationMs: Date.now() - started,
         client: session.clientInfo?.name,
+        ...limits,
         ...fields,
       });
     };
@@ -119,6 +130,7 @@ export class CallGate {
         ...trust.argumentFindings(server, ctx.arguments, this.deps.listings()),
       ],
       client: { ...session.clientInfo, session: session.id },
+      ...limits,
     };
     const waiting = this.deps.pending.wait(call, { timeoutMs, signal: ctx.signal, sendProgress: ctx.sendProgress });
     const resolution = await waiting.result;
