@@ -181,6 +181,8 @@ export interface BrokerStatus {
   paused: boolean;
   /** The sandbox this machine can enforce, or why there is none (found by a probe, never assumed). */
   sandbox?: SandboxSupport;
+  /** MCP over HTTP: open sessions (2025-11-25), stateless pools (2026-07-28), and when idle ones close. */
+  httpSessions?: { sessions: number; stateless: number; idleTimeoutSeconds: number };
 }
 
 export interface ConnectLaunch {

@@ -37,6 +37,7 @@ export class BrokerApi implements CountersignApi {
       ...connectLaunch(core.opts.dataDir, core.opts.env ?? process.env),
       paused: core.paused,
       sandbox: await core.sandbox(),
+      httpSessions: core.httpSessions?.(),
     };
   }
 

@@ -297,6 +297,13 @@ export class Broker {
     this.endpoints = endpoints;
   }
 
+  /** What the HTTP endpoint holds open, for the status. */
+  httpSessions?: () => NonNullable<BrokerStatus['httpSessions']>;
+
+  setHttpSessions(count: () => NonNullable<BrokerStatus['httpSessions']>): void {
+    this.httpSessions = count;
+  }
+
   /** Attaches a client connection to a new upstream session. Refuses unknown servers. */
   async openSession(serverName: string, downstream: MessageTransport, clientKey: string): Promise<RelaySession> {
     const config = await this.startable(serverName);
