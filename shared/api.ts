@@ -5,12 +5,12 @@ import type {
 } from './clients.js';
 import type { DecidedBy, Reason, Rule } from './decision.js';
 import type { EffectiveHints, ToolDefinition } from './tool.js';
-import type { Finding, LaunchView, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus } from './trust-types.js';
+import type { Finding, LaunchView, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, UnsealedGrant, UnsealedRef } from './trust-types.js';
 import type { LimitsEnforcement, LimitsOffer, LimitsProfile, SandboxSupport } from './limits.js';
 import type { CallFacts } from './call-warnings.js';
 
 export type * from './clients.js';
-export type { Finding, LaunchView, PinnedPackage, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, ToolChangeView } from './trust-types.js';
+export type { Finding, LaunchView, PinnedPackage, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, ToolChangeView, UnsealedGrant, UnsealedRef } from './trust-types.js';
 
 /**
  * Who made a change, as the audit log records it: the surface a person used (the browser UI of
@@ -264,6 +264,12 @@ export interface CountersignApi {
    * entries. With a plan hash, refused when the files changed since that preview.
    */
   unwrapClient(client: ClientId, opts: ClientScanOptions, planHash?: string): Promise<UnwrapResult>;
+  /** Trust, launch consent and rules the files hold but the person never confirmed: they have no effect. */
+  listUnsealed(): Promise<UnsealedGrant[]>;
+  /** The person confirms a hand-made grant as shown (its `hash`): it takes effect. Refused when it changed since. */
+  confirmUnsealed(grant: UnsealedRef): Promise<void>;
+  /** Removes a hand-made grant from the files. */
+  discardUnsealed(grant: UnsealedRef): Promise<void>;
   /** Returns the function that ends the subscription. */
   subscribe(listener: (event: BrokerEvent) => void): () => void;
 }

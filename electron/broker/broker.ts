@@ -22,6 +22,7 @@ import { scopeFor, type ProtectedPath, type ProtectScope } from './self-protecti
 import { ProbeTransport, probeTools } from './probe-client.js';
 import { RelaySession } from './relay-session.js';
 import { SettingsStore, type BackendFactory } from './settings-store.js';
+import { GrantSeal } from './store/grant-seal.js';
 import { TrustManager } from './trust/trust-manager.js';
 import type { VersionResolver } from './trust/version-resolver.js';
 import { StdioUpstream, type ExitInfo } from './stdio-upstream.js';
@@ -79,6 +80,8 @@ interface BrokerSession {
 
 export class Broker {
   readonly store: SettingsStore;
+  /** Sealed grants: trust, launch consent and rules written by hand take effect only once confirmed. */
+  readonly seal: GrantSeal;
   readonly audit: AuditLog;
   readonly pending: PendingQueue;
   readonly trust: TrustManager;
@@ -103,7 +106,8 @@ export class Broker {
   endpoints: Pick<BrokerStatus, 'httpUrl' | 'mcpUrlTemplate'> = {};
 
   constructor(readonly opts: BrokerOptions) {
-    const opened = SettingsStore.open({ dataDir: opts.dataDir, backend: opts.backend });
+    this.seal = GrantSeal.open(opts.dataDir, opts.env ?? process.env, (w) => this.warn(w));
+    const opened = SettingsStore.open({ dataDir: opts.dataDir, backend: opts.backend, seal: this.seal });
     this.store = opened.store;
     const audit = AuditLog.open(opts.dataDir, { maxBytes: opts.auditMaxBytes });
     this.audit = audit.log;
@@ -118,6 +122,7 @@ export class Broker {
       policyPath: () => this.policyPath(),
       resolver: opts.resolver,
       npxCache: opts.npxCache,
+      seal: this.seal,
     });
     this.clients = new ClientConfigs({
       dataDir: opts.dataDir,
@@ -267,6 +272,7 @@ export class Broker {
       ...(process.platform !== 'win32' && !socket.startsWith(resolve(dataDir)) ? [{ path: socket, what: "Countersign's socket" }] : []),
       // A client's config decides what commands it starts: a project's too (`.vscode/mcp.json`, …).
       ...knownClientConfigs(this.clients.where(), projects).map((c) => ({ path: c.path, what: `${c.client}'s MCP config` })),
+      ...this.seal.protectedPaths(),
       ...(this.opts.protectedPaths?.() ?? []),
     ];
   }
