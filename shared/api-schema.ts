@@ -66,6 +66,8 @@ const scanOptions = z.object({ project: z.string().min(1).max(4096).optional() }
 const wrapOptions = scanOptions.extend({ only: z.array(z.string().min(1).max(500)).min(1).max(1000).optional() }).strict();
 const planHash = z.string().regex(/^[0-9a-f]{64}$/, 'a plan hash from the preview');
 
+const unsealedRef = z.object({ kind: z.enum(['trust', 'launch', 'rule']), server: serverName, hash: sha256, ruleId: id.optional() }).strict();
+
 /** Positional arguments of each method, as a tuple. */
 export const apiArgs = {
   getStatus: z.tuple([]),
@@ -98,6 +100,9 @@ export const apiArgs = {
   wrapClient: z.tuple([clientId, wrapOptions, planHash]),
   previewUnwrap: z.tuple([clientId, scanOptions]),
   unwrapClient: z.union([z.tuple([clientId, scanOptions]), z.tuple([clientId, scanOptions, planHash])]),
+  listUnsealed: z.tuple([]),
+  confirmUnsealed: z.tuple([unsealedRef]),
+  discardUnsealed: z.tuple([unsealedRef]),
 } satisfies Record<ApiMethod, z.ZodTypeAny>;
 
 export const API_METHODS = Object.keys(apiArgs) as ApiMethod[];
@@ -112,6 +117,7 @@ const USAGE: Partial<Record<ApiMethod, string>> = {
   setTrust: 'setTrust(name, true, { launchHash, listingHash? }) takes launch.hash and listingHash from the server\'s view; setTrust(name, false) needs nothing',
   pinServer: 'pinServer(name, { launchHash, listingHash? }) takes launch.hash and listingHash from the server\'s view',
   setLimits: 'setLimits(name, { network, filesystem, passEnv }, launchHash?) takes launch.hash from the server\'s view to approve looser limits',
+  confirmUnsealed: 'confirmUnsealed({ kind, server, hash, ruleId? }) takes an entry of listUnsealed as shown',
   reviewChanges: 'reviewChanges(server, \'accept\', [{ name, hash }…], identityHash?) takes each change\'s hash from listChanges; reviewChanges(server, \'reject\', [{ name }…]?) needs none',
 };
 

@@ -5,11 +5,12 @@ import type {
 } from './clients.js';
 import type { DecidedBy, Reason, Rule } from './decision.js';
 import type { EffectiveHints, ToolDefinition } from './tool.js';
-import type { Finding, LaunchView, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus } from './trust-types.js';
+import type { Finding, LaunchView, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, UnsealedGrant, UnsealedRef } from './trust-types.js';
 import type { LimitsEnforcement, LimitsOffer, LimitsProfile, SandboxSupport } from './limits.js';
+import type { CallFacts } from './call-warnings.js';
 
 export type * from './clients.js';
-export type { Finding, LaunchView, PinnedPackage, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, ToolChangeView } from './trust-types.js';
+export type { Finding, LaunchView, PinnedPackage, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, ToolChangeView, UnsealedGrant, UnsealedRef } from './trust-types.js';
 
 /**
  * Who made a change, as the audit log records it: the surface a person used (the browser UI of
@@ -83,10 +84,26 @@ export interface PendingCall {
   /** Scan of the tool's description and of these arguments. */
   findings: Finding[];
   client: { name?: string; version?: string; session: string };
+  /** What Countersign found around the call (files it names, this agent's earlier reads, enforced limits). */
+  facts?: CallFacts;
   /** The limits its server runs under, as a badge ("no network (enforced)"); absent when it has none. */
   limits?: string;
   createdAt: number;
   expiresAt: number;
+  /** When the agent is likely to stop waiting for this call (before `expiresAt`, often). */
+  clientWait?: ClientWait;
+}
+
+/**
+ * How long the client is likely to wait. `sdk-default`: it sent no progress token, so the SDK default
+ * (60 s) applies; `progress`: it asked for progress, which Countersign sends, so it may wait until
+ * `expiresAt` if it restarts its clock on progress, or stop at 60 s if not; `observed`: it stopped
+ * waiting on a timeout before, after this long.
+ */
+export interface ClientWait {
+  givesUpAt?: number;
+  basis: 'sdk-default' | 'progress' | 'observed';
+  progress: boolean;
 }
 
 export type DecisionRequest =
@@ -98,6 +115,8 @@ export type DecisionRequest =
 export type DecideResult =
   | { ok: true; forwarded: boolean; note?: string }
   | { ok: false; error: 'not-pending' };
+
+export type PendingRemovedWhy = 'allowed' | 'denied' | 'timeout' | 'cancelled' | 'session-closed' | 'agent-stopped';
 
 export interface AuditEntry {
   seq: number;
@@ -162,6 +181,8 @@ export interface BrokerStatus {
   paused: boolean;
   /** The sandbox this machine can enforce, or why there is none (found by a probe, never assumed). */
   sandbox?: SandboxSupport;
+  /** MCP over HTTP: open sessions (2025-11-25), stateless pools (2026-07-28), and when idle ones close. */
+  httpSessions?: { sessions: number; stateless: number; idleTimeoutSeconds: number };
 }
 
 export interface ConnectLaunch {
@@ -173,7 +194,8 @@ export interface ConnectLaunch {
 
 export type BrokerEvent =
   | { type: 'pending-added'; call: PendingCall }
-  | { type: 'pending-removed'; id: string; why: 'allowed' | 'denied' | 'timeout' | 'cancelled' | 'session-closed' }
+  /** `agent-stopped`: the client cancelled the call (or closed its session) before anyone decided. */
+  | { type: 'pending-removed'; id: string; why: PendingRemovedWhy }
   | { type: 'servers-changed' }
   | { type: 'rules-changed' }
   | { type: 'settings-changed' }
@@ -242,6 +264,12 @@ export interface CountersignApi {
    * entries. With a plan hash, refused when the files changed since that preview.
    */
   unwrapClient(client: ClientId, opts: ClientScanOptions, planHash?: string): Promise<UnwrapResult>;
+  /** Trust, launch consent and rules the files hold but the person never confirmed: they have no effect. */
+  listUnsealed(): Promise<UnsealedGrant[]>;
+  /** The person confirms a hand-made grant as shown (its `hash`): it takes effect. Refused when it changed since. */
+  confirmUnsealed(grant: UnsealedRef): Promise<void>;
+  /** Removes a hand-made grant from the files. */
+  discardUnsealed(grant: UnsealedRef): Promise<void>;
   /** Returns the function that ends the subscription. */
   subscribe(listener: (event: BrokerEvent) => void): () => void;
 }

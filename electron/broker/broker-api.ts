@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import type {
   Actor, AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, LogQuery,
   PendingCall, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerConfig, ServerView, Settings,
+  UnsealedGrant, UnsealedRef,
 } from '../../shared/api.js';
 import type {
   ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult,
@@ -21,6 +22,7 @@ import { launchApproved } from './trust/launch-consent.js';
 import { identityFingerprint } from './trust/trust-manager.js';
 import type { LimitsProfile } from '../../shared/limits.js';
 import { limitsView, setServerLimits } from './server-limits.js';
+import { confirmUnsealed, discardUnsealed, listUnsealed, unsealedWarnings } from './store/unsealed-grants.js';
 
 export const VERSION = '0.1.0';
 
@@ -32,11 +34,12 @@ export class BrokerApi implements CountersignApi {
     return {
       version: VERSION,
       dataDir: core.opts.dataDir,
-      warnings: [...core.warnings],
+      warnings: [...core.warnings, ...unsealedWarnings(core)],
       ...core.endpoints,
       ...connectLaunch(core.opts.dataDir, core.opts.env ?? process.env),
       paused: core.paused,
       sandbox: await core.sandbox(),
+      httpSessions: core.httpSessions?.(),
     };
   }
 
@@ -258,6 +261,18 @@ export class BrokerApi implements CountersignApi {
 
   unwrapClient(client: ClientId, opts: ClientScanOptions, planHash?: string): Promise<UnwrapResult> {
     return this.core.clients.unwrapClient(client, opts, planHash, this.actor);
+  }
+
+  async listUnsealed(): Promise<UnsealedGrant[]> {
+    return listUnsealed(this.core);
+  }
+
+  async confirmUnsealed(grant: UnsealedRef): Promise<void> {
+    confirmUnsealed(this.core, this.actor, grant);
+  }
+
+  async discardUnsealed(grant: UnsealedRef): Promise<void> {
+    discardUnsealed(this.core, this.actor, grant);
   }
 
   subscribe(listener: (event: BrokerEvent) => void): () => void {

@@ -10,6 +10,7 @@ import type { ToolDefinition } from '../../shared/tool.js';
 import { AuditLog, type NewAuditEntry } from './audit-log.js';
 import { BrokerApi } from './broker-api.js';
 import { CallGate } from './call-gate.js';
+import { ClientPatience } from './client-patience.js';
 import { changeEntry, type Change } from './change-entry.js';
 import { knownClientConfigs } from './clients/catalogue.js';
 import { ClientConfigs } from './clients/client-configs.js';
@@ -21,6 +22,7 @@ import { scopeFor, type ProtectedPath, type ProtectScope } from './self-protecti
 import { ProbeTransport, probeTools } from './probe-client.js';
 import { RelaySession } from './relay-session.js';
 import { SettingsStore, type BackendFactory } from './settings-store.js';
+import { GrantSeal } from './store/grant-seal.js';
 import { TrustManager } from './trust/trust-manager.js';
 import type { VersionResolver } from './trust/version-resolver.js';
 import { StdioUpstream, type ExitInfo } from './stdio-upstream.js';
@@ -78,6 +80,8 @@ interface BrokerSession {
 
 export class Broker {
   readonly store: SettingsStore;
+  /** Sealed grants: trust, launch consent and rules written by hand take effect only once confirmed. */
+  readonly seal: GrantSeal;
   readonly audit: AuditLog;
   readonly pending: PendingQueue;
   readonly trust: TrustManager;
@@ -89,7 +93,7 @@ export class Broker {
   private readonly attaching = new Map<string, RemoteSession>();
   /** Bumped whenever `connect` leases are revoked. */
   private leaseEpoch = 0;
-  private readonly histories = new Map<string, { readLocalData: boolean; sessions: number }>();
+  private readonly histories = new Map<string, { readLocalData: boolean; sessions: number; reads?: string[] }>();
   private readonly listeners = new Set<(e: BrokerEvent) => void>();
   /** Each server's last complete tool listing, as a client (or a probe) saw it. */
   readonly lastTools = new Map<string, ToolDefinition[]>();
@@ -102,7 +106,8 @@ export class Broker {
   endpoints: Pick<BrokerStatus, 'httpUrl' | 'mcpUrlTemplate'> = {};
 
   constructor(readonly opts: BrokerOptions) {
-    const opened = SettingsStore.open({ dataDir: opts.dataDir, backend: opts.backend });
+    this.seal = GrantSeal.open(opts.dataDir, opts.env ?? process.env, (w) => this.warn(w));
+    const opened = SettingsStore.open({ dataDir: opts.dataDir, backend: opts.backend, seal: this.seal });
     this.store = opened.store;
     const audit = AuditLog.open(opts.dataDir, { maxBytes: opts.auditMaxBytes });
     this.audit = audit.log;
@@ -117,6 +122,7 @@ export class Broker {
       policyPath: () => this.policyPath(),
       resolver: opts.resolver,
       npxCache: opts.npxCache,
+      seal: this.seal,
     });
     this.clients = new ClientConfigs({
       dataDir: opts.dataDir,
@@ -151,6 +157,7 @@ export class Broker {
       listings: () => this.lastTools,
       protectScope: (server) => this.protectScope(server),
       onLocalRead: (clientKey) => this.endLocalReadLeases(clientKey),
+      patience: new ClientPatience(),
       limitsOf: (session) => this.running.get(session.id)?.(),
       home: () => opts.home ?? os.homedir(),
     });
@@ -235,7 +242,7 @@ export class Broker {
     }
   }
 
-  private history(key: string): { readLocalData: boolean; sessions: number } {
+  private history(key: string): { readLocalData: boolean; sessions: number; reads?: string[] } {
     let h = this.histories.get(key);
     if (!h) {
       h = { readLocalData: false, sessions: 0 };
@@ -265,6 +272,7 @@ export class Broker {
       ...(process.platform !== 'win32' && !socket.startsWith(resolve(dataDir)) ? [{ path: socket, what: "Countersign's socket" }] : []),
       // A client's config decides what commands it starts: a project's too (`.vscode/mcp.json`, …).
       ...knownClientConfigs(this.clients.where(), projects).map((c) => ({ path: c.path, what: `${c.client}'s MCP config` })),
+      ...this.seal.protectedPaths(),
       ...(this.opts.protectedPaths?.() ?? []),
     ];
   }
@@ -293,6 +301,13 @@ export class Broker {
 
   setEndpoints(endpoints: Pick<BrokerStatus, 'httpUrl' | 'mcpUrlTemplate'>): void {
     this.endpoints = endpoints;
+  }
+
+  /** What the HTTP endpoint holds open, for the status. */
+  httpSessions?: () => NonNullable<BrokerStatus['httpSessions']>;
+
+  setHttpSessions(count: () => NonNullable<BrokerStatus['httpSessions']>): void {
+    this.httpSessions = count;
   }
 
   /** Attaches a client connection to a new upstream session. Refuses unknown servers. */

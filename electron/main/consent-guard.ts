@@ -2,7 +2,7 @@
 // starts or changes a command, or lets calls through without asking, is only a request from it: the
 // main process shows a native dialog with exactly what would happen, and only that dialog's confirm
 // acts. Every API method is classified here; a new method fails to typecheck until it is.
-import type { ClientId, ClientScanOptions, ClientServerView, ServerConfig, ServerView, WrapOptions } from '../../shared/api.js';
+import type { ClientId, ClientScanOptions, ClientServerView, ServerConfig, ServerView, UnsealedRef, WrapOptions } from '../../shared/api.js';
 import { API_METHODS } from '../../shared/api-schema.js';
 import { isLooser, NO_LIMITS, type LimitsProfile } from '../../shared/limits.js';
 import type { ApiMethod, CountersignApi } from '../../shared/api.js';
@@ -20,6 +20,8 @@ export const CONSENT_POLICY = {
   addServer: 'consent', importServers: 'consent', approveLaunch: 'consent', pinServer: 'consent', setLimits: 'ask-if',
   listClients: 'free', previewWrap: 'free', previewUnwrap: 'free', wrapClient: 'consent', unwrapClient: 'consent',
   setTrust: 'ask-if', unpinServer: 'ask-if', reviewChanges: 'ask-if', updateSettings: 'ask-if', decide: 'ask-if',
+  // Confirming a grant written by hand makes it take effect; discarding one only takes it away.
+  listUnsealed: 'free', discardUnsealed: 'free', confirmUnsealed: 'consent',
 } as const satisfies Record<ApiMethod, 'free' | 'consent' | 'ask-if'>;
 
 export interface DialogAnswer {
@@ -172,6 +174,17 @@ export function guardConsent(api: GuardedApi, deps: ConsentGuardDeps): GuardedAp
       await ask({ kind: 'unwrap-client', client, files: preview.files.map((f) => ({ path: f.path, how: f.how, entries: f.entries.map((e) => ({ entry: e.entry, outcome: e.outcome })) })) });
       // Bound to the plan the dialog showed.
       return api.unwrapClient(client, opts, preview.planHash);
+    },
+    confirmUnsealed: async (ref: UnsealedRef) => {
+      const grant = (await api.listUnsealed()).find((g) => g.kind === ref.kind && g.server === ref.server && g.hash === ref.hash && g.ruleId === ref.ruleId);
+      if (!grant) throw new ConsentDeclinedError(`The hand-made ${ref.kind} for ${q(ref.server)} is no longer what was shown to you, so nothing was confirmed. Look at it again.`);
+      if (grant.kind === 'rule') await ask({ kind: 'always-allow', server: grant.server, tool: grant.tool ?? '' });
+      else if (grant.kind === 'launch') await ask({ kind: 'approve-launch', name: grant.server, launch: grant.launch! });
+      else {
+        const v = await view(grant.server);
+        await ask({ kind: 'trust', name: grant.server, launch: grant.launch!, tools: (v?.tools ?? []).map((t) => ({ name: t.definition.name, readOnly: t.hints.readOnlyHint })) });
+      }
+      return api.confirmUnsealed(ref);
     },
     decide: async (id: string, decision: Parameters<GuardedApi['decide']>[1]) => {
       if (decision.kind === 'always-allow') {

@@ -2,7 +2,7 @@
 import type { LimitsProfile } from '../../../shared/limits.js';
 import type {
   AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, LogQuery, PendingCall,
-  PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerConfig, ServerView, Settings,
+  PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerConfig, ServerView, Settings, UnsealedGrant, UnsealedRef,
 } from '../../../shared/api';
 import type {
   ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult,
@@ -79,6 +79,7 @@ export class FakeApi implements CountersignApi {
   pending: PendingCall[] = [];
   servers: ServerView[] = [makeServer()];
   rules: Rule[] = [];
+  unsealed: UnsealedGrant[] = [];
   settings: Settings = { approvalTimeoutSeconds: 120, upstreamTimeoutSeconds: 300, theme: 'system' };
   status: BrokerStatus = {
     version: '0.1.0', dataDir: '/data', warnings: [], httpUrl: 'http://127.0.0.1:4000',
@@ -161,6 +162,13 @@ export class FakeApi implements CountersignApi {
       for (const name of Object.keys(mcpServers)) this.servers.push(makeServer({ name }));
       return { added: Object.keys(mcpServers), skipped: [] };
     });
+  }
+  listUnsealed() { return this.answer('listUnsealed', [], () => this.unsealed); }
+  confirmUnsealed(ref: UnsealedRef) {
+    return this.answer('confirmUnsealed', [ref], () => void (this.unsealed = this.unsealed.filter((g) => g.hash !== ref.hash)));
+  }
+  discardUnsealed(ref: UnsealedRef) {
+    return this.answer('discardUnsealed', [ref], () => void (this.unsealed = this.unsealed.filter((g) => g.hash !== ref.hash)));
   }
   setPaused(paused: boolean) { return this.answer('setPaused', [paused], () => void (this.status.paused = paused)); }
   readFileForPreview(path: string) {
