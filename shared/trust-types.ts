@@ -14,7 +14,9 @@ export interface LaunchView {
   envNames: string[];
   url?: string;
   headerNames: string[];
-  /** sha256 of everything that decides what runs (command, args, env values, cwd; or URL and headers). */
+  /** Its limits (part of the hash): what its sandbox lets it reach. Absent: none. */
+  limits?: import('./limits.js').LimitsProfile;
+  /** sha256 of everything that decides what runs (command, args, env values, cwd, limits; or URL and headers). */
   hash: string;
   approved: boolean;
   /** Who approved it: the person, or the team policy file. */

@@ -20,6 +20,8 @@ import { parseServerConfig, validateServerName } from './settings-store.js';
 import { heldChangeHash } from './trust/definition-tracker.js';
 import { launchApproved } from './trust/launch-consent.js';
 import { identityFingerprint } from './trust/trust-manager.js';
+import type { LimitsProfile } from '../../shared/limits.js';
+import { limitsView, setServerLimits } from './server-limits.js';
 import { confirmUnsealed, discardUnsealed, listUnsealed, storeWarnings } from './store/unsealed-grants.js';
 
 export const VERSION = '0.1.0';
@@ -37,6 +39,7 @@ export class BrokerApi implements CountersignApi {
       ...connectLaunch(core.opts.dataDir, core.opts.env ?? process.env),
       paused: core.paused,
       sandbox: await core.sandbox(),
+      httpSessions: core.httpSessions?.(),
     };
   }
 
@@ -57,6 +60,7 @@ export class BrokerApi implements CountersignApi {
 
   async listServers(): Promise<ServerView[]> {
     const { core } = this;
+    const support = await core.sandbox();
     return Object.entries(core.store.listServers()).map(([name, config]) => {
       const sessions = core.sessionsOf(name);
       const { running: _running, ...trust } = core.trust.serverView(name, config, core.lastTools.get(name) ?? [], core.lastTools);
@@ -68,6 +72,7 @@ export class BrokerApi implements CountersignApi {
         lastError: core.lastErrors.get(name),
         ...trust,
         status: trust.status === 'idle' && sessions > 0 ? 'running' : trust.status,
+        limits: limitsView(config, support, core.lastTools.get(name) ?? [], core.runningLimits(name)[0], core.opts.home),
       };
     });
   }
@@ -193,6 +198,10 @@ export class BrokerApi implements CountersignApi {
     assertLaunchSeen(name, config, launchHash);
     this.core.trust.approveLaunch(name, config, this.actor);
     this.core.emit({ type: 'servers-changed' });
+  }
+
+  async setLimits(name: string, limits: LimitsProfile, launchHash?: string): Promise<void> {
+    await setServerLimits(this.core, this.actor, name, limits, launchHash);
   }
 
   async importServers(input: Record<string, unknown>): Promise<{ added: string[]; skipped: Array<{ name: string; why: string }> }> {

@@ -6,6 +6,7 @@ import Conf, { type Schema } from 'conf';
 import { z } from 'zod';
 import type { ServerConfig, Settings } from '../../shared/api.js';
 import type { Rule } from '../../shared/decision.js';
+import { limitsSchema } from '../../shared/api-schema.js';
 import { writeFileAtomicSync } from './atomic-file.js';
 import { FileVersion } from './file-version.js';
 import { ruleHash, type GrantSeal } from './store/grant-seal.js';
@@ -69,7 +70,7 @@ export function validateServerName(name: string): string | undefined {
 
 const stringMap = z.record(z.string(), z.string());
 const stdioConfig = z
-  .object({ command: z.string().min(1), args: z.array(z.string()).optional(), env: stringMap.optional(), cwd: z.string().optional() })
+  .object({ command: z.string().min(1), args: z.array(z.string()).optional(), env: stringMap.optional(), cwd: z.string().optional(), limits: limitsSchema.optional() })
   .strict();
 const remoteConfig = z
   .object({
@@ -119,6 +120,23 @@ function describe(error: z.ZodError): string {
 const stringMapSchema = { type: 'object', additionalProperties: { type: 'string' } } as const;
 const timeoutSchema = { type: 'integer', minimum: 1, maximum: 86_400 } as const;
 
+const pathList = { type: 'array', items: { type: 'string', pattern: '^/' } } as const;
+const LIMITS_FILE_SCHEMA = {
+  type: 'object',
+  required: ['network', 'filesystem', 'passEnv'],
+  additionalProperties: false,
+  properties: {
+    network: { enum: ['none', 'unrestricted'] },
+    filesystem: {
+      oneOf: [
+        { const: 'host' },
+        { type: 'object', required: ['read', 'write'], additionalProperties: false, properties: { read: pathList, write: pathList } },
+      ],
+    },
+    passEnv: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } },
+  },
+} as const;
+
 const FILE_SCHEMA: Schema<Record<string, unknown>> = {
   schemaVersion: { const: 1 },
   servers: {
@@ -135,6 +153,7 @@ const FILE_SCHEMA: Schema<Record<string, unknown>> = {
             args: { type: 'array', items: { type: 'string' } },
             env: stringMapSchema,
             cwd: { type: 'string' },
+            limits: LIMITS_FILE_SCHEMA,
           },
         },
         {

@@ -99,6 +99,18 @@ export class TrustManager {
     this.opts.record({ kind: 'launch', actor, server: name, what: 'command line approved', details: launchView(config, this.store.get(name)) });
   }
 
+  /**
+   * Tighter limits take away, so a launch approved before stays approved with them: the approval moves
+   * to the new hash. Nothing moves when the old launch was not approved.
+   */
+  carryLaunchApproval(name: string, before: ServerConfig, after: ServerConfig): boolean {
+    const record = this.store.get(name);
+    if (!launchApproved(before, record) || !record.launch) return false;
+    const by = record.launch.by;
+    this.store.update(name, (r) => (r.launch = { hash: launchHash(after), approvedAt: new Date().toISOString(), by }));
+    return true;
+  }
+
   // ---- as sessions run ----
 
   onInitialized(server: string, result: Record<string, unknown>): void {

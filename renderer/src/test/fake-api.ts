@@ -1,4 +1,5 @@
 // An in-memory CountersignApi for component tests: the bridge boundary, so the UI above it is real.
+import type { LimitsProfile } from '../../../shared/limits.js';
 import type {
   AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, LogQuery, PendingCall,
   PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerConfig, ServerView, Settings, UnsealedGrant, UnsealedRef,
@@ -147,6 +148,13 @@ export class FakeApi implements CountersignApi {
       if (s.name !== name) return;
       s.status = 'idle';
       s.launch = { ...s.launch, approved: true, approvedBy: 'person' };
+    }));
+  }
+  setLimits(name: string, limits: LimitsProfile, launchHash?: string) {
+    return this.answer('setLimits', launchHash ? [name, limits, launchHash] : [name, limits], () => void this.servers.forEach((s) => {
+      if (s.name !== name || !('command' in s.config)) return;
+      s.config = { ...s.config, limits };
+      if (s.limits) s.limits = { ...s.limits, profile: limits };
     }));
   }
   importServers(mcpServers: Record<string, unknown>) {
