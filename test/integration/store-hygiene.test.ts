@@ -89,7 +89,7 @@ describe('safe mode', () => {
     expect(after.stderr).not.toContain('safe mode');
     expect(after.stdout).toMatch(/mem/);
     expect(after.stdout).toMatch(/trusted/);
-  });
+  }, 120_000); // four CLI runs, each a fresh process: slow on a loaded machine
 });
 
 describe('leftovers of crashes', () => {
@@ -107,7 +107,7 @@ describe('leftovers of crashes', () => {
     } finally {
       unrelated.kill();
     }
-  });
+  }, 60_000);
 
   it('removes temp files of writes killed with SIGKILL at start, and keeps a live writer\'s', async () => {
     const dir = makeDataDir();
