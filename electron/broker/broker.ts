@@ -23,6 +23,7 @@ import { ProbeTransport, probeTools } from './probe-client.js';
 import { RelaySession } from './relay-session.js';
 import { SettingsStore, type BackendFactory } from './settings-store.js';
 import { GrantSeal } from './store/grant-seal.js';
+import { cleanTmpLeftovers } from './store/tmp-cleanup.js';
 import { TrustManager } from './trust/trust-manager.js';
 import type { VersionResolver } from './trust/version-resolver.js';
 import { StdioUpstream, type ExitInfo } from './stdio-upstream.js';
@@ -106,12 +107,17 @@ export class Broker {
   endpoints: Pick<BrokerStatus, 'httpUrl' | 'mcpUrlTemplate'> = {};
 
   constructor(readonly opts: BrokerOptions) {
+    // Temp files of writes that were killed midway (only their writer could finish them, and it is gone).
+    cleanTmpLeftovers(opts.dataDir);
     this.seal = GrantSeal.open(opts.dataDir, opts.env ?? process.env, (w) => this.warn(w));
     const opened = SettingsStore.open({ dataDir: opts.dataDir, backend: opts.backend, seal: this.seal });
     this.store = opened.store;
     const audit = AuditLog.open(opts.dataDir, { maxBytes: opts.auditMaxBytes });
     this.audit = audit.log;
     for (const w of [...opened.warnings, ...audit.warnings]) this.warn(w);
+    // Safe mode is in the status while it lasts (store/unsealed-grants.ts); say it once where this runs too.
+    const unsafe = this.seal.unsafe();
+    if (unsafe) opts.onWarning?.(unsafe);
     this.store.onWarning((w) => this.warn(w));
     this.trust = new TrustManager({
       dataDir: opts.dataDir,

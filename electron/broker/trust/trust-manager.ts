@@ -80,6 +80,8 @@ export class TrustManager {
   assertCanStart(name: string, config: ServerConfig): void {
     const blocked = this.policy.blockReason(name);
     if (blocked) throw new BlockedServerError(`Countersign will not start '${name}': ${blocked}.`);
+    const unsafe = this.opts.seal?.unsafe();
+    if (unsafe) throw new BlockedServerError(`Countersign will not start '${name}'. ${unsafe}`);
     const record = this.store.get(name);
     if (launchApproved(config, record)) return;
     const entry = this.policy.serverEntry(name);
