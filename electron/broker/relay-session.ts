@@ -8,6 +8,7 @@ import {
 import type { DecidedBy } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import type { ExitInfo } from './stdio-upstream.js';
+import type { WaitEnd } from './client-patience.js';
 import { ToolCatalog } from './tool-catalog.js';
 import { shapedResult } from './protocol/era.js';
 import { SessionEra } from './protocol/session-era.js';
@@ -30,8 +31,10 @@ export interface ToolCallContext {
   request: JsonRpcRequest;
   toolName: string;
   arguments: unknown;
-  /** Aborted when the client cancels the call or the session ends. */
+  /** Aborted when the client cancels the call or the session ends; its reason is a WaitEnd. */
   signal: AbortSignal;
+  /** The client sent a progress token: it hears that the call waits, and may keep waiting for it. */
+  progressRequested: boolean;
   /** Sends a progress notification to the client, when its request carried a progressToken. */
   sendProgress(progress: number, message: string): void;
 }
@@ -112,6 +115,8 @@ export class RelaySession implements GateSession {
   /** Which revision the client speaks: 2026-07-28 envelopes, identity without initialize. */
   private readonly era = new SessionEra();
   private closed = false;
+  /** The client closed its side: calls still waiting were abandoned by the agent, not ended by us. */
+  private clientGone = false;
   private initialized = false;
   private upstreamGoneReason?: string;
 
@@ -132,7 +137,10 @@ export class RelaySession implements GateSession {
 
   async start(): Promise<void> {
     this.downstream.onmessage = (m) => this.fromClient(m);
-    this.downstream.onclose = () => void this.close('client closed the session');
+    this.downstream.onclose = () => {
+      this.clientGone = true;
+      void this.close('client closed the session');
+    };
     this.downstream.onerror = () => undefined;
     await this.downstream.start();
   }
@@ -286,6 +294,7 @@ export class RelaySession implements GateSession {
       toolName,
       arguments: params.arguments,
       signal: abort.signal,
+      progressRequested: typeof progressToken === 'string' || typeof progressToken === 'number',
       sendProgress: (progress, message) => {
         if (typeof progressToken !== 'string' && typeof progressToken !== 'number') return;
         if (abort.signal.aborted) return;
@@ -380,7 +389,8 @@ export class RelaySession implements GateSession {
     if (!inflight) return; // nothing of ours to cancel
     if (inflight.abort) {
       // Still waiting for a decision: it simply stops waiting; nothing reaches the server.
-      inflight.abort.abort();
+      const reason = message.params?.reason;
+      inflight.abort.abort({ by: 'client', reason: typeof reason === 'string' ? reason : undefined } satisfies WaitEnd);
       this.downInflight.delete(requestId);
       return;
     }
@@ -534,7 +544,7 @@ export class RelaySession implements GateSession {
   /** Fails every request still in flight with `why`, then closes (the broker behind `connect` went away). */
   async end(why: string): Promise<void> {
     for (const [downId, inflight] of [...this.downInflight]) {
-      inflight.abort?.abort();
+      inflight.abort?.abort({ by: 'session', why } satisfies WaitEnd);
       this.failDownstream(downId, why);
     }
     await this.close(why);
@@ -600,19 +610,20 @@ export class RelaySession implements GateSession {
     this.upstreamGoneReason = why;
     for (const gone of this.onUpstreamGone.splice(0)) gone();
     for (const [downId, inflight] of [...this.downInflight]) {
-      inflight.abort?.abort();
+      inflight.abort?.abort({ by: 'session', why } satisfies WaitEnd);
       const next = exit?.startError ? 'Check its command with `countersign servers list`.' : 'It will be started again for the next session.';
       this.failDownstream(downId, `${why}, while this request was in flight. ${next}`);
     }
     void this.close(why);
   }
 
-  async close(_why: string): Promise<void> {
+  async close(why: string): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.listChangedTimer);
     clearTimeout(this.deadlineTimer);
-    for (const inflight of this.downInflight.values()) inflight.abort?.abort();
+    const end: WaitEnd = this.clientGone ? { by: 'client', reason: 'the client closed its session' } : { by: 'session', why };
+    for (const inflight of this.downInflight.values()) inflight.abort?.abort(end);
     for (const pending of this.upPending.values()) {
       if (pending.call) {
         pending.call.onSettled({ status: 'cancelled' });
