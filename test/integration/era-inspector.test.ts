@@ -18,7 +18,7 @@ function inspector(args: string[]): Promise<{ code: number | null; stdout: strin
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 55_000);
     child.on('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
@@ -46,7 +46,7 @@ describe('the MCP Inspector CLI, modern era', () => {
     http: ['--transport', 'http', '--server-url', `${broker.baseUrl}/mcp/notes?client=inspector`, '--header', `Authorization: Bearer ${broker.mcpToken}`],
   });
 
-  it.each(['connect', 'http'])('lists and calls tools via %s', async (via) => {
+  it.each(['connect', 'http'])('lists and calls tools via %s', { timeout: 120_000 }, async (via) => {
     const target = ways()[via]!;
     const listed = await inspector(['--method', 'tools/list', ...target]);
     expect(listed.code, listed.stderr).toBe(0);
