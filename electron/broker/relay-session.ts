@@ -12,6 +12,7 @@ import type { WaitEnd } from './client-patience.js';
 import { ToolCatalog } from './tool-catalog.js';
 import { shapedResult } from './protocol/era.js';
 import { SessionEra } from './protocol/session-era.js';
+import { subscriptionIdOf, withSubscriptionId } from './protocol/subscriptions.js';
 import type { MessageTransport } from './transport.js';
 
 /** What deciding a call needs of its session, wherever the session runs (here, or in `connect`). */
@@ -155,6 +156,8 @@ export class RelaySession implements GateSession {
 
   private toClient(message: JsonRpcMessage, relatedRequestId?: JsonRpcId): void {
     if (this.closed) return;
+    // A subscription's notifications go where its listen request went (its own POST over HTTP).
+    relatedRequestId ??= isNotification(message) ? subscriptionIdOf(message) : undefined;
     this.downstream.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId }).catch(() => undefined);
   }
 
@@ -416,6 +419,7 @@ export class RelaySession implements GateSession {
       const downId = pending.downId;
       this.downInflight.delete(downId);
       let out: JsonRpcMessage = { ...message, id: downId };
+      if (pending.method === 'subscriptions/listen' && subscriptionIdOf(message) !== undefined) out = withSubscriptionId(out, downId);
       if (pending.method === 'initialize' && isResult(message)) {
         const version = message.result.protocolVersion;
         if (typeof version === 'string') this.upstream?.setProtocolVersion?.(version);
@@ -455,6 +459,15 @@ export class RelaySession implements GateSession {
       return;
     }
     if (isNotification(message)) {
+      const subscription = subscriptionIdOf(message);
+      if (subscription !== undefined) {
+        // Stamped with our listen request's id: the client knows it by its own.
+        const listen = typeof subscription === 'number' ? this.upPending.get(subscription) : undefined;
+        if (listen?.method !== 'subscriptions/listen' || listen.downId === null) return; // no such subscription here
+        this.toClient(withSubscriptionId(message, listen.downId), listen.downId);
+        if (message.method === 'notifications/tools/list_changed') this.listChanged();
+        return;
+      }
       if (message.method === 'notifications/cancelled') {
         const theirs = message.params?.requestId;
         for (const [ours, upId] of this.serverRequests) {
@@ -478,29 +491,34 @@ export class RelaySession implements GateSession {
    * Bursts of list_changed are coalesced: the first passes at once, the rest of the window become one
    * more at its end, and the broker re-lists the tools once per window to compare them with the record.
    */
-  private listChanged(message: JsonRpcMessage): void {
+  private listChanged(message?: JsonRpcMessage): void {
+    // Without a message: a subscription's notice, already delivered; only the re-listing is coalesced.
     this.catalog.markStale();
     if (this.listChangedTimer) {
-      this.listChangedPending = message;
+      if (message) this.listChangedPending = message;
+      else this.listChangedAgain = true;
       return;
     }
-    this.toClient(message);
+    if (message) this.toClient(message);
     this.refreshAfterChange();
     this.listChangedTimer = setTimeout(() => {
       this.listChangedTimer = undefined;
       const next = this.listChangedPending;
+      const again = this.listChangedAgain;
       this.listChangedPending = undefined;
-      if (next && !this.closed) this.listChanged(next);
+      this.listChangedAgain = false;
+      if ((next || again) && !this.closed) this.listChanged(next);
     }, LIST_CHANGED_WINDOW_MS);
     this.listChangedTimer.unref();
   }
 
   private listChangedTimer?: NodeJS.Timeout;
   private listChangedPending?: JsonRpcMessage;
+  private listChangedAgain = false;
 
   private refreshAfterChange(): void {
     this.hooks.onToolsChanged?.(this);
-    if (!this.initialized) return;
+    if (!this.initialized && !this.era.modern) return; // 2026-07-28 has no initialize to wait for
     this.catalog.refresh().catch(() => undefined);
   }
 
