@@ -27,6 +27,8 @@ export interface ToolCallContext {
   request: JsonRpcRequest;
   toolName: string;
   arguments: unknown;
+  /** Set by relay mode when `connect` left out arguments nested too deep to send. */
+  argumentsTooDeep?: true;
   /** Aborted when the client cancels the call or the session ends. */
   signal: AbortSignal;
   /** Sends a progress notification to the client, when its request carried a progressToken. */
