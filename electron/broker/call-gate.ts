@@ -5,12 +5,16 @@ import { escapeControl } from '../../shared/escape.js';
 import type { DecidedBy, Rule } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import { depthRefusal, TOO_DEEP_ARGUMENTS, TOO_DEEP_REFUSAL } from './argument-checks.js';
+import { gatherFacts, rememberRead, type ReadHistory } from './call-facts.js';
 import type { PendingQueue } from './pending-queue.js';
 import { findProtected, type ProtectScope } from './self-protection.js';
 import type { Finding } from '../../shared/description-scan.js';
+import type { EnforcedFacts as CardFacts } from '../../shared/call-warnings.js';
 import type { ProtectedMatch } from '../../shared/protected-paths.js';
 import type { TrustManager } from './trust/trust-manager.js';
-import { errorResult, type CallOutcome, type GateVerdict, type ToolCallContext } from './relay-session.js';
+import type { ClientPatience, WaitEnd } from './client-patience.js';
+import { enforcedFacts, type LimitsInForce } from '../../shared/enforced-limits.js';
+import { errorResult, type CallOutcome, type GateSession, type GateVerdict, type ToolCallContext } from './relay-session.js';
 
 export interface GateDeps {
   pending: PendingQueue;
@@ -20,7 +24,7 @@ export interface GateDeps {
   settings(): Settings;
   paused(): boolean;
   /** Shared by every session of one client, so a local read in one makes a send in another ask. */
-  history(clientKey: string): { readLocalData: boolean };
+  history(clientKey: string): { readLocalData: boolean } & ReadHistory;
   audit(entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>): void;
   trust: TrustManager;
   /** Every server's last complete listing, for cross-server findings. */
@@ -32,6 +36,12 @@ export interface GateDeps {
   onLocalRead?(clientKey: string): Promise<void> | void;
   /** Countersign's own files and the clients' configs, as this server would name them (its folder). */
   protectScope(server: string): ProtectScope;
+  /** How long each client is likely to wait (shown on the card), learned from its cancels. */
+  patience?: ClientPatience;
+  /** The limits the session's server process started under, and how they stand (none known: none). */
+  limitsOf?(session: GateSession): LimitsInForce | undefined;
+  /** The home folder, to show paths in it as ~. */
+  home?(): string;
 }
 
 export class CallGate {
@@ -80,6 +90,10 @@ export class CallGate {
       });
       return { forward: false, result: errorResult(block.message) };
     }
+    // Only what the sandbox of this very process enforces: never the limits merely asked for.
+    const running = this.deps.limitsOf?.(session);
+    const enforced = running ? enforcedFacts(running, this.deps.home?.()) : undefined;
+    const limits = enforced && enforced.summary !== 'no limits' ? { limits: enforced.summary } : {};
     const scope = this.deps.protectScope(server);
     const protectedMatches = findProtected(ctx.arguments, scope);
     const decision = decide({
@@ -91,6 +105,7 @@ export class CallGate {
       paused: this.deps.paused(),
       forceAsk: trust.forceAsk(server, ctx.toolName),
       protectedMatches,
+      enforced,
     });
     const started = Date.now();
     const reasons = decision.reasons.map((r) => r.code);
@@ -103,15 +118,19 @@ export class CallGate {
         reasons,
         durationMs: Date.now() - started,
         client: session.clientInfo?.name,
+        ...limits,
         ...fields,
       });
     };
     const forward = async (decidedBy: DecidedBy, actor?: Actor): Promise<GateVerdict> => {
       const hadReadLocal = history.readLocalData;
       // Marked before the call runs: once forwarded, local data may already be on its way to the model.
-      if (readsLocalData(decision.hints) && !hadReadLocal) {
-        history.readLocalData = true;
-        await this.deps.onLocalRead?.(session.clientKey);
+      if (readsLocalData(decision.hints)) {
+        rememberRead(history, server, ctx.toolName, ctx.arguments);
+        if (!hadReadLocal) {
+          history.readLocalData = true;
+          await this.deps.onLocalRead?.(session.clientKey);
+        }
       }
       return {
         forward: true,
@@ -147,13 +166,24 @@ export class CallGate {
         ...(await trust.argumentFindings(server, ctx.arguments, this.deps.listings())),
       ],
       client: { ...session.clientInfo, session: session.id },
+      // Only what this server's sandbox enforces is stated as a fact on the card.
+      facts: { ...(await gatherFacts(ctx.toolName, ctx.arguments, history)), enforced: cardFacts(enforced) },
+      ...limits,
     };
-    const waiting = this.deps.pending.wait(call, { timeoutMs, signal: ctx.signal, sendProgress: ctx.sendProgress });
+    const { patience } = this.deps;
+    const waiting = this.deps.pending.wait(call, {
+      timeoutMs, signal: ctx.signal, sendProgress: ctx.sendProgress,
+      clientWait: patience && ((createdAt) => patience.estimate(session.clientInfo?.name, createdAt, ctx.progressRequested)),
+    });
     const resolution = await waiting.result;
     switch (resolution.kind) {
-      case 'cancelled':
-        log({ decision: 'deny', decidedBy: 'cancelled', status: 'cancelled', detail: 'The client cancelled the call, or its session ended, before a decision.' });
-        return { forward: false, result: errorResult('The call was cancelled before anyone decided.') };
+      case 'cancelled': {
+        const waitedMs = Date.now() - started;
+        if (resolution.end.by === 'client') this.deps.patience?.stopped(session.clientInfo?.name, waitedMs, resolution.end.reason);
+        // The agent's client gave up, not the person: the log says whose the cancel was.
+        log({ decision: 'deny', decidedBy: resolution.end.by === 'client' ? 'client' : 'cancelled', status: 'cancelled', detail: stoppedDetail(resolution.end, waitedMs) });
+        return { forward: false, result: errorResult('The call was cancelled before anyone decided. It was not run.') };
+      }
       case 'deny': {
         const text = resolution.by === 'timeout'
           ? `No one approved this call within ${Math.round(timeoutMs / 1000)} s, so Countersign denied it. It was not run.`
@@ -184,6 +214,15 @@ export class CallGate {
   }
 }
 
+/** Why a call stopped waiting, for the log. */
+function stoppedDetail(end: WaitEnd, waitedMs: number): string {
+  const after = `after ${Math.round(waitedMs / 1000)} s`;
+  if (end.by === 'client') {
+    return `The agent stopped waiting ${after}${end.reason ? ` (its client said: ${escapeControl(end.reason)})` : ''}, before anyone decided. It was not run.`;
+  }
+  return `The session ended ${after} (${escapeControl(end.why)}), before anyone decided. It was not run.`;
+}
+
 /** Self-protection on the call's card: which argument names what. */
 function protectedFindings(matches: ProtectedMatch[]): Finding[] {
   return matches.slice(0, 10).map((m) => ({
@@ -210,3 +249,8 @@ export function settledFields(outcome: CallOutcome): Pick<AuditEntry, 'status'> 
   }
 }
 
+
+function cardFacts(enforced: ReturnType<typeof enforcedFacts> | undefined): CardFacts | undefined {
+  if (!enforced || (!enforced.noNetwork && !enforced.readOnlyFiles)) return undefined;
+  return { noNetwork: enforced.noNetwork, readOnlyFiles: enforced.readOnlyFiles, by: 'the sandbox' };
+}

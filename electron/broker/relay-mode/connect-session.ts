@@ -13,6 +13,7 @@ import { ControlChannel } from './control-channel.js';
 import { isCritical } from '../../../shared/protected-paths.js';
 import { findProtected } from '../self-protection.js';
 import { LeaseCache } from './lease-cache.js';
+import { waitEndOf } from '../client-patience.js';
 import type { DecideReply } from './protocol.js';
 import { ReportQueue } from './report-queue.js';
 
@@ -74,12 +75,15 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     const generation = session.toolsGeneration;
     const call = nextCall++;
     deciding.set(call, ctx);
-    const cancel = (): void => channel.notify('cancel', { call });
+    const cancel = (): void => {
+      const end = waitEndOf(ctx.signal);
+      channel.notify('cancel', end.by === 'client' ? { call, by: 'client', reason: end.reason } : { call, by: 'session', reason: end.why });
+    };
     ctx.signal.addEventListener('abort', cancel, { once: true });
     try {
       // Too deep to send (or to hash, show and log): the broker refuses and logs it without them.
       const tooDeep = depthRefusal(ctx.arguments) !== undefined;
-      const params = tooDeep ? { call, tool: ctx.toolName, arguments: TOO_DEEP_ARGUMENTS, tooDeep: true } : { call, tool: ctx.toolName, arguments: ctx.arguments };
+      const params = { call, tool: ctx.toolName, arguments: tooDeep ? TOO_DEEP_ARGUMENTS : ctx.arguments, progress: ctx.progressRequested, ...(tooDeep ? { tooDeep: true as const } : {}) };
       const reply = await channel.request<DecideReply>('decide', params);
       upstreamTimeoutMs = reply.upstreamTimeoutMs;
       if (!reply.forward) return { forward: false, result: reply.result };

@@ -43,7 +43,7 @@ export type Report =
 export interface ToBroker {
   initialized: { client?: { name?: string; version?: string }; result: Record<string, unknown> };
   listed: { tools: ToolDefinition[] };
-  cancel: { call: number };
+  cancel: { call: number; by?: 'client' | 'session'; reason?: string };
   report: { items: Report[] };
   /** Sent after the last report of an orderly end. */
   bye: Record<string, never>;
@@ -52,7 +52,7 @@ export interface ToBroker {
 /** connect → broker requests, and what they answer. */
 export interface BrokerRequests {
   /** `tooDeep`: the arguments nest past MAX_ARGUMENT_DEPTH and were left out (they cannot be sent). */
-  decide: { params: { call: number; tool: string; arguments: unknown; tooDeep?: true }; result: DecideReply };
+  decide: { params: { call: number; tool: string; arguments: unknown; progress?: boolean; tooDeep?: true }; result: DecideReply };
   rewrite: { params: { tools: ToolDefinition[] }; result: { tools?: ToolDefinition[] } };
 }
 
