@@ -31,6 +31,8 @@ export interface ToolCallContext {
   request: JsonRpcRequest;
   toolName: string;
   arguments: unknown;
+  /** Set by relay mode when `connect` left out arguments nested too deep to send. */
+  argumentsTooDeep?: true;
   /** Aborted when the client cancels the call or the session ends; its reason is a WaitEnd. */
   signal: AbortSignal;
   /** The client sent a progress token: it hears that the call waits, and may keep waiting for it. */
