@@ -7,6 +7,7 @@ import type { DecidedBy, Reason, Rule } from './decision.js';
 import type { EffectiveHints, ToolDefinition } from './tool.js';
 import type { Finding, LaunchView, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus } from './trust-types.js';
 import type { SandboxSupport } from './limits.js';
+import type { CallFacts } from './call-warnings.js';
 
 export type * from './clients.js';
 export type { Finding, LaunchView, PinnedPackage, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, ToolChangeView } from './trust-types.js';
@@ -68,8 +69,24 @@ export interface PendingCall {
   /** Scan of the tool's description and of these arguments. */
   findings: Finding[];
   client: { name?: string; version?: string; session: string };
+  /** What Countersign found around the call (files it names, this agent's earlier reads, enforced limits). */
+  facts?: CallFacts;
   createdAt: number;
   expiresAt: number;
+  /** When the agent is likely to stop waiting for this call (before `expiresAt`, often). */
+  clientWait?: ClientWait;
+}
+
+/**
+ * How long the client is likely to wait. `sdk-default`: it sent no progress token, so the SDK default
+ * (60 s) applies; `progress`: it asked for progress, which Countersign sends, so it may wait until
+ * `expiresAt` if it restarts its clock on progress, or stop at 60 s if not; `observed`: it stopped
+ * waiting on a timeout before, after this long.
+ */
+export interface ClientWait {
+  givesUpAt?: number;
+  basis: 'sdk-default' | 'progress' | 'observed';
+  progress: boolean;
 }
 
 export type DecisionRequest =
@@ -81,6 +98,8 @@ export type DecisionRequest =
 export type DecideResult =
   | { ok: true; forwarded: boolean; note?: string }
   | { ok: false; error: 'not-pending' };
+
+export type PendingRemovedWhy = 'allowed' | 'denied' | 'timeout' | 'cancelled' | 'session-closed' | 'agent-stopped';
 
 export interface AuditEntry {
   seq: number;
@@ -154,7 +173,8 @@ export interface ConnectLaunch {
 
 export type BrokerEvent =
   | { type: 'pending-added'; call: PendingCall }
-  | { type: 'pending-removed'; id: string; why: 'allowed' | 'denied' | 'timeout' | 'cancelled' | 'session-closed' }
+  /** `agent-stopped`: the client cancelled the call (or closed its session) before anyone decided. */
+  | { type: 'pending-removed'; id: string; why: PendingRemovedWhy }
   | { type: 'servers-changed' }
   | { type: 'rules-changed' }
   | { type: 'settings-changed' }

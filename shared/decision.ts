@@ -72,4 +72,5 @@ export interface DecisionResult {
   decidedBy: 'policy' | 'rule' | 'session';
 }
 
-export type DecidedBy = 'person' | 'rule' | 'policy' | 'timeout' | 'session' | 'cancelled';
+/** `client`: the agent's client stopped waiting (cancelled, or closed its session) before anyone decided. */
+export type DecidedBy = 'person' | 'rule' | 'policy' | 'timeout' | 'session' | 'cancelled' | 'client';

@@ -11,6 +11,7 @@ import { AuditLog, type NewAuditEntry } from './audit-log.js';
 import { AuditBatch } from './audit-batch.js';
 import { BrokerApi } from './broker-api.js';
 import { CallGate } from './call-gate.js';
+import { ClientPatience } from './client-patience.js';
 import { changeEntry, type Change } from './change-entry.js';
 import { knownClientConfigs } from './clients/catalogue.js';
 import { ClientConfigs } from './clients/client-configs.js';
@@ -86,7 +87,7 @@ export class Broker {
   private readonly attaching = new Map<string, RemoteSession>();
   /** Bumped whenever `connect` leases are revoked. */
   private leaseEpoch = 0;
-  private readonly histories = new Map<string, { readLocalData: boolean; sessions: number }>();
+  private readonly histories = new Map<string, { readLocalData: boolean; sessions: number; reads?: string[] }>();
   private readonly listeners = new Set<(e: BrokerEvent) => void>();
   /** Each server's last complete tool listing, as a client (or a probe) saw it. */
   readonly lastTools = new Map<string, ToolDefinition[]>();
@@ -148,6 +149,7 @@ export class Broker {
       listings: () => this.lastTools,
       protectScope: (server) => this.protectScope(server),
       onLocalRead: (clientKey) => this.endLocalReadLeases(clientKey),
+      patience: new ClientPatience(),
     });
   }
 
@@ -220,7 +222,7 @@ export class Broker {
     }
   }
 
-  private history(key: string): { readLocalData: boolean; sessions: number } {
+  private history(key: string): { readLocalData: boolean; sessions: number; reads?: string[] } {
     let h = this.histories.get(key);
     if (!h) {
       h = { readLocalData: false, sessions: 0 };

@@ -4,11 +4,14 @@ import { decide, readsLocalData } from '../../shared/decide.js';
 import { escapeControl } from '../../shared/escape.js';
 import type { DecidedBy, Rule } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
+import { gatherFacts, rememberRead, type ReadHistory } from './call-facts.js';
 import type { PendingQueue } from './pending-queue.js';
 import { findProtected, type ProtectScope } from './self-protection.js';
 import type { Finding } from '../../shared/description-scan.js';
+import type { EnforcedFacts } from '../../shared/call-warnings.js';
 import type { ProtectedMatch } from '../../shared/protected-paths.js';
 import type { TrustManager } from './trust/trust-manager.js';
+import type { ClientPatience, WaitEnd } from './client-patience.js';
 import { errorResult, type CallOutcome, type GateVerdict, type ToolCallContext } from './relay-session.js';
 
 export interface GateDeps {
@@ -19,7 +22,7 @@ export interface GateDeps {
   settings(): Settings;
   paused(): boolean;
   /** Shared by every session of one client, so a local read in one makes a send in another ask. */
-  history(clientKey: string): { readLocalData: boolean };
+  history(clientKey: string): { readLocalData: boolean } & ReadHistory;
   audit(entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>): void;
   trust: TrustManager;
   /** Every server's last complete listing, for cross-server findings. */
@@ -29,8 +32,12 @@ export interface GateDeps {
    * process of that client, before the read goes on (its answer could reach the model at once).
    */
   onLocalRead?(clientKey: string): Promise<void> | void;
+  /** Limits the sandbox enforces for this server (no network, read-only files): stated as facts on the card. */
+  enforcedFacts?(server: string): EnforcedFacts | undefined;
   /** Countersign's own files and the clients' configs, as this server would name them (its folder). */
   protectScope(server: string): ProtectScope;
+  /** How long each client is likely to wait (shown on the card), learned from its cancels. */
+  patience?: ClientPatience;
 }
 
 export class CallGate {
@@ -81,9 +88,12 @@ export class CallGate {
     const forward = async (decidedBy: DecidedBy, actor?: Actor): Promise<GateVerdict> => {
       const hadReadLocal = history.readLocalData;
       // Marked before the call runs: once forwarded, local data may already be on its way to the model.
-      if (readsLocalData(decision.hints) && !hadReadLocal) {
-        history.readLocalData = true;
-        await this.deps.onLocalRead?.(session.clientKey);
+      if (readsLocalData(decision.hints)) {
+        rememberRead(history, server, ctx.toolName, ctx.arguments);
+        if (!hadReadLocal) {
+          history.readLocalData = true;
+          await this.deps.onLocalRead?.(session.clientKey);
+        }
       }
       return {
         forward: true,
@@ -119,13 +129,22 @@ export class CallGate {
         ...trust.argumentFindings(server, ctx.arguments, this.deps.listings()),
       ],
       client: { ...session.clientInfo, session: session.id },
+      facts: { ...(await gatherFacts(ctx.toolName, ctx.arguments, history)), enforced: this.deps.enforcedFacts?.(server) },
     };
-    const waiting = this.deps.pending.wait(call, { timeoutMs, signal: ctx.signal, sendProgress: ctx.sendProgress });
+    const { patience } = this.deps;
+    const waiting = this.deps.pending.wait(call, {
+      timeoutMs, signal: ctx.signal, sendProgress: ctx.sendProgress,
+      clientWait: patience && ((createdAt) => patience.estimate(session.clientInfo?.name, createdAt, ctx.progressRequested)),
+    });
     const resolution = await waiting.result;
     switch (resolution.kind) {
-      case 'cancelled':
-        log({ decision: 'deny', decidedBy: 'cancelled', status: 'cancelled', detail: 'The client cancelled the call, or its session ended, before a decision.' });
-        return { forward: false, result: errorResult('The call was cancelled before anyone decided.') };
+      case 'cancelled': {
+        const waitedMs = Date.now() - started;
+        if (resolution.end.by === 'client') this.deps.patience?.stopped(session.clientInfo?.name, waitedMs, resolution.end.reason);
+        // The agent's client gave up, not the person: the log says whose the cancel was.
+        log({ decision: 'deny', decidedBy: resolution.end.by === 'client' ? 'client' : 'cancelled', status: 'cancelled', detail: stoppedDetail(resolution.end, waitedMs) });
+        return { forward: false, result: errorResult('The call was cancelled before anyone decided. It was not run.') };
+      }
       case 'deny': {
         const text = resolution.by === 'timeout'
           ? `No one approved this call within ${Math.round(timeoutMs / 1000)} s, so Countersign denied it. It was not run.`
@@ -154,6 +173,15 @@ export class CallGate {
     trust.onPersonApproved(server, session.knownTools());
     return forward('person', resolution.actor);
   }
+}
+
+/** Why a call stopped waiting, for the log. */
+function stoppedDetail(end: WaitEnd, waitedMs: number): string {
+  const after = `after ${Math.round(waitedMs / 1000)} s`;
+  if (end.by === 'client') {
+    return `The agent stopped waiting ${after}${end.reason ? ` (its client said: ${escapeControl(end.reason)})` : ''}, before anyone decided. It was not run.`;
+  }
+  return `The session ended ${after} (${escapeControl(end.why)}), before anyone decided. It was not run.`;
 }
 
 /** Self-protection on the call's card: which argument names what. */

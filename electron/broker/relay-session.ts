@@ -8,6 +8,7 @@ import {
 import type { DecidedBy } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import type { ExitInfo } from './stdio-upstream.js';
+import type { WaitEnd } from './client-patience.js';
 import { ToolCatalog } from './tool-catalog.js';
 import type { MessageTransport } from './transport.js';
 
@@ -27,8 +28,10 @@ export interface ToolCallContext {
   request: JsonRpcRequest;
   toolName: string;
   arguments: unknown;
-  /** Aborted when the client cancels the call or the session ends. */
+  /** Aborted when the client cancels the call or the session ends; its reason is a WaitEnd. */
   signal: AbortSignal;
+  /** The client sent a progress token: it hears that the call waits, and may keep waiting for it. */
+  progressRequested: boolean;
   /** Sends a progress notification to the client, when its request carried a progressToken. */
   sendProgress(progress: number, message: string): void;
 }
@@ -107,6 +110,8 @@ export class RelaySession implements GateSession {
   private readonly serverRequests = new Map<string, JsonRpcId>();
   private readonly catalog: ToolCatalog;
   private closed = false;
+  /** The client closed its side: calls still waiting were abandoned by the agent, not ended by us. */
+  private clientGone = false;
   private initialized = false;
   private upstreamGoneReason?: string;
 
@@ -127,7 +132,10 @@ export class RelaySession implements GateSession {
 
   async start(): Promise<void> {
     this.downstream.onmessage = (m) => this.fromClient(m);
-    this.downstream.onclose = () => void this.close('client closed the session');
+    this.downstream.onclose = () => {
+      this.clientGone = true;
+      void this.close('client closed the session');
+    };
     this.downstream.onerror = () => undefined;
     await this.downstream.start();
   }
@@ -277,6 +285,7 @@ export class RelaySession implements GateSession {
       toolName,
       arguments: params.arguments,
       signal: abort.signal,
+      progressRequested: typeof progressToken === 'string' || typeof progressToken === 'number',
       sendProgress: (progress, message) => {
         if (typeof progressToken !== 'string' && typeof progressToken !== 'number') return;
         if (abort.signal.aborted) return;
@@ -369,7 +378,8 @@ export class RelaySession implements GateSession {
     if (!inflight) return; // nothing of ours to cancel
     if (inflight.abort) {
       // Still waiting for a decision: it simply stops waiting; nothing reaches the server.
-      inflight.abort.abort();
+      const reason = message.params?.reason;
+      inflight.abort.abort({ by: 'client', reason: typeof reason === 'string' ? reason : undefined } satisfies WaitEnd);
       this.downInflight.delete(requestId);
       return;
     }
@@ -507,7 +517,7 @@ export class RelaySession implements GateSession {
   /** Fails every request still in flight with `why`, then closes (the broker behind `connect` went away). */
   async end(why: string): Promise<void> {
     for (const [downId, inflight] of [...this.downInflight]) {
-      inflight.abort?.abort();
+      inflight.abort?.abort({ by: 'session', why } satisfies WaitEnd);
       this.failDownstream(downId, why);
     }
     await this.close(why);
@@ -572,19 +582,20 @@ export class RelaySession implements GateSession {
     this.upstreamGoneReason = why;
     for (const gone of this.onUpstreamGone.splice(0)) gone();
     for (const [downId, inflight] of [...this.downInflight]) {
-      inflight.abort?.abort();
+      inflight.abort?.abort({ by: 'session', why } satisfies WaitEnd);
       const next = exit?.startError ? 'Check its command with `countersign servers list`.' : 'It will be started again for the next session.';
       this.failDownstream(downId, `${why}, while this request was in flight. ${next}`);
     }
     void this.close(why);
   }
 
-  async close(_why: string): Promise<void> {
+  async close(why: string): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.listChangedTimer);
     clearTimeout(this.deadlineTimer);
-    for (const inflight of this.downInflight.values()) inflight.abort?.abort();
+    const end: WaitEnd = this.clientGone ? { by: 'client', reason: 'the client closed its session' } : { by: 'session', why };
+    for (const inflight of this.downInflight.values()) inflight.abort?.abort(end);
     for (const pending of this.upPending.values()) {
       if (pending.call) {
         pending.call.onSettled({ status: 'cancelled' });

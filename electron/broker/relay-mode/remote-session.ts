@@ -7,6 +7,7 @@ import type { Socket } from 'node:net';
 import type { AuditEntry } from '../../../shared/api.js';
 import type { ToolDefinition } from '../../../shared/tool.js';
 import { settledFields } from '../call-gate.js';
+import type { WaitEnd } from '../client-patience.js';
 import type { CallOutcome, GateSession, GateVerdict, ToolCallContext } from '../relay-session.js';
 import { spawnServer, stopServer, type ExitInfo, type SandboxOptions, type SpawnedServer, type StdioServerSpec } from '../server-process.js';
 import type { ControlChannel } from './control-channel.js';
@@ -69,7 +70,11 @@ export class RemoteSession implements GateSession {
     });
     channel.handle('rewrite', (p) => ({ tools: deps.rewrite(wire.rewrite.parse(p).tools as ToolDefinition[]) }));
     channel.handle('decide', (p) => this.decide(wire.decide.parse(p)));
-    channel.handle('cancel', (p) => this.deciding.get(wire.cancel.parse(p).call)?.abort());
+    channel.handle('cancel', (p) => {
+      const c = wire.cancel.parse(p);
+      const end: WaitEnd = c.by === 'client' ? { by: 'client', reason: c.reason } : { by: 'session', why: c.reason ?? 'the connect session ended' };
+      this.deciding.get(c.call)?.abort(end);
+    });
     channel.handle('report', (p) => {
       const { items } = wire.report.parse(p);
       deps.batchAudit(() => this.report(items));
@@ -175,7 +180,7 @@ export class RemoteSession implements GateSession {
     });
   }
 
-  private async decide(p: { call: number; tool: string; arguments?: unknown }): Promise<DecideReply> {
+  private async decide(p: { call: number; tool: string; arguments?: unknown; progress?: boolean }): Promise<DecideReply> {
     if (this.closed) throw new Error('the session is closed');
     const abort = new AbortController();
     this.deciding.set(p.call, abort);
@@ -188,6 +193,7 @@ export class RemoteSession implements GateSession {
         toolName: p.tool,
         arguments: p.arguments,
         signal: abort.signal,
+        progressRequested: p.progress === true,
         sendProgress: (progress, message) => this.channel.notify('progress', { call: p.call, progress, message }),
       });
     } finally {
@@ -209,7 +215,7 @@ export class RemoteSession implements GateSession {
     if (this.closed) return;
     if (this.started) this.channel.notify('close', { why });
     this.closed = true;
-    for (const abort of this.deciding.values()) abort.abort();
+    for (const abort of this.deciding.values()) abort.abort({ by: 'session', why } satisfies WaitEnd);
     for (const settle of this.forwarded.values()) settle({ status: 'failed', error: `The session ended before the call finished (${why}).` });
     this.forwarded.clear();
     await this.channel.close().catch(() => undefined);

@@ -6,6 +6,8 @@ import { SeverityIcon, TrustBadge } from '../ui/Badges';
 import { VisibleText } from '../ui/VisibleText';
 import { duration } from '../lib/format';
 import { callWarnings } from '../lib/warnings';
+import { waitClock } from '../lib/client-wait';
+import { sourceLabel, splitHeadline } from '../../../shared/call-warnings';
 
 interface Props {
   call: PendingCall;
@@ -16,13 +18,11 @@ interface Props {
   onSelect(id: string): void;
 }
 
-const SHOWN_WARNINGS = 2;
-
 export const QueueCard = memo(function QueueCard({ call, index, total, selected, now, onSelect }: Props) {
-  // The trust badge already says "untrusted"; the chips keep their room for what the call does.
-  const warnings = callWarnings(call).filter((w) => w.severity !== 'info' && w.key !== 'r:untrusted-server');
-  const left = call.expiresAt - now;
-  const urgent = left < 30_000;
+  // The same headline the detail shows first; notes (info) stay in the detail.
+  const { headline, more } = splitHeadline(callWarnings(call));
+  const hidden = more.filter((w) => w.severity !== 'info').length;
+  const clock = waitClock(call, now);
   return (
     <div
       role="option"
@@ -47,21 +47,20 @@ export const QueueCard = memo(function QueueCard({ call, index, total, selected,
       <div className="card-meta">
         <span className="card-server"><VisibleText text={call.server} /></span>
         <TrustBadge trusted={call.serverTrusted} />
-        <span className={`card-clock ${urgent ? 'card-clock-urgent' : ''}`}>
+        <span className={`card-clock ${clock.urgent ? 'card-clock-urgent' : ''}`}>
           <Icon name="clock" size={13} />
-          {`${duration(now - call.createdAt)} · `}
-          {left > 0 ? `times out in ${duration(left)}` : 'timing out'}
+          {`${duration(now - call.createdAt)} · ${clock.short}`}
         </span>
       </div>
       <ul className="card-warnings" aria-label="Warnings">
-        {warnings.length === 0 && <li className="chip chip-none">No warnings</li>}
-        {warnings.slice(0, SHOWN_WARNINGS).map((w) => (
-          <li key={w.key} className={`chip chip-${w.severity}`} title={w.title}>
+        {headline.length === 0 && <li className="chip chip-none">No warnings</li>}
+        {headline.map((w) => (
+          <li key={w.key} className={`chip chip-${w.severity} chip-${w.source}`} title={`${sourceLabel(w)}: ${w.title}`}>
             <SeverityIcon severity={w.severity} size={12} />
             <span>{w.short}</span>
           </li>
         ))}
-        {warnings.length > SHOWN_WARNINGS && <li className="chip chip-more">+{warnings.length - SHOWN_WARNINGS} more</li>}
+        {hidden > 0 && <li className="chip chip-more">+{hidden} more</li>}
       </ul>
     </div>
   );
