@@ -8,11 +8,12 @@ import { gatherFacts, rememberRead, type ReadHistory } from './call-facts.js';
 import type { PendingQueue } from './pending-queue.js';
 import { findProtected, type ProtectScope } from './self-protection.js';
 import type { Finding } from '../../shared/description-scan.js';
-import type { EnforcedFacts } from '../../shared/call-warnings.js';
+import type { EnforcedFacts as CardFacts } from '../../shared/call-warnings.js';
 import type { ProtectedMatch } from '../../shared/protected-paths.js';
 import type { TrustManager } from './trust/trust-manager.js';
 import type { ClientPatience, WaitEnd } from './client-patience.js';
-import { errorResult, type CallOutcome, type GateVerdict, type ToolCallContext } from './relay-session.js';
+import { enforcedFacts, type LimitsInForce } from '../../shared/enforced-limits.js';
+import { errorResult, type CallOutcome, type GateSession, type GateVerdict, type ToolCallContext } from './relay-session.js';
 
 export interface GateDeps {
   pending: PendingQueue;
@@ -32,12 +33,14 @@ export interface GateDeps {
    * process of that client, before the read goes on (its answer could reach the model at once).
    */
   onLocalRead?(clientKey: string): Promise<void> | void;
-  /** Limits the sandbox enforces for this server (no network, read-only files): stated as facts on the card. */
-  enforcedFacts?(server: string): EnforcedFacts | undefined;
   /** Countersign's own files and the clients' configs, as this server would name them (its folder). */
   protectScope(server: string): ProtectScope;
   /** How long each client is likely to wait (shown on the card), learned from its cancels. */
   patience?: ClientPatience;
+  /** The limits the session's server process started under, and how they stand (none known: none). */
+  limitsOf?(session: GateSession): LimitsInForce | undefined;
+  /** The home folder, to show paths in it as ~. */
+  home?(): string;
 }
 
 export class CallGate {
@@ -59,6 +62,10 @@ export class CallGate {
       });
       return { forward: false, result: errorResult(block.message) };
     }
+    // Only what the sandbox of this very process enforces: never the limits merely asked for.
+    const running = this.deps.limitsOf?.(session);
+    const enforced = running ? enforcedFacts(running, this.deps.home?.()) : undefined;
+    const limits = enforced && enforced.summary !== 'no limits' ? { limits: enforced.summary } : {};
     const scope = this.deps.protectScope(server);
     const protectedMatches = findProtected(ctx.arguments, scope);
     const decision = decide({
@@ -70,6 +77,7 @@ export class CallGate {
       paused: this.deps.paused(),
       forceAsk: trust.forceAsk(server, ctx.toolName),
       protectedMatches,
+      enforced,
     });
     const started = Date.now();
     const reasons = decision.reasons.map((r) => r.code);
@@ -82,6 +90,7 @@ export class CallGate {
         reasons,
         durationMs: Date.now() - started,
         client: session.clientInfo?.name,
+        ...limits,
         ...fields,
       });
     };
@@ -129,7 +138,9 @@ export class CallGate {
         ...trust.argumentFindings(server, ctx.arguments, this.deps.listings()),
       ],
       client: { ...session.clientInfo, session: session.id },
-      facts: { ...(await gatherFacts(ctx.toolName, ctx.arguments, history)), enforced: this.deps.enforcedFacts?.(server) },
+      // Only what this server's sandbox enforces is stated as a fact on the card.
+      facts: { ...(await gatherFacts(ctx.toolName, ctx.arguments, history)), enforced: cardFacts(enforced) },
+      ...limits,
     };
     const { patience } = this.deps;
     const waiting = this.deps.pending.wait(call, {
@@ -210,3 +221,8 @@ export function settledFields(outcome: CallOutcome): Pick<AuditEntry, 'status'> 
   }
 }
 
+
+function cardFacts(enforced: ReturnType<typeof enforcedFacts> | undefined): CardFacts | undefined {
+  if (!enforced || (!enforced.noNetwork && !enforced.readOnlyFiles)) return undefined;
+  return { noNetwork: enforced.noNetwork, readOnlyFiles: enforced.readOnlyFiles, by: 'the sandbox' };
+}
