@@ -8,6 +8,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { Actor, BrokerEvent, BrokerStatus, CountersignApi, ServerConfig, Settings } from '../../shared/api.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import { AuditLog, type NewAuditEntry } from './audit-log.js';
+import { AuditBatch } from './audit-batch.js';
 import { BrokerApi } from './broker-api.js';
 import { CallGate } from './call-gate.js';
 import { ClientPatience } from './client-patience.js';
@@ -114,6 +115,8 @@ export class Broker {
     this.store = opened.store;
     const audit = AuditLog.open(opts.dataDir, { maxBytes: opts.auditMaxBytes });
     this.audit = audit.log;
+    // Written before anything else touches the log, so order and reads stay as if written at once.
+    this.audit.beforeAccess = () => this.callLog.flush();
     for (const w of [...opened.warnings, ...audit.warnings]) this.warn(w);
     // Safe mode is in the status while it lasts (store/unsealed-grants.ts); say it once where this runs too.
     const unsafe = this.seal.unsafe();
@@ -158,7 +161,8 @@ export class Broker {
       settings: () => this.effectiveSettings(),
       paused: () => this.paused,
       history: (key) => this.history(key),
-      audit: (entry) => this.appendAudit(entry),
+      // A forwarded call is logged once its answer is out: batched. Denials are written at once.
+      audit: (entry) => (entry.decision === 'allow' ? this.callLog.push(entry) : this.appendAudit(entry)),
       trust: this.trust,
       listings: () => this.lastTools,
       protectScope: (server) => this.protectScope(server),
@@ -224,6 +228,12 @@ export class Broker {
   }
 
   private auditBatch?: NewAuditEntry[];
+
+  /** Call entries, written in batches off the call path (see audit-batch.ts). */
+  private readonly callLog = new AuditBatch(
+    (entries) => this.writeAudit(entries),
+    (err, entries) => this.warn(`Countersign could not write ${entries.length} call(s) to its audit log: ${err.message}`),
+  );
 
   private writeAudit(entries: NewAuditEntry[]): void {
     const written = this.audit.appendMany(entries);
@@ -482,6 +492,7 @@ export class Broker {
 
   async close(): Promise<void> {
     await Promise.allSettled([...this.sessions].map((s) => s.close('Countersign is shutting down')));
+    this.callLog.flush();
     this.listeners.clear();
   }
 
