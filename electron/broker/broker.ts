@@ -10,6 +10,7 @@ import type { ToolDefinition } from '../../shared/tool.js';
 import { AuditLog, type NewAuditEntry } from './audit-log.js';
 import { BrokerApi } from './broker-api.js';
 import { CallGate } from './call-gate.js';
+import { RuleBook } from './rule-book.js';
 import { changeEntry, type Change } from './change-entry.js';
 import { knownClientConfigs } from './clients/catalogue.js';
 import { ClientConfigs } from './clients/client-configs.js';
@@ -66,6 +67,7 @@ const QUIET_EVENTS: ReadonlySet<BrokerEvent['type']> = new Set(['pending-added',
 
 /** A client session as the broker tracks it: relayed here, or run by `connect` in relay mode. */
 interface BrokerSession {
+  readonly id: string;
   readonly serverName: string;
   readonly clientKey: string;
   notifyToolsChanged(): void;
@@ -77,6 +79,8 @@ export class Broker {
   readonly audit: AuditLog;
   readonly pending: PendingQueue;
   readonly trust: TrustManager;
+  /** The person's allow rules: saved, and per client session. */
+  readonly rules: RuleBook;
   /** MCP clients' config files: list, wrap, unwrap. */
   readonly clients: ClientConfigs;
   private readonly gate: CallGate;
@@ -127,15 +131,12 @@ export class Broker {
       onAdded: (call) => this.emit({ type: 'pending-added', call }),
       onRemoved: (id, why) => this.emit({ type: 'pending-removed', id, why }),
     });
+    this.rules = new RuleBook({ store: this.store, record: (change) => this.record(change), changed: () => this.emit({ type: 'rules-changed' }) });
     this.gate = new CallGate({
       pending: this.pending,
       isTrusted: (s) => this.store.isTrusted(s),
-      rules: () => this.store.listRules(),
-      addRule: (server, tool, actor) => {
-        const rule = this.store.addRule(server, tool);
-        this.record({ kind: 'rule', actor, server, tool, what: 'rule saved: always allow', details: rule });
-        this.emit({ type: 'rules-changed' });
-      },
+      rules: () => this.rules.list(),
+      addRule: (server, tool, actor, extra) => this.rules.add(server, tool, extra ?? {}, actor),
       settings: () => this.effectiveSettings(),
       paused: () => this.paused,
       history: (key) => this.history(key),
@@ -353,6 +354,7 @@ export class Broker {
       rewrite: (tools: ToolDefinition[]): ToolDefinition[] | undefined => this.trust.filterForClient(serverName, tools),
       onClosed: (s: BrokerSession): void => {
         this.sessions.delete(s);
+        this.rules.endSession(s.id);
         history.sessions -= 1;
         if (history.sessions <= 0) this.histories.delete(clientKey);
         this.emit({ type: 'servers-changed' });
