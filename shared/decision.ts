@@ -23,7 +23,12 @@ export type ReasonCode =
   | 'policy-always-ask'
   | 'definition-changed'
   | 'scan-finding'
-  | 'protected-path';
+  | 'protected-path'
+  // Limits the sandbox enforces (enforced-limits.ts).
+  | 'read-only-enforced'
+  | 'network-off-enforced'
+  | 'open-world-without-network'
+  | 'write-on-read-only';
 
 export type Severity = 'danger' | 'warning' | 'info';
 
@@ -86,6 +91,8 @@ export interface DecisionInput {
   sessionId?: string;
   now?: number;
   definitionHash?: string;
+  /** What the server's sandbox enforces now (absent: nothing, and nothing is assumed). */
+  enforced?: import('./enforced-limits.js').EnforcedFacts;
 }
 
 export interface DecisionResult {
@@ -100,4 +107,5 @@ export interface DecisionResult {
   rule?: Rule;
 }
 
-export type DecidedBy = 'person' | 'rule' | 'policy' | 'timeout' | 'session' | 'cancelled';
+/** `client`: the agent's client stopped waiting (cancelled, or closed its session) before anyone decided. */
+export type DecidedBy = 'person' | 'rule' | 'policy' | 'timeout' | 'session' | 'cancelled' | 'client';

@@ -10,10 +10,12 @@ import { isPlainRule, ruleText } from '../../shared/rules.js';
 import { definitionHashSync } from './trust/definition-tracker.js';
 import { findProtected, type ProtectScope } from './self-protection.js';
 import type { Finding } from '../../shared/description-scan.js';
-import type { EnforcedFacts } from '../../shared/call-warnings.js';
+import type { EnforcedFacts as CardFacts } from '../../shared/call-warnings.js';
 import type { ProtectedMatch } from '../../shared/protected-paths.js';
 import type { TrustManager } from './trust/trust-manager.js';
-import { errorResult, type CallOutcome, type GateVerdict, type ToolCallContext } from './relay-session.js';
+import type { ClientPatience, WaitEnd } from './client-patience.js';
+import { enforcedFacts, type LimitsInForce } from '../../shared/enforced-limits.js';
+import { errorResult, type CallOutcome, type GateSession, type GateVerdict, type ToolCallContext } from './relay-session.js';
 
 export interface GateDeps {
   pending: PendingQueue;
@@ -33,10 +35,14 @@ export interface GateDeps {
    * process of that client, before the read goes on (its answer could reach the model at once).
    */
   onLocalRead?(clientKey: string): Promise<void> | void;
-  /** Limits the sandbox enforces for this server (no network, read-only files): stated as facts on the card. */
-  enforcedFacts?(server: string): EnforcedFacts | undefined;
   /** Countersign's own files and the clients' configs, as this server would name them (its folder). */
   protectScope(server: string): ProtectScope;
+  /** How long each client is likely to wait (shown on the card), learned from its cancels. */
+  patience?: ClientPatience;
+  /** The limits the session's server process started under, and how they stand (none known: none). */
+  limitsOf?(session: GateSession): LimitsInForce | undefined;
+  /** The home folder, to show paths in it as ~. */
+  home?(): string;
 }
 
 export class CallGate {
@@ -58,6 +64,10 @@ export class CallGate {
       });
       return { forward: false, result: errorResult(block.message) };
     }
+    // Only what the sandbox of this very process enforces: never the limits merely asked for.
+    const running = this.deps.limitsOf?.(session);
+    const enforced = running ? enforcedFacts(running, this.deps.home?.()) : undefined;
+    const limits = enforced && enforced.summary !== 'no limits' ? { limits: enforced.summary } : {};
     const scope = this.deps.protectScope(server);
     const protectedMatches = findProtected(ctx.arguments, scope);
     const rules = this.deps.rules();
@@ -75,6 +85,7 @@ export class CallGate {
       paused: this.deps.paused(),
       forceAsk: trust.forceAsk(server, ctx.toolName),
       protectedMatches,
+      enforced,
     });
     const started = Date.now();
     const reasons = decision.reasons.map((r) => r.code);
@@ -88,6 +99,7 @@ export class CallGate {
         durationMs: Date.now() - started,
         client: session.clientInfo?.name,
         ...(fields.decidedBy === 'rule' && decision.rule ? { rule: { id: decision.rule.id, text: ruleText(decision.rule) } } : {}),
+        ...limits,
         ...fields,
       });
     };
@@ -136,14 +148,24 @@ export class CallGate {
         ...trust.argumentFindings(server, ctx.arguments, this.deps.listings()),
       ],
       client: { ...session.clientInfo, session: session.id },
-      facts: { ...(await gatherFacts(ctx.toolName, ctx.arguments, history)), enforced: this.deps.enforcedFacts?.(server) },
+      // Only what this server's sandbox enforces is stated as a fact on the card.
+      facts: { ...(await gatherFacts(ctx.toolName, ctx.arguments, history)), enforced: cardFacts(enforced) },
+      ...limits,
     };
-    const waiting = this.deps.pending.wait(call, { timeoutMs, signal: ctx.signal, sendProgress: ctx.sendProgress });
+    const { patience } = this.deps;
+    const waiting = this.deps.pending.wait(call, {
+      timeoutMs, signal: ctx.signal, sendProgress: ctx.sendProgress,
+      clientWait: patience && ((createdAt) => patience.estimate(session.clientInfo?.name, createdAt, ctx.progressRequested)),
+    });
     const resolution = await waiting.result;
     switch (resolution.kind) {
-      case 'cancelled':
-        log({ decision: 'deny', decidedBy: 'cancelled', status: 'cancelled', detail: 'The client cancelled the call, or its session ended, before a decision.' });
-        return { forward: false, result: errorResult('The call was cancelled before anyone decided.') };
+      case 'cancelled': {
+        const waitedMs = Date.now() - started;
+        if (resolution.end.by === 'client') this.deps.patience?.stopped(session.clientInfo?.name, waitedMs, resolution.end.reason);
+        // The agent's client gave up, not the person: the log says whose the cancel was.
+        log({ decision: 'deny', decidedBy: resolution.end.by === 'client' ? 'client' : 'cancelled', status: 'cancelled', detail: stoppedDetail(resolution.end, waitedMs) });
+        return { forward: false, result: errorResult('The call was cancelled before anyone decided. It was not run.') };
+      }
       case 'deny': {
         const text = resolution.by === 'timeout'
           ? `No one approved this call within ${Math.round(timeoutMs / 1000)} s, so Countersign denied it. It was not run.`
@@ -178,6 +200,15 @@ export class CallGate {
   }
 }
 
+/** Why a call stopped waiting, for the log. */
+function stoppedDetail(end: WaitEnd, waitedMs: number): string {
+  const after = `after ${Math.round(waitedMs / 1000)} s`;
+  if (end.by === 'client') {
+    return `The agent stopped waiting ${after}${end.reason ? ` (its client said: ${escapeControl(end.reason)})` : ''}, before anyone decided. It was not run.`;
+  }
+  return `The session ended ${after} (${escapeControl(end.why)}), before anyone decided. It was not run.`;
+}
+
 /** Self-protection on the call's card: which argument names what. */
 function protectedFindings(matches: ProtectedMatch[]): Finding[] {
   return matches.slice(0, 10).map((m) => ({
@@ -204,3 +235,8 @@ export function settledFields(outcome: CallOutcome): Pick<AuditEntry, 'status'> 
   }
 }
 
+
+function cardFacts(enforced: ReturnType<typeof enforcedFacts> | undefined): CardFacts | undefined {
+  if (!enforced || (!enforced.noNetwork && !enforced.readOnlyFiles)) return undefined;
+  return { noNetwork: enforced.noNetwork, readOnlyFiles: enforced.readOnlyFiles, by: 'the sandbox' };
+}

@@ -1,7 +1,8 @@
 // Calls waiting for a person. Each resolves exactly once: by a decision, the timeout, a cancel or the
 // session ending. Anything that arrives later is refused and forwards nothing.
 import { randomUUID } from 'node:crypto';
-import type { Actor, DecisionRequest, PendingCall } from '../../shared/api.js';
+import type { Actor, ClientWait, DecisionRequest, PendingCall, PendingRemovedWhy } from '../../shared/api.js';
+import { waitEndOf, type WaitEnd } from './client-patience.js';
 import type { RuleExtra } from './settings-store.js';
 
 /** A rule the person made on a call, built from its arguments (see BrokerApi.decide). */
@@ -11,7 +12,7 @@ export type Resolution =
   | { kind: 'allow-once' | 'allow-session' | 'always-allow'; actor: Actor }
   | { kind: 'allow-rule'; actor: Actor; rule: NewRule }
   | { kind: 'deny'; reason?: string; by: 'person' | 'timeout'; actor?: Actor }
-  | { kind: 'cancelled' };
+  | { kind: 'cancelled'; end: WaitEnd };
 
 interface Entry {
   call: PendingCall;
@@ -23,13 +24,15 @@ interface Entry {
 export interface PendingQueueOptions {
   progressIntervalMs?: number;
   onAdded(call: PendingCall): void;
-  onRemoved(id: string, why: 'allowed' | 'denied' | 'timeout' | 'cancelled' | 'session-closed'): void;
+  onRemoved(id: string, why: PendingRemovedWhy): void;
 }
 
 export interface WaitOptions {
   timeoutMs: number;
   signal: AbortSignal;
   sendProgress(progress: number, message: string): void;
+  /** When the client is likely to give up, from the moment the call starts waiting. */
+  clientWait?(createdAt: number): ClientWait;
 }
 
 export class PendingQueue {
@@ -53,6 +56,7 @@ export class PendingQueue {
     const id = randomUUID();
     const createdAt = Date.now();
     const full: PendingCall = { ...call, id, createdAt, expiresAt: createdAt + opts.timeoutMs };
+    if (opts.clientWait) full.clientWait = opts.clientWait(createdAt);
     let resolveOuter!: (r: Resolution) => void;
     const result = new Promise<Resolution>((resolve) => (resolveOuter = resolve));
     const finish = (r: Resolution, why: Parameters<PendingQueueOptions['onRemoved']>[1]): void => {
@@ -65,14 +69,17 @@ export class PendingQueue {
       this.opts.onRemoved(id, why);
       resolveOuter(r);
     };
-    const onAbort = (): void => finish({ kind: 'cancelled' }, 'cancelled');
+    const onAbort = (): void => {
+      const end = waitEndOf(opts.signal);
+      finish({ kind: 'cancelled', end }, end.by === 'client' ? 'agent-stopped' : 'cancelled');
+    };
     if (opts.signal.aborted) {
-      resolveOuter({ kind: 'cancelled' });
+      resolveOuter({ kind: 'cancelled', end: waitEndOf(opts.signal) });
       return { id, result };
     }
     const timer = setTimeout(() => finish({ kind: 'deny', by: 'timeout' }, 'timeout'), opts.timeoutMs);
     timer.unref();
-    const entry: Entry = { call: full, resolve: (r) => finish(r, r.kind === 'deny' ? 'denied' : r.kind === 'cancelled' ? 'cancelled' : 'allowed'), timer };
+    const entry: Entry = { call: full, resolve: (r) => finish(r, r.kind === 'deny' ? 'denied' : r.kind === 'cancelled' ? (r.end.by === 'client' ? 'agent-stopped' : 'cancelled') : 'allowed'), timer };
     // Keep the client from giving up while a person decides.
     const interval = this.opts.progressIntervalMs ?? 10_000;
     let ticks = 0;

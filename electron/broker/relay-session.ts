@@ -8,7 +8,10 @@ import {
 import type { DecidedBy } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import type { ExitInfo } from './stdio-upstream.js';
+import type { WaitEnd } from './client-patience.js';
 import { ToolCatalog } from './tool-catalog.js';
+import { shapedResult } from './protocol/era.js';
+import { SessionEra } from './protocol/session-era.js';
 import type { MessageTransport } from './transport.js';
 
 /** What deciding a call needs of its session, wherever the session runs (here, or in `connect`). */
@@ -27,8 +30,10 @@ export interface ToolCallContext {
   request: JsonRpcRequest;
   toolName: string;
   arguments: unknown;
-  /** Aborted when the client cancels the call or the session ends. */
+  /** Aborted when the client cancels the call or the session ends; its reason is a WaitEnd. */
   signal: AbortSignal;
+  /** The client sent a progress token: it hears that the call waits, and may keep waiting for it. */
+  progressRequested: boolean;
   /** Sends a progress notification to the client, when its request carried a progressToken. */
   sendProgress(progress: number, message: string): void;
 }
@@ -106,7 +111,11 @@ export class RelaySession implements GateSession {
   /** Our downstream id for a server→client request → the server's own id. */
   private readonly serverRequests = new Map<string, JsonRpcId>();
   private readonly catalog: ToolCatalog;
+  /** Which revision the client speaks: 2026-07-28 envelopes, identity without initialize. */
+  private readonly era = new SessionEra();
   private closed = false;
+  /** The client closed its side: calls still waiting were abandoned by the agent, not ended by us. */
+  private clientGone = false;
   private initialized = false;
   private upstreamGoneReason?: string;
 
@@ -127,7 +136,10 @@ export class RelaySession implements GateSession {
 
   async start(): Promise<void> {
     this.downstream.onmessage = (m) => this.fromClient(m);
-    this.downstream.onclose = () => void this.close('client closed the session');
+    this.downstream.onclose = () => {
+      this.clientGone = true;
+      void this.close('client closed the session');
+    };
     this.downstream.onerror = () => undefined;
     await this.downstream.start();
   }
@@ -164,6 +176,8 @@ export class RelaySession implements GateSession {
         this.toClient(errorResponse(message.id, ErrorCode.InvalidRequest, `request id ${JSON.stringify(message.id)} is already in use`));
         return;
       }
+      const envelope = this.era.observe(message);
+      if (envelope?.clientInfo) this.clientInfo = envelope.clientInfo;
       if (message.method === 'initialize') {
         const info = message.params?.clientInfo as { name?: unknown; version?: unknown } | undefined;
         this.clientInfo = {
@@ -277,6 +291,7 @@ export class RelaySession implements GateSession {
       toolName,
       arguments: params.arguments,
       signal: abort.signal,
+      progressRequested: typeof progressToken === 'string' || typeof progressToken === 'number',
       sendProgress: (progress, message) => {
         if (typeof progressToken !== 'string' && typeof progressToken !== 'number') return;
         if (abort.signal.aborted) return;
@@ -285,6 +300,8 @@ export class RelaySession implements GateSession {
     };
     let verdict: GateVerdict;
     try {
+      // Without initialize (2026-07-28), the server says who it is before its first call is decided.
+      await this.era.ensureIdentity((p) => this.internalRequest('server/discover', p, false), (identity) => this.hooks.onInitialized?.(this, identity));
       verdict = await this.hooks.decideToolCall(ctx);
     } catch (err) {
       // Fail closed: a call we could not decide never reaches the server.
@@ -296,7 +313,7 @@ export class RelaySession implements GateSession {
     }
     if (!verdict.forward) {
       this.downInflight.delete(request.id);
-      this.toClient({ jsonrpc: '2.0', id: request.id, result: verdict.result }, request.id);
+      this.toClient({ jsonrpc: '2.0', id: request.id, result: shapedResult(verdict.result, request) }, request.id);
       return;
     }
     const upId = this.forwardRequest(request, { request, retryOnTimeout: verdict.retryOnTimeout, retried: false, onSettled: verdict.onSettled, deadline: 0 });
@@ -369,7 +386,8 @@ export class RelaySession implements GateSession {
     if (!inflight) return; // nothing of ours to cancel
     if (inflight.abort) {
       // Still waiting for a decision: it simply stops waiting; nothing reaches the server.
-      inflight.abort.abort();
+      const reason = message.params?.reason;
+      inflight.abort.abort({ by: 'client', reason: typeof reason === 'string' ? reason : undefined } satisfies WaitEnd);
       this.downInflight.delete(requestId);
       return;
     }
@@ -403,6 +421,7 @@ export class RelaySession implements GateSession {
         if (typeof version === 'string') this.upstream?.setProtocolVersion?.(version);
         this.hooks.onInitialized?.(this, message.result);
       }
+      if (pending.method === 'server/discover') this.era.discovered(message, (identity) => this.hooks.onInitialized?.(this, identity));
       if (pending.method === 'tools/list' && isResult(message)) {
         this.catalog.recordPage(message.result, pending.hadCursor === true);
         const page = Array.isArray(message.result.tools) ? (message.result.tools as ToolDefinition[]) : [];
@@ -507,7 +526,7 @@ export class RelaySession implements GateSession {
   /** Fails every request still in flight with `why`, then closes (the broker behind `connect` went away). */
   async end(why: string): Promise<void> {
     for (const [downId, inflight] of [...this.downInflight]) {
-      inflight.abort?.abort();
+      inflight.abort?.abort({ by: 'session', why } satisfies WaitEnd);
       this.failDownstream(downId, why);
     }
     await this.close(why);
@@ -524,7 +543,8 @@ export class RelaySession implements GateSession {
   }
 
   /** A request of the broker's own to the server; its answer never reaches the client. */
-  private internalRequest(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private internalRequest(method: string, params: Record<string, unknown>, envelope = true): Promise<Record<string, unknown>> {
+    if (envelope) params = this.era.ownParams(params);
     const upId = this.nextUpId++;
     return new Promise((resolve, reject) => {
       const done = (): void => {
@@ -572,19 +592,20 @@ export class RelaySession implements GateSession {
     this.upstreamGoneReason = why;
     for (const gone of this.onUpstreamGone.splice(0)) gone();
     for (const [downId, inflight] of [...this.downInflight]) {
-      inflight.abort?.abort();
+      inflight.abort?.abort({ by: 'session', why } satisfies WaitEnd);
       const next = exit?.startError ? 'Check its command with `countersign servers list`.' : 'It will be started again for the next session.';
       this.failDownstream(downId, `${why}, while this request was in flight. ${next}`);
     }
     void this.close(why);
   }
 
-  async close(_why: string): Promise<void> {
+  async close(why: string): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.listChangedTimer);
     clearTimeout(this.deadlineTimer);
-    for (const inflight of this.downInflight.values()) inflight.abort?.abort();
+    const end: WaitEnd = this.clientGone ? { by: 'client', reason: 'the client closed its session' } : { by: 'session', why };
+    for (const inflight of this.downInflight.values()) inflight.abort?.abort(end);
     for (const pending of this.upPending.values()) {
       if (pending.call) {
         pending.call.onSettled({ status: 'cancelled' });

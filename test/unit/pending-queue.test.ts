@@ -31,14 +31,18 @@ describe('PendingQueue', () => {
     expect(q.decide(w.id, { kind: 'allow-once' }, 'browser')).toBe(false);
   });
 
-  it('an abort (client cancel or session end) removes the call', async () => {
-    const ctrl = new AbortController();
+  it('an abort (client cancel or session end) removes the call, saying whose it was', async () => {
     const removed: string[] = [];
     const q = new PendingQueue({ onAdded: () => undefined, onRemoved: (_id, why) => removed.push(why) });
-    const w = q.wait(call, { timeoutMs: 60_000, signal: ctrl.signal, sendProgress: () => undefined });
-    ctrl.abort();
-    await expect(w.result).resolves.toEqual({ kind: 'cancelled' });
-    expect(removed).toEqual(['cancelled']);
-    expect(q.decide(w.id, { kind: 'allow-once' }, 'browser')).toBe(false);
+    const byClient = new AbortController();
+    const a = q.wait(call, { timeoutMs: 60_000, signal: byClient.signal, sendProgress: () => undefined });
+    byClient.abort({ by: 'client', reason: 'Request timed out' });
+    await expect(a.result).resolves.toEqual({ kind: 'cancelled', end: { by: 'client', reason: 'Request timed out' } });
+    const bySession = new AbortController();
+    const b = q.wait(call, { timeoutMs: 60_000, signal: bySession.signal, sendProgress: () => undefined });
+    bySession.abort();
+    await expect(b.result).resolves.toEqual({ kind: 'cancelled', end: { by: 'session', why: 'the session ended' } });
+    expect(removed).toEqual(['agent-stopped', 'cancelled']);
+    expect(q.decide(a.id, { kind: 'allow-once' }, 'browser')).toBe(false);
   });
 });

@@ -12,6 +12,7 @@ import { ControlChannel } from './control-channel.js';
 import { isCritical } from '../../../shared/protected-paths.js';
 import { findProtected } from '../self-protection.js';
 import { LeaseCache } from './lease-cache.js';
+import { waitEndOf } from '../client-patience.js';
 import type { DecideReply } from './protocol.js';
 import { ReportQueue } from './report-queue.js';
 
@@ -73,10 +74,13 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     const generation = session.toolsGeneration;
     const call = nextCall++;
     deciding.set(call, ctx);
-    const cancel = (): void => channel.notify('cancel', { call });
+    const cancel = (): void => {
+      const end = waitEndOf(ctx.signal);
+      channel.notify('cancel', end.by === 'client' ? { call, by: 'client', reason: end.reason } : { call, by: 'session', reason: end.why });
+    };
     ctx.signal.addEventListener('abort', cancel, { once: true });
     try {
-      const reply = await channel.request<DecideReply>('decide', { call, tool: ctx.toolName, arguments: ctx.arguments });
+      const reply = await channel.request<DecideReply>('decide', { call, tool: ctx.toolName, arguments: ctx.arguments, progress: ctx.progressRequested });
       upstreamTimeoutMs = reply.upstreamTimeoutMs;
       if (!reply.forward) return { forward: false, result: reply.result };
       // Decided on the listing we have now: a lease holds only while that listing does.

@@ -43,7 +43,7 @@ export type Report =
 export interface ToBroker {
   initialized: { client?: { name?: string; version?: string }; result: Record<string, unknown> };
   listed: { tools: ToolDefinition[] };
-  cancel: { call: number };
+  cancel: { call: number; by?: 'client' | 'session'; reason?: string };
   report: { items: Report[] };
   /** Sent after the last report of an orderly end. */
   bye: Record<string, never>;
@@ -51,7 +51,7 @@ export interface ToBroker {
 
 /** connect → broker requests, and what they answer. */
 export interface BrokerRequests {
-  decide: { params: { call: number; tool: string; arguments: unknown }; result: DecideReply };
+  decide: { params: { call: number; tool: string; arguments: unknown; progress?: boolean }; result: DecideReply };
   rewrite: { params: { tools: ToolDefinition[] }; result: { tools?: ToolDefinition[] } };
 }
 

@@ -6,7 +6,10 @@ import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { AuditEntry } from '../../../shared/api.js';
 import type { ToolDefinition } from '../../../shared/tool.js';
+import type { LimitsInForce } from '../../../shared/enforced-limits.js';
+import { NO_LIMITS } from '../../../shared/limits.js';
 import { settledFields } from '../call-gate.js';
+import type { WaitEnd } from '../client-patience.js';
 import type { CallOutcome, GateSession, GateVerdict, ToolCallContext } from '../relay-session.js';
 import { spawnServer, stopServer, type ExitInfo, type SandboxOptions, type SpawnedServer, type StdioServerSpec } from '../server-process.js';
 import type { ControlChannel } from './control-channel.js';
@@ -44,6 +47,7 @@ export class RemoteSession implements GateSession {
   readonly attachToken = randomBytes(24).toString('base64url');
   private tools: ToolDefinition[] = [];
   private server?: Promise<SpawnedServer>;
+  private spawned?: SpawnedServer;
   private readonly deciding = new Map<number, AbortController>();
   private readonly forwarded = new Map<number, (outcome: CallOutcome) => void>();
   private closed = false;
@@ -69,7 +73,11 @@ export class RemoteSession implements GateSession {
     });
     channel.handle('rewrite', (p) => ({ tools: deps.rewrite(wire.rewrite.parse(p).tools as ToolDefinition[]) }));
     channel.handle('decide', (p) => this.decide(wire.decide.parse(p)));
-    channel.handle('cancel', (p) => this.deciding.get(wire.cancel.parse(p).call)?.abort());
+    channel.handle('cancel', (p) => {
+      const c = wire.cancel.parse(p);
+      const end: WaitEnd = c.by === 'client' ? { by: 'client', reason: c.reason } : { by: 'session', why: c.reason ?? 'the connect session ended' };
+      this.deciding.get(c.call)?.abort(end);
+    });
     channel.handle('report', (p) => {
       const { items } = wire.report.parse(p);
       deps.batchAudit(() => this.report(items));
@@ -149,6 +157,12 @@ export class RemoteSession implements GateSession {
     }
   }
 
+  /** The limits its server process started under, and how they stand (once it has started). */
+  get limitsInForce(): LimitsInForce | undefined {
+    const enforcement = this.spawned?.enforcement;
+    return enforcement ? { limits: this.deps.sandbox?.limits ?? NO_LIMITS, enforcement } : undefined;
+  }
+
   /** Starts the server with the data connection as its stdin and stdout. */
   attach(socket: Socket): void {
     if (this.server || this.closed) {
@@ -157,6 +171,7 @@ export class RemoteSession implements GateSession {
     }
     this.server = spawnServer(this.deps.spec, [socket, socket], this.deps.onServerStderr, this.deps.sandbox);
     void this.server.then((server) => {
+      this.spawned = server;
       // The server holds its own copy of the descriptor; ours must go, or `connect` never sees its end.
       socket.destroy();
       this.watch(server);
@@ -175,7 +190,7 @@ export class RemoteSession implements GateSession {
     });
   }
 
-  private async decide(p: { call: number; tool: string; arguments?: unknown }): Promise<DecideReply> {
+  private async decide(p: { call: number; tool: string; arguments?: unknown; progress?: boolean }): Promise<DecideReply> {
     if (this.closed) throw new Error('the session is closed');
     const abort = new AbortController();
     this.deciding.set(p.call, abort);
@@ -188,6 +203,7 @@ export class RemoteSession implements GateSession {
         toolName: p.tool,
         arguments: p.arguments,
         signal: abort.signal,
+        progressRequested: p.progress === true,
         sendProgress: (progress, message) => this.channel.notify('progress', { call: p.call, progress, message }),
       });
     } finally {
@@ -209,7 +225,7 @@ export class RemoteSession implements GateSession {
     if (this.closed) return;
     if (this.started) this.channel.notify('close', { why });
     this.closed = true;
-    for (const abort of this.deciding.values()) abort.abort();
+    for (const abort of this.deciding.values()) abort.abort({ by: 'session', why } satisfies WaitEnd);
     for (const settle of this.forwarded.values()) settle({ status: 'failed', error: `The session ended before the call finished (${why}).` });
     this.forwarded.clear();
     await this.channel.close().catch(() => undefined);

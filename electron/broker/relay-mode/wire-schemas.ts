@@ -8,7 +8,7 @@ const outcome = z.union([
   z.object({ status: z.enum(['failed', 'timeout']), error: z.string().max(10_000) }),
   z.object({ status: z.literal('cancelled') }),
 ]);
-const decidedBy = z.enum(['person', 'rule', 'policy', 'timeout', 'session', 'cancelled']);
+const decidedBy = z.enum(['person', 'rule', 'policy', 'timeout', 'session', 'cancelled', 'client']);
 const callNumber = z.number().int().nonnegative();
 
 export const wire = {
@@ -18,8 +18,9 @@ export const wire = {
   }),
   listed: z.object({ tools: z.array(tool).max(100_000) }),
   rewrite: z.object({ tools: z.array(tool).max(100_000) }),
-  decide: z.object({ call: callNumber, tool: z.string().max(512), arguments: z.unknown() }),
-  cancel: z.object({ call: callNumber }),
+  decide: z.object({ call: callNumber, tool: z.string().max(512), arguments: z.unknown(), progress: z.boolean().optional() }),
+  /** `by`: whether the client cancelled (or left), or the session ended; `reason` as the client gave it. */
+  cancel: z.object({ call: callNumber, by: z.enum(['client', 'session']).optional(), reason: z.string().max(1000).optional() }),
   report: z.object({
     items: z.array(z.union([
       z.object({

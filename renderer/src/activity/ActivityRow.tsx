@@ -5,6 +5,7 @@ import { ArgumentsView } from '../args/ArgumentsView';
 import { dateTime } from '../lib/format';
 import { reasonTitle } from '../lib/warnings';
 import { VisibleText } from '../ui/VisibleText';
+import { entryLabel } from './entry-label';
 
 const KIND: Record<string, string> = { review: 'Review', trust: 'Trust', pin: 'Pin', launch: 'Launch consent', server: 'Server', rule: 'Rule', settings: 'Settings', client: 'Client config' };
 
@@ -17,19 +18,20 @@ const BY: Record<AuditEntry['decidedBy'], string> = {
   policy: 'the policy',
   timeout: 'timeout',
   session: 'your session allowance',
-  cancelled: 'cancelled',
+  cancelled: 'the session ending',
+  client: 'the agent (its client stopped waiting)',
 };
 
 export function ActivityRow({ entry }: { entry: AuditEntry }) {
   const [open, setOpen] = useState(false);
   const kind = entry.kind && entry.kind !== 'call' ? entry.kind : undefined;
+  const label = entryLabel(entry);
   return (
     <li className={`log-entry log-${entry.decision}`}>
       <button type="button" className="log-summary" aria-expanded={open} onClick={() => setOpen(!open)}>
         <span className="log-time">{dateTime(entry.time)}</span>
-        <span className={`badge ${entry.decision === 'allow' ? 'badge-ok' : 'badge-danger'}`}>{entry.decision === 'allow' ? 'Allowed' : 'Denied'}</span>
+        <span className={`badge badge-${label.tone}`}>{label.text}</span>
         <span className="log-what">
-          {kind && <span className="badge badge-neutral">{KIND[kind] ?? kind}</span>}
           {entry.tool && entry.tool !== '*' && <><code className="tool-name"><VisibleText text={entry.tool} /></code> on </>}
           <strong><VisibleText text={entry.server === '*' ? 'Countersign' : entry.server} /></strong>
         </span>
@@ -39,6 +41,7 @@ export function ActivityRow({ entry }: { entry: AuditEntry }) {
       {open && (
         <div className="log-body">
           <dl className="facts">
+            {kind && (<><dt>Change</dt><dd>{KIND[kind] ?? kind}</dd></>)}
             <dt>Decided by</dt><dd>{BY[entry.decidedBy] ?? entry.decidedBy}</dd>
             {entry.actor && (<><dt>Through</dt><dd>{ACTOR[entry.actor] ?? entry.actor}</dd></>)}
             <dt>Result</dt><dd>{entry.status}</dd>

@@ -5,6 +5,7 @@ import type { DecisionRequest, PendingCall } from '../../../shared/api';
 import { ArgumentsView } from '../args/ArgumentsView';
 import { clockTime, duration } from '../lib/format';
 import { callWarnings } from '../lib/warnings';
+import { waitClock } from '../lib/client-wait';
 import { PreviewPanel } from '../preview/PreviewPanel';
 import { TrustBadge } from '../ui/Badges';
 import { VisibleText } from '../ui/VisibleText';
@@ -24,6 +25,7 @@ interface Props {
 
 export const CallDetail = forwardRef<HTMLHeadingElement, Props>(function CallDetail({ call, now, busy, reason, onReason, onDecide, onBack }, headingRef) {
   const client = [call.client?.name, call.client?.version].filter(Boolean).join(' ');
+  const clientSentence = waitClock(call, now).sentence;
   return (
     <article className="detail" aria-labelledby={`detail-title-${call.id}`}>
       <div className="detail-scroll">
@@ -46,6 +48,7 @@ export const CallDetail = forwardRef<HTMLHeadingElement, Props>(function CallDet
             <dd>
               {duration(now - call.createdAt)} since {clockTime(call.createdAt)}; denied automatically at {clockTime(call.expiresAt)}
               {call.expiresAt > now ? ` (in ${duration(call.expiresAt - now)})` : ''}
+              {clientSentence && <span className="client-wait"> {clientSentence}</span>}
             </dd>
           </dl>
         </header>

@@ -6,6 +6,7 @@ import { SeverityIcon, TrustBadge } from '../ui/Badges';
 import { VisibleText } from '../ui/VisibleText';
 import { duration } from '../lib/format';
 import { callWarnings } from '../lib/warnings';
+import { waitClock } from '../lib/client-wait';
 import { sourceLabel, splitHeadline } from '../../../shared/call-warnings';
 
 interface Props {
@@ -21,8 +22,7 @@ export const QueueCard = memo(function QueueCard({ call, index, total, selected,
   // The same headline the detail shows first; notes (info) stay in the detail.
   const { headline, more } = splitHeadline(callWarnings(call));
   const hidden = more.filter((w) => w.severity !== 'info').length;
-  const left = call.expiresAt - now;
-  const urgent = left < 30_000;
+  const clock = waitClock(call, now);
   return (
     <div
       role="option"
@@ -47,10 +47,9 @@ export const QueueCard = memo(function QueueCard({ call, index, total, selected,
       <div className="card-meta">
         <span className="card-server"><VisibleText text={call.server} /></span>
         <TrustBadge trusted={call.serverTrusted} />
-        <span className={`card-clock ${urgent ? 'card-clock-urgent' : ''}`}>
+        <span className={`card-clock ${clock.urgent ? 'card-clock-urgent' : ''}`}>
           <Icon name="clock" size={13} />
-          {`${duration(now - call.createdAt)} · `}
-          {left > 0 ? `times out in ${duration(left)}` : 'timing out'}
+          {`${duration(now - call.createdAt)} · ${clock.short}`}
         </span>
       </div>
       <ul className="card-warnings" aria-label="Warnings">

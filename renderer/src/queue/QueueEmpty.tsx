@@ -6,6 +6,7 @@ import { useApp } from '../store/context';
 import { NoServers } from '../servers/NoServers';
 import { ClientsPointer } from '../clients/ClientsPointer';
 import { ConnectHelp } from './ConnectHelp';
+import { StoppedNotices } from './StoppedNotices';
 
 export function QueueEmpty({ headingRef }: { headingRef: Ref<HTMLHeadingElement> }) {
   const servers = useApp((s) => s.servers);
@@ -26,6 +27,7 @@ export function QueueEmpty({ headingRef }: { headingRef: Ref<HTMLHeadingElement>
   return (
     <div className="empty">
       <h1 ref={headingRef} tabIndex={-1}>Nothing is waiting for you</h1>
+      <StoppedNotices />
       <p>
         {status?.paused
           ? 'Countersign is paused: every call is denied until you resume.'

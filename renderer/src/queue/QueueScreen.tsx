@@ -10,6 +10,7 @@ import { VirtualList, type VirtualListHandle } from '../ui/VirtualList';
 import { CallDetail } from './CallDetail';
 import { QueueCard } from './QueueCard';
 import { QueueEmpty } from './QueueEmpty';
+import { StoppedNotices } from './StoppedNotices';
 
 export const CARD_HEIGHT = 112;
 
@@ -105,6 +106,7 @@ export function QueueScreen() {
       <section className="queue-list" aria-labelledby="queue-title">
         <header className="queue-head">
           <h1 id="queue-title">Waiting for you <span className="count-pill">{pending.length.toLocaleString('en-US')}</span></h1>
+          <StoppedNotices />
           <p className="muted small">Oldest first · <kbd>j</kbd> <kbd>k</kbd> move · <kbd>a</kbd> approve · <kbd>d</kbd> deny · <kbd>Enter</kbd> open</p>
         </header>
         <VirtualList

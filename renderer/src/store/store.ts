@@ -16,6 +16,13 @@ export interface Notice {
   text: string;
 }
 
+export interface StoppedCall {
+  id: string;
+  tool: string;
+  server: string;
+  waitedMs: number;
+}
+
 export interface AppState {
   loaded: boolean;
   status?: BrokerStatus;
@@ -30,6 +37,8 @@ export interface AppState {
   logVersion: number;
   selectedId?: string;
   notices: Notice[];
+  /** Calls the agent stopped waiting for before anyone decided (newest last). */
+  stopped: StoppedCall[];
   /** Text for the polite live region. */
   announcement: string;
 }
@@ -46,6 +55,7 @@ export interface AppActions {
   refreshStatus(): Promise<void>;
   notify(kind: Notice['kind'], text: string): void;
   dismiss(id: number): void;
+  dismissStopped(id: string): void;
   /** Runs an API call; failures become a notice. Returns undefined on failure. */
   run<T>(method: ApiMethod, call: () => Promise<T>): Promise<T | undefined>;
 }
@@ -53,6 +63,7 @@ export interface AppActions {
 export type AppStore = StoreApi<AppState & AppActions>;
 
 const NOTICE_MS = 12_000;
+const MAX_STOPPED = 5;
 const ANNOUNCE_MS = 1_000;
 
 export function createAppStore(api: CountersignApi): AppStore {
@@ -115,6 +126,7 @@ export function createAppStore(api: CountersignApi): AppStore {
       unsupported: {},
       logVersion: 0,
       notices: [],
+      stopped: [],
       announcement: '',
 
       async loadAll() {
@@ -131,9 +143,15 @@ export function createAppStore(api: CountersignApi): AppStore {
             announce(call);
             break;
           }
-          case 'pending-removed':
+          case 'pending-removed': {
+            const call = get().pending.find((c) => c.id === event.id);
+            if (call && event.why === 'agent-stopped') {
+              const entry = { id: call.id, tool: call.tool, server: call.server, waitedMs: Date.now() - call.createdAt };
+              set((s) => ({ stopped: [...s.stopped.slice(-(MAX_STOPPED - 1)), entry], announcement: `The agent stopped waiting for ${call.tool} on ${call.server}.` }));
+            }
             removePending(event.id);
             break;
+          }
           case 'servers-changed':
             void refreshServers();
             break;
@@ -184,6 +202,10 @@ export function createAppStore(api: CountersignApi): AppStore {
         const id = ++noticeId;
         set((s) => ({ notices: [...s.notices.slice(-2), { id, kind, text }] }));
         setTimeout(() => get().dismiss(id), NOTICE_MS);
+      },
+
+      dismissStopped(id) {
+        set((s) => ({ stopped: s.stopped.filter((c) => c.id !== id) }));
       },
 
       dismiss(id) {
