@@ -11,6 +11,7 @@ import { AuditLog, type NewAuditEntry } from './audit-log.js';
 import { AuditBatch } from './audit-batch.js';
 import { BrokerApi } from './broker-api.js';
 import { CallGate } from './call-gate.js';
+import { RuleBook } from './rule-book.js';
 import { ClientPatience } from './client-patience.js';
 import { changeEntry, type Change } from './change-entry.js';
 import { knownClientConfigs } from './clients/catalogue.js';
@@ -87,6 +88,8 @@ export class Broker {
   readonly audit: AuditLog;
   readonly pending: PendingQueue;
   readonly trust: TrustManager;
+  /** The person's allow rules: saved, and per client session. */
+  readonly rules: RuleBook;
   /** MCP clients' config files: list, wrap, unwrap. */
   readonly clients: ClientConfigs;
   private readonly gate: CallGate;
@@ -149,15 +152,12 @@ export class Broker {
       onAdded: (call) => this.emit({ type: 'pending-added', call }),
       onRemoved: (id, why) => this.emit({ type: 'pending-removed', id, why }),
     });
+    this.rules = new RuleBook({ store: this.store, record: (change) => this.record(change), changed: () => this.emit({ type: 'rules-changed' }) });
     this.gate = new CallGate({
       pending: this.pending,
       isTrusted: (s) => this.store.isTrusted(s),
-      rules: () => this.store.listRules(),
-      addRule: (server, tool, actor) => {
-        const rule = this.store.addRule(server, tool);
-        this.record({ kind: 'rule', actor, server, tool, what: 'rule saved: always allow', details: rule });
-        this.emit({ type: 'rules-changed' });
-      },
+      rules: () => this.rules.list(),
+      addRule: (server, tool, actor, extra) => this.rules.add(server, tool, extra ?? {}, actor),
       settings: () => this.effectiveSettings(),
       paused: () => this.paused,
       history: (key) => this.history(key),
@@ -413,6 +413,7 @@ export class Broker {
       rewrite: (tools: ToolDefinition[]): ToolDefinition[] | undefined => this.trust.filterForClient(serverName, tools),
       onClosed: (s: BrokerSession): void => {
         this.sessions.delete(s);
+        this.rules.endSession(s.id);
         this.running.delete(s.id);
         history.sessions -= 1;
         if (history.sessions <= 0) this.histories.delete(clientKey);
