@@ -33,6 +33,8 @@ export interface TrustManagerOptions {
   resolver?: VersionResolver;
   /** npm's `_npx` cache folder (tests use their own). */
   npxCache?: string;
+  /** Packages prepared for servers under limits (checked against a content pin like npx's copies). */
+  prepared?: PackageContext['prepared'];
   /** Launch consent counts only when sealed (store/grant-seal.ts). */
   seal?: GrantSeal;
 }
@@ -341,7 +343,7 @@ export class TrustManager {
   }
 
   private packageContext(): PackageContext {
-    return { npxCache: this.opts.npxCache ?? npxCacheDir(), node: defaultNode() };
+    return { npxCache: this.opts.npxCache ?? npxCacheDir(), node: defaultNode(), prepared: this.opts.prepared };
   }
 
   /**
