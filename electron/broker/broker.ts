@@ -35,7 +35,7 @@ import type { MessageTransport } from './transport.js';
 import type { SandboxSupport } from '../../shared/limits.js';
 import { sandboxSupport } from './sandbox/detect.js';
 import type { LimitsInForce } from '../../shared/enforced-limits.js';
-import { NpmPreparer } from './sandbox/package-prep.js';
+import { NpmPreparer, preparedFolder } from './sandbox/package-prep.js';
 import type { SandboxOptions } from './server-process.js';
 
 export { VERSION } from './broker-api.js';
@@ -135,6 +135,10 @@ export class Broker {
       resolver: opts.resolver,
       npxCache: opts.npxCache,
       seal: this.seal,
+      prepared: {
+        nodeModules: (name, version) => join(preparedFolder(join(opts.dataDir, 'packages'), name, version), 'node_modules'),
+        install: (name, version) => this.packagePreparer().ensureInstalled(name, version),
+      },
     });
     this.clients = new ClientConfigs({
       dataDir: opts.dataDir,
@@ -186,8 +190,12 @@ export class Broker {
 
   /** How a local server starts: under its limits; an npx package under limits is installed first, then run offline. */
   private sandboxFor(config: ServerConfig): SandboxOptions {
+    return { support: this.sandbox(), limits: 'command' in config ? config.limits : undefined, preparer: this.packagePreparer() };
+  }
+
+  private packagePreparer(): NpmPreparer {
     this.preparer ??= new NpmPreparer({ root: join(this.opts.dataDir, 'packages'), support: this.sandbox(), resolve: this.opts.resolver, source: this.opts.env });
-    return { support: this.sandbox(), limits: 'command' in config ? config.limits : undefined, preparer: this.preparer };
+    return this.preparer;
   }
 
   /** The limits the server process of one session started under (undefined: not started, or none known). */
