@@ -24,7 +24,7 @@ import { launchApproved } from './trust/launch-consent.js';
 import { identityFingerprint } from './trust/trust-manager.js';
 import type { LimitsProfile } from '../../shared/limits.js';
 import { limitsView, setServerLimits } from './server-limits.js';
-import { confirmUnsealed, discardUnsealed, listUnsealed, unsealedWarnings } from './store/unsealed-grants.js';
+import { confirmUnsealed, discardUnsealed, listUnsealed, storeWarnings } from './store/unsealed-grants.js';
 
 export const VERSION = '0.1.0';
 
@@ -36,7 +36,7 @@ export class BrokerApi implements CountersignApi {
     return {
       version: VERSION,
       dataDir: core.opts.dataDir,
-      warnings: [...core.warnings, ...unsealedWarnings(core)],
+      warnings: [...core.warnings, ...storeWarnings(core)],
       ...core.endpoints,
       ...connectLaunch(core.opts.dataDir, core.opts.env ?? process.env),
       paused: core.paused,

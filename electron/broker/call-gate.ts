@@ -4,6 +4,7 @@ import { decide, readsLocalData } from '../../shared/decide.js';
 import { escapeControl } from '../../shared/escape.js';
 import type { DecidedBy, Rule } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
+import { depthRefusal, TOO_DEEP_ARGUMENTS, TOO_DEEP_REFUSAL } from './argument-checks.js';
 import { gatherFacts, rememberRead, type ReadHistory } from './call-facts.js';
 import type { NewRule, PendingQueue } from './pending-queue.js';
 import { isPlainRule, ruleText } from '../../shared/rules.js';
@@ -48,7 +49,34 @@ export interface GateDeps {
 export class CallGate {
   constructor(private readonly deps: GateDeps) {}
 
+  /** Every call ends in the log: one that could not be decided is refused and logged with why. */
   async decideToolCall(ctx: ToolCallContext): Promise<GateVerdict> {
+    const refusal = ctx.argumentsTooDeep ? TOO_DEEP_REFUSAL : depthRefusal(ctx.arguments);
+    if (refusal) return this.refuse(ctx, 'arguments-too-deep', refusal, TOO_DEEP_ARGUMENTS);
+    try {
+      return await this.decideChecked(ctx);
+    } catch (err) {
+      const text = `Countersign could not decide this call, so it was not run: ${(err as Error).message}`;
+      return this.refuse(ctx, 'undecidable', text, ctx.arguments);
+    }
+  }
+
+  /** Refused by Countersign itself (not by a rule or a person): logged as decided by policy, with the reason. */
+  private refuse(ctx: ToolCallContext, reason: string, text: string, loggedArguments: unknown): GateVerdict {
+    const entry = {
+      time: new Date().toISOString(), server: ctx.session.serverName, tool: ctx.toolName, decision: 'deny' as const,
+      decidedBy: 'policy' as const, reasons: [reason], durationMs: 0, status: 'denied' as const, detail: text, client: ctx.session.clientInfo?.name,
+    };
+    try {
+      this.deps.audit({ ...entry, arguments: loggedArguments });
+    } catch {
+      // The arguments themselves may be what broke (the log hashes them): keep the entry without them.
+      this.deps.audit({ ...entry, arguments: { countersign: 'arguments not recorded: they could not be written to the log' } });
+    }
+    return { forward: false, result: errorResult(text) };
+  }
+
+  private async decideChecked(ctx: ToolCallContext): Promise<GateVerdict> {
     const { session } = ctx;
     const server = session.serverName;
     const trusted = this.deps.isTrusted(server);
@@ -145,7 +173,7 @@ export class CallGate {
       findings: [
         ...protectedFindings(protectedMatches),
         ...(tool ? trust.toolFindings(server, tool, this.deps.listings()) : []),
-        ...trust.argumentFindings(server, ctx.arguments, this.deps.listings()),
+        ...(await trust.argumentFindings(server, ctx.arguments, this.deps.listings())),
       ],
       client: { ...session.clientInfo, session: session.id },
       // Only what this server's sandbox enforces is stated as a fact on the card.
