@@ -5,6 +5,7 @@ import { escapeControl } from '../../shared/escape.js';
 import type { DecidedBy, Rule } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import { depthRefusal, TOO_DEEP_ARGUMENTS, TOO_DEEP_REFUSAL } from './argument-checks.js';
+import { checkSchema, withSchemaCheck } from './schema-check.js';
 import { gatherFacts, rememberRead, type ReadHistory } from './call-facts.js';
 import type { PendingQueue } from './pending-queue.js';
 import { findProtected, type ProtectScope } from './self-protection.js';
@@ -96,7 +97,7 @@ export class CallGate {
     const limits = enforced && enforced.summary !== 'no limits' ? { limits: enforced.summary } : {};
     const scope = this.deps.protectScope(server);
     const protectedMatches = findProtected(ctx.arguments, scope);
-    const decision = decide({
+    const decided = decide({
       server: { name: server, trusted },
       tool,
       toolName: ctx.toolName,
@@ -107,6 +108,9 @@ export class CallGate {
       protectedMatches,
       enforced,
     });
+    const schema = await checkSchema(tool, ctx.arguments, trust.identityOf(server)?.protocolVersion);
+    const decision = withSchemaCheck(decided, schema, { server, tool: ctx.toolName });
+    const schemaNote = schema.violated ? { detail: schema.findings[0]!.message } : {};
     const started = Date.now();
     const reasons = decision.reasons.map((r) => r.code);
     const log = (fields: Pick<AuditEntry, 'decision' | 'decidedBy' | 'status'> & { detail?: string; actor?: Actor }): void => {
@@ -119,6 +123,7 @@ export class CallGate {
         durationMs: Date.now() - started,
         client: session.clientInfo?.name,
         ...limits,
+        ...schemaNote,
         ...fields,
       });
     };
@@ -163,6 +168,7 @@ export class CallGate {
       findings: [
         ...protectedFindings(protectedMatches),
         ...(tool ? trust.toolFindings(server, tool, this.deps.listings()) : []),
+        ...schema.findings,
         ...(await trust.argumentFindings(server, ctx.arguments, this.deps.listings())),
       ],
       client: { ...session.clientInfo, session: session.id },
