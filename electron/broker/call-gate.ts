@@ -7,7 +7,9 @@ import type { ToolDefinition } from '../../shared/tool.js';
 import { depthRefusal, TOO_DEEP_ARGUMENTS, TOO_DEEP_REFUSAL } from './argument-checks.js';
 import { checkSchema, withSchemaCheck } from './schema-check.js';
 import { gatherFacts, rememberRead, type ReadHistory } from './call-facts.js';
-import type { PendingQueue } from './pending-queue.js';
+import type { NewRule, PendingQueue } from './pending-queue.js';
+import { isPlainRule, ruleText } from '../../shared/rules.js';
+import { definitionHashSync } from './trust/definition-tracker.js';
 import { findProtected, type ProtectScope } from './self-protection.js';
 import type { Finding } from '../../shared/description-scan.js';
 import type { EnforcedFacts as CardFacts } from '../../shared/call-warnings.js';
@@ -21,7 +23,7 @@ export interface GateDeps {
   pending: PendingQueue;
   isTrusted(server: string): boolean;
   rules(): Rule[];
-  addRule(server: string, tool: string, actor: Actor): void;
+  addRule(server: string, tool: string, actor: Actor, extra?: NewRule): unknown;
   settings(): Settings;
   paused(): boolean;
   /** Shared by every session of one client, so a local read in one makes a send in another ask. */
@@ -97,11 +99,17 @@ export class CallGate {
     const limits = enforced && enforced.summary !== 'no limits' ? { limits: enforced.summary } : {};
     const scope = this.deps.protectScope(server);
     const protectedMatches = findProtected(ctx.arguments, scope);
+    const rules = this.deps.rules();
+    // Hashing the definition costs a canonical JSON: only when a rule of this tool was bound to one.
+    const bound = rules.some((r) => r.definitionHash && r.server === server && r.tool === ctx.toolName);
     const decided = decide({
       server: { name: server, trusted },
       tool,
       toolName: ctx.toolName,
-      rules: this.deps.rules(),
+      rules,
+      arguments: ctx.arguments,
+      sessionId: session.id,
+      definitionHash: bound && tool ? definitionHashSync(tool) : undefined,
       session: { allowedTools: session.allowedTools, hasReadLocalData: history.readLocalData },
       paused: this.deps.paused(),
       forceAsk: trust.forceAsk(server, ctx.toolName),
@@ -122,6 +130,7 @@ export class CallGate {
         reasons,
         durationMs: Date.now() - started,
         client: session.clientInfo?.name,
+        ...(fields.decidedBy === 'rule' && decision.rule ? { rule: { id: decision.rule.id, text: ruleText(decision.rule) } } : {}),
         ...limits,
         ...schemaNote,
         ...fields,
@@ -142,7 +151,8 @@ export class CallGate {
         retryOnTimeout: trusted && decision.hints.supplied.idempotentHint && decision.hints.idempotentHint && !decision.hints.readOnlyHint,
         onSettled: (outcome: CallOutcome) => log({ decision: 'allow', decidedBy, actor, ...settledFields(outcome) }),
         // Only an automatic allow may be reused without asking; a person's yes was for this one call.
-        lease: decidedBy === 'person' ? undefined : {
+        // A scoped, expiring or session rule is checked per call: `connect` may not repeat it by tool name.
+        lease: decidedBy === 'person' || (decision.rule && !isPlainRule(decision.rule)) ? undefined : {
           decidedBy, reasons, untilLocalRead: !hadReadLocal, protect: { scope, toolOnlyReads: decision.hints.readOnlyHint },
         },
       };
@@ -202,6 +212,10 @@ export class CallGate {
         break;
       case 'always-allow':
         this.deps.addRule(server, ctx.toolName, resolution.actor);
+        break;
+      case 'allow-rule':
+        // Bound to the definition the person saw; a changed one is not covered.
+        this.deps.addRule(server, ctx.toolName, resolution.actor, { ...resolution.rule, definitionHash: tool ? definitionHashSync(tool) : undefined });
         break;
       case 'allow-once':
         break;

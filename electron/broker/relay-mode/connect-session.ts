@@ -17,6 +17,7 @@ import { LeaseCache } from './lease-cache.js';
 import { waitEndOf } from '../client-patience.js';
 import type { DecideReply } from './protocol.js';
 import { ReportQueue } from './report-queue.js';
+import { fastLane } from './fast-lane.js';
 
 export interface RelayModeOptions {
   server: string;
@@ -45,9 +46,13 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   /** The MCP revision the server answered with: it picks the schema dialect when $schema is absent. */
   let protocolVersion: string | undefined;
 
+  // Set up before anything flows: the lane needs the session, which needs the transports.
+  const lane = fastLane(() => session, () => downstream, upstream);
+  upstream.takeLine = lane.fromServer;
   const downstream: LineTransport = new LineTransport({
     input: opts.input,
     output: opts.output,
+    takeLine: lane.fromClient,
     onBadLine: (bad) => {
       if (bad.id !== null) void downstream.send(badLineResponse(bad)).catch(() => undefined);
       else opts.onWarning?.(`ignored a bad message from the client: ${bad.reason}`);

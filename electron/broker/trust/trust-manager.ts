@@ -34,6 +34,8 @@ export interface TrustManagerOptions {
   resolver?: VersionResolver;
   /** npm's `_npx` cache folder (tests use their own). */
   npxCache?: string;
+  /** Packages prepared for servers under limits (checked against a content pin like npx's copies). */
+  prepared?: PackageContext['prepared'];
   /** Launch consent counts only when sealed (store/grant-seal.ts). */
   seal?: GrantSeal;
 }
@@ -81,6 +83,8 @@ export class TrustManager {
   assertCanStart(name: string, config: ServerConfig): void {
     const blocked = this.policy.blockReason(name);
     if (blocked) throw new BlockedServerError(`Countersign will not start '${name}': ${blocked}.`);
+    const unsafe = this.opts.seal?.unsafe();
+    if (unsafe) throw new BlockedServerError(`Countersign will not start '${name}'. ${unsafe}`);
     const record = this.store.get(name);
     if (launchApproved(config, record)) return;
     const entry = this.policy.serverEntry(name);
@@ -334,7 +338,7 @@ export class TrustManager {
   }
 
   private packageContext(): PackageContext {
-    return { npxCache: this.opts.npxCache ?? npxCacheDir(), node: defaultNode() };
+    return { npxCache: this.opts.npxCache ?? npxCacheDir(), node: defaultNode(), prepared: this.opts.prepared };
   }
 
   /**
