@@ -122,6 +122,10 @@ export interface AuditEntry {
 
 export interface FilePreview {
   exists: boolean;
+  /** Bytes on disk, for a file that exists. */
+  size?: number;
+  /** The path is a folder (then `refused` says no content is read). */
+  directory?: boolean;
   content?: string;
   tooLarge?: boolean;
   binary?: boolean;

@@ -15,11 +15,13 @@ interface Props {
   selected: boolean;
   now: number;
   onSelect(id: string): void;
+  /** A click opens the call (on a narrow window the detail then covers the list). */
+  onOpen(id: string): void;
 }
 
 const SHOWN_WARNINGS = 2;
 
-export const QueueCard = memo(function QueueCard({ call, index, total, selected, now, onSelect }: Props) {
+export const QueueCard = memo(function QueueCard({ call, index, total, selected, now, onSelect, onOpen }: Props) {
   // The trust badge already says "untrusted"; the chips keep their room for what the call does.
   const warnings = callWarnings(call).filter((w) => w.severity !== 'info' && w.key !== 'r:untrusted-server');
   const clock = waitClock(call, now);
@@ -33,7 +35,7 @@ export const QueueCard = memo(function QueueCard({ call, index, total, selected,
       aria-setsize={total}
       tabIndex={selected ? 0 : -1}
       className={`card ${selected ? 'card-selected' : ''}`}
-      onClick={() => onSelect(call.id)}
+      onClick={() => onOpen(call.id)}
       onFocus={() => !selected && onSelect(call.id)}
     >
       <div className="card-tool">
