@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,5 +10,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Real child processes and sockets: keep parallelism within the 2-core budget.
     maxWorkers: 2,
+    // Seal keys (electron/broker/store/key-vault.ts) go to a key folder of the tests' own, never the
+    // keyring or the person's state folder; processes the tests start inherit it.
+    env: { COUNTERSIGN_KEY_DIR: join(tmpdir(), 'countersign-test-keys') },
   },
 });

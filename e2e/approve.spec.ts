@@ -25,7 +25,7 @@ test('approve: the held call runs and the queue empties', async ({ page }) => {
   await expect(card).toContainText('Untrusted');
   const detail = page.getByRole('region', { name: 'Call detail' });
   await expect(detail.getByRole('heading', { name: 'write_file' })).toBeVisible();
-  await expect(detail).toContainText('May change or delete data');
+  await expect(detail).toContainText('Creates created.txt (23 B)');
   expect(existsSync(target)).toBe(false);
 
   await detail.getByRole('button', { name: /^Approve/ }).click();

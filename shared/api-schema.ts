@@ -7,12 +7,23 @@ import { CLIENT_IDS } from './clients.js';
 const serverName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a server name: letters, digits, . _ - (max 64)');
 const stringMap = z.record(z.string().max(1000), z.string().max(100_000));
 
+const absolutePath = z.string().min(1).max(4096).regex(/^\/[^\0]*$/, 'an absolute path');
+export const limitsSchema = z.object({
+  network: z.enum(['none', 'unrestricted']),
+  filesystem: z.union([
+    z.literal('host'),
+    z.object({ read: z.array(absolutePath).max(200), write: z.array(absolutePath).max(200) }).strict(),
+  ]),
+  passEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name').max(200)).max(200),
+}).strict();
+
 export const serverConfigSchema = z.union([
   z.object({
     command: z.string().min(1).max(10_000),
     args: z.array(z.string().max(100_000)).max(1000).optional(),
     env: stringMap.optional(),
     cwd: z.string().max(10_000).optional(),
+    limits: limitsSchema.optional(),
   }).strict(),
   z.object({
     url: z.string().url().refine((u) => /^https?:$/.test(new URL(u).protocol), 'an http or https URL'),
@@ -55,6 +66,8 @@ const scanOptions = z.object({ project: z.string().min(1).max(4096).optional() }
 const wrapOptions = scanOptions.extend({ only: z.array(z.string().min(1).max(500)).min(1).max(1000).optional() }).strict();
 const planHash = z.string().regex(/^[0-9a-f]{64}$/, 'a plan hash from the preview');
 
+const unsealedRef = z.object({ kind: z.enum(['trust', 'launch', 'rule']), server: serverName, hash: sha256, ruleId: id.optional() }).strict();
+
 /** Positional arguments of each method, as a tuple. */
 export const apiArgs = {
   getStatus: z.tuple([]),
@@ -78,6 +91,7 @@ export const apiArgs = {
   pinServer: z.tuple([serverName, seenServer]),
   unpinServer: z.tuple([serverName]),
   approveLaunch: z.tuple([serverName, sha256]),
+  setLimits: z.union([z.tuple([serverName, limitsSchema]), z.tuple([serverName, limitsSchema, sha256])]),
   importServers: z.tuple([z.record(z.string().max(200), z.unknown())]),
   setPaused: z.tuple([z.boolean()]),
   readFileForPreview: z.tuple([z.string().min(1).max(10_000)]),
@@ -86,6 +100,9 @@ export const apiArgs = {
   wrapClient: z.tuple([clientId, wrapOptions, planHash]),
   previewUnwrap: z.tuple([clientId, scanOptions]),
   unwrapClient: z.union([z.tuple([clientId, scanOptions]), z.tuple([clientId, scanOptions, planHash])]),
+  listUnsealed: z.tuple([]),
+  confirmUnsealed: z.tuple([unsealedRef]),
+  discardUnsealed: z.tuple([unsealedRef]),
 } satisfies Record<ApiMethod, z.ZodTypeAny>;
 
 export const API_METHODS = Object.keys(apiArgs) as ApiMethod[];
@@ -99,6 +116,8 @@ const USAGE: Partial<Record<ApiMethod, string>> = {
   approveLaunch: 'approveLaunch(name, launchHash) takes launch.hash from the server\'s view: the command the person saw',
   setTrust: 'setTrust(name, true, { launchHash, listingHash? }) takes launch.hash and listingHash from the server\'s view; setTrust(name, false) needs nothing',
   pinServer: 'pinServer(name, { launchHash, listingHash? }) takes launch.hash and listingHash from the server\'s view',
+  setLimits: 'setLimits(name, { network, filesystem, passEnv }, launchHash?) takes launch.hash from the server\'s view to approve looser limits',
+  confirmUnsealed: 'confirmUnsealed({ kind, server, hash, ruleId? }) takes an entry of listUnsealed as shown',
   reviewChanges: 'reviewChanges(server, \'accept\', [{ name, hash }…], identityHash?) takes each change\'s hash from listChanges; reviewChanges(server, \'reject\', [{ name }…]?) needs none',
 };
 

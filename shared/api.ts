@@ -5,11 +5,12 @@ import type {
 } from './clients.js';
 import type { DecidedBy, Reason, Rule } from './decision.js';
 import type { EffectiveHints, ToolDefinition } from './tool.js';
-import type { Finding, LaunchView, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus } from './trust-types.js';
-import type { SandboxSupport } from './limits.js';
+import type { Finding, LaunchView, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, UnsealedGrant, UnsealedRef } from './trust-types.js';
+import type { LimitsEnforcement, LimitsOffer, LimitsProfile, SandboxSupport } from './limits.js';
+import type { CallFacts } from './call-warnings.js';
 
 export type * from './clients.js';
-export type { Finding, LaunchView, PinnedPackage, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, ToolChangeView } from './trust-types.js';
+export type { Finding, LaunchView, PinnedPackage, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, ToolChangeView, UnsealedGrant, UnsealedRef } from './trust-types.js';
 
 /**
  * Who made a change, as the audit log records it: the surface a person used (the browser UI of
@@ -19,7 +20,8 @@ export type { Finding, LaunchView, PinnedPackage, PinView, ReviewAction, Reviewe
 export type Actor = 'browser' | 'desktop' | 'cli' | 'policy' | 'countersign';
 
 export type ServerConfig =
-  | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
+  /** `limits`: what its sandbox lets it reach; part of the launch hash, so the launch consent covers them. */
+  | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string; limits?: LimitsProfile }
   | { url: string; headers?: Record<string, string> };
 
 export interface ServerView {
@@ -44,6 +46,20 @@ export interface ServerView {
   identity?: { name?: string; title?: string; version?: string; protocolVersion?: string };
   /** Set when the team policy file blocks this server. */
   blockedBy?: string;
+  /** Local servers: their limits, what enforces them here, and the limits Countersign offers. */
+  limits?: ServerLimitsView;
+}
+
+export interface ServerLimitsView {
+  profile: LimitsProfile;
+  /** How each limit would stand at the next start on this machine (the probe's answer, never assumed). */
+  enforcement: LimitsEnforcement;
+  /** Of a running process: how its limits stand now (a change applies at its next start). */
+  running?: { profile: LimitsProfile; enforcement: LimitsEnforcement; badge: string };
+  /** The card's badge: "no network · read-only ~/project (enforced)", or what is not enforced and why. */
+  badge: string;
+  /** Suggested limits (never applied on their own), with the reasons; absent when it has none to offer. */
+  offer?: LimitsOffer;
 }
 
 export interface ToolView {
@@ -68,6 +84,10 @@ export interface PendingCall {
   /** Scan of the tool's description and of these arguments. */
   findings: Finding[];
   client: { name?: string; version?: string; session: string };
+  /** What Countersign found around the call (files it names, this agent's earlier reads, enforced limits). */
+  facts?: CallFacts;
+  /** The limits its server runs under, as a badge ("no network (enforced)"); absent when it has none. */
+  limits?: string;
   createdAt: number;
   expiresAt: number;
   /** When the agent is likely to stop waiting for this call (before `expiresAt`, often). */
@@ -116,6 +136,8 @@ export interface AuditEntry {
   /** Free text: a deny reason or an upstream error. */
   detail?: string;
   client?: string;
+  /** A call's server's limits in force when it ran ("no network · read-only ~/p (enforced)"). */
+  limits?: string;
   prev: string;
   hash: string;
 }
@@ -163,6 +185,8 @@ export interface BrokerStatus {
   paused: boolean;
   /** The sandbox this machine can enforce, or why there is none (found by a probe, never assumed). */
   sandbox?: SandboxSupport;
+  /** MCP over HTTP: open sessions (2025-11-25), stateless pools (2026-07-28), and when idle ones close. */
+  httpSessions?: { sessions: number; stateless: number; idleTimeoutSeconds: number };
 }
 
 export interface ConnectLaunch {
@@ -214,6 +238,12 @@ export interface CountersignApi {
   unpinServer(name: string): Promise<void>;
   /** The person approves the exact command line (or URL) they saw: `launch.hash` of its view. */
   approveLaunch(name: string, launchHash: string): Promise<void>;
+  /**
+   * Sets a local server's limits. Tighter limits apply at once (its running sessions end, to restart
+   * under them). Looser ones need consent: with `launchHash` (the view the person saw, plus these limits)
+   * they are approved; without it they are saved and the server waits for its launch to be approved again.
+   */
+  setLimits(name: string, limits: LimitsProfile, launchHash?: string): Promise<void>;
   /** Adds servers from an `mcpServers` JSON object (as in Claude Desktop's config). */
   importServers(mcpServers: Record<string, unknown>): Promise<{ added: string[]; skipped: Array<{ name: string; why: string }> }>;
   setPaused(paused: boolean): Promise<void>;
@@ -238,6 +268,12 @@ export interface CountersignApi {
    * entries. With a plan hash, refused when the files changed since that preview.
    */
   unwrapClient(client: ClientId, opts: ClientScanOptions, planHash?: string): Promise<UnwrapResult>;
+  /** Trust, launch consent and rules the files hold but the person never confirmed: they have no effect. */
+  listUnsealed(): Promise<UnsealedGrant[]>;
+  /** The person confirms a hand-made grant as shown (its `hash`): it takes effect. Refused when it changed since. */
+  confirmUnsealed(grant: UnsealedRef): Promise<void>;
+  /** Removes a hand-made grant from the files. */
+  discardUnsealed(grant: UnsealedRef): Promise<void>;
   /** Returns the function that ends the subscription. */
   subscribe(listener: (event: BrokerEvent) => void): () => void;
 }

@@ -2,6 +2,7 @@
 // Rulebook: from an untrusted server, annotations may add friction but never remove it.
 import { cautiousHints, effectiveHints, hasAnyAnnotation } from './annotations.js';
 import type { DecisionInput, DecisionResult, Reason, ReasonCode } from './decision.js';
+import { hintsUnderLimits, limitNotes, readOnlyEnforced } from './enforced-limits.js';
 import { isCritical } from './protected-paths.js';
 import { bySeverity, reason } from './reasons.js';
 import type { EffectiveHints } from './tool.js';
@@ -26,7 +27,8 @@ export function decide(input: DecisionInput): DecisionResult {
   }
 
   // Warnings: an untrusted server's claims cannot lift them, so its tools get the cautious view.
-  const view = trusted ? hints : cautiousHints(hints);
+  // Enforced limits are facts, not claims: they apply whoever the server is (enforced-limits.ts).
+  const view = hintsUnderLimits(trusted ? hints : cautiousHints(hints), input.enforced);
   const known = input.tool !== undefined;
   const annotated = hasAnyAnnotation(input.tool);
   const destructive = !view.readOnlyHint && view.destructiveHint;
@@ -43,11 +45,12 @@ export function decide(input: DecisionInput): DecisionResult {
   if (!known) reasons.push(say('unknown-tool'));
   if (!annotated) reasons.push(say('no-annotations'));
   if (view.openWorldHint) reasons.push(say('open-world'));
+  reasons.push(...limitNotes(input.tool, input.enforced).map(say));
 
   const result = (outcome: DecisionResult['outcome'], decidedBy: DecisionResult['decidedBy'], last: ReasonCode[]) => ({
     outcome,
     reasons: bySeverity([...reasons, ...last.map(say)]),
-    hints,
+    hints: hintsUnderLimits(hints, input.enforced),
     preview: destructive,
     decidedBy,
   });
@@ -67,7 +70,7 @@ export function decide(input: DecisionInput): DecisionResult {
   // A tool the server never listed has no definition a rule or allowance could have been given for.
   if (input.forceAsk) return result('ask', 'policy', ['policy-always-ask']);
   if (!exfiltration && known) {
-    if (hints.readOnlyHint) return result('allow', 'policy', ['trusted-read-only']);
+    if (hints.readOnlyHint) return result('allow', 'policy', [readOnlyEnforced(hints, input.enforced) ? 'read-only-enforced' : 'trusted-read-only']);
     if (input.session.allowedTools.has(input.toolName)) return result('allow', 'session', ['session-allow']);
     if (hasRule) return result('allow', 'rule', ['user-rule-allow']);
   }

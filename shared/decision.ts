@@ -23,7 +23,12 @@ export type ReasonCode =
   | 'policy-always-ask'
   | 'definition-changed'
   | 'scan-finding'
-  | 'protected-path';
+  | 'protected-path'
+  // Limits the sandbox enforces (enforced-limits.ts).
+  | 'read-only-enforced'
+  | 'network-off-enforced'
+  | 'open-world-without-network'
+  | 'write-on-read-only';
 
 export type Severity = 'danger' | 'warning' | 'info';
 
@@ -60,6 +65,8 @@ export interface DecisionInput {
   forceAsk?: boolean;
   /** Countersign's own files or a client's config named in the arguments (self-protection). */
   protectedMatches?: readonly import('./protected-paths.js').ProtectedMatch[];
+  /** What the server's sandbox enforces now (absent: nothing, and nothing is assumed). */
+  enforced?: import('./enforced-limits.js').EnforcedFacts;
 }
 
 export interface DecisionResult {

@@ -139,7 +139,7 @@ export function summarizeEnforced(limits: LimitsProfile, enforcement: LimitsEnfo
 }
 
 export interface ToolHints {
-  annotations?: { openWorldHint?: boolean };
+  annotations?: { openWorldHint?: unknown };
 }
 
 export interface LimitsOffer {

@@ -65,6 +65,22 @@ const TEXT: Record<ReasonCode, { severity: Severity; message: (s: string, t: str
   'user-rule-allow': { severity: 'info', message: (s, t) => `Allowed by your saved rule for ${t} on ${s}.` },
   'session-allow': { severity: 'info', message: (_s, t) => `You allowed ${t} for this session.` },
   'needs-approval': { severity: 'info', message: (s, t) => `${t} on ${s} needs your approval.` },
+  'read-only-enforced': {
+    severity: 'info',
+    message: (s) => `read-only: enforced. ${s} is trusted, says this tool only reads, and its sandbox lets it write none of your files; allowed without asking, and logged.`,
+  },
+  'network-off-enforced': {
+    severity: 'info',
+    message: (s) => `${s} has no network (enforced by its sandbox): nothing can leave this machine through this call.`,
+  },
+  'open-world-without-network': {
+    severity: 'warning',
+    message: (s, t) => `${t} says it reaches outside this machine, but ${s} runs with no network (enforced): the claim and the limit disagree, and any connection will fail.`,
+  },
+  'write-on-read-only': {
+    severity: 'warning',
+    message: (s, t) => `${t} says it changes data, but ${s} can write none of your files (read-only, enforced): a write will fail.`,
+  },
 };
 
 export function reason(code: ReasonCode, ctx: ReasonContext): Reason {

@@ -14,7 +14,9 @@ export interface LaunchView {
   envNames: string[];
   url?: string;
   headerNames: string[];
-  /** sha256 of everything that decides what runs (command, args, env values, cwd; or URL and headers). */
+  /** Its limits (part of the hash): what its sandbox lets it reach. Absent: none. */
+  limits?: import('./limits.js').LimitsProfile;
+  /** sha256 of everything that decides what runs (command, args, env values, cwd, limits; or URL and headers). */
   hash: string;
   approved: boolean;
   /** Who approved it: the person, or the team policy file. */
@@ -79,4 +81,30 @@ export interface SeenServer {
   launchHash: string;
   /** `ServerView.listingHash`; absent when no listing was shown. */
   listingHash?: string;
+}
+
+/**
+ * A grant the files hold but the person never confirmed in Countersign (a hand edit, or a copy from
+ * elsewhere): it has no effect until confirmed.
+ */
+export interface UnsealedGrant {
+  kind: 'trust' | 'launch' | 'rule';
+  server: string;
+  /** The rule's tool and id (kind 'rule'). */
+  tool?: string;
+  ruleId?: string;
+  /** What confirming binds to: the server's launch hash (trust, launch) or the rule's hash. */
+  hash: string;
+  /** One line for the person. */
+  what: string;
+  /** What would run (trust, launch). */
+  launch?: LaunchView;
+}
+
+/** Names an unsealed grant as it was shown. */
+export interface UnsealedRef {
+  kind: UnsealedGrant['kind'];
+  server: string;
+  hash: string;
+  ruleId?: string;
 }

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import type {
   Actor, AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, LogQuery,
   PendingCall, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerConfig, ServerView, Settings,
+  UnsealedGrant, UnsealedRef,
 } from '../../shared/api.js';
 import type {
   ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult,
@@ -19,6 +20,9 @@ import { parseServerConfig, validateServerName } from './settings-store.js';
 import { heldChangeHash } from './trust/definition-tracker.js';
 import { launchApproved } from './trust/launch-consent.js';
 import { identityFingerprint } from './trust/trust-manager.js';
+import type { LimitsProfile } from '../../shared/limits.js';
+import { limitsView, setServerLimits } from './server-limits.js';
+import { confirmUnsealed, discardUnsealed, listUnsealed, unsealedWarnings } from './store/unsealed-grants.js';
 
 export const VERSION = '0.1.0';
 
@@ -30,11 +34,12 @@ export class BrokerApi implements CountersignApi {
     return {
       version: VERSION,
       dataDir: core.opts.dataDir,
-      warnings: [...core.warnings],
+      warnings: [...core.warnings, ...unsealedWarnings(core)],
       ...core.endpoints,
       ...connectLaunch(core.opts.dataDir, core.opts.env ?? process.env),
       paused: core.paused,
       sandbox: await core.sandbox(),
+      httpSessions: core.httpSessions?.(),
     };
   }
 
@@ -55,6 +60,7 @@ export class BrokerApi implements CountersignApi {
 
   async listServers(): Promise<ServerView[]> {
     const { core } = this;
+    const support = await core.sandbox();
     return Object.entries(core.store.listServers()).map(([name, config]) => {
       const sessions = core.sessionsOf(name);
       const { running: _running, ...trust } = core.trust.serverView(name, config, core.lastTools.get(name) ?? [], core.lastTools);
@@ -66,6 +72,7 @@ export class BrokerApi implements CountersignApi {
         lastError: core.lastErrors.get(name),
         ...trust,
         status: trust.status === 'idle' && sessions > 0 ? 'running' : trust.status,
+        limits: limitsView(config, support, core.lastTools.get(name) ?? [], core.runningLimits(name)[0], core.opts.home),
       };
     });
   }
@@ -193,6 +200,10 @@ export class BrokerApi implements CountersignApi {
     this.core.emit({ type: 'servers-changed' });
   }
 
+  async setLimits(name: string, limits: LimitsProfile, launchHash?: string): Promise<void> {
+    await setServerLimits(this.core, this.actor, name, limits, launchHash);
+  }
+
   async importServers(input: Record<string, unknown>): Promise<{ added: string[]; skipped: Array<{ name: string; why: string }> }> {
     // Accept a whole client config ({ mcpServers: {...} }) or just its mcpServers object.
     const servers = typeof input.mcpServers === 'object' && input.mcpServers !== null ? (input.mcpServers as Record<string, unknown>) : input;
@@ -250,6 +261,18 @@ export class BrokerApi implements CountersignApi {
 
   unwrapClient(client: ClientId, opts: ClientScanOptions, planHash?: string): Promise<UnwrapResult> {
     return this.core.clients.unwrapClient(client, opts, planHash, this.actor);
+  }
+
+  async listUnsealed(): Promise<UnsealedGrant[]> {
+    return listUnsealed(this.core);
+  }
+
+  async confirmUnsealed(grant: UnsealedRef): Promise<void> {
+    confirmUnsealed(this.core, this.actor, grant);
+  }
+
+  async discardUnsealed(grant: UnsealedRef): Promise<void> {
+    discardUnsealed(this.core, this.actor, grant);
   }
 
   subscribe(listener: (event: BrokerEvent) => void): () => void {

@@ -13,6 +13,8 @@ export interface HostOptions extends BrokerOptions {
   port?: number;
   rendererDir: string;
   maxMessageBytes?: number;
+  /** Idle HTTP sessions are closed (their servers ended) after this long; default 10 minutes. */
+  sessionIdleSeconds?: number;
 }
 
 export interface RunningBroker {
@@ -55,6 +57,7 @@ export async function startBroker(opts: HostOptions): Promise<RunningBroker> {
       apiToken,
       rendererDir: opts.rendererDir,
       maxBodyBytes: opts.maxMessageBytes,
+      idleTimeoutMs: opts.sessionIdleSeconds === undefined ? undefined : opts.sessionIdleSeconds * 1000,
     });
     const { host, port } = await http.listen();
     cleanups.push(() => http.close());

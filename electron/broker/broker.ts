@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import os from 'node:os';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { Actor, BrokerEvent, BrokerStatus, CountersignApi, ServerConfig, Settings } from '../../shared/api.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import { AuditLog, type NewAuditEntry } from './audit-log.js';
@@ -22,6 +22,7 @@ import { scopeFor, type ProtectedPath, type ProtectScope } from './self-protecti
 import { ProbeTransport, probeTools } from './probe-client.js';
 import { RelaySession } from './relay-session.js';
 import { SettingsStore, type BackendFactory } from './settings-store.js';
+import { GrantSeal } from './store/grant-seal.js';
 import { TrustManager } from './trust/trust-manager.js';
 import type { VersionResolver } from './trust/version-resolver.js';
 import { StdioUpstream, type ExitInfo } from './stdio-upstream.js';
@@ -30,6 +31,9 @@ import { RemoteSession } from './relay-mode/remote-session.js';
 import type { MessageTransport } from './transport.js';
 import type { SandboxSupport } from '../../shared/limits.js';
 import { sandboxSupport } from './sandbox/detect.js';
+import type { LimitsInForce } from '../../shared/enforced-limits.js';
+import { NpmPreparer } from './sandbox/package-prep.js';
+import type { SandboxOptions } from './server-process.js';
 
 export { VERSION } from './broker-api.js';
 
@@ -67,6 +71,7 @@ const QUIET_EVENTS: ReadonlySet<BrokerEvent['type']> = new Set(['pending-added',
 
 /** A client session as the broker tracks it: relayed here, or run by `connect` in relay mode. */
 interface BrokerSession {
+  readonly id: string;
   readonly serverName: string;
   readonly clientKey: string;
   notifyToolsChanged(): void;
@@ -75,6 +80,8 @@ interface BrokerSession {
 
 export class Broker {
   readonly store: SettingsStore;
+  /** Sealed grants: trust, launch consent and rules written by hand take effect only once confirmed. */
+  readonly seal: GrantSeal;
   readonly audit: AuditLog;
   readonly pending: PendingQueue;
   readonly trust: TrustManager;
@@ -86,17 +93,21 @@ export class Broker {
   private readonly attaching = new Map<string, RemoteSession>();
   /** Bumped whenever `connect` leases are revoked. */
   private leaseEpoch = 0;
-  private readonly histories = new Map<string, { readLocalData: boolean; sessions: number }>();
+  private readonly histories = new Map<string, { readLocalData: boolean; sessions: number; reads?: string[] }>();
   private readonly listeners = new Set<(e: BrokerEvent) => void>();
   /** Each server's last complete tool listing, as a client (or a probe) saw it. */
   readonly lastTools = new Map<string, ToolDefinition[]>();
   readonly lastErrors = new Map<string, string>();
   readonly warnings: string[] = [];
+  /** Each open session's server process: the limits it started under (read at every decision). */
+  private readonly running = new Map<string, () => LimitsInForce | undefined>();
+  private preparer?: NpmPreparer;
   paused = false;
   endpoints: Pick<BrokerStatus, 'httpUrl' | 'mcpUrlTemplate'> = {};
 
   constructor(readonly opts: BrokerOptions) {
-    const opened = SettingsStore.open({ dataDir: opts.dataDir, backend: opts.backend });
+    this.seal = GrantSeal.open(opts.dataDir, opts.env ?? process.env, (w) => this.warn(w));
+    const opened = SettingsStore.open({ dataDir: opts.dataDir, backend: opts.backend, seal: this.seal });
     this.store = opened.store;
     const audit = AuditLog.open(opts.dataDir, { maxBytes: opts.auditMaxBytes });
     this.audit = audit.log;
@@ -111,6 +122,7 @@ export class Broker {
       policyPath: () => this.policyPath(),
       resolver: opts.resolver,
       npxCache: opts.npxCache,
+      seal: this.seal,
     });
     this.clients = new ClientConfigs({
       dataDir: opts.dataDir,
@@ -146,6 +158,8 @@ export class Broker {
       protectScope: (server) => this.protectScope(server),
       onLocalRead: (clientKey) => this.endLocalReadLeases(clientKey),
       patience: new ClientPatience(),
+      limitsOf: (session) => this.running.get(session.id)?.(),
+      home: () => opts.home ?? os.homedir(),
     });
   }
 
@@ -158,6 +172,22 @@ export class Broker {
   /** What sandbox works here (probed on first use, then kept). */
   sandbox(): Promise<SandboxSupport> {
     return this.opts.sandbox ?? sandboxSupport();
+  }
+
+  /** How a local server starts: under its limits; an npx package under limits is installed first, then run offline. */
+  private sandboxFor(config: ServerConfig): SandboxOptions {
+    this.preparer ??= new NpmPreparer({ root: join(this.opts.dataDir, 'packages'), support: this.sandbox(), resolve: this.opts.resolver, source: this.opts.env });
+    return { support: this.sandbox(), limits: 'command' in config ? config.limits : undefined, preparer: this.preparer };
+  }
+
+  /** The limits the server process of one session started under (undefined: not started, or none known). */
+  limitsInForce(sessionId: string): LimitsInForce | undefined {
+    return this.running.get(sessionId)?.();
+  }
+
+  /** Every running process of a server, by session. */
+  runningLimits(server: string): LimitsInForce[] {
+    return [...this.sessions].filter((s) => s.serverName === server).map((s) => this.running.get(s.id)?.()).filter((r): r is LimitsInForce => !!r);
   }
 
   /** The API as one surface sees it: every change made through it is logged with `actor`. */
@@ -212,7 +242,7 @@ export class Broker {
     }
   }
 
-  private history(key: string): { readLocalData: boolean; sessions: number } {
+  private history(key: string): { readLocalData: boolean; sessions: number; reads?: string[] } {
     let h = this.histories.get(key);
     if (!h) {
       h = { readLocalData: false, sessions: 0 };
@@ -242,6 +272,7 @@ export class Broker {
       ...(process.platform !== 'win32' && !socket.startsWith(resolve(dataDir)) ? [{ path: socket, what: "Countersign's socket" }] : []),
       // A client's config decides what commands it starts: a project's too (`.vscode/mcp.json`, …).
       ...knownClientConfigs(this.clients.where(), projects).map((c) => ({ path: c.path, what: `${c.client}'s MCP config` })),
+      ...this.seal.protectedPaths(),
       ...(this.opts.protectedPaths?.() ?? []),
     ];
   }
@@ -272,18 +303,26 @@ export class Broker {
     this.endpoints = endpoints;
   }
 
+  /** What the HTTP endpoint holds open, for the status. */
+  httpSessions?: () => NonNullable<BrokerStatus['httpSessions']>;
+
+  setHttpSessions(count: () => NonNullable<BrokerStatus['httpSessions']>): void {
+    this.httpSessions = count;
+  }
+
   /** Attaches a client connection to a new upstream session. Refuses unknown servers. */
   async openSession(serverName: string, downstream: MessageTransport, clientKey: string): Promise<RelaySession> {
     const config = await this.startable(serverName);
     const common = this.sessionEvents(serverName, clientKey);
-    const session = new RelaySession(serverName, clientKey, downstream, () => this.upstreamFor(serverName, config), {
+    const id = randomUUID();
+    const session = new RelaySession(serverName, clientKey, downstream, () => this.upstreamFor(serverName, config, id), {
       decideToolCall: (ctx) => this.gate.decideToolCall(ctx),
       onToolsListed: (_s, tools) => common.onListed(tools),
       onInitialized: (_s, result) => common.onInitialized(result),
       rewriteToolsList: (_s, tools) => common.rewrite(tools),
       onClosed: (s) => common.onClosed(s),
       upstreamTimeoutMs: () => this.upstreamTimeoutMs(),
-    }, randomUUID());
+    }, id);
     this.sessions.add(session);
     await session.start();
     this.emit({ type: 'servers-changed' });
@@ -301,7 +340,7 @@ export class Broker {
     const common = this.sessionEvents(serverName, clientKey);
     const session: RemoteSession = new RemoteSession(randomUUID(), serverName, clientKey, channel, {
       spec: config,
-      sandbox: { support: this.sandbox() },
+      sandbox: this.sandboxFor(config),
       decideToolCall: (ctx) => this.gate.decideToolCall(ctx),
       upstreamTimeoutMs: () => this.upstreamTimeoutMs(),
       leaseEpoch: () => this.leaseEpoch,
@@ -319,6 +358,7 @@ export class Broker {
       },
     });
     this.sessions.add(session);
+    this.running.set(session.id, () => session.limitsInForce);
     this.attaching.set(session.attachToken, session);
     this.emit({ type: 'servers-changed' });
     return session;
@@ -338,7 +378,9 @@ export class Broker {
     const config = this.store.getServer(serverName);
     if (!config) throw new UnknownServerError(serverName, Object.keys(this.store.listServers()));
     this.trust.assertCanStart(serverName, config);
-    return this.trust.prepareLaunch(serverName, config);
+    const prepared = await this.trust.prepareLaunch(serverName, config);
+    // A pinned package runs as node on its checked copy: with the limits its consent covers.
+    return 'command' in config && 'command' in prepared ? { ...prepared, limits: config.limits } : prepared;
   }
 
   /** What every session reports to the broker, wherever it runs. */
@@ -355,6 +397,7 @@ export class Broker {
       rewrite: (tools: ToolDefinition[]): ToolDefinition[] | undefined => this.trust.filterForClient(serverName, tools),
       onClosed: (s: BrokerSession): void => {
         this.sessions.delete(s);
+        this.running.delete(s.id);
         history.sessions -= 1;
         if (history.sessions <= 0) this.histories.delete(clientKey);
         this.emit({ type: 'servers-changed' });
@@ -373,15 +416,17 @@ export class Broker {
     this.emit({ type: 'servers-changed' });
   }
 
-  private upstreamFor(name: string, config: ServerConfig): MessageTransport {
+  private upstreamFor(name: string, config: ServerConfig, sessionId: string): MessageTransport {
     const injected = this.opts.upstream?.(name, config);
     if (injected) return injected;
     if ('url' in config) return new HttpUpstream(config.url, config.headers);
-    return new StdioUpstream(config, {
-      sandbox: { support: this.sandbox() },
+    const upstream = new StdioUpstream(config, {
+      sandbox: this.sandboxFor(config),
       onStderr: (text) => this.opts.onServerStderr?.(name, text),
       onExit: (exit) => this.serverExited(name, exit),
     });
+    this.running.set(sessionId, () => upstream.limitsInForce);
+    return upstream;
   }
 
   get sessionCount(): number {

@@ -4,13 +4,16 @@ import { decide, readsLocalData } from '../../shared/decide.js';
 import { escapeControl } from '../../shared/escape.js';
 import type { DecidedBy, Rule } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
+import { gatherFacts, rememberRead, type ReadHistory } from './call-facts.js';
 import type { PendingQueue } from './pending-queue.js';
 import { findProtected, type ProtectScope } from './self-protection.js';
 import type { Finding } from '../../shared/description-scan.js';
+import type { EnforcedFacts as CardFacts } from '../../shared/call-warnings.js';
 import type { ProtectedMatch } from '../../shared/protected-paths.js';
 import type { TrustManager } from './trust/trust-manager.js';
 import type { ClientPatience, WaitEnd } from './client-patience.js';
-import { errorResult, type CallOutcome, type GateVerdict, type ToolCallContext } from './relay-session.js';
+import { enforcedFacts, type LimitsInForce } from '../../shared/enforced-limits.js';
+import { errorResult, type CallOutcome, type GateSession, type GateVerdict, type ToolCallContext } from './relay-session.js';
 
 export interface GateDeps {
   pending: PendingQueue;
@@ -20,7 +23,7 @@ export interface GateDeps {
   settings(): Settings;
   paused(): boolean;
   /** Shared by every session of one client, so a local read in one makes a send in another ask. */
-  history(clientKey: string): { readLocalData: boolean };
+  history(clientKey: string): { readLocalData: boolean } & ReadHistory;
   audit(entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>): void;
   trust: TrustManager;
   /** Every server's last complete listing, for cross-server findings. */
@@ -34,6 +37,10 @@ export interface GateDeps {
   protectScope(server: string): ProtectScope;
   /** How long each client is likely to wait (shown on the card), learned from its cancels. */
   patience?: ClientPatience;
+  /** The limits the session's server process started under, and how they stand (none known: none). */
+  limitsOf?(session: GateSession): LimitsInForce | undefined;
+  /** The home folder, to show paths in it as ~. */
+  home?(): string;
 }
 
 export class CallGate {
@@ -55,6 +62,10 @@ export class CallGate {
       });
       return { forward: false, result: errorResult(block.message) };
     }
+    // Only what the sandbox of this very process enforces: never the limits merely asked for.
+    const running = this.deps.limitsOf?.(session);
+    const enforced = running ? enforcedFacts(running, this.deps.home?.()) : undefined;
+    const limits = enforced && enforced.summary !== 'no limits' ? { limits: enforced.summary } : {};
     const scope = this.deps.protectScope(server);
     const protectedMatches = findProtected(ctx.arguments, scope);
     const decision = decide({
@@ -66,6 +77,7 @@ export class CallGate {
       paused: this.deps.paused(),
       forceAsk: trust.forceAsk(server, ctx.toolName),
       protectedMatches,
+      enforced,
     });
     const started = Date.now();
     const reasons = decision.reasons.map((r) => r.code);
@@ -78,15 +90,19 @@ export class CallGate {
         reasons,
         durationMs: Date.now() - started,
         client: session.clientInfo?.name,
+        ...limits,
         ...fields,
       });
     };
     const forward = async (decidedBy: DecidedBy, actor?: Actor): Promise<GateVerdict> => {
       const hadReadLocal = history.readLocalData;
       // Marked before the call runs: once forwarded, local data may already be on its way to the model.
-      if (readsLocalData(decision.hints) && !hadReadLocal) {
-        history.readLocalData = true;
-        await this.deps.onLocalRead?.(session.clientKey);
+      if (readsLocalData(decision.hints)) {
+        rememberRead(history, server, ctx.toolName, ctx.arguments);
+        if (!hadReadLocal) {
+          history.readLocalData = true;
+          await this.deps.onLocalRead?.(session.clientKey);
+        }
       }
       return {
         forward: true,
@@ -122,6 +138,9 @@ export class CallGate {
         ...trust.argumentFindings(server, ctx.arguments, this.deps.listings()),
       ],
       client: { ...session.clientInfo, session: session.id },
+      // Only what this server's sandbox enforces is stated as a fact on the card.
+      facts: { ...(await gatherFacts(ctx.toolName, ctx.arguments, history)), enforced: cardFacts(enforced) },
+      ...limits,
     };
     const { patience } = this.deps;
     const waiting = this.deps.pending.wait(call, {
@@ -202,3 +221,8 @@ export function settledFields(outcome: CallOutcome): Pick<AuditEntry, 'status'> 
   }
 }
 
+
+function cardFacts(enforced: ReturnType<typeof enforcedFacts> | undefined): CardFacts | undefined {
+  if (!enforced || (!enforced.noNetwork && !enforced.readOnlyFiles)) return undefined;
+  return { noNetwork: enforced.noNetwork, readOnlyFiles: enforced.readOnlyFiles, by: 'the sandbox' };
+}

@@ -10,6 +10,8 @@ import type { ToolDefinition } from '../../shared/tool.js';
 import type { ExitInfo } from './stdio-upstream.js';
 import type { WaitEnd } from './client-patience.js';
 import { ToolCatalog } from './tool-catalog.js';
+import { shapedResult } from './protocol/era.js';
+import { SessionEra } from './protocol/session-era.js';
 import type { MessageTransport } from './transport.js';
 
 /** What deciding a call needs of its session, wherever the session runs (here, or in `connect`). */
@@ -109,6 +111,8 @@ export class RelaySession implements GateSession {
   /** Our downstream id for a server→client request → the server's own id. */
   private readonly serverRequests = new Map<string, JsonRpcId>();
   private readonly catalog: ToolCatalog;
+  /** Which revision the client speaks: 2026-07-28 envelopes, identity without initialize. */
+  private readonly era = new SessionEra();
   private closed = false;
   /** The client closed its side: calls still waiting were abandoned by the agent, not ended by us. */
   private clientGone = false;
@@ -172,6 +176,8 @@ export class RelaySession implements GateSession {
         this.toClient(errorResponse(message.id, ErrorCode.InvalidRequest, `request id ${JSON.stringify(message.id)} is already in use`));
         return;
       }
+      const envelope = this.era.observe(message);
+      if (envelope?.clientInfo) this.clientInfo = envelope.clientInfo;
       if (message.method === 'initialize') {
         const info = message.params?.clientInfo as { name?: unknown; version?: unknown } | undefined;
         this.clientInfo = {
@@ -294,6 +300,8 @@ export class RelaySession implements GateSession {
     };
     let verdict: GateVerdict;
     try {
+      // Without initialize (2026-07-28), the server says who it is before its first call is decided.
+      await this.era.ensureIdentity((p) => this.internalRequest('server/discover', p, false), (identity) => this.hooks.onInitialized?.(this, identity));
       verdict = await this.hooks.decideToolCall(ctx);
     } catch (err) {
       // Fail closed: a call we could not decide never reaches the server.
@@ -305,7 +313,7 @@ export class RelaySession implements GateSession {
     }
     if (!verdict.forward) {
       this.downInflight.delete(request.id);
-      this.toClient({ jsonrpc: '2.0', id: request.id, result: verdict.result }, request.id);
+      this.toClient({ jsonrpc: '2.0', id: request.id, result: shapedResult(verdict.result, request) }, request.id);
       return;
     }
     const upId = this.forwardRequest(request, { request, retryOnTimeout: verdict.retryOnTimeout, retried: false, onSettled: verdict.onSettled, deadline: 0 });
@@ -413,6 +421,7 @@ export class RelaySession implements GateSession {
         if (typeof version === 'string') this.upstream?.setProtocolVersion?.(version);
         this.hooks.onInitialized?.(this, message.result);
       }
+      if (pending.method === 'server/discover') this.era.discovered(message, (identity) => this.hooks.onInitialized?.(this, identity));
       if (pending.method === 'tools/list' && isResult(message)) {
         this.catalog.recordPage(message.result, pending.hadCursor === true);
         const page = Array.isArray(message.result.tools) ? (message.result.tools as ToolDefinition[]) : [];
@@ -534,7 +543,8 @@ export class RelaySession implements GateSession {
   }
 
   /** A request of the broker's own to the server; its answer never reaches the client. */
-  private internalRequest(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private internalRequest(method: string, params: Record<string, unknown>, envelope = true): Promise<Record<string, unknown>> {
+    if (envelope) params = this.era.ownParams(params);
     const upId = this.nextUpId++;
     return new Promise((resolve, reject) => {
       const done = (): void => {

@@ -6,8 +6,11 @@ import Conf, { type Schema } from 'conf';
 import { z } from 'zod';
 import type { ServerConfig, Settings } from '../../shared/api.js';
 import type { Rule } from '../../shared/decision.js';
+import { limitsSchema } from '../../shared/api-schema.js';
 import { writeFileAtomicSync } from './atomic-file.js';
 import { FileVersion } from './file-version.js';
+import { ruleHash, type GrantSeal } from './store/grant-seal.js';
+import { launchHash } from './trust/launch-consent.js';
 
 export interface StoreBackend {
   /** Re-read from disk on every access; throws when the file is unreadable or fails the schema. */
@@ -67,7 +70,7 @@ export function validateServerName(name: string): string | undefined {
 
 const stringMap = z.record(z.string(), z.string());
 const stdioConfig = z
-  .object({ command: z.string().min(1), args: z.array(z.string()).optional(), env: stringMap.optional(), cwd: z.string().optional() })
+  .object({ command: z.string().min(1), args: z.array(z.string()).optional(), env: stringMap.optional(), cwd: z.string().optional(), limits: limitsSchema.optional() })
   .strict();
 const remoteConfig = z
   .object({
@@ -117,6 +120,23 @@ function describe(error: z.ZodError): string {
 const stringMapSchema = { type: 'object', additionalProperties: { type: 'string' } } as const;
 const timeoutSchema = { type: 'integer', minimum: 1, maximum: 86_400 } as const;
 
+const pathList = { type: 'array', items: { type: 'string', pattern: '^/' } } as const;
+const LIMITS_FILE_SCHEMA = {
+  type: 'object',
+  required: ['network', 'filesystem', 'passEnv'],
+  additionalProperties: false,
+  properties: {
+    network: { enum: ['none', 'unrestricted'] },
+    filesystem: {
+      oneOf: [
+        { const: 'host' },
+        { type: 'object', required: ['read', 'write'], additionalProperties: false, properties: { read: pathList, write: pathList } },
+      ],
+    },
+    passEnv: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } },
+  },
+} as const;
+
 const FILE_SCHEMA: Schema<Record<string, unknown>> = {
   schemaVersion: { const: 1 },
   servers: {
@@ -133,6 +153,7 @@ const FILE_SCHEMA: Schema<Record<string, unknown>> = {
             args: { type: 'array', items: { type: 'string' } },
             env: stringMapSchema,
             cwd: { type: 'string' },
+            limits: LIMITS_FILE_SCHEMA,
           },
         },
         {
@@ -239,14 +260,17 @@ export class SettingsStore {
   readonly #listeners = new Set<(warning: string) => void>();
   #cache?: { key: string; data: SettingsData };
   #version!: FileVersion;
+  /** Trust and rules take effect only when sealed too (a hand edit cannot add them). */
+  readonly #seal?: GrantSeal;
 
-  static open(opts: { dataDir: string; backend?: BackendFactory }): { store: SettingsStore; warnings: string[] } {
+  static open(opts: { dataDir: string; backend?: BackendFactory; seal?: GrantSeal }): { store: SettingsStore; warnings: string[] } {
     const warnings: string[] = [];
-    const store = new SettingsStore(opts.dataDir, opts.backend ?? confBackend, (w) => warnings.push(w));
+    const store = new SettingsStore(opts.dataDir, opts.backend ?? confBackend, (w) => warnings.push(w), opts.seal);
     return { store, warnings };
   }
 
-  private constructor(dataDir: string, factory: BackendFactory, warn: (warning: string) => void) {
+  private constructor(dataDir: string, factory: BackendFactory, warn: (warning: string) => void, seal?: GrantSeal) {
+    this.#seal = seal;
     this.#factory = factory;
     this.#options = backendOptions(dataDir);
     this.path = path.join(this.#options.cwd, `${this.#options.configName}.json`);
@@ -285,6 +309,9 @@ export class SettingsStore {
     const parsed = parseServerConfig(config);
     const data = this.#read();
     this.#requireServer(data, name);
+    // The API's own rewrite (a pin): trust granted to the old command carries over to the new one.
+    const before = data.servers[name]!;
+    if (this.#seal && this.#seal.trust(name) === launchHash(before)) this.#seal.update((g) => (g.trust[name] = launchHash(parsed)));
     this.#set('servers', { ...data.servers, [name]: parsed });
   }
 
@@ -296,18 +323,47 @@ export class SettingsStore {
     this.#set('servers', without(data.servers, name));
   }
 
+  /** Trusted in the file and (with a seal) sealed for the command it has now. */
   isTrusted(name: string): boolean {
     const data = this.#read();
+    if (!this.#trustedInFile(data, name)) return false;
+    return !this.#seal || this.#seal.trust(name) === launchHash(data.servers[name]!);
+  }
+
+  /** What the file says, sealed or not (for listing hand-made grants). */
+  trustedInFile(): string[] {
+    const data = this.#read();
+    return Object.keys(data.servers).filter((name) => this.#trustedInFile(data, name));
+  }
+
+  #trustedInFile(data: SettingsData, name: string): boolean {
     return Object.hasOwn(data.servers, name) && Object.hasOwn(data.trusted, name) && data.trusted[name] === true;
   }
 
   setTrusted(name: string, trusted: boolean): void {
     const data = this.#read();
     this.#requireServer(data, name);
-    this.#set('trusted', trusted ? { ...data.trusted, [name]: true } : without(data.trusted, name));
+    if (!trusted) {
+      // Taking trust away applies at once, whatever the seal can do.
+      this.#set('trusted', without(data.trusted, name));
+      this.#seal?.withdraw((g) => delete g.trust[name]);
+      return;
+    }
+    // Sealed first: a failed seal leaves the file as it was, and a crash between leaves a grant that
+    // is sealed but not in the file, which grants nothing.
+    this.#seal?.update((g) => (g.trust[name] = launchHash(data.servers[name]!)));
+    this.#set('trusted', { ...data.trusted, [name]: true });
   }
 
+  /** The rules in effect: with a seal, only the sealed ones. */
   listRules(): Rule[] {
+    const { rules } = this.#read();
+    const seal = this.#seal;
+    return seal ? rules.filter((r) => seal.hasRule(ruleHash(r))) : rules;
+  }
+
+  /** Every rule the file holds, sealed or not. */
+  rulesInFile(): Rule[] {
     return this.#read().rules;
   }
 
@@ -316,16 +372,28 @@ export class SettingsStore {
     this.#requireServer(data, server);
     if (typeof tool !== 'string' || tool.length === 0) throw new SettingsError('A rule needs a tool name.');
     const existing = data.rules.find((r) => r.server === server && r.tool === tool);
-    if (existing) return existing;
+    if (existing) {
+      // The person asked for it now: a hand-written copy becomes theirs.
+      this.sealRule(existing);
+      return existing;
+    }
     const rule: Rule = { id: randomUUID(), server, tool, action: 'allow', createdAt: new Date().toISOString() };
+    this.sealRule(rule);
     this.#set('rules', [...data.rules, rule]);
     return rule;
   }
 
+  /** Seals a rule exactly as written (every field), so it takes effect. */
+  sealRule(rule: Rule): void {
+    this.#seal?.update((g) => void g.rules.push(ruleHash(rule)));
+  }
+
   removeRule(id: string): void {
     const { rules } = this.#read();
-    if (!rules.some((r) => r.id === id)) throw new SettingsError(`No rule with id "${id}".`);
+    const rule = rules.find((r) => r.id === id);
+    if (!rule) throw new SettingsError(`No rule with id "${id}".`);
     this.#set('rules', rules.filter((r) => r.id !== id));
+    this.#seal?.withdraw((g) => (g.rules = g.rules.filter((h) => h !== ruleHash(rule))));
   }
 
   getSettings(): Settings {
@@ -345,10 +413,32 @@ export class SettingsStore {
   }
 
   #forget(data: SettingsData, name: string): void {
-    if (data.rules.some((r) => r.server === name)) {
-      this.#set('rules', data.rules.filter((r) => r.server !== name));
-    }
+    const gone = data.rules.filter((r) => r.server === name);
+    if (gone.length) this.#set('rules', data.rules.filter((r) => r.server !== name));
     if (Object.hasOwn(data.trusted, name)) this.#set('trusted', without(data.trusted, name));
+    const hashes = new Set(gone.map(ruleHash));
+    this.#seal?.withdraw((g) => {
+      delete g.trust[name];
+      g.rules = g.rules.filter((h) => !hashes.has(h));
+    });
+  }
+
+  /**
+   * Sealed grants the file no longer holds (trust taken away or the command edited by hand, a rule
+   * deleted) are dropped, so that adding them back by hand later does not revive them.
+   */
+  #prune(data: SettingsData): void {
+    const seal = this.#seal;
+    if (!seal) return;
+    const sealed = seal.grants();
+    const inFile = new Set(data.rules.map(ruleHash));
+    const staleTrust = Object.entries(sealed.trust).filter(([name, hash]) => !this.#trustedInFile(data, name) || launchHash(data.servers[name]!) !== hash);
+    const staleRules = sealed.rules.filter((h) => !inFile.has(h));
+    if (!staleTrust.length && !staleRules.length) return;
+    seal.withdraw((g) => {
+      for (const [name] of staleTrust) delete g.trust[name];
+      g.rules = g.rules.filter((h) => !staleRules.includes(h));
+    });
   }
 
   #set(key: string, value: unknown): void {
@@ -368,6 +458,7 @@ export class SettingsStore {
     this.#version.invalidate();
     const after = this.#version.current();
     this.#cache = after && after === key ? { key, data } : undefined;
+    this.#prune(data);
     return data;
   }
 

@@ -1,5 +1,6 @@
 // Spawns a stdio MCP server and speaks newline-delimited JSON-RPC with it.
-import type { LimitsEnforcement } from '../../shared/limits.js';
+import type { LimitsInForce } from '../../shared/enforced-limits.js';
+import { NO_LIMITS, type LimitsEnforcement } from '../../shared/limits.js';
 import { LineTransport } from './line-transport.js';
 import { spawnServer, stopServer, type ExitInfo, type SandboxOptions, type SpawnedServer, type StdioServerSpec } from './server-process.js';
 import type { MessageTransport } from './transport.js';
@@ -63,6 +64,12 @@ export class StdioUpstream implements MessageTransport {
   /** Which of the server's limits are enforced, once it has started. */
   get enforcement(): LimitsEnforcement | undefined {
     return this.server?.enforcement;
+  }
+
+  /** The limits it started under with how they stand; undefined until it has started. */
+  get limitsInForce(): LimitsInForce | undefined {
+    const enforcement = this.server?.enforcement;
+    return enforcement ? { limits: this.opts.sandbox?.limits ?? NO_LIMITS, enforcement } : undefined;
   }
 
   async send(message: JsonRpcMessage): Promise<void> {

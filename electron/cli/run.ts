@@ -7,7 +7,7 @@ import { CLIENTS_USAGE, SERVERS_USAGE } from './usage.js';
 
 const USAGE = `Countersign: approve what AI agents do through MCP.
 
-countersign serve [--port N] [--host ADDR] [--no-open] [--approval-timeout SECONDS]
+countersign serve [--port N] [--host ADDR] [--no-open] [--approval-timeout SECONDS] [--session-idle SECONDS]
 countersign connect <server> [--client <id>]
 ${SERVERS_USAGE}
 ${CLIENTS_USAGE}
@@ -25,7 +25,7 @@ type Command = (sub: string[], dataDir: string, opts: CliOptions) => Promise<num
 /** Each command's module is imported when that command runs, never before. */
 const COMMANDS: Record<string, Command> = {
   serve: async (sub, dataDir, opts) => {
-    const args = parseArgs(sub, { values: ['port', 'host', 'approval-timeout', 'progress-interval-ms'], booleans: ['no-open'] });
+    const args = parseArgs(sub, { values: ['port', 'host', 'approval-timeout', 'progress-interval-ms', 'session-idle'], booleans: ['no-open'] });
     const { runServe } = await import('./serve.js');
     return runServe({
       dataDir,
@@ -35,6 +35,7 @@ const COMMANDS: Record<string, Command> = {
       open: !args.bools.has('no-open'),
       approvalTimeoutSeconds: intFlag(args, 'approval-timeout', 1, 86_400),
       progressIntervalMs: intFlag(args, 'progress-interval-ms', 10, 3_600_000),
+      sessionIdleSeconds: intFlag(args, 'session-idle', 1, 7 * 86_400),
     });
   },
   connect: async (sub, dataDir) => {

@@ -14,6 +14,8 @@ export interface ServeOptions {
   open: boolean;
   approvalTimeoutSeconds?: number;
   progressIntervalMs?: number;
+  /** Idle HTTP sessions are closed (their servers ended) after this long. */
+  sessionIdleSeconds?: number;
 }
 
 export async function runServe(opts: ServeOptions): Promise<number> {
@@ -31,6 +33,7 @@ export async function runServe(opts: ServeOptions): Promise<number> {
       rendererDir: opts.rendererDir,
       approvalTimeoutSeconds: opts.approvalTimeoutSeconds,
       progressIntervalMs: opts.progressIntervalMs,
+      sessionIdleSeconds: opts.sessionIdleSeconds,
       onWarning: (text) => process.stderr.write(`countersign: ${escapeControl(text)}\n`),
       onServerStderr: (server, text) => process.stderr.write(`[${escapeControl(server)}] ${escapeControl(text, { keepNewlines: true })}`),
     });

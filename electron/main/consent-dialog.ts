@@ -3,6 +3,7 @@
 // headers. Everything a config or a server supplied is escaped, so it cannot hide or restyle a line.
 // Pure: the consent guard builds a request, this turns it into dialog.showMessageBox options.
 import { escapeControl } from '../../shared/escape.js';
+import { summarizeLimits, type LimitsProfile } from '../../shared/limits.js';
 
 /** What will run, as the dialog shows it. */
 export interface LaunchShown {
@@ -11,6 +12,8 @@ export interface LaunchShown {
   envNames: string[];
   url?: string;
   headerNames: string[];
+  /** A local server's limits (part of the hash). */
+  limits?: LimitsProfile;
   hash?: string;
 }
 
@@ -18,6 +21,7 @@ export type ConsentRequest =
   | { kind: 'add-server'; name: string; launch: LaunchShown }
   | { kind: 'import-servers'; servers: Array<{ name: string; launch: LaunchShown }> }
   | { kind: 'approve-launch'; name: string; launch: LaunchShown }
+  | { kind: 'loosen-limits'; name: string; launch: LaunchShown; from: LimitsProfile; to: LimitsProfile }
   | { kind: 'trust'; name: string; launch: LaunchShown; tools: Array<{ name: string; readOnly: boolean }> }
   | { kind: 'pin'; name: string; launch: LaunchShown; tools: string[] }
   | { kind: 'unpin-quarantined'; name: string; reasons: string[] }
@@ -51,6 +55,7 @@ export function launchLines(launch: LaunchShown): string[] {
     launch.commandLine.forEach((arg, i) => lines.push(`  [${i}] ${arg === '' ? '(empty)' : e(arg)}`));
     lines.push(`Folder: ${launch.cwd ? e(launch.cwd) : '(Countersign’s own folder)'}`);
     lines.push(`Environment variables: ${launch.envNames.length ? launch.envNames.map(e).join(', ') + ' (values not shown)' : 'none added'}`);
+    lines.push(`Limits: ${launch.limits ? e(summarizeLimits(launch.limits)) : 'none (it reaches your files and the network as you do)'}`);
   } else if (launch.url) {
     lines.push(`Remote server: ${e(launch.url)} (nothing runs on this computer)`);
     if (launch.headerNames.length) lines.push(`Headers: ${launch.headerNames.map(e).join(', ')} (values not shown)`);
@@ -92,6 +97,15 @@ export function consentDialog(request: ConsentRequest): ConsentDialogOptions {
         '',
         'Read every argument: this is exactly what will run, with your permissions.',
       ], 'Let it run');
+    case 'loosen-limits':
+      return options('Loosen a server’s limits', `Let ${q(request.name)} reach more than before?`, [
+        `Now: ${e(summarizeLimits(request.from))}`,
+        `Then: ${e(summarizeLimits(request.to))}`,
+        '',
+        ...launchLines({ ...request.launch, limits: request.to }),
+        '',
+        'It restarts with these limits the next time a client uses it.',
+      ], 'Loosen limits');
     case 'trust':
       return options('Trust a server', `Trust ${q(request.name)}?`, [
         ...launchLines(request.launch),

@@ -2,8 +2,9 @@
 // starts or changes a command, or lets calls through without asking, is only a request from it: the
 // main process shows a native dialog with exactly what would happen, and only that dialog's confirm
 // acts. Every API method is classified here; a new method fails to typecheck until it is.
-import type { ClientId, ClientScanOptions, ClientServerView, ServerConfig, ServerView, WrapOptions } from '../../shared/api.js';
+import type { ClientId, ClientScanOptions, ClientServerView, ServerConfig, ServerView, UnsealedRef, WrapOptions } from '../../shared/api.js';
 import { API_METHODS } from '../../shared/api-schema.js';
+import { isLooser, NO_LIMITS, type LimitsProfile } from '../../shared/limits.js';
 import type { ApiMethod, CountersignApi } from '../../shared/api.js';
 import { consentDialog, type ConsentDialogOptions, type ConsentRequest, type LaunchShown } from './consent-dialog.js';
 
@@ -16,9 +17,11 @@ export type GuardedApi = Omit<CountersignApi, 'subscribe'>;
 export const CONSENT_POLICY = {
   getStatus: 'free', listPending: 'free', listServers: 'free', listRules: 'free', getSettings: 'free', queryLog: 'free',
   listChanges: 'free', readFileForPreview: 'free', removeServer: 'free', removeRule: 'free', setPaused: 'free',
-  addServer: 'consent', importServers: 'consent', approveLaunch: 'consent', pinServer: 'consent',
+  addServer: 'consent', importServers: 'consent', approveLaunch: 'consent', pinServer: 'consent', setLimits: 'ask-if',
   listClients: 'free', previewWrap: 'free', previewUnwrap: 'free', wrapClient: 'consent', unwrapClient: 'consent',
   setTrust: 'ask-if', unpinServer: 'ask-if', reviewChanges: 'ask-if', updateSettings: 'ask-if', decide: 'ask-if',
+  // Confirming a grant written by hand makes it take effect; discarding one only takes it away.
+  listUnsealed: 'free', discardUnsealed: 'free', confirmUnsealed: 'consent',
 } as const satisfies Record<ApiMethod, 'free' | 'consent' | 'ask-if'>;
 
 export interface DialogAnswer {
@@ -45,7 +48,7 @@ const q = (name: string): string => `'${name}'`;
 export function launchShown(config: ServerConfig, hash?: string): LaunchShown {
   return 'url' in config
     ? { url: config.url, headerNames: Object.keys(config.headers ?? {}), envNames: [], hash }
-    : { commandLine: [config.command, ...(config.args ?? [])], cwd: config.cwd, envNames: Object.keys(config.env ?? {}), headerNames: [], hash };
+    : { commandLine: [config.command, ...(config.args ?? [])], cwd: config.cwd, envNames: Object.keys(config.env ?? {}), headerNames: [], limits: config.limits, hash };
 }
 
 function launchShownOf(v: ClientServerView): LaunchShown {
@@ -100,6 +103,18 @@ export function guardConsent(api: GuardedApi, deps: ConsentGuardDeps): GuardedAp
       const v = await shownView(name, launchHash, null);
       if (v) await ask({ kind: 'approve-launch', name, launch: v.launch });
       return api.approveLaunch(name, launchHash);
+    },
+    setLimits: async (name: string, limits: LimitsProfile, launchHash?: string) => {
+      // Tighter limits only take away: they apply at once. Looser ones ask, bound to the launch shown.
+      const v = await view(name);
+      const from = v?.limits?.profile ?? NO_LIMITS;
+      if (v && isLooser(limits, from)) {
+        if (launchHash === undefined) return api.setLimits(name, limits); // saved; the launch waits for approval again
+        await shownView(name, launchHash, null);
+        await ask({ kind: 'loosen-limits', name, launch: v.launch, from, to: limits });
+        return api.setLimits(name, limits, launchHash);
+      }
+      return launchHash === undefined ? api.setLimits(name, limits) : api.setLimits(name, limits, launchHash);
     },
     setTrust: async (name: string, trusted: boolean, seen?: { launchHash: string; listingHash?: string }) => {
       if (trusted && seen) {
@@ -159,6 +174,17 @@ export function guardConsent(api: GuardedApi, deps: ConsentGuardDeps): GuardedAp
       await ask({ kind: 'unwrap-client', client, files: preview.files.map((f) => ({ path: f.path, how: f.how, entries: f.entries.map((e) => ({ entry: e.entry, outcome: e.outcome })) })) });
       // Bound to the plan the dialog showed.
       return api.unwrapClient(client, opts, preview.planHash);
+    },
+    confirmUnsealed: async (ref: UnsealedRef) => {
+      const grant = (await api.listUnsealed()).find((g) => g.kind === ref.kind && g.server === ref.server && g.hash === ref.hash && g.ruleId === ref.ruleId);
+      if (!grant) throw new ConsentDeclinedError(`The hand-made ${ref.kind} for ${q(ref.server)} is no longer what was shown to you, so nothing was confirmed. Look at it again.`);
+      if (grant.kind === 'rule') await ask({ kind: 'always-allow', server: grant.server, tool: grant.tool ?? '' });
+      else if (grant.kind === 'launch') await ask({ kind: 'approve-launch', name: grant.server, launch: grant.launch! });
+      else {
+        const v = await view(grant.server);
+        await ask({ kind: 'trust', name: grant.server, launch: grant.launch!, tools: (v?.tools ?? []).map((t) => ({ name: t.definition.name, readOnly: t.hints.readOnlyHint })) });
+      }
+      return api.confirmUnsealed(ref);
     },
     decide: async (id: string, decision: Parameters<GuardedApi['decide']>[1]) => {
       if (decision.kind === 'always-allow') {

@@ -1,7 +1,7 @@
 // Native consent in the desktop app, with a fake only at the Electron boundary (the dialog and the IPC
 // sender): a page calls the real broker through the real gatekeeper, as a compromised renderer would.
 // Nothing starts and nothing is saved without the dialog's confirm.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -167,10 +167,34 @@ describe('native consent: a page that calls the API directly', () => {
   });
 });
 
+describe('native consent: grants written by hand', () => {
+  it('a page cannot confirm a hand-written trust without the dialog; the dialog shows the command; discarding is free', async () => {
+    await world.serve('notes', (s, calls) => void recordingTool(s, calls, 'delete_all', { readOnlyHint: true }));
+    const file = join(world.dataDir, 'settings.json');
+    const data = JSON.parse(readFileSync(file, 'utf8')) as { trusted: Record<string, boolean> };
+    data.trusted = { notes: true };
+    writeFileSync(file, JSON.stringify(data));
+    await new Promise((r) => setTimeout(r, 120));
+    const [grant] = await page<Array<{ kind: 'trust'; server: string; hash: string }>>('listUnsealed');
+    const ref = { kind: grant!.kind, server: grant!.server, hash: grant!.hash };
+    await expect(page('confirmUnsealed', ref)).rejects.toThrow(/did not confirm/);
+    expect((await view('notes')).trusted).toBe(false);
+    expect(dialogs.map((d) => d.title)).toEqual(['Trust a server']);
+    expect(dialogs[0]!.detail).toContain('[1] notes');
+    // Another hash than the one listed is refused before any dialog.
+    await expect(page('confirmUnsealed', { ...ref, hash: 'f'.repeat(64) })).rejects.toThrow(/no longer what was shown to you/);
+    expect(dialogs).toHaveLength(1);
+    answer = { response: 1 };
+    await page('confirmUnsealed', ref);
+    expect((await view('notes')).trusted).toBe(true);
+    expect(CONSENT_POLICY.discardUnsealed).toBe('free');
+  });
+});
+
 describe('native consent: the classification', () => {
   it('covers every API method, and guards each one that starts or changes a command', () => {
     for (const m of API_METHODS) expect(CONSENT_POLICY).toHaveProperty(m);
-    for (const m of ['addServer', 'importServers', 'approveLaunch', 'pinServer', 'wrapClient', 'unwrapClient'] as const) expect(CONSENT_POLICY[m]).toBe('consent');
+    for (const m of ['addServer', 'importServers', 'approveLaunch', 'pinServer', 'wrapClient', 'unwrapClient', 'confirmUnsealed'] as const) expect(CONSENT_POLICY[m]).toBe('consent');
     for (const m of ['setTrust', 'updateSettings', 'reviewChanges', 'decide', 'unpinServer'] as const) expect(CONSENT_POLICY[m]).toBe('ask-if');
   });
 });

@@ -11,6 +11,7 @@ import type { AuditEntry, BrokerEvent, LogQuery, PendingCall, ServerConfig } fro
 import { SettingsStore } from '../../electron/broker/settings-store.js';
 import { launchHash } from '../../electron/broker/trust/launch-consent.js';
 import { TrustStore } from '../../electron/broker/trust/trust-store.js';
+import { GrantSeal } from '../../electron/broker/store/grant-seal.js';
 import { CLI, NODE } from './paths.js';
 
 export interface TestBroker {
@@ -36,8 +37,10 @@ export function makeDataDir(): string {
  * trusted. Trust is recorded on the first listing, as when a person trusts a server not yet run.
  */
 export function configure(dataDir: string, servers: Record<string, ServerConfig>, trusted: string[] = [], opts: { consent?: boolean } = {}): void {
-  const { store } = SettingsStore.open({ dataDir });
-  const trust = TrustStore.open(dataDir, () => undefined);
+  // Sealed as Countersign seals what a person grants (the same key folder as the broker the test starts).
+  const seal = GrantSeal.open(dataDir, process.env, () => undefined);
+  const { store } = SettingsStore.open({ dataDir, seal });
+  const trust = TrustStore.open(dataDir, () => undefined, seal);
   for (const [name, config] of Object.entries(servers)) {
     store.addServer(name, config);
     if (opts.consent !== false) trust.update(name, (r) => (r.launch = { hash: launchHash(config), approvedAt: new Date().toISOString(), by: 'person' }));

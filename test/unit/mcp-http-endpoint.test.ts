@@ -111,8 +111,9 @@ async function startHarness(opts: Partial<McpEndpointOptions> = {}): Promise<Har
   const held: Harness['held'] = new Map();
   const sessions: HttpSessionTransport[] = [];
   const endpoint = new McpHttpEndpoint({
-    onSession: (serverName, transport) => {
+    onSession: (serverName, opened) => {
       if (serverName !== 'demo' && serverName !== 'other') return `Unknown MCP server '${serverName}'`;
+      const transport = opened as HttpSessionTransport; // these tests open sessions with initialize
       sessions.push(transport);
       attachResponder(transport, { received, closed, held });
       void transport.start();

@@ -1,6 +1,7 @@
 // The sandbox's command lines, mount tables and profiles, checked as text: what each platform would run.
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NO_LIMITS, type LimitsProfile, type SandboxSupport } from '../../shared/limits.js';
 import { bwrapArgs } from '../../electron/broker/sandbox/bwrap-args.js';
@@ -159,10 +160,24 @@ describe('macOS sandbox-exec profile', () => {
 
 describe('the pieces around it', () => {
   it('finds a node program and the node_modules it loads', () => {
-    expect(programPaths([FILESYSTEM_SERVER, '/tmp'], '/')).toEqual([`${ROOT}node_modules`]);
+    // The real folder, and the path as given when a symlink leads there (a worktree's linked node_modules).
+    expect(programPaths([FILESYSTEM_SERVER, '/tmp'], '/')).toEqual([...new Set([realpathSync(`${ROOT}node_modules`), `${ROOT}node_modules`])]);
     // A script outside node_modules: its folder, the node_modules above it, and the package.json node reads.
     expect(programPaths(['fixture-server.mjs', 'tree'], `${ROOT}test/fixtures`)).toEqual([`${ROOT}test/fixtures`, `${ROOT}node_modules`, `${ROOT}package.json`]);
     expect(programPaths(['-m', 'pkg'], '/')).toEqual([]);
+  });
+
+  it('mounts a program reached through a symlinked folder at both places: node opens the path as given', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cs-link-'));
+    try {
+      mkdirSync(join(dir, 'real'));
+      writeFileSync(join(dir, 'real', 'server.js'), '');
+      symlinkSync(join(dir, 'real'), join(dir, 'link'));
+      const real = realpathSync(join(dir, 'real'));
+      expect(programPaths([join(dir, 'link', 'server.js')], '/')).toEqual([real, join(dir, 'link')]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('finds descendants through parent links, a setsid child included', () => {

@@ -18,6 +18,8 @@ export interface HttpServerOptions {
   apiToken: string;
   rendererDir: string;
   maxBodyBytes?: number;
+  /** Idle MCP sessions are closed after this long (mcp-endpoint.ts has the default). */
+  idleTimeoutMs?: number;
 }
 
 export function isLoopbackHost(host: string): boolean {
@@ -34,6 +36,7 @@ export class BrokerHttpServer {
   constructor(private readonly broker: Broker, private readonly opts: HttpServerOptions) {
     this.mcp = new McpHttpEndpoint({
       maxBodyBytes: opts.maxBodyBytes,
+      idleTimeoutMs: opts.idleTimeoutMs,
       onSession: async (serverName, transport, client) => {
         try {
           // Sessions of one named client share a history with its `connect` sessions; unnamed ones share theirs.
@@ -45,6 +48,7 @@ export class BrokerHttpServer {
         }
       },
     });
+    broker.setHttpSessions(() => this.mcp.openSessions());
     // Whoever holds the API token here is the browser UI (countersign serve).
     this.api = new ApiBridge(broker.apiFor('browser'));
   }

@@ -8,11 +8,16 @@ import {
   ErrorCode,
   errorResponse,
   isRequest,
+  isResponse,
   type JsonRpcId,
   type JsonRpcMessage,
 } from '../../../shared/jsonrpc.js';
+import type { MessageTransport } from '../transport.js';
+import { modernRevisionOf } from '../protocol/era.js';
 import { requestClient } from './client-name.js';
 import { HttpSessionTransport } from './mcp-http-session.js';
+import { SessionReaper } from './session-reaper.js';
+import { StatelessHttpTransport } from './stateless-transport.js';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody, sendRejection } from './request-guard.js';
 
 export interface McpEndpointOptions {
@@ -27,8 +32,13 @@ export interface McpEndpointOptions {
    * The broker attaches its relay to `transport` (onmessage etc.) and calls transport.start().
    * `client` is the client's name from the request (client-name.ts), when it gave one.
    */
-  onSession(serverName: string, transport: HttpSessionTransport, client: string | undefined): string | undefined | Promise<string | undefined>;
+  onSession(serverName: string, transport: MessageTransport, client: string | undefined): string | undefined | Promise<string | undefined>;
+  /** Sessions (and stateless pools) with nothing in flight for this long are closed, their servers ended. */
+  idleTimeoutMs?: number;
 }
+
+/** How long an HTTP session may sit unused before Countersign closes it (and ends its server). */
+export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;
 
 const SESSION_HEADER = 'mcp-session-id';
 
@@ -55,20 +65,39 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(text);
 }
 
+function firstId(messages: JsonRpcMessage[]): JsonRpcId | null {
+  const request = messages.find(isRequest);
+  return request ? request.id : null;
+}
+
 function sendError(res: ServerResponse, status: number, code: number, message: string, id: JsonRpcId | null = null): void {
   sendJson(res, status, errorResponse(id, code, message));
 }
 
 export class McpHttpEndpoint {
   private readonly sessions = new Map<string, HttpSessionTransport>();
+  /** 2026-07-28 stateless requests: one relayed connection per server and client. */
+  private readonly pools = new Map<string, Promise<StatelessHttpTransport | string>>();
   private readonly maxBodyBytes: number;
+  private readonly reaper: SessionReaper;
 
   constructor(private readonly opts: McpEndpointOptions) {
     this.maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.reaper = new SessionReaper(opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, () => this.idleCandidates());
   }
 
   get sessionCount(): number {
     return this.sessions.size;
+  }
+
+  /** Open sessions (2025-11-25) and stateless pools (2026-07-28), for the status. */
+  openSessions(): { sessions: number; stateless: number; idleTimeoutSeconds: number } {
+    return { sessions: this.sessions.size, stateless: this.pools.size, idleTimeoutSeconds: Math.round(this.reaper.idleMs / 1000) };
+  }
+
+  private async idleCandidates(): Promise<Array<{ busy: boolean; lastActivity: number; close(): Promise<void> }>> {
+    const pools = await Promise.all([...this.pools.values()]);
+    return [...this.sessions.values(), ...pools.filter((p): p is StatelessHttpTransport => typeof p !== 'string')];
   }
 
   /** Host, Origin and token checks are the caller's job; this serves one request for `serverName`. */
@@ -92,8 +121,12 @@ export class McpHttpEndpoint {
   }
 
   async closeAll(): Promise<void> {
+    this.reaper.stop();
     await Promise.all([...this.sessions.values()].map((session) => session.close()));
     this.sessions.clear();
+    const pools = await Promise.all([...this.pools.values()]);
+    await Promise.all(pools.map((p) => (typeof p === 'string' ? undefined : p.close())));
+    this.pools.clear();
   }
 
   /** The session named by the request header, or an error already sent (400 missing, 404 unknown). */
@@ -147,6 +180,17 @@ export class McpHttpEndpoint {
       return;
     }
 
+    // 2026-07-28: no session at all. Every message claims the revision in its own envelope.
+    if (messages.every((m) => !isResponse(m) && modernRevisionOf(m) !== undefined)) {
+      const named = requestClient(req);
+      if (!named.ok) return sendError(res, 400, ErrorCode.InvalidRequest, `Bad Request: ${named.error}`, firstId(messages));
+      const pool = await this.poolFor(serverName, named.client, messages);
+      if (typeof pool === 'string') return sendError(res, 404, -32000, pool, firstId(messages));
+      pool.handlePost(res, messages, { batch, sse });
+      this.reaper.start();
+      return;
+    }
+
     const init = messages.length === 1 && !batch ? messages[0] : undefined;
     if (!init || !isRequest(init) || init.method !== 'initialize') {
       const batched = messages.some((m) => isRequest(m) && m.method === 'initialize');
@@ -179,7 +223,44 @@ export class McpHttpEndpoint {
     }
     if (refusal !== undefined) return sendError(res, 404, -32000, refusal, init.id);
     this.sessions.set(session.sessionId, session);
+    this.reaper.start();
     session.handlePost(res, [init], { batch: false, sse, headers: { 'Mcp-Session-Id': session.sessionId } });
+  }
+
+  /** The stateless pool of this server and client, opened (server started) on first use. */
+  private poolFor(serverName: string, client: string | undefined, messages: JsonRpcMessage[]): Promise<StatelessHttpTransport | string> {
+    // The name a client gives in its envelope keeps pools apart too (never joins them).
+    const declared = messages.map((m) => (m as { params?: { _meta?: Record<string, { name?: unknown }> } }).params?._meta?.['io.modelcontextprotocol/clientInfo']?.name).find((n) => typeof n === 'string');
+    const key = JSON.stringify([serverName, client ?? null, declared ?? null]);
+    const existing = this.pools.get(key);
+    if (existing) return existing.then((p) => (typeof p !== 'string' && p.isClosed ? this.openPool(key, serverName, client) : p));
+    return this.openPool(key, serverName, client);
+  }
+
+  private openPool(key: string, serverName: string, client: string | undefined): Promise<StatelessHttpTransport | string> {
+    const transport = new StatelessHttpTransport({
+      serverName,
+      keepAliveMs: this.opts.keepAliveMs,
+      onEnded: () => {
+        void this.pools.get(key)?.then((p) => {
+          if (p === transport) this.pools.delete(key);
+        });
+      },
+    });
+    const opened = (async (): Promise<StatelessHttpTransport | string> => {
+      try {
+        const refusal = await this.opts.onSession(serverName, transport, client);
+        return refusal ?? transport;
+      } catch (error) {
+        return `Internal error: could not open a connection: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    })();
+    this.pools.set(key, opened);
+    // A refusal is not kept: the next request asks again (the person may have approved meanwhile).
+    void opened.then((p) => {
+      if (typeof p === 'string' && this.pools.get(key) === opened) this.pools.delete(key);
+    });
+    return opened;
   }
 
   private handleGet(req: IncomingMessage, res: ServerResponse, serverName: string): void {

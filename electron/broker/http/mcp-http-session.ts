@@ -74,6 +74,8 @@ export class HttpSessionTransport implements MessageTransport {
   private standalone?: StandaloneStream;
   private readonly queue: JsonRpcMessage[] = [];
   private closed = false;
+  /** performance.now() of the last message either way: idle sessions are reclaimed (session-reaper.ts). */
+  lastActivity = performance.now();
 
   constructor(opts: HttpSessionOptions) {
     this.sessionId = opts.sessionId;
@@ -92,12 +94,18 @@ export class HttpSessionTransport implements MessageTransport {
     return this.standalone !== undefined;
   }
 
+  /** Requests in flight or a GET stream open: the client is still there. */
+  get busy(): boolean {
+    return this.exchanges.length > 0 || this.standalone !== undefined;
+  }
+
   async start(): Promise<void> {
     // Nothing to open: HTTP requests arrive through McpHttpEndpoint.
   }
 
   async send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
     if (this.closed) throw new Error(`MCP HTTP session ${this.sessionId} is closed`);
+    this.lastActivity = performance.now();
     this.route(message, options);
   }
 
@@ -126,6 +134,7 @@ export class HttpSessionTransport implements MessageTransport {
     messages: JsonRpcMessage[],
     opts: { batch: boolean; sse: boolean; headers?: Record<string, string> },
   ): void {
+    this.lastActivity = performance.now();
     const requests = messages.filter(isRequest);
     if (requests.length === 0) {
       // Only notifications and responses: acknowledge, nothing will come back on this POST.
@@ -210,6 +219,7 @@ export class HttpSessionTransport implements MessageTransport {
       Connection: 'keep-alive',
     });
     res.flushHeaders();
+    this.lastActivity = performance.now();
     const stream: StandaloneStream = { res };
     stream.keepAlive = this.startKeepAlive(res);
     this.standalone = stream;

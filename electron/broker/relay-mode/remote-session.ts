@@ -6,6 +6,8 @@ import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { AuditEntry } from '../../../shared/api.js';
 import type { ToolDefinition } from '../../../shared/tool.js';
+import type { LimitsInForce } from '../../../shared/enforced-limits.js';
+import { NO_LIMITS } from '../../../shared/limits.js';
 import { settledFields } from '../call-gate.js';
 import type { WaitEnd } from '../client-patience.js';
 import type { CallOutcome, GateSession, GateVerdict, ToolCallContext } from '../relay-session.js';
@@ -45,6 +47,7 @@ export class RemoteSession implements GateSession {
   readonly attachToken = randomBytes(24).toString('base64url');
   private tools: ToolDefinition[] = [];
   private server?: Promise<SpawnedServer>;
+  private spawned?: SpawnedServer;
   private readonly deciding = new Map<number, AbortController>();
   private readonly forwarded = new Map<number, (outcome: CallOutcome) => void>();
   private closed = false;
@@ -154,6 +157,12 @@ export class RemoteSession implements GateSession {
     }
   }
 
+  /** The limits its server process started under, and how they stand (once it has started). */
+  get limitsInForce(): LimitsInForce | undefined {
+    const enforcement = this.spawned?.enforcement;
+    return enforcement ? { limits: this.deps.sandbox?.limits ?? NO_LIMITS, enforcement } : undefined;
+  }
+
   /** Starts the server with the data connection as its stdin and stdout. */
   attach(socket: Socket): void {
     if (this.server || this.closed) {
@@ -162,6 +171,7 @@ export class RemoteSession implements GateSession {
     }
     this.server = spawnServer(this.deps.spec, [socket, socket], this.deps.onServerStderr, this.deps.sandbox);
     void this.server.then((server) => {
+      this.spawned = server;
       // The server holds its own copy of the descriptor; ours must go, or `connect` never sees its end.
       socket.destroy();
       this.watch(server);

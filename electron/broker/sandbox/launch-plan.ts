@@ -52,7 +52,8 @@ export interface PlanOptions {
   fs?: FsView;
 }
 
-function enforcement(limits: LimitsProfile, support: SandboxSupport): LimitsEnforcement {
+/** How each limit stands under this sandbox: also what the server screen shows before a start. */
+export function planEnforcement(limits: LimitsProfile, support: SandboxSupport): LimitsEnforcement {
   const asked = (isAsked: boolean, works: boolean): LimitState => (!isAsked ? 'no limit' : works ? 'enforced' : 'not enforced');
   const netAsked = limits.network === 'none';
   const fsAsked = limits.filesystem !== 'host';
@@ -91,7 +92,7 @@ export function planLaunch(spec: LaunchSpec, opts: PlanOptions): LaunchPlan {
   // Fail as spawn itself would, before any sandbox could blur the reason.
   if (platform !== 'win32' && !resolved) throw new LaunchRefused(`spawn ${spec.command} ENOENT`, 'ENOENT');
   const args = spec.args ?? [];
-  const result: LaunchPlan = { command: spec.command, args, env, cwd: spec.cwd, enforcement: enforcement(limits, support), runtimePaths: [], sweep: support.kind !== 'bubblewrap' };
+  const result: LaunchPlan = { command: spec.command, args, env, cwd: spec.cwd, enforcement: planEnforcement(limits, support), runtimePaths: [], sweep: support.kind !== 'bubblewrap' };
   const fsLimit = limits.filesystem;
   // sandbox-exec adds nothing to a server with no limits (it has no PID namespace): run it as it is.
   const unlimited = fsLimit === 'host' && limits.network !== 'none';

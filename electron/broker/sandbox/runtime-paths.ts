@@ -54,12 +54,19 @@ function outermostNodeModules(path: string): string | undefined {
 export function programPaths(args: string[], cwd: string): string[] {
   const script = args.find((a) => !a.startsWith('-'));
   if (!script) return [];
-  const file = real(resolve(cwd, script));
+  const given = resolve(cwd, script);
+  const file = real(given);
   try {
     if (!statSync(file).isFile()) return [];
   } catch {
     return [];
   }
+  // Through a symlinked folder (a linked node_modules, a linked project), node opens the path as given
+  // before it resolves it: both must be there.
+  return [...new Set([...programPathsOf(file), ...(given === file ? [] : programPathsOf(given))])];
+}
+
+function programPathsOf(file: string): string[] {
   const paths = [outermostNodeModules(file) ?? dirname(file)];
   let pkgJson: string | undefined;
   for (let dir = dirname(file); ; dir = dirname(dir)) {
@@ -69,5 +76,5 @@ export function programPaths(args: string[], cwd: string): string[] {
     if (dir === dirname(dir)) break;
   }
   if (pkgJson && !paths.some((p) => pkgJson!.startsWith(`${p}/`))) paths.push(pkgJson);
-  return [...new Set(paths)];
+  return paths;
 }

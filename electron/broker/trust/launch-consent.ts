@@ -1,5 +1,6 @@
 // A server's command does not run until a person approved its exact command line. The consent is a
-// hash of everything that decides what runs (command, args, env, cwd), so any edit asks again.
+// hash of everything that decides what runs (command, args, env, cwd, and its limits when it has any),
+// so any edit asks again; limits only count when set, so a server without them keeps its old hash.
 import { createHash } from 'node:crypto';
 import type { ServerConfig } from '../../../shared/api.js';
 import { canonicalJson } from '../../../shared/canonical-json.js';
@@ -12,7 +13,7 @@ export function isStdio(config: ServerConfig): config is Extract<ServerConfig, {
 
 export function launchHash(config: ServerConfig): string {
   const what = isStdio(config)
-    ? { command: config.command, args: config.args ?? [], env: config.env ?? {}, cwd: config.cwd ?? null }
+    ? { command: config.command, args: config.args ?? [], env: config.env ?? {}, cwd: config.cwd ?? null, ...(config.limits ? { limits: config.limits } : {}) }
     : { url: config.url, headers: config.headers ?? {} };
   return createHash('sha256').update(canonicalJson(what)).digest('hex');
 }
@@ -31,6 +32,7 @@ export function launchView(config: ServerConfig, record: ServerTrust): LaunchVie
       cwd: config.cwd,
       envNames: Object.keys(config.env ?? {}),
       headerNames: [],
+      ...(config.limits ? { limits: config.limits } : {}),
       hash: launchHash(config),
       approved,
       approvedBy: approved ? record.launch?.by : undefined,

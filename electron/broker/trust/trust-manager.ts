@@ -19,6 +19,7 @@ import { npxCacheDir } from '../packages/npx-resolution.js';
 import { pinPackage } from './pin-package.js';
 import { TeamPolicySource } from './team-policy.js';
 import { TrustStore, type IdentityRecord, type PinRecord } from './trust-store.js';
+import type { GrantSeal } from '../store/grant-seal.js';
 import type { VersionResolver } from './version-resolver.js';
 
 export interface TrustManagerOptions {
@@ -32,6 +33,8 @@ export interface TrustManagerOptions {
   resolver?: VersionResolver;
   /** npm's `_npx` cache folder (tests use their own). */
   npxCache?: string;
+  /** Launch consent counts only when sealed (store/grant-seal.ts). */
+  seal?: GrantSeal;
 }
 
 export class BlockedServerError extends Error {}
@@ -50,7 +53,7 @@ export class TrustManager {
   private listingGeneration = 0;
 
   constructor(private readonly opts: TrustManagerOptions) {
-    this.store = TrustStore.open(opts.dataDir, (text) => this.recordsLost(text));
+    this.store = TrustStore.open(opts.dataDir, (text) => this.recordsLost(text), opts.seal);
     this.policy = new TeamPolicySource(opts.policyPath, opts.warn);
     this.tracker = new DefinitionTracker(this.store, {
       note: (server, tool, what, details, actor) => opts.record({ kind: 'review', actor, server, tool, what, details, decision: what === 'change rejected' ? 'deny' : 'allow' }),
@@ -92,6 +95,18 @@ export class TrustManager {
   approveLaunch(name: string, config: ServerConfig, actor: Actor): void {
     this.store.update(name, (r) => (r.launch = { hash: launchHash(config), approvedAt: new Date().toISOString(), by: isPerson(actor) ? 'person' : 'policy' }));
     this.opts.record({ kind: 'launch', actor, server: name, what: 'command line approved', details: launchView(config, this.store.get(name)) });
+  }
+
+  /**
+   * Tighter limits take away, so a launch approved before stays approved with them: the approval moves
+   * to the new hash. Nothing moves when the old launch was not approved.
+   */
+  carryLaunchApproval(name: string, before: ServerConfig, after: ServerConfig): boolean {
+    const record = this.store.get(name);
+    if (!launchApproved(before, record) || !record.launch) return false;
+    const by = record.launch.by;
+    this.store.update(name, (r) => (r.launch = { hash: launchHash(after), approvedAt: new Date().toISOString(), by }));
+    return true;
   }
 
   // ---- as sessions run ----

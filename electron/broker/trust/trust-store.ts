@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { ToolDefinition } from '../../../shared/tool.js';
 import { moveAside, writeFileAtomicSync } from '../atomic-file.js';
 import { FileVersion } from '../file-version.js';
+import type { GrantSeal } from '../store/grant-seal.js';
 
 const toolSchema = z.object({ name: z.string() }).passthrough() as unknown as z.ZodType<ToolDefinition>;
 
@@ -65,20 +66,34 @@ export class TrustStore {
   private cache?: { key: string; data: TrustFile };
   private readonly version: FileVersion;
 
-  private constructor(dataDir: string, private readonly warn: (text: string) => void) {
+  private constructor(dataDir: string, private readonly warn: (text: string) => void, private readonly seal?: GrantSeal) {
     this.path = path.join(dataDir, 'trust.json');
     this.version = new FileVersion(this.path);
   }
 
-  static open(dataDir: string, warn: (text: string) => void): TrustStore {
-    const store = new TrustStore(dataDir, warn);
+  /** With a seal, launch consent counts only when sealed too: a hash written by hand grants nothing. */
+  static open(dataDir: string, warn: (text: string) => void, seal?: GrantSeal): TrustStore {
+    const store = new TrustStore(dataDir, warn, seal);
     store.read();
     return store;
   }
 
-  /** The server's record; a fresh one when there is none. Treat as read-only: change it through update(). */
+  /** The server's record as it takes effect; a fresh one when there is none. Treat as read-only: change it through update(). */
   get(server: string): ServerTrust {
+    const record = this.getRaw(server);
+    if (!record.launch || !this.seal || this.seal.launch(server) === record.launch.hash) return record;
+    const { launch: _unsealed, ...rest } = record;
+    return rest;
+  }
+
+  /** The record as the file holds it, unsealed launch consent included. */
+  getRaw(server: string): ServerTrust {
     return this.read().servers[server] ?? serverTrust.parse({});
+  }
+
+  /** Servers with a record. */
+  servers(): string[] {
+    return Object.keys(this.read().servers);
   }
 
   has(server: string): boolean {
@@ -89,17 +104,25 @@ export class TrustStore {
   update(server: string, change: (record: ServerTrust) => void): ServerTrust {
     const data = structuredClone(this.read());
     const record = data.servers[server] ?? serverTrust.parse({});
+    const before = record.launch;
     change(record);
     data.servers[server] = record;
+    // Only the code that sets `launch` (a person's or the policy's approval, a pin) seals it; a
+    // launch hash someone wrote into the file stays unsealed through unrelated updates.
+    const launch = record.launch;
+    if (launch !== before && launch) this.seal?.update((g) => (g.launch[server] = launch.hash));
     this.write(data);
+    if (launch !== before && !launch) this.seal?.withdraw((g) => delete g.launch[server]);
     return record;
   }
 
   forget(server: string): void {
     const data = structuredClone(this.read());
-    if (!Object.hasOwn(data.servers, server)) return;
-    delete data.servers[server];
-    this.write(data);
+    if (Object.hasOwn(data.servers, server)) {
+      delete data.servers[server];
+      this.write(data);
+    }
+    this.seal?.withdraw((g) => delete g.launch[server]);
   }
 
   private write(data: TrustFile): void {
@@ -110,7 +133,10 @@ export class TrustStore {
 
   private read(): TrustFile {
     const key = this.version.current();
-    if (key === undefined) return EMPTY;
+    if (key === undefined) {
+      this.prune(EMPTY);
+      return EMPTY;
+    }
     if (this.cache?.key === key) return this.cache.data;
     let data: TrustFile;
     try {
@@ -125,6 +151,15 @@ export class TrustStore {
       return EMPTY;
     }
     this.cache = { key, data };
+    this.prune(data);
     return data;
+  }
+
+  /** Sealed consent the file no longer holds is dropped, so writing it back by hand later does not revive it. */
+  private prune(data: TrustFile): void {
+    const seal = this.seal;
+    if (!seal) return;
+    const stale = Object.entries(seal.grants().launch).filter(([server, hash]) => data.servers[server]?.launch?.hash !== hash);
+    if (stale.length) seal.withdraw((g) => stale.forEach(([server]) => delete g.launch[server]));
   }
 }

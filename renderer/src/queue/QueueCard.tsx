@@ -7,6 +7,7 @@ import { VisibleText } from '../ui/VisibleText';
 import { duration } from '../lib/format';
 import { callWarnings } from '../lib/warnings';
 import { waitClock } from '../lib/client-wait';
+import { sourceLabel, splitHeadline } from '../../../shared/call-warnings';
 
 interface Props {
   call: PendingCall;
@@ -19,11 +20,10 @@ interface Props {
   onOpen(id: string): void;
 }
 
-const SHOWN_WARNINGS = 2;
-
 export const QueueCard = memo(function QueueCard({ call, index, total, selected, now, onSelect, onOpen }: Props) {
-  // The trust badge already says "untrusted"; the chips keep their room for what the call does.
-  const warnings = callWarnings(call).filter((w) => w.severity !== 'info' && w.key !== 'r:untrusted-server');
+  // The same headline the detail shows first; notes (info) stay in the detail.
+  const { headline, more } = splitHeadline(callWarnings(call));
+  const hidden = more.filter((w) => w.severity !== 'info').length;
   const clock = waitClock(call, now);
   return (
     <div
@@ -55,14 +55,14 @@ export const QueueCard = memo(function QueueCard({ call, index, total, selected,
         </span>
       </div>
       <ul className="card-warnings" aria-label="Warnings">
-        {warnings.length === 0 && <li className="chip chip-none">No warnings</li>}
-        {warnings.slice(0, SHOWN_WARNINGS).map((w) => (
-          <li key={w.key} className={`chip chip-${w.severity}`} title={w.title}>
+        {headline.length === 0 && <li className="chip chip-none">No warnings</li>}
+        {headline.map((w) => (
+          <li key={w.key} className={`chip chip-${w.severity} chip-${w.source}`} title={`${sourceLabel(w)}: ${w.title}`}>
             <SeverityIcon severity={w.severity} size={12} />
             <span>{w.short}</span>
           </li>
         ))}
-        {warnings.length > SHOWN_WARNINGS && <li className="chip chip-more">+{warnings.length - SHOWN_WARNINGS} more</li>}
+        {hidden > 0 && <li className="chip chip-more">+{hidden} more</li>}
       </ul>
     </div>
   );

@@ -20,17 +20,14 @@ describe('queue', () => {
     expect(screen.getByRole('button', { name: 'Queue, 3 waiting' })).toBeTruthy();
   });
 
-  it('shows the server, trust, the real tool name, the server-supplied title and warnings by severity', async () => {
+  it('shows the server, trust, the real tool name, the server-supplied title and warnings by consequence, three first', async () => {
     const api = new FakeApi();
     api.pending = [makeCall({
       tool: 'write_file',
       title: 'Harmless helper',
-      reasons: [
-        reason('unverified-claims', 'info', "'fs' is not trusted: what it says is a claim."),
-        reason('open-world', 'warning', 'Data can leave this machine through this call.'),
-        reason('destructive', 'danger', 'This call may change or delete data.'),
-        reason('no-annotations', 'warning', "'write_file' says nothing about what it does."),
-      ],
+      reasons: [reason('exfiltration-risk', 'danger', 'x'), reason('destructive', 'danger', 'x'), reason('untrusted-server', 'warning', 'x'), reason('no-annotations', 'warning', 'x')],
+      arguments: { path: '/home/ann/notes.md', content: 'y'.repeat(2400) },
+      facts: { localReads: ['.env'], targets: [{ key: 'path', path: '/home/ann/notes.md', role: 'write', exists: true, bytes: 2100 }] },
       findings: [{ code: 'model-instructions', severity: 'danger', message: 'The description tells the model to hide things.', excerpt: 'do not tell the user' }],
     })];
     await renderApp(api);
@@ -38,15 +35,33 @@ describe('queue', () => {
     expect(card.textContent).toContain('write_file');
     expect(card.textContent).toContain('“Harmless helper” (server’s title)');
     expect(within(card).getByText('Untrusted')).toBeTruthy();
+    expect(within(within(card).getByRole('list', { name: 'Warnings' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Data can leave', 'Overwrites a file', 'Scan finding', '+1 more']);
     const detail = screen.getByRole('region', { name: 'Call detail' });
     expect(within(detail).getByRole('heading', { level: 2 }).textContent).toBe('write_file');
     expect(detail.textContent).toContain('Title supplied by the server: “Harmless helper”');
+    const items = () => within(within(detail).getByRole('list', { name: 'Warnings' })).getAllByRole('listitem').map((li) => li.textContent);
+    expect(items()).toHaveLength(3);
+    expect(items()[0]).toMatch(/^DangerSends 2\.4 kB to an open-world tool after reading \.envCountersign found/);
+    expect(items()[1]).toMatch(/^DangerOverwrites notes\.md \(2\.1 kB → 2\.4 kB\)Countersign found/);
+    expect(items()[2]).toMatch(/^DangerThe description tells the model to hide things\..*do not tell the user/);
+    await userEvent.click(within(detail).getByRole('button', { name: 'Show 2 more notes' }));
+    expect(items()[3]).toMatch(/^WarningSays nothing about what it does/);
+    expect(items()[4]).toMatch(/^NoteEvery call to fs asks: you have not trusted it/);
+  });
+
+  it('an untrusted read-only claim is stated as a claim, not as a danger', async () => {
+    const api = new FakeApi();
+    api.pending = [makeCall({
+      tool: 'read_file',
+      arguments: { path: '/home/ann/notes.md' },
+      reasons: [reason('destructive', 'danger', 'x'), reason('untrusted-server', 'warning', 'x'), reason('open-world', 'warning', 'x'), reason('unverified-claims', 'info', 'x')],
+      hints: { readOnlyHint: true, destructiveHint: true, idempotentHint: false, openWorldHint: false, supplied: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true } },
+    })];
+    await renderApp(api);
+    const detail = screen.getByRole('region', { name: 'Call detail' });
     const items = within(within(detail).getByRole('list', { name: 'Warnings' })).getAllByRole('listitem').map((li) => li.textContent);
-    expect(items[0]).toMatch(/^DangerMay change or delete data/);
-    expect(items[1]).toMatch(/^DangerThe description tells the model to hide things\..*do not tell the user/);
-    expect(items[2]).toMatch(/^WarningData can leave this machine/);
-    expect(items[3]).toMatch(/^WarningNo annotations: treated as destructive and open-world/);
-    expect(items[4]).toMatch(/^NoteClaims from an untrusted server aren't verified/);
+    expect(items).toEqual(['Warningfs says this only reads and stays on this machine; not verified, because you have not trusted itServer says (not verified)']);
+    expect(detail.textContent).not.toMatch(/change or delete|Data can leave/);
   });
 
   it('shows how long a call waited and when it times out', async () => {

@@ -8,6 +8,7 @@ import { AddServerForm } from './AddServerForm';
 import { ImportServers } from './ImportServers';
 import { NoServers } from './NoServers';
 import { ServerDetail } from './ServerDetail';
+import { UnsealedGrants } from './UnsealedGrants';
 
 export function ServersScreen() {
   const servers = useApp((s) => s.servers);
@@ -32,6 +33,7 @@ export function ServersScreen() {
             <Icon name="plus" />Add server
           </button>
         </header>
+        <UnsealedGrants />
         <ul className="server-list" aria-label="Servers">
           {servers.map((s) => (
             <li key={s.name}>

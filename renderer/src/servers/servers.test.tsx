@@ -9,22 +9,35 @@ import { renderApp } from '../test/render-app';
 const server = (name: string) => screen.getByRole('region', { name: `Server ${name}` });
 
 describe('servers', () => {
-  it('shows each tool with its annotations and the cautious default for what is missing', async () => {
+  const readTool = {
+    definition: { name: 'read_text_file', title: 'Read Text File', annotations: { readOnlyHint: true, openWorldHint: false } },
+    hints: { readOnlyHint: true, destructiveHint: true, idempotentHint: false, openWorldHint: false, supplied: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true } },
+    state: 'approved' as const,
+    findings: [],
+  };
+
+  it('shows each tool of a trusted server with its annotations and the cautious default for what is missing', async () => {
     const api = new FakeApi();
-    api.servers = [makeServer({
-      tools: [{
-        definition: { name: 'read_text_file', title: 'Read Text File', annotations: { readOnlyHint: true, openWorldHint: false } },
-        hints: { readOnlyHint: true, destructiveHint: true, idempotentHint: false, openWorldHint: false, supplied: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true } },
-        state: 'approved',
-        findings: [],
-      }],
-    })];
+    api.servers = [makeServer({ trusted: true, tools: [readTool] })];
     await renderApp(api, 'servers');
     await userEvent.click(screen.getByText('read_text_file'));
     const rows = screen.getAllByRole('row').map((r) => r.textContent);
     expect(rows).toContain('readOnlyHint Read-onlytruetrue (only reads)');
+    expect(rows).toContain('openWorldHint Open worldfalsefalse (closed domain)');
     expect(rows).toContain('destructiveHint Destructivemissing→ treated as true (may delete or overwrite, cautious default)');
     expect(rows).toContain('idempotentHint Idempotentmissing→ treated as false (repeating may act again, cautious default)');
+  });
+
+  it('an untrusted server\'s claims that would remove caution are shown as claims, read the way the queue reads them', async () => {
+    const api = new FakeApi();
+    api.servers = [makeServer({ trusted: false, tools: [readTool] })];
+    await renderApp(api, 'servers');
+    await userEvent.click(screen.getByText('read_text_file'));
+    expect(screen.getByText('says read-only (not verified)')).toBeTruthy();
+    const rows = screen.getAllByRole('row').map((r) => r.textContent);
+    // The queue warns that data can leave through such a tool; the Servers screen must not say "closed domain".
+    expect(rows).toContain('openWorldHint Open worldfalse→ treated as true (reaches outside systems, cautious: not verified, because you have not trusted this server)');
+    expect(rows).toContain('readOnlyHint Read-onlytrue→ treated as false (may change things, cautious: not verified, because you have not trusted this server)');
   });
 
   it('trusts a server bound to the command and tools on screen, and untrusts it', async () => {

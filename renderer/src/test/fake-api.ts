@@ -1,7 +1,8 @@
 // An in-memory CountersignApi for component tests: the bridge boundary, so the UI above it is real.
+import type { LimitsProfile } from '../../../shared/limits.js';
 import type {
   AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, LogQuery, PendingCall,
-  PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerConfig, ServerView, Settings,
+  PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerConfig, ServerView, Settings, UnsealedGrant, UnsealedRef,
 } from '../../../shared/api';
 import type {
   ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult,
@@ -78,6 +79,7 @@ export class FakeApi implements CountersignApi {
   pending: PendingCall[] = [];
   servers: ServerView[] = [makeServer()];
   rules: Rule[] = [];
+  unsealed: UnsealedGrant[] = [];
   settings: Settings = { approvalTimeoutSeconds: 120, upstreamTimeoutSeconds: 300, theme: 'system' };
   status: BrokerStatus = {
     version: '0.1.0', dataDir: '/data', warnings: [], httpUrl: 'http://127.0.0.1:4000',
@@ -148,11 +150,25 @@ export class FakeApi implements CountersignApi {
       s.launch = { ...s.launch, approved: true, approvedBy: 'person' };
     }));
   }
+  setLimits(name: string, limits: LimitsProfile, launchHash?: string) {
+    return this.answer('setLimits', launchHash ? [name, limits, launchHash] : [name, limits], () => void this.servers.forEach((s) => {
+      if (s.name !== name || !('command' in s.config)) return;
+      s.config = { ...s.config, limits };
+      if (s.limits) s.limits = { ...s.limits, profile: limits };
+    }));
+  }
   importServers(mcpServers: Record<string, unknown>) {
     return this.answer('importServers', [mcpServers], () => {
       for (const name of Object.keys(mcpServers)) this.servers.push(makeServer({ name }));
       return { added: Object.keys(mcpServers), skipped: [] };
     });
+  }
+  listUnsealed() { return this.answer('listUnsealed', [], () => this.unsealed); }
+  confirmUnsealed(ref: UnsealedRef) {
+    return this.answer('confirmUnsealed', [ref], () => void (this.unsealed = this.unsealed.filter((g) => g.hash !== ref.hash)));
+  }
+  discardUnsealed(ref: UnsealedRef) {
+    return this.answer('discardUnsealed', [ref], () => void (this.unsealed = this.unsealed.filter((g) => g.hash !== ref.hash)));
   }
   setPaused(paused: boolean) { return this.answer('setPaused', [paused], () => void (this.status.paused = paused)); }
   readFileForPreview(path: string) {

@@ -1,0 +1,158 @@
+// Sealed grants: what the person granted through Countersign (trust, launch consent, "always allow"
+// rules), with an HMAC tag made with a key kept outside the data dir (key-vault.ts). A grant takes
+// effect only when the files say so AND the seal says so: a hand edit that adds trust, consent or a
+// rule changes nothing until the person confirms it; one that removes them applies at once. The
+// generation sealed along must match the vault's, so an older sealed copy cannot be replayed.
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { canonicalJson } from '../../../shared/canonical-json.js';
+import type { ProtectedPath } from '../../../shared/protected-paths.js';
+import { writeFileAtomicSync } from '../atomic-file.js';
+import { FileVersion } from '../file-version.js';
+import { openVault, type KeyVault } from './key-vault.js';
+
+export const SEALED_FILE = 'grants.sealed.json';
+
+const sha = z.string().regex(/^[0-9a-f]{64}$/);
+const grantsSchema = z.object({
+  /** Server → the launch hash of the config it was trusted with. */
+  trust: z.record(sha),
+  /** Server → the launch hash the person consented to. */
+  launch: z.record(sha),
+  /** Hashes of "always allow" rules (canonical JSON of the whole rule, so every field is covered). */
+  rules: z.array(sha),
+}).strict();
+const fileSchema = z.object({ version: z.literal(1), generation: z.number().int().min(1), grants: grantsSchema, tag: z.string() }).strict();
+
+export type Grants = z.infer<typeof grantsSchema>;
+
+const empty = (): Grants => ({ trust: {}, launch: {}, rules: [] });
+
+export function ruleHash(rule: object): string {
+  return createHash('sha256').update(canonicalJson(rule)).digest('hex');
+}
+
+export class GrantSeal {
+  readonly path: string;
+  readonly #dataDir: string;
+  readonly #vault: KeyVault;
+  readonly #version: FileVersion;
+  readonly #warn: (text: string) => void;
+  #cache?: { key: string | undefined; grants: Grants; generation: number };
+  /** Warned once per bad file version, not on every read. */
+  #warnedFor?: string;
+
+  static open(dataDir: string, env: NodeJS.ProcessEnv, warn: (text: string) => void, vault?: KeyVault): GrantSeal {
+    return new GrantSeal(dataDir, vault ?? openVault(dataDir, env, warn), warn);
+  }
+
+  private constructor(dataDir: string, vault: KeyVault, warn: (text: string) => void) {
+    this.#dataDir = path.resolve(dataDir);
+    this.#vault = vault;
+    this.#warn = warn;
+    this.path = path.join(this.#dataDir, SEALED_FILE);
+    this.#version = new FileVersion(this.path);
+    if (vault.keyFile && isInside(vault.keyFile, this.#dataDir)) {
+      warn(`The seal key ${vault.keyFile} is inside the data folder, so a hand edit there can forge trust and launch consent. Set COUNTERSIGN_KEY_DIR to a folder outside ${this.#dataDir}.`);
+    }
+  }
+
+  /** Where the key is kept (keyring or key file), for the status and the docs. */
+  get keyWhere(): string {
+    return this.#vault.where;
+  }
+
+  /** The key file, when there is one: no tool call may touch it without the person. */
+  protectedPaths(): ProtectedPath[] {
+    return this.#vault.keyFile ? [{ path: this.#vault.keyFile, what: "Countersign's seal key" }] : [];
+  }
+
+  trust(server: string): string | undefined {
+    const { trust } = this.#read().grants;
+    return Object.hasOwn(trust, server) ? trust[server] : undefined;
+  }
+
+  launch(server: string): string | undefined {
+    const { launch } = this.#read().grants;
+    return Object.hasOwn(launch, server) ? launch[server] : undefined;
+  }
+
+  hasRule(hash: string): boolean {
+    return this.#read().grants.rules.includes(hash);
+  }
+
+  /** Every sealed grant (a copy). */
+  grants(): Grants {
+    return structuredClone(this.#read().grants);
+  }
+
+  /** Seals a change: the current valid grants, changed, under the next generation. Throws when it cannot be saved. */
+  update(change: (grants: Grants) => void): void {
+    const current = this.#read();
+    const grants = structuredClone(current.grants);
+    change(grants);
+    grants.rules = [...new Set(grants.rules)].sort();
+    if (canonicalJson(grants) === canonicalJson(current.grants)) return;
+    const { key, generation: vaultGeneration } = this.#vault.load();
+    const generation = Math.max(vaultGeneration, current.generation) + 1;
+    const body = { version: 1 as const, generation, grants };
+    // File first, then the vault: a crash between leaves a file one generation ahead, accepted below.
+    writeFileAtomicSync(this.path, JSON.stringify({ ...body, tag: this.#tag(key, body) }, null, 1) + '\n');
+    this.#vault.saveGeneration(generation);
+    this.#version.invalidate();
+    this.#cache = { key: this.#version.current(), grants, generation };
+  }
+
+  /** Removes grants (never fails the caller: a stale sealed grant only matters if the files say so too). */
+  withdraw(change: (grants: Grants) => void): void {
+    try {
+      this.update(change);
+    } catch {
+      // A read-only data dir: the files already took the grant away, which is what counts.
+    }
+  }
+
+  #tag(key: Buffer, body: { version: 1; generation: number; grants: Grants }): string {
+    return createHmac('sha256', key).update(canonicalJson({ ...body, dataDir: this.#dataDir })).digest('hex');
+  }
+
+  #read(): { grants: Grants; generation: number } {
+    const version = this.#version.current();
+    if (this.#cache && this.#cache.key === version) return this.#cache;
+    const found = this.#verify(version);
+    this.#cache = { key: version, ...found };
+    return found;
+  }
+
+  #verify(version: string | undefined): { grants: Grants; generation: number } {
+    if (version === undefined) return { grants: empty(), generation: 0 };
+    let problem: string;
+    try {
+      const file = fileSchema.parse(JSON.parse(fs.readFileSync(this.path, 'utf8')));
+      const { key, generation } = this.#vault.load();
+      const expected = Buffer.from(this.#tag(key, { version: 1, generation: file.generation, grants: file.grants }), 'hex');
+      const given = Buffer.from(file.tag, 'hex');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) problem = 'its seal does not match (it was edited outside Countersign, or sealed with another key)';
+      else if (file.generation === generation) return { grants: file.grants, generation };
+      else if (file.generation === generation + 1) {
+        // Written just before a crash, before the vault caught up: it is ours (the tag says so).
+        this.#vault.saveGeneration(file.generation);
+        return { grants: file.grants, generation: file.generation };
+      } else problem = `it is generation ${file.generation}, but the last one Countersign sealed is ${generation} (an older copy was put back)`;
+    } catch (error) {
+      problem = `it could not be read: ${(error as Error).message.split('\n')[0]}`;
+    }
+    if (this.#warnedFor !== version) {
+      this.#warnedFor = version;
+      this.#warn(`The sealed grants ${this.path} are not valid: ${problem}. Trust, launch consent and rules written by hand do not take effect until you confirm them in Countersign (Servers).`);
+    }
+    return { grants: empty(), generation: 0 };
+  }
+}
+
+function isInside(file: string, dir: string): boolean {
+  const rel = path.relative(dir, path.resolve(file));
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}

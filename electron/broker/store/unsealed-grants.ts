@@ -1,0 +1,105 @@
+// Grants the files hold but the seal does not (store/grant-seal.ts): listed for the person, who may
+// confirm each as shown (it takes effect) or discard it (it is removed from the files). Both are
+// audited like any change.
+import type { Actor, UnsealedGrant, UnsealedRef } from '../../../shared/api.js';
+import { escapeControl } from '../../../shared/escape.js';
+import type { Broker } from '../broker.js';
+import { ChangedSinceShownError, assertLaunchSeen } from '../seen-check.js';
+import { isStdio, launchApproved, launchHash, launchView } from '../trust/launch-consent.js';
+import { ruleHash } from './grant-seal.js';
+
+const q = (text: string): string => `'${escapeControl(text)}'`;
+
+export function listUnsealed(core: Broker): UnsealedGrant[] {
+  const out: UnsealedGrant[] = [];
+  const servers = core.store.listServers();
+  for (const name of core.store.trustedInFile()) {
+    if (core.store.isTrusted(name)) continue;
+    const config = servers[name]!;
+    out.push({
+      kind: 'trust', server: name, hash: launchHash(config), launch: launchView(config, core.trust.store.get(name)),
+      what: `${q(name)} is marked trusted in ${core.store.path}, but that trust was not given in Countersign (a hand edit, or trust given to an earlier command).`,
+    });
+  }
+  for (const [name, config] of Object.entries(servers)) {
+    const raw = core.trust.store.getRaw(name);
+    if (!isStdio(config) || raw.launch?.hash !== launchHash(config) || launchApproved(config, core.trust.store.get(name))) continue;
+    out.push({
+      kind: 'launch', server: name, hash: launchHash(config), launch: launchView(config, core.trust.store.get(name)),
+      what: `${q(name)}'s command is marked approved in ${core.trust.store.path}, but it was not approved in Countersign.`,
+    });
+  }
+  const effective = new Set(core.store.listRules().map((r) => r.id));
+  for (const rule of core.store.rulesInFile()) {
+    if (effective.has(rule.id)) continue;
+    out.push({
+      kind: 'rule', server: rule.server, tool: rule.tool, ruleId: rule.id, hash: ruleHash(rule),
+      what: `An "always allow" rule for ${q(rule.tool)} on ${q(rule.server)} is in ${core.store.path}, but was not saved in Countersign.`,
+    });
+  }
+  return out;
+}
+
+/** The entry as listed now, or a refusal saying it changed or is gone. */
+function shownNow(core: Broker, ref: UnsealedRef): UnsealedGrant {
+  const found = listUnsealed(core).find((g) => g.kind === ref.kind && g.server === ref.server && (ref.kind !== 'rule' || g.ruleId === ref.ruleId));
+  if (!found) throw new Error(`No hand-made ${ref.kind} for ${q(ref.server)} waits for confirmation (it was confirmed, discarded or removed).`);
+  if (found.hash !== ref.hash) {
+    throw new ChangedSinceShownError(`The hand-made ${ref.kind} for ${q(ref.server)} changed after it was shown to you, so nothing was confirmed. Look at it again.`);
+  }
+  return found;
+}
+
+export function confirmUnsealed(core: Broker, actor: Actor, ref: UnsealedRef): void {
+  const grant = shownNow(core, ref);
+  const details = { confirmed: 'written outside Countersign', hash: grant.hash };
+  if (grant.kind === 'trust') {
+    assertLaunchSeen(grant.server, core.requireServer(grant.server), grant.hash);
+    core.store.setTrusted(grant.server, true);
+    core.trust.onTrust(grant.server, true, core.lastTools.get(grant.server), actor, details);
+    core.emit({ type: 'servers-changed' });
+  } else if (grant.kind === 'launch') {
+    const config = core.requireServer(grant.server);
+    assertLaunchSeen(grant.server, config, grant.hash);
+    core.trust.approveLaunch(grant.server, config, actor);
+    core.emit({ type: 'servers-changed' });
+  } else {
+    const rule = core.store.rulesInFile().find((r) => r.id === grant.ruleId)!;
+    core.store.sealRule(rule);
+    core.record({ kind: 'rule', actor, server: rule.server, tool: rule.tool, what: 'hand-written rule confirmed: always allow', details: { ...rule, ...details } });
+    core.emit({ type: 'rules-changed' });
+  }
+}
+
+export function discardUnsealed(core: Broker, actor: Actor, ref: UnsealedRef): void {
+  const grant = shownNow(core, ref);
+  const details = { discarded: 'written outside Countersign', hash: grant.hash };
+  if (grant.kind === 'trust') {
+    core.store.setTrusted(grant.server, false);
+    core.record({ kind: 'trust', actor, server: grant.server, what: 'hand-made trust discarded', details, decision: 'deny' });
+    core.emit({ type: 'servers-changed' });
+  } else if (grant.kind === 'launch') {
+    core.trust.store.update(grant.server, (r) => delete r.launch);
+    core.record({ kind: 'launch', actor, server: grant.server, what: 'hand-made launch consent discarded', details, decision: 'deny' });
+    core.emit({ type: 'servers-changed' });
+  } else {
+    core.store.removeRule(grant.ruleId!);
+    core.record({ kind: 'rule', actor, server: grant.server, tool: grant.tool, what: 'hand-written rule discarded', details, decision: 'deny' });
+    core.emit({ type: 'rules-changed' });
+  }
+}
+
+/** One status line while anything waits, so the banner says where to look. */
+export function unsealedWarnings(core: Broker): string[] {
+  let grants: UnsealedGrant[];
+  try {
+    grants = listUnsealed(core);
+  } catch {
+    return [];
+  }
+  if (!grants.length) return [];
+  const names = grants.map((g) => (g.kind === 'rule' ? `rule ${q(g.server)}/${q(g.tool ?? '')}` : `${g.kind} of ${q(g.server)}`));
+  return [
+    `${grants.length} grant${grants.length === 1 ? '' : 's'} written outside Countersign ${grants.length === 1 ? 'has' : 'have'} no effect until you confirm ${grants.length === 1 ? 'it' : 'them'} (Servers → Not confirmed): ${names.join(', ')}.`,
+  ];
+}
