@@ -6,6 +6,7 @@ import { dateTime } from '../lib/format';
 import { useApi, useActions, useApp } from '../store/context';
 import { VisibleText } from '../ui/VisibleText';
 import { DesktopSettings } from './DesktopSettings';
+import { InlineApproval } from './InlineApproval';
 
 export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
   const api = useApi();
@@ -39,6 +40,8 @@ export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
         </form>
         <p className="muted small">An unanswered call is denied when its time is up; the client is told why.</p>
       </section>
+
+      <InlineApproval />
 
       <section className="block" aria-labelledby={`${id}-theme`}>
         <h2 id={`${id}-theme`}>Theme</h2>
