@@ -21,6 +21,7 @@ const TITLES: Partial<Record<ReasonCode, string>> = {
   paused: 'Countersign is paused',
   'protected-path': "Names Countersign's own files or a client's config",
   'user-rule-ignored-untrusted': 'Your rule is ignored while the server is untrusted',
+  'schema-violation': "Arguments don't match the tool's schema",
 };
 
 /** Plain title for a reason code (the audit log stores codes). */
