@@ -75,7 +75,9 @@ export class CallGate {
       rules: this.deps.rules(),
       session: { allowedTools: session.allowedTools, hasReadLocalData: history.readLocalData },
       paused: this.deps.paused(),
-      forceAsk: trust.forceAsk(server, ctx.toolName),
+      // A continuation of a call a person allowed once is asked again: that yes was for the call as it was
+      // shown, not for the input the server then asked for (docs/security.md, "Multi round-trip calls").
+      forceAsk: trust.forceAsk(server, ctx.toolName) || ctx.input?.earlier === 'person',
       protectedMatches,
       enforced,
     });
@@ -94,7 +96,7 @@ export class CallGate {
         ...fields,
       });
     };
-    const forward = async (decidedBy: DecidedBy, actor?: Actor): Promise<GateVerdict> => {
+    const forward = async (decidedBy: DecidedBy, actor?: Actor, granted: DecidedBy = decidedBy): Promise<GateVerdict> => {
       const hadReadLocal = history.readLocalData;
       // Marked before the call runs: once forwarded, local data may already be on its way to the model.
       if (readsLocalData(decision.hints)) {
@@ -108,6 +110,7 @@ export class CallGate {
         forward: true,
         retryOnTimeout: trusted && decision.hints.supplied.idempotentHint && decision.hints.idempotentHint && !decision.hints.readOnlyHint,
         onSettled: (outcome: CallOutcome) => log({ decision: 'allow', decidedBy, actor, ...settledFields(outcome) }),
+        decidedBy: granted,
         // Only an automatic allow may be reused without asking; a person's yes was for this one call.
         lease: decidedBy === 'person' ? undefined : {
           decidedBy, reasons, untilLocalRead: !hadReadLocal, protect: { scope, toolOnlyReads: decision.hints.readOnlyHint },
@@ -138,6 +141,7 @@ export class CallGate {
         ...trust.argumentFindings(server, ctx.arguments, this.deps.listings()),
       ],
       client: { ...session.clientInfo, session: session.id },
+      ...(ctx.input ? { input: ctx.input } : {}),
       // Only what this server's sandbox enforces is stated as a fact on the card.
       facts: { ...(await gatherFacts(ctx.toolName, ctx.arguments, history)), enforced: cardFacts(enforced) },
       ...limits,
@@ -182,7 +186,9 @@ export class CallGate {
     }
     // A person's first approval records what the server looked like when they approved it.
     trust.onPersonApproved(server, session.knownTools());
-    return forward('person', resolution.actor);
+    // What the person granted, for a continuation of this call: only a one-time yes is asked again.
+    const granted: DecidedBy = resolution.kind === 'allow-session' ? 'session' : resolution.kind === 'always-allow' ? 'rule' : 'person';
+    return forward('person', resolution.actor, granted);
   }
 }
 
@@ -218,6 +224,8 @@ export function settledFields(outcome: CallOutcome): Pick<AuditEntry, 'status'> 
       return { status: outcome.status, detail: outcome.error };
     case 'cancelled':
       return { status: 'cancelled', detail: 'The client cancelled the call after it was forwarded.' };
+    case 'input-required':
+      return { status: 'input-required', detail: outcome.detail };
   }
 }
 

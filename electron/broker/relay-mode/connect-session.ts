@@ -80,7 +80,7 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     };
     ctx.signal.addEventListener('abort', cancel, { once: true });
     try {
-      const reply = await channel.request<DecideReply>('decide', { call, tool: ctx.toolName, arguments: ctx.arguments, progress: ctx.progressRequested });
+      const reply = await channel.request<DecideReply>('decide', { call, tool: ctx.toolName, arguments: ctx.arguments, progress: ctx.progressRequested, input: ctx.input });
       upstreamTimeoutMs = reply.upstreamTimeoutMs;
       if (!reply.forward) return { forward: false, result: reply.result };
       // Decided on the listing we have now: a lease holds only while that listing does.
@@ -89,6 +89,7 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
         forward: true,
         retryOnTimeout: reply.retryOnTimeout,
         onSettled: (outcome) => reports.push({ kind: 'settled', call, outcome }),
+        decidedBy: reply.decidedBy,
       };
     } finally {
       deciding.delete(call);
@@ -101,6 +102,7 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     quickVerdict,
     onInitialized: (s, result) => channel.notify('initialized', { client: s.clientInfo, result }),
     onToolsListed: (_s, tools) => channel.notify('listed', { tools }),
+    onServerRequest: (_s, request, calls) => channel.notify('server-request', { method: request.method, params: request.params, calls }),
     rewriteToolsList: async (_s, tools) => (await channel.request<{ tools?: ToolDefinition[] }>('rewrite', { tools })).tools,
     upstreamTimeoutMs: () => upstreamTimeoutMs,
   };

@@ -10,6 +10,7 @@ import { PreviewPanel } from '../preview/PreviewPanel';
 import { TrustBadge } from '../ui/Badges';
 import { VisibleText } from '../ui/VisibleText';
 import { DecisionBar } from './DecisionBar';
+import { InputRound } from './InputRound';
 import { WarningList } from './WarningList';
 
 interface Props {
@@ -56,6 +57,7 @@ export const CallDetail = forwardRef<HTMLHeadingElement, Props>(function CallDet
           <h3 className="section-title">Warnings</h3>
           <WarningList warnings={callWarnings(call)} />
         </section>
+        {call.input && <InputRound input={call.input} />}
         <PreviewPanel call={call} />
         <ArgumentsView value={call.arguments} flagged={call.preview} />
       </div>
