@@ -23,6 +23,8 @@ export class AuditLog {
   #ino: number | undefined;
   #endsWithNewline = true;
   #firstSeq: number | undefined;
+  /** Runs before every read and append: the broker writes its batched call entries here first. */
+  beforeAccess?: () => void;
 
   static open(dir: string, opts: { maxBytes?: number } = {}): { log: AuditLog; warnings: string[] } {
     const log = new AuditLog(dir, opts.maxBytes ?? DEFAULT_MAX_BYTES);
@@ -42,6 +44,7 @@ export class AuditLog {
 
   /** Appends entries in order with one check of the file and one write (rotating first when it would overflow). */
   appendMany(entries: NewAuditEntry[]): AuditEntry[] {
+    this.beforeAccess?.();
     const st = statOrUndefined(this.path);
     if ((st?.size ?? 0) !== this.#size || st?.ino !== this.#ino) this.#load();
     const written: AuditEntry[] = [];
@@ -82,6 +85,7 @@ export class AuditLog {
 
   /** Oldest first. `limit` keeps the newest N matches. */
   read(query: LogQuery = {}): AuditEntry[] {
+    this.beforeAccess?.();
     const matches = matcher(query);
     const limit = query.limit !== undefined && query.limit >= 0 ? Math.floor(query.limit) : undefined;
     return this.#stable((files) => {
@@ -100,6 +104,7 @@ export class AuditLog {
   }
 
   verify(): { ok: boolean; entries: number; problems: string[] } {
+    this.beforeAccess?.();
     return this.#stable((files) => {
       const problems: string[] = [];
       let entries = 0;

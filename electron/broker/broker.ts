@@ -8,8 +8,10 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { Actor, BrokerEvent, BrokerStatus, CountersignApi, ServerConfig, Settings } from '../../shared/api.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import { AuditLog, type NewAuditEntry } from './audit-log.js';
+import { AuditBatch } from './audit-batch.js';
 import { BrokerApi } from './broker-api.js';
 import { CallGate } from './call-gate.js';
+import { RuleBook } from './rule-book.js';
 import { ClientPatience } from './client-patience.js';
 import { changeEntry, type Change } from './change-entry.js';
 import { knownClientConfigs } from './clients/catalogue.js';
@@ -24,6 +26,7 @@ import { RelaySession } from './relay-session.js';
 import { serverRequestEntry } from './protocol/server-requests.js';
 import { SettingsStore, type BackendFactory } from './settings-store.js';
 import { GrantSeal } from './store/grant-seal.js';
+import { cleanTmpLeftovers } from './store/tmp-cleanup.js';
 import { TrustManager } from './trust/trust-manager.js';
 import type { VersionResolver } from './trust/version-resolver.js';
 import { StdioUpstream, type ExitInfo } from './stdio-upstream.js';
@@ -33,7 +36,7 @@ import type { MessageTransport } from './transport.js';
 import type { SandboxSupport } from '../../shared/limits.js';
 import { sandboxSupport } from './sandbox/detect.js';
 import type { LimitsInForce } from '../../shared/enforced-limits.js';
-import { NpmPreparer } from './sandbox/package-prep.js';
+import { NpmPreparer, preparedFolder } from './sandbox/package-prep.js';
 import type { SandboxOptions } from './server-process.js';
 
 export { VERSION } from './broker-api.js';
@@ -86,6 +89,8 @@ export class Broker {
   readonly audit: AuditLog;
   readonly pending: PendingQueue;
   readonly trust: TrustManager;
+  /** The person's allow rules: saved, and per client session. */
+  readonly rules: RuleBook;
   /** MCP clients' config files: list, wrap, unwrap. */
   readonly clients: ClientConfigs;
   private readonly gate: CallGate;
@@ -107,12 +112,19 @@ export class Broker {
   endpoints: Pick<BrokerStatus, 'httpUrl' | 'mcpUrlTemplate'> = {};
 
   constructor(readonly opts: BrokerOptions) {
+    // Temp files of writes that were killed midway (only their writer could finish them, and it is gone).
+    cleanTmpLeftovers(opts.dataDir);
     this.seal = GrantSeal.open(opts.dataDir, opts.env ?? process.env, (w) => this.warn(w));
     const opened = SettingsStore.open({ dataDir: opts.dataDir, backend: opts.backend, seal: this.seal });
     this.store = opened.store;
     const audit = AuditLog.open(opts.dataDir, { maxBytes: opts.auditMaxBytes });
     this.audit = audit.log;
+    // Written before anything else touches the log, so order and reads stay as if written at once.
+    this.audit.beforeAccess = () => this.callLog.flush();
     for (const w of [...opened.warnings, ...audit.warnings]) this.warn(w);
+    // Safe mode is in the status while it lasts (store/unsealed-grants.ts); say it once where this runs too.
+    const unsafe = this.seal.unsafe();
+    if (unsafe) opts.onWarning?.(unsafe);
     this.store.onWarning((w) => this.warn(w));
     this.trust = new TrustManager({
       dataDir: opts.dataDir,
@@ -124,6 +136,10 @@ export class Broker {
       resolver: opts.resolver,
       npxCache: opts.npxCache,
       seal: this.seal,
+      prepared: {
+        nodeModules: (name, version) => join(preparedFolder(join(opts.dataDir, 'packages'), name, version), 'node_modules'),
+        install: (name, version) => this.packagePreparer().ensureInstalled(name, version),
+      },
     });
     this.clients = new ClientConfigs({
       dataDir: opts.dataDir,
@@ -141,19 +157,17 @@ export class Broker {
       onAdded: (call) => this.emit({ type: 'pending-added', call }),
       onRemoved: (id, why) => this.emit({ type: 'pending-removed', id, why }),
     });
+    this.rules = new RuleBook({ store: this.store, record: (change) => this.record(change), changed: () => this.emit({ type: 'rules-changed' }) });
     this.gate = new CallGate({
       pending: this.pending,
       isTrusted: (s) => this.store.isTrusted(s),
-      rules: () => this.store.listRules(),
-      addRule: (server, tool, actor) => {
-        const rule = this.store.addRule(server, tool);
-        this.record({ kind: 'rule', actor, server, tool, what: 'rule saved: always allow', details: rule });
-        this.emit({ type: 'rules-changed' });
-      },
+      rules: () => this.rules.list(),
+      addRule: (server, tool, actor, extra) => this.rules.add(server, tool, extra ?? {}, actor),
       settings: () => this.effectiveSettings(),
       paused: () => this.paused,
       history: (key) => this.history(key),
-      audit: (entry) => this.appendAudit(entry),
+      // A forwarded call is logged once its answer is out: batched. Denials are written at once.
+      audit: (entry) => (entry.decision === 'allow' ? this.callLog.push(entry) : this.appendAudit(entry)),
       trust: this.trust,
       listings: () => this.lastTools,
       protectScope: (server) => this.protectScope(server),
@@ -177,8 +191,12 @@ export class Broker {
 
   /** How a local server starts: under its limits; an npx package under limits is installed first, then run offline. */
   private sandboxFor(config: ServerConfig): SandboxOptions {
+    return { support: this.sandbox(), limits: 'command' in config ? config.limits : undefined, preparer: this.packagePreparer() };
+  }
+
+  private packagePreparer(): NpmPreparer {
     this.preparer ??= new NpmPreparer({ root: join(this.opts.dataDir, 'packages'), support: this.sandbox(), resolve: this.opts.resolver, source: this.opts.env });
-    return { support: this.sandbox(), limits: 'command' in config ? config.limits : undefined, preparer: this.preparer };
+    return this.preparer;
   }
 
   /** The limits the server process of one session started under (undefined: not started, or none known). */
@@ -219,6 +237,12 @@ export class Broker {
   }
 
   private auditBatch?: NewAuditEntry[];
+
+  /** Call entries, written in batches off the call path (see audit-batch.ts). */
+  private readonly callLog = new AuditBatch(
+    (entries) => this.writeAudit(entries),
+    (err, entries) => this.warn(`Countersign could not write ${entries.length} call(s) to its audit log: ${err.message}`),
+  );
 
   private writeAudit(entries: NewAuditEntry[]): void {
     const written = this.audit.appendMany(entries);
@@ -399,6 +423,7 @@ export class Broker {
       rewrite: (tools: ToolDefinition[]): ToolDefinition[] | undefined => this.trust.filterForClient(serverName, tools),
       onClosed: (s: BrokerSession): void => {
         this.sessions.delete(s);
+        this.rules.endSession(s.id);
         this.running.delete(s.id);
         history.sessions -= 1;
         if (history.sessions <= 0) this.histories.delete(clientKey);
@@ -478,6 +503,7 @@ export class Broker {
 
   async close(): Promise<void> {
     await Promise.allSettled([...this.sessions].map((s) => s.close('Countersign is shutting down')));
+    this.callLog.flush();
     this.listeners.clear();
   }
 

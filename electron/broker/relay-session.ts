@@ -33,6 +33,8 @@ export interface ToolCallContext {
   request: JsonRpcRequest;
   toolName: string;
   arguments: unknown;
+  /** Set by relay mode when `connect` left out arguments nested too deep to send. */
+  argumentsTooDeep?: true;
   /** Aborted when the client cancels the call or the session ends; its reason is a WaitEnd. */
   signal: AbortSignal;
   /** The client sent a progress token: it hears that the call waits, and may keep waiting for it. */
@@ -228,6 +230,13 @@ export class RelaySession implements GateSession {
   }
 
   private forwardRequest(message: JsonRpcRequest, call?: Omit<ForwardedCall, 'upId'>): number {
+    const upId = this.track(message, call);
+    void this.sendUpstream({ ...message, id: upId }, message.id);
+    return upId;
+  }
+
+  /** Registers a request as forwarded under a new upstream id, which it returns. */
+  private track(message: Pick<JsonRpcRequest, 'id' | 'method' | 'params'>, call?: Omit<ForwardedCall, 'upId'>): number {
     const upId = this.nextUpId++;
     this.upPending.set(upId, {
       downId: message.id,
@@ -239,8 +248,43 @@ export class RelaySession implements GateSession {
     inflight.upId = upId;
     inflight.abort = undefined;
     this.downInflight.set(message.id, inflight);
-    void this.sendUpstream({ ...message, id: upId }, message.id);
     return upId;
+  }
+
+  // The fast lane (`connect`, relay-mode/fast-lane.ts) passes messages as their own bytes with only the id
+  // changed. These do the bookkeeping of the ordinary path; undefined means: take the ordinary path.
+
+  private canPass(id: JsonRpcId): boolean {
+    return !this.closed && this.upstreamReady && !this.upstreamGoneReason && !this.downInflight.has(id);
+  }
+
+  /** A request that needs nothing but its id changed: the upstream id to write it with. */
+  passRequest(id: JsonRpcId, method: string): number | undefined {
+    return this.canPass(id) ? this.track({ id, method }) : undefined;
+  }
+
+  /** A tools/call that a quick verdict (a lease) lets through: the upstream id to write it with. */
+  passToolCall(request: JsonRpcRequest): number | undefined {
+    if (!this.canPass(request.id)) return undefined;
+    const params = request.params ?? {};
+    const quick = this.hooks.quickVerdict?.(this, typeof params.name === 'string' ? params.name : '', params.arguments);
+    if (!quick) return undefined;
+    const upId = this.track(request, { request, retryOnTimeout: quick.retryOnTimeout, retried: false, onSettled: quick.onSettled, deadline: 0 });
+    this.armCallTimer(upId);
+    return upId;
+  }
+
+  /**
+   * The server's result for `upId`: the client's id to write it with, and how to settle the call once
+   * written; null when it is to be dropped (stray, or the session is closed), as fromServer would.
+   */
+  passResult(upId: number): { downId: JsonRpcId; onSettled?: (outcome: CallOutcome) => void } | null | undefined {
+    const pending = this.closed ? undefined : this.upPending.get(upId);
+    if (!pending) return null;
+    if (pending.downId === null || pending.method === 'initialize' || pending.method === 'tools/list') return undefined;
+    this.upPending.delete(upId);
+    this.downInflight.delete(pending.downId);
+    return { downId: pending.downId, onSettled: pending.call?.onSettled };
   }
 
   private sendUpstream(message: JsonRpcMessage, downId?: JsonRpcId): Promise<void> {

@@ -7,6 +7,7 @@ import type { ToolDefinition } from '../../../shared/tool.js';
 import { badLineResponse, LineTransport } from '../line-transport.js';
 import { RelaySession, type GateVerdict, type SessionHooks, type ToolCallContext } from '../relay-session.js';
 import type { ExitInfo } from '../server-process.js';
+import { depthRefusal, TOO_DEEP_ARGUMENTS } from '../argument-checks.js';
 import { AttachedUpstream } from './attached-upstream.js';
 import { ControlChannel } from './control-channel.js';
 import { isCritical } from '../../../shared/protected-paths.js';
@@ -15,6 +16,7 @@ import { LeaseCache } from './lease-cache.js';
 import { waitEndOf } from '../client-patience.js';
 import type { DecideReply } from './protocol.js';
 import { ReportQueue } from './report-queue.js';
+import { fastLane } from './fast-lane.js';
 
 export interface RelayModeOptions {
   server: string;
@@ -41,9 +43,13 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   let upstreamTimeoutMs = opts.upstreamTimeoutMs;
   let nextCall = 1;
 
+  // Set up before anything flows: the lane needs the session, which needs the transports.
+  const lane = fastLane(() => session, () => downstream, upstream);
+  upstream.takeLine = lane.fromServer;
   const downstream: LineTransport = new LineTransport({
     input: opts.input,
     output: opts.output,
+    takeLine: lane.fromClient,
     onBadLine: (bad) => {
       if (bad.id !== null) void downstream.send(badLineResponse(bad)).catch(() => undefined);
       else opts.onWarning?.(`ignored a bad message from the client: ${bad.reason}`);
@@ -80,7 +86,10 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     };
     ctx.signal.addEventListener('abort', cancel, { once: true });
     try {
-      const reply = await channel.request<DecideReply>('decide', { call, tool: ctx.toolName, arguments: ctx.arguments, progress: ctx.progressRequested, input: ctx.input });
+      // Too deep to send (or to hash, show and log): the broker refuses and logs it without them.
+      const tooDeep = depthRefusal(ctx.arguments) !== undefined;
+      const params = { call, tool: ctx.toolName, arguments: tooDeep ? TOO_DEEP_ARGUMENTS : ctx.arguments, progress: ctx.progressRequested, input: ctx.input, ...(tooDeep ? { tooDeep: true as const } : {}) };
+      const reply = await channel.request<DecideReply>('decide', params);
       upstreamTimeoutMs = reply.upstreamTimeoutMs;
       if (!reply.forward) return { forward: false, result: reply.result };
       // Decided on the listing we have now: a lease holds only while that listing does.

@@ -207,6 +207,7 @@ export class RemoteSession implements GateSession {
         request: { jsonrpc: '2.0', id: p.call, method: 'tools/call', params: { name: p.tool, arguments: p.arguments } },
         toolName: p.tool,
         arguments: p.arguments,
+        argumentsTooDeep: p.tooDeep,
         signal: abort.signal,
         progressRequested: p.progress === true,
         input: p.input as CallInput | undefined,
