@@ -267,6 +267,8 @@ export class RelaySession implements GateSession {
   passToolCall(request: JsonRpcRequest): number | undefined {
     if (!this.canPass(request.id)) return undefined;
     const params = request.params ?? {};
+    // A multi round-trip retry is decided again, with its input shown: the ordinary path.
+    if (params.inputResponses !== undefined || params.requestState !== undefined) return undefined;
     const quick = this.hooks.quickVerdict?.(this, typeof params.name === 'string' ? params.name : '', params.arguments);
     if (!quick) return undefined;
     const upId = this.track(request, { request, retryOnTimeout: quick.retryOnTimeout, retried: false, onSettled: quick.onSettled, deadline: 0 });
@@ -282,6 +284,8 @@ export class RelaySession implements GateSession {
     const pending = this.closed ? undefined : this.upPending.get(upId);
     if (!pending) return null;
     if (pending.downId === null || pending.method === 'initialize' || pending.method === 'tools/list') return undefined;
+    // 2026-07-28: a call's result may be input_required, discover names the server, listen carries its id.
+    if (this.era.modern && (pending.call || pending.method === 'server/discover' || pending.method === 'subscriptions/listen')) return undefined;
     this.upPending.delete(upId);
     this.downInflight.delete(pending.downId);
     return { downId: pending.downId, onSettled: pending.call?.onSettled };
