@@ -10,7 +10,7 @@ import { entryLabel } from './entry-label';
 const KIND: Record<string, string> = { review: 'Review', trust: 'Trust', pin: 'Pin', launch: 'Launch consent', server: 'Server', rule: 'Rule', settings: 'Settings', client: 'Client config' };
 
 /** Who made a change: the surface a person used, or Countersign itself. */
-const ACTOR: Record<string, string> = { browser: 'browser UI', desktop: 'desktop app', cli: 'command line', policy: 'team policy', countersign: 'Countersign' };
+const ACTOR: Record<string, string> = { browser: 'browser UI', desktop: 'desktop app', cli: 'command line', policy: 'team policy', countersign: 'Countersign', client: "the MCP client's own form (inline approval)" };
 
 const BY: Record<AuditEntry['decidedBy'], string> = {
   person: 'you',
