@@ -49,6 +49,14 @@ export class BrokerApi implements CountersignApi {
 
   async decide(id: string, decision: DecisionRequest): Promise<DecideResult> {
     const call = this.core.pending.get(id);
+    if (call && decision.kind === 'always-allow') {
+      // Saved before the call is let through: a rule that cannot be saved is not reported as saved.
+      try {
+        this.core.saveRule(call.server, call.tool, this.actor);
+      } catch (err) {
+        return { ok: false, error: 'not-saved', message: `The "always allow" rule could not be saved (${(err as Error).message}), so nothing was decided: the call still waits. Allow it once, or fix the problem and try again.` };
+      }
+    }
     if (!call || !this.core.pending.decide(id, decision, this.actor)) return { ok: false, error: 'not-pending' };
     const untrustedGrant = !call.serverTrusted && (decision.kind === 'allow-session' || decision.kind === 'always-allow');
     return {

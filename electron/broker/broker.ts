@@ -24,6 +24,7 @@ import { RelaySession } from './relay-session.js';
 import { SettingsStore, type BackendFactory } from './settings-store.js';
 import { GrantSeal } from './store/grant-seal.js';
 import { cleanTmpLeftovers } from './store/tmp-cleanup.js';
+import { AuditGuard } from './store/audit-guard.js';
 import { TrustManager } from './trust/trust-manager.js';
 import type { VersionResolver } from './trust/version-resolver.js';
 import { StdioUpstream, type ExitInfo } from './stdio-upstream.js';
@@ -84,6 +85,8 @@ export class Broker {
   /** Sealed grants: trust, launch consent and rules written by hand take effect only once confirmed. */
   readonly seal: GrantSeal;
   readonly audit: AuditLog;
+  /** A log the disk refuses: entries kept, new calls refused until it takes them. */
+  readonly auditGuard: AuditGuard;
   readonly pending: PendingQueue;
   readonly trust: TrustManager;
   /** MCP clients' config files: list, wrap, unwrap. */
@@ -114,6 +117,12 @@ export class Broker {
     this.store = opened.store;
     const audit = AuditLog.open(opts.dataDir, { maxBytes: opts.auditMaxBytes });
     this.audit = audit.log;
+    this.auditGuard = new AuditGuard({
+      write: (entries) => this.audit.appendMany(entries),
+      path: this.audit.path,
+      dir: opts.dataDir,
+      changed: () => this.emit({ type: 'status-changed' }),
+    });
     for (const w of [...opened.warnings, ...audit.warnings]) this.warn(w);
     // Safe mode is in the status while it lasts (store/unsealed-grants.ts); say it once where this runs too.
     const unsafe = this.seal.unsafe();
@@ -150,11 +159,8 @@ export class Broker {
       pending: this.pending,
       isTrusted: (s) => this.store.isTrusted(s),
       rules: () => this.store.listRules(),
-      addRule: (server, tool, actor) => {
-        const rule = this.store.addRule(server, tool);
-        this.record({ kind: 'rule', actor, server, tool, what: 'rule saved: always allow', details: rule });
-        this.emit({ type: 'rules-changed' });
-      },
+      addRule: (server, tool, actor) => this.saveRule(server, tool, actor),
+      refuse: () => this.auditGuard.refusal(),
       settings: () => this.effectiveSettings(),
       paused: () => this.paused,
       history: (key) => this.history(key),
@@ -225,8 +231,16 @@ export class Broker {
 
   private auditBatch?: NewAuditEntry[];
 
+  /** "Always allow": saved (and logged) once; throws when it cannot be saved. */
+  saveRule(server: string, tool: string, actor: Actor): void {
+    if (this.store.listRules().some((r) => r.server === server && r.tool === tool)) return;
+    const rule = this.store.addRule(server, tool);
+    this.record({ kind: 'rule', actor, server, tool, what: 'rule saved: always allow', details: rule });
+    this.emit({ type: 'rules-changed' });
+  }
+
   private writeAudit(entries: NewAuditEntry[]): void {
-    const written = this.audit.appendMany(entries);
+    const written = this.auditGuard.append(entries);
     if (this.listeners.size) for (const entry of written) this.emit({ type: 'log-appended', entry });
   }
 
@@ -482,6 +496,7 @@ export class Broker {
 
   async close(): Promise<void> {
     await Promise.allSettled([...this.sessions].map((s) => s.close('Countersign is shutting down')));
+    this.auditGuard.stop();
     this.listeners.clear();
   }
 
