@@ -1,6 +1,12 @@
 // Browser tests of the approval UI, in Debian's Chromium (never a downloaded browser), each against a
 // real `countersign serve`, real MCP servers and a real MCP client. Run `npm run build` first.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
+
+// Seal keys go to a key folder of the tests' own (as in vitest.config.ts): the fixtures seal grants in
+// this process, and the brokers they start (often with a temp HOME) must find the same key.
+process.env.COUNTERSIGN_KEY_DIR ??= join(tmpdir(), 'countersign-test-keys');
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const screenshots = process.env.CS_SCREENSHOTS === '1';

@@ -66,7 +66,7 @@ describe('activity', () => {
     api.log = [entry({ seq: 1, kind: 'settings', actor: 'cli', server: '*', tool: '*', detail: 'paused: every call is denied' })];
     await renderApp(api, 'activity');
     const row = within(await screen.findByRole('list', { name: 'Audit log' })).getAllByRole('listitem')[0]!;
-    expect(row.textContent).toContain('Settings');
+    expect(row.textContent).toContain('Paused'); // the label says what happened, not the kind
     expect(row.textContent).toContain('Countersign');
     await userEvent.click(within(row).getByRole('button'));
     expect(row.textContent).toContain('Throughcommand line');
