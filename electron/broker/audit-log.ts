@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AuditEntry, LogQuery } from '../../shared/api.js';
+import { canonicalJson } from '../../shared/canonical-json.js';
 
 export type NewAuditEntry = Omit<AuditEntry, 'seq' | 'prev' | 'hash'>;
 
@@ -317,19 +318,10 @@ export class AuditLog {
   }
 }
 
-/** sha256 over the entry without `hash`, keys sorted at every level so the text is stable. */
+/** sha256 over the entry without `hash`, keys sorted at every level so the text is stable (the one canonical JSON). */
 export function hashEntry(entry: Omit<AuditEntry, 'hash'> | AuditEntry): string {
   const { hash: _hash, ...body } = entry as AuditEntry;
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 function matcher(query: LogQuery): (e: AuditEntry) => boolean {
