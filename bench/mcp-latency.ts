@@ -25,13 +25,16 @@ const TARGET_CONNECT_VS_PIPE = 1.15;
 const TARGET_HTTP_VS_FLOOR = 1.15;
 const SERVER = 'everything';
 const BYTE_PIPE = fileURLToPath(new URL('./byte-pipe.mjs', import.meta.url));
+// The byte pipe with the server on a Unix socket, as `connect` has it in relay mode.
+const SOCKET_PIPE = fileURLToPath(new URL('./socket-pipe.mjs', import.meta.url));
 
-type PathName = 'direct' | 'byte pipe' | 'connect' | 'http floor' | 'countersign http' | 'supergateway' | 'mcp-proxy';
+type PathName = 'direct' | 'byte pipe' | 'socket pipe' | 'connect' | 'http floor' | 'countersign http' | 'supergateway' | 'mcp-proxy';
 
 /** Each path's floor: what the least relay of its kind costs. */
 const FLOOR: Record<PathName, PathName> = {
   direct: 'direct',
   'byte pipe': 'direct',
+  'socket pipe': 'direct',
   connect: 'byte pipe',
   'http floor': 'http floor',
   'countersign http': 'http floor',
@@ -159,6 +162,7 @@ export const mcpLatency: BenchCase = {
       const stdio = (args: string[]): Transport => new StdioClientTransport({ command: NODE, args, stderr: 'ignore' });
       paths.push(await open('direct', stdio([EVERYTHING_SERVER]), []));
       paths.push(await open('byte pipe', stdio([BYTE_PIPE, ...server]), [{ label: 'pipe' }]));
+      paths.push(await open('socket pipe', stdio([SOCKET_PIPE, ...server]), [{ label: 'pipe' }]));
       paths.push(await open('connect', stdio([CLI, 'connect', SERVER, '--data-dir', b.dataDir]), [{ label: 'connect' }, { label: 'broker', pid: b.pid }]));
       const gateway = async (kind: GatewayKind, name: PathName): Promise<void> => {
         const missing = gatewayMissing(kind);

@@ -8,6 +8,8 @@ import type { EffectiveHints, ToolDefinition } from './tool.js';
 import type { Finding, LaunchView, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, UnsealedGrant, UnsealedRef } from './trust-types.js';
 import type { LimitsEnforcement, LimitsOffer, LimitsProfile, SandboxSupport } from './limits.js';
 import type { CallFacts } from './call-warnings.js';
+import type { RuleRequest } from './rules.js';
+export type { RuleLifetime, RuleRequest, ScopeChoice } from './rules.js';
 
 export type * from './clients.js';
 export type { Finding, LaunchView, PinnedPackage, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, ToolChangeView, UnsealedGrant, UnsealedRef } from './trust-types.js';
@@ -110,6 +112,8 @@ export type DecisionRequest =
   | { kind: 'allow-once' }
   | { kind: 'allow-session' }
   | { kind: 'always-allow' }
+  /** Approve this call and save a rule built from its arguments (scope), for a lifetime. */
+  | { kind: 'allow-rule'; rule: RuleRequest }
   | { kind: 'deny'; reason?: string };
 
 export type DecideResult =
@@ -137,11 +141,18 @@ export interface AuditEntry {
   status: 'ok' | 'error' | 'denied' | 'cancelled' | 'failed' | 'timeout';
   /** Free text: a deny reason or an upstream error. */
   detail?: string;
+  /** The rule that allowed the call, as it read then (decidedBy 'rule'). */
+  rule?: { id: string; text: string };
   client?: string;
   /** A call's server's limits in force when it ran ("no network · read-only ~/p (enforced)"). */
   limits?: string;
   prev: string;
   hash: string;
+}
+
+export interface RulePatch {
+  expiresAt?: string | null;
+  coversExfiltration?: boolean;
 }
 
 export interface FilePreview {
@@ -218,8 +229,11 @@ export interface CountersignApi {
    * either changed since. Untrusting adds friction and needs nothing.
    */
   setTrust(name: string, trusted: boolean, seen?: SeenServer): Promise<void>;
+  /** Saved rules and the rules of open client sessions (`session` set), expired ones included until removed. */
   listRules(): Promise<Rule[]>;
   removeRule(id: string): Promise<void>;
+  /** Changes a rule's end (`expiresAt` ISO, or null: until removed) or whether it covers calls after local reads. */
+  updateRule(id: string, patch: RulePatch): Promise<Rule>;
   getSettings(): Promise<Settings>;
   updateSettings(patch: Partial<Settings>): Promise<Settings>;
   queryLog(query: LogQuery): Promise<AuditEntry[]>;

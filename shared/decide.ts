@@ -5,6 +5,7 @@ import type { DecisionInput, DecisionResult, Reason, ReasonCode } from './decisi
 import { hintsUnderLimits, limitNotes, readOnlyEnforced } from './enforced-limits.js';
 import { isCritical } from './protected-paths.js';
 import { bySeverity, reason } from './reasons.js';
+import { ruleApplies } from './rules.js';
 import type { EffectiveHints } from './tool.js';
 
 /**
@@ -55,9 +56,13 @@ export function decide(input: DecisionInput): DecisionResult {
     decidedBy,
   });
 
-  const hasRule = input.rules.some(
-    (r) => r.action === 'allow' && r.server === input.server.name && r.tool === input.toolName,
-  );
+  const mine = input.rules.filter((r) => r.action === 'allow' && r.server === input.server.name && r.tool === input.toolName);
+  const hasRule = mine.length > 0;
+  // A rule covers a call only within its scope, lifetime, session and definition, and past the
+  // exfiltration guard only when it says so.
+  const ruleFor = (guarded: boolean) => mine.find((r) => ruleApplies(r, input.toolName, {
+    arguments: input.arguments, sessionId: input.sessionId, now: input.now ?? Date.now(), definitionHash: input.definitionHash, exfiltration: guarded,
+  }));
 
   if (!trusted) {
     const notes: ReasonCode[] = [];
@@ -72,7 +77,8 @@ export function decide(input: DecisionInput): DecisionResult {
   if (!exfiltration && known) {
     if (hints.readOnlyHint) return result('allow', 'policy', [readOnlyEnforced(hints, input.enforced) ? 'read-only-enforced' : 'trusted-read-only']);
     if (input.session.allowedTools.has(input.toolName)) return result('allow', 'session', ['session-allow']);
-    if (hasRule) return result('allow', 'rule', ['user-rule-allow']);
   }
+  const rule = known ? ruleFor(exfiltration) : undefined;
+  if (rule) return { ...result('allow', 'rule', ['user-rule-allow']), rule };
   return result('ask', 'policy', ['needs-approval']);
 }

@@ -26,6 +26,10 @@ const MAX_CANDIDATES = 10_000;
 const MAX_DEPTH = 32;
 /** Shell and JSON punctuation that cannot be part of a path written unquoted. */
 const SPLIT = /[\s"'`;|&<>(){}[\],=]+/u;
+const WORD = `[^\\s"'\`;|&<>(){}[\\],=]`;
+// The words that can read as a path (a separator, or a leading ~ . $HOME %VAR%), each matched from its
+// first character (the lookbehind), so a 10 MB text costs one native pass, not a split and a test per word.
+const PATH_WORD = new RegExp(`(?<!${WORD})(?:${WORD}*[\\\\/]${WORD}*|(?:~|\\.|\\$\\{?HOME\\b|%[A-Z_]+%)${WORD}*)`, 'gu');
 
 /** A word that reads as a path: absolute, home-relative, a file URI, or with a separator or dot segment. */
 export function looksLikePath(word: string): boolean {
@@ -44,7 +48,11 @@ export function pathCandidates(args: unknown): string[] {
     if (out.size >= MAX_CANDIDATES) return;
     if (s.length <= MAX_WHOLE && !s.includes('\n')) out.add(s);
     if (!SPLIT.test(s) && s.length <= MAX_WHOLE) return;
-    for (const word of s.split(SPLIT)) if (out.size < MAX_CANDIDATES && word.length <= MAX_WHOLE && looksLikePath(word)) out.add(word);
+    for (const m of s.matchAll(PATH_WORD)) {
+      if (out.size >= MAX_CANDIDATES) break;
+      const word = m[0];
+      if (word.length <= MAX_WHOLE && !out.has(word) && looksLikePath(word)) out.add(word);
+    }
   };
   const walk = (value: unknown, depth: number): void => {
     if (depth > MAX_DEPTH || out.size >= MAX_CANDIDATES) return;
@@ -82,8 +90,11 @@ function isRoot(p: string, sep: string): boolean {
 
 /** How a resolved path relates to a protected one; both already absolute and normalised. */
 export function relation(path: string, protectedPath: string, opts: CompareOptions): 'inside' | 'ancestor' | undefined {
-  const p = comparable(path, opts);
-  const r = comparable(protectedPath, opts);
+  return relationOf(comparable(path, opts), comparable(protectedPath, opts), opts);
+}
+
+/** relation() of two paths already made comparable. */
+function relationOf(p: string, r: string, opts: CompareOptions): 'inside' | 'ancestor' | undefined {
   if (p === r || p.startsWith(r.endsWith(opts.sep) ? r : r + opts.sep)) return 'inside';
   // A filesystem root holds everything; naming it is not naming Countersign's files.
   if (!isRoot(p, opts.sep) && r.startsWith(p.endsWith(opts.sep) ? p : p + opts.sep)) return 'ancestor';
@@ -105,12 +116,15 @@ export interface ProtectedRoot extends ProtectedPath {
 export function matchProtected(candidates: ResolvedCandidate[], roots: ProtectedRoot[], opts: CompareOptions): ProtectedMatch[] {
   const found: ProtectedMatch[] = [];
   const seen = new Set<string>();
+  // Each spelling made comparable once, not once per pair: this runs on every leased call.
+  const cmp = comparer(roots, opts);
   for (const c of candidates) {
+    const forms = c.forms.map(cmp);
     for (const root of roots) {
       let kind: ProtectedMatch['kind'] | undefined;
-      for (const form of c.forms) {
+      for (const form of forms) {
         for (const r of root.forms) {
-          const k = relation(form, r, opts);
+          const k = relationOf(form, cmp(r), opts);
           if (k === 'inside' || (k === 'ancestor' && !kind)) kind = k;
         }
       }
@@ -122,6 +136,26 @@ export function matchProtected(candidates: ResolvedCandidate[], roots: Protected
     }
   }
   return found.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'inside' ? -1 : 1));
+}
+
+/** comparable(), remembered per protected-root list (a lease's scope is one list for many calls). */
+const comparers = new WeakMap<ProtectedRoot[], { opts: CompareOptions; memo: Map<string, string> }>();
+function comparer(roots: ProtectedRoot[], opts: CompareOptions): (path: string) => string {
+  let entry = comparers.get(roots);
+  if (!entry || entry.opts.sep !== opts.sep || entry.opts.caseInsensitive !== opts.caseInsensitive) {
+    entry = { opts: { ...opts }, memo: new Map() };
+    comparers.set(roots, entry);
+  }
+  const { memo } = entry;
+  return (path) => {
+    let v = memo.get(path);
+    if (v === undefined) {
+      v = comparable(path, opts);
+      // Roots' forms repeat on every call; arguments' rarely do: keep the memo small.
+      if (memo.size < 1000) memo.set(path, v);
+    }
+    return v;
+  };
 }
 
 /** Whether the matches make the call critical: naming the files always; a folder holding them unless the tool only reads. */

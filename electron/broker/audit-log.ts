@@ -34,6 +34,8 @@ export class AuditLog {
   #ino: number | undefined;
   #endsWithNewline = true;
   #firstSeq: number | undefined;
+  /** Runs before every read and append: the broker writes its batched call entries here first. */
+  beforeAccess?: () => void;
 
   static open(dir: string, opts: { maxBytes?: number } = {}): { log: AuditLog; warnings: string[] } {
     const log = new AuditLog(dir, opts.maxBytes ?? DEFAULT_MAX_BYTES);
@@ -57,6 +59,7 @@ export class AuditLog {
    * the chain then continues from what the disk holds, so a later append never links to a lost entry.
    */
   appendMany(entries: NewAuditEntry[]): AuditEntry[] {
+    this.beforeAccess?.();
     const st = statOrUndefined(this.path);
     if ((st?.size ?? 0) !== this.#size || st?.ino !== this.#ino) this.#load();
     const written: AuditEntry[] = [];
@@ -110,6 +113,7 @@ export class AuditLog {
 
   /** Oldest first. `limit` keeps the newest N matches. */
   read(query: LogQuery = {}): AuditEntry[] {
+    this.beforeAccess?.();
     const matches = matcher(query);
     const limit = query.limit !== undefined && query.limit >= 0 ? Math.floor(query.limit) : undefined;
     return this.#stable((files) => {
@@ -128,6 +132,7 @@ export class AuditLog {
   }
 
   verify(): { ok: boolean; entries: number; problems: string[] } {
+    this.beforeAccess?.();
     return this.#stable((files) => {
       const problems: string[] = [];
       let entries = 0;

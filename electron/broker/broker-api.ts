@@ -4,9 +4,11 @@
 import { resolve } from 'node:path';
 import type {
   Actor, AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, LogQuery,
-  PendingCall, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerConfig, ServerView, Settings,
+  PendingCall, PinView, ReviewAction, ReviewedTool, RulePatch, RuleRequest, SeenServer, ServerChanges, ServerConfig, ServerView, Settings,
   UnsealedGrant, UnsealedRef,
 } from '../../shared/api.js';
+import { buildScope } from '../../shared/rules.js';
+import type { NewRule } from './pending-queue.js';
 import type {
   ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult,
 } from '../../shared/clients.js';
@@ -49,16 +51,19 @@ export class BrokerApi implements CountersignApi {
 
   async decide(id: string, decision: DecisionRequest): Promise<DecideResult> {
     const call = this.core.pending.get(id);
-    if (call && decision.kind === 'always-allow') {
-      // Saved before the call is let through: a rule that cannot be saved is not reported as saved.
+    if (!call) return { ok: false, error: 'not-pending' };
+    const rule = decision.kind === 'allow-rule' ? newRule(call, decision.rule) : undefined;
+    if (decision.kind === 'always-allow' || (rule && rule.session === undefined)) {
+      // A rule that cannot be saved (a read-only or full disk, safe mode) is not reported as saved:
+      // nothing is decided, and the call keeps waiting.
       try {
-        this.core.saveRule(call.server, call.tool, this.actor);
+        this.core.seal.assertCanSave();
       } catch (err) {
-        return { ok: false, error: 'not-saved', message: `The "always allow" rule could not be saved (${(err as Error).message}), so nothing was decided: the call still waits. Allow it once, or fix the problem and try again.` };
+        return { ok: false, error: 'not-saved', message: `The rule could not be saved (${(err as Error).message}), so nothing was decided: the call still waits. Allow it once, or fix the problem and try again.` };
       }
     }
-    if (!call || !this.core.pending.decide(id, decision, this.actor)) return { ok: false, error: 'not-pending' };
-    const untrustedGrant = !call.serverTrusted && (decision.kind === 'allow-session' || decision.kind === 'always-allow');
+    if (!this.core.pending.decide(id, decision, this.actor, rule)) return { ok: false, error: 'not-pending' };
+    const untrustedGrant = !call.serverTrusted && (decision.kind === 'allow-session' || decision.kind === 'always-allow' || decision.kind === 'allow-rule');
     return {
       ok: true,
       forwarded: decision.kind !== 'deny',
@@ -129,14 +134,16 @@ export class BrokerApi implements CountersignApi {
   }
 
   async listRules(): Promise<Rule[]> {
-    return this.core.store.listRules();
+    return this.core.rules.list();
   }
 
   async removeRule(id: string): Promise<void> {
-    const rule = this.core.store.listRules().find((r) => r.id === id);
-    this.core.store.removeRule(id);
-    this.core.record({ kind: 'rule', actor: this.actor, server: rule?.server ?? '*', tool: rule?.tool, what: 'rule removed', details: rule, decision: 'deny' });
-    this.core.emit({ type: 'rules-changed' });
+    this.core.rules.remove(id, this.actor);
+  }
+
+  async updateRule(id: string, patch: RulePatch): Promise<Rule> {
+    if (patch.expiresAt != null && Number.isNaN(Date.parse(patch.expiresAt))) throw new Error('expiresAt is not a time.');
+    return this.core.rules.update(id, patch, this.actor);
   }
 
   async getSettings(): Promise<Settings> {
@@ -286,6 +293,19 @@ export class BrokerApi implements CountersignApi {
   subscribe(listener: (event: BrokerEvent) => void): () => void {
     return this.core.subscribe(listener);
   }
+}
+
+/** The rule a person asked for on a call, built from that call's own arguments; refused when it does not fit. */
+function newRule(call: PendingCall, request: RuleRequest): NewRule {
+  const built = buildScope(request.scope, call.tool, call.arguments);
+  if ('error' in built) throw new Error(built.error);
+  const { lifetime } = request;
+  return {
+    scope: built.scope,
+    expiresAt: lifetime.kind === 'minutes' ? new Date(Date.now() + lifetime.minutes * 60_000).toISOString() : undefined,
+    session: lifetime.kind === 'session' ? call.client.session : undefined,
+    coversExfiltration: request.coversExfiltration || undefined,
+  };
 }
 
 /** Client configs carry extra keys (type, disabled…): keep only the launch fields. */

@@ -8,8 +8,10 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { Actor, BrokerEvent, BrokerStatus, CountersignApi, ServerConfig, Settings } from '../../shared/api.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import { AuditLog, type NewAuditEntry } from './audit-log.js';
+import { AuditBatch } from './audit-batch.js';
 import { BrokerApi } from './broker-api.js';
 import { CallGate } from './call-gate.js';
+import { RuleBook } from './rule-book.js';
 import { ClientPatience } from './client-patience.js';
 import { changeEntry, type Change } from './change-entry.js';
 import { knownClientConfigs } from './clients/catalogue.js';
@@ -34,7 +36,7 @@ import type { MessageTransport } from './transport.js';
 import type { SandboxSupport } from '../../shared/limits.js';
 import { sandboxSupport } from './sandbox/detect.js';
 import type { LimitsInForce } from '../../shared/enforced-limits.js';
-import { NpmPreparer } from './sandbox/package-prep.js';
+import { NpmPreparer, preparedFolder } from './sandbox/package-prep.js';
 import type { SandboxOptions } from './server-process.js';
 
 export { VERSION } from './broker-api.js';
@@ -89,6 +91,8 @@ export class Broker {
   readonly auditGuard: AuditGuard;
   readonly pending: PendingQueue;
   readonly trust: TrustManager;
+  /** The person's allow rules: saved, and per client session. */
+  readonly rules: RuleBook;
   /** MCP clients' config files: list, wrap, unwrap. */
   readonly clients: ClientConfigs;
   private readonly gate: CallGate;
@@ -123,6 +127,8 @@ export class Broker {
       dir: opts.dataDir,
       changed: () => this.emit({ type: 'status-changed' }),
     });
+    // Written before anything else touches the log, so order and reads stay as if written at once.
+    this.audit.beforeAccess = () => this.callLog.flush();
     for (const w of [...opened.warnings, ...audit.warnings]) this.warn(w);
     // Safe mode is in the status while it lasts (store/unsealed-grants.ts); say it once where this runs too.
     const unsafe = this.seal.unsafe();
@@ -138,6 +144,10 @@ export class Broker {
       resolver: opts.resolver,
       npxCache: opts.npxCache,
       seal: this.seal,
+      prepared: {
+        nodeModules: (name, version) => join(preparedFolder(join(opts.dataDir, 'packages'), name, version), 'node_modules'),
+        install: (name, version) => this.packagePreparer().ensureInstalled(name, version),
+      },
     });
     this.clients = new ClientConfigs({
       dataDir: opts.dataDir,
@@ -155,16 +165,18 @@ export class Broker {
       onAdded: (call) => this.emit({ type: 'pending-added', call }),
       onRemoved: (id, why) => this.emit({ type: 'pending-removed', id, why }),
     });
+    this.rules = new RuleBook({ store: this.store, record: (change) => this.record(change), changed: () => this.emit({ type: 'rules-changed' }) });
     this.gate = new CallGate({
       pending: this.pending,
       isTrusted: (s) => this.store.isTrusted(s),
-      rules: () => this.store.listRules(),
-      addRule: (server, tool, actor) => this.saveRule(server, tool, actor),
+      rules: () => this.rules.list(),
+      addRule: (server, tool, actor, extra) => this.rules.add(server, tool, extra ?? {}, actor),
       refuse: () => this.auditGuard.refusal(),
       settings: () => this.effectiveSettings(),
       paused: () => this.paused,
       history: (key) => this.history(key),
-      audit: (entry) => this.appendAudit(entry),
+      // A forwarded call is logged once its answer is out: batched. Denials are written at once.
+      audit: (entry) => (entry.decision === 'allow' ? this.callLog.push(entry) : this.appendAudit(entry)),
       trust: this.trust,
       listings: () => this.lastTools,
       protectScope: (server) => this.protectScope(server),
@@ -188,8 +200,12 @@ export class Broker {
 
   /** How a local server starts: under its limits; an npx package under limits is installed first, then run offline. */
   private sandboxFor(config: ServerConfig): SandboxOptions {
+    return { support: this.sandbox(), limits: 'command' in config ? config.limits : undefined, preparer: this.packagePreparer() };
+  }
+
+  private packagePreparer(): NpmPreparer {
     this.preparer ??= new NpmPreparer({ root: join(this.opts.dataDir, 'packages'), support: this.sandbox(), resolve: this.opts.resolver, source: this.opts.env });
-    return { support: this.sandbox(), limits: 'command' in config ? config.limits : undefined, preparer: this.preparer };
+    return this.preparer;
   }
 
   /** The limits the server process of one session started under (undefined: not started, or none known). */
@@ -231,13 +247,11 @@ export class Broker {
 
   private auditBatch?: NewAuditEntry[];
 
-  /** "Always allow": saved (and logged) once; throws when it cannot be saved. */
-  saveRule(server: string, tool: string, actor: Actor): void {
-    if (this.store.listRules().some((r) => r.server === server && r.tool === tool)) return;
-    const rule = this.store.addRule(server, tool);
-    this.record({ kind: 'rule', actor, server, tool, what: 'rule saved: always allow', details: rule });
-    this.emit({ type: 'rules-changed' });
-  }
+  /** Call entries, written in batches off the call path (see audit-batch.ts). */
+  private readonly callLog = new AuditBatch(
+    (entries) => this.writeAudit(entries),
+    (err, entries) => this.warn(`Countersign could not write ${entries.length} call(s) to its audit log: ${err.message}`),
+  );
 
   private writeAudit(entries: NewAuditEntry[]): void {
     const written = this.auditGuard.append(entries);
@@ -417,6 +431,7 @@ export class Broker {
       rewrite: (tools: ToolDefinition[]): ToolDefinition[] | undefined => this.trust.filterForClient(serverName, tools),
       onClosed: (s: BrokerSession): void => {
         this.sessions.delete(s);
+        this.rules.endSession(s.id);
         this.running.delete(s.id);
         history.sessions -= 1;
         if (history.sessions <= 0) this.histories.delete(clientKey);
@@ -496,6 +511,7 @@ export class Broker {
 
   async close(): Promise<void> {
     await Promise.allSettled([...this.sessions].map((s) => s.close('Countersign is shutting down')));
+    this.callLog.flush();
     this.auditGuard.stop();
     this.listeners.clear();
   }

@@ -14,6 +14,8 @@ export interface LineTransportOptions {
   onBadLine?: (problem: BadLine) => void;
   /** Ends the underlying streams when the transport closes. */
   onCloseStreams?: () => void;
+  /** Sees each line as bytes first (`connect`'s fast lane); true when it handled the line itself. */
+  takeLine?: (line: Buffer) => boolean;
 }
 
 export interface BadLine {
@@ -94,9 +96,11 @@ export class LineTransport implements MessageTransport {
       this.opts.onBadLine?.({ reason: `message is larger than the ${this.max} byte limit`, id });
       return;
     }
-    const line = (this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks)).toString('utf8');
+    const bytes = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
     this.chunks = [];
     this.buffered = 0;
+    if (this.opts.takeLine?.(bytes)) return;
+    const line = bytes.toString('utf8');
     if (line.trim() === '') return;
     let value: unknown;
     try {
@@ -124,6 +128,14 @@ export class LineTransport implements MessageTransport {
       return Promise.reject(err as Error);
     }
     // Not async: this runs for every message both ways, and a drained write needs no promise.
+    if (out.write(line)) return DONE;
+    return new Promise<void>((resolve) => out.once('drain', resolve));
+  }
+
+  /** Writes a line that is already JSON bytes, newline included (the fast lane's pass-through). */
+  sendBytes(line: Buffer): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('transport is closed'));
+    const out = this.opts.output;
     if (out.write(line)) return DONE;
     return new Promise<void>((resolve) => out.once('drain', resolve));
   }

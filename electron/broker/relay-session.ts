@@ -12,6 +12,7 @@ import type { WaitEnd } from './client-patience.js';
 import { ToolCatalog } from './tool-catalog.js';
 import { shapedResult } from './protocol/era.js';
 import { SessionEra } from './protocol/session-era.js';
+import { subscriptionIdOf, withSubscriptionId } from './protocol/subscriptions.js';
 import type { MessageTransport } from './transport.js';
 
 /** What deciding a call needs of its session, wherever the session runs (here, or in `connect`). */
@@ -30,6 +31,8 @@ export interface ToolCallContext {
   request: JsonRpcRequest;
   toolName: string;
   arguments: unknown;
+  /** Set by relay mode when `connect` left out arguments nested too deep to send. */
+  argumentsTooDeep?: true;
   /** Aborted when the client cancels the call or the session ends; its reason is a WaitEnd. */
   signal: AbortSignal;
   /** The client sent a progress token: it hears that the call waits, and may keep waiting for it. */
@@ -155,6 +158,8 @@ export class RelaySession implements GateSession {
 
   private toClient(message: JsonRpcMessage, relatedRequestId?: JsonRpcId): void {
     if (this.closed) return;
+    // A subscription's notifications go where its listen request went (its own POST over HTTP).
+    relatedRequestId ??= isNotification(message) ? subscriptionIdOf(message) : undefined;
     this.downstream.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId }).catch(() => undefined);
   }
 
@@ -212,6 +217,13 @@ export class RelaySession implements GateSession {
   }
 
   private forwardRequest(message: JsonRpcRequest, call?: Omit<ForwardedCall, 'upId'>): number {
+    const upId = this.track(message, call);
+    void this.sendUpstream({ ...message, id: upId }, message.id);
+    return upId;
+  }
+
+  /** Registers a request as forwarded under a new upstream id, which it returns. */
+  private track(message: Pick<JsonRpcRequest, 'id' | 'method' | 'params'>, call?: Omit<ForwardedCall, 'upId'>): number {
     const upId = this.nextUpId++;
     this.upPending.set(upId, {
       downId: message.id,
@@ -223,8 +235,43 @@ export class RelaySession implements GateSession {
     inflight.upId = upId;
     inflight.abort = undefined;
     this.downInflight.set(message.id, inflight);
-    void this.sendUpstream({ ...message, id: upId }, message.id);
     return upId;
+  }
+
+  // The fast lane (`connect`, relay-mode/fast-lane.ts) passes messages as their own bytes with only the id
+  // changed. These do the bookkeeping of the ordinary path; undefined means: take the ordinary path.
+
+  private canPass(id: JsonRpcId): boolean {
+    return !this.closed && this.upstreamReady && !this.upstreamGoneReason && !this.downInflight.has(id);
+  }
+
+  /** A request that needs nothing but its id changed: the upstream id to write it with. */
+  passRequest(id: JsonRpcId, method: string): number | undefined {
+    return this.canPass(id) ? this.track({ id, method }) : undefined;
+  }
+
+  /** A tools/call that a quick verdict (a lease) lets through: the upstream id to write it with. */
+  passToolCall(request: JsonRpcRequest): number | undefined {
+    if (!this.canPass(request.id)) return undefined;
+    const params = request.params ?? {};
+    const quick = this.hooks.quickVerdict?.(this, typeof params.name === 'string' ? params.name : '', params.arguments);
+    if (!quick) return undefined;
+    const upId = this.track(request, { request, retryOnTimeout: quick.retryOnTimeout, retried: false, onSettled: quick.onSettled, deadline: 0 });
+    this.armCallTimer(upId);
+    return upId;
+  }
+
+  /**
+   * The server's result for `upId`: the client's id to write it with, and how to settle the call once
+   * written; null when it is to be dropped (stray, or the session is closed), as fromServer would.
+   */
+  passResult(upId: number): { downId: JsonRpcId; onSettled?: (outcome: CallOutcome) => void } | null | undefined {
+    const pending = this.closed ? undefined : this.upPending.get(upId);
+    if (!pending) return null;
+    if (pending.downId === null || pending.method === 'initialize' || pending.method === 'tools/list') return undefined;
+    this.upPending.delete(upId);
+    this.downInflight.delete(pending.downId);
+    return { downId: pending.downId, onSettled: pending.call?.onSettled };
   }
 
   private sendUpstream(message: JsonRpcMessage, downId?: JsonRpcId): Promise<void> {
@@ -416,6 +463,7 @@ export class RelaySession implements GateSession {
       const downId = pending.downId;
       this.downInflight.delete(downId);
       let out: JsonRpcMessage = { ...message, id: downId };
+      if (pending.method === 'subscriptions/listen' && subscriptionIdOf(message) !== undefined) out = withSubscriptionId(out, downId);
       if (pending.method === 'initialize' && isResult(message)) {
         const version = message.result.protocolVersion;
         if (typeof version === 'string') this.upstream?.setProtocolVersion?.(version);
@@ -455,6 +503,15 @@ export class RelaySession implements GateSession {
       return;
     }
     if (isNotification(message)) {
+      const subscription = subscriptionIdOf(message);
+      if (subscription !== undefined) {
+        // Stamped with our listen request's id: the client knows it by its own.
+        const listen = typeof subscription === 'number' ? this.upPending.get(subscription) : undefined;
+        if (listen?.method !== 'subscriptions/listen' || listen.downId === null) return; // no such subscription here
+        this.toClient(withSubscriptionId(message, listen.downId), listen.downId);
+        if (message.method === 'notifications/tools/list_changed') this.listChanged();
+        return;
+      }
       if (message.method === 'notifications/cancelled') {
         const theirs = message.params?.requestId;
         for (const [ours, upId] of this.serverRequests) {
@@ -478,29 +535,34 @@ export class RelaySession implements GateSession {
    * Bursts of list_changed are coalesced: the first passes at once, the rest of the window become one
    * more at its end, and the broker re-lists the tools once per window to compare them with the record.
    */
-  private listChanged(message: JsonRpcMessage): void {
+  private listChanged(message?: JsonRpcMessage): void {
+    // Without a message: a subscription's notice, already delivered; only the re-listing is coalesced.
     this.catalog.markStale();
     if (this.listChangedTimer) {
-      this.listChangedPending = message;
+      if (message) this.listChangedPending = message;
+      else this.listChangedAgain = true;
       return;
     }
-    this.toClient(message);
+    if (message) this.toClient(message);
     this.refreshAfterChange();
     this.listChangedTimer = setTimeout(() => {
       this.listChangedTimer = undefined;
       const next = this.listChangedPending;
+      const again = this.listChangedAgain;
       this.listChangedPending = undefined;
-      if (next && !this.closed) this.listChanged(next);
+      this.listChangedAgain = false;
+      if ((next || again) && !this.closed) this.listChanged(next);
     }, LIST_CHANGED_WINDOW_MS);
     this.listChangedTimer.unref();
   }
 
   private listChangedTimer?: NodeJS.Timeout;
   private listChangedPending?: JsonRpcMessage;
+  private listChangedAgain = false;
 
   private refreshAfterChange(): void {
     this.hooks.onToolsChanged?.(this);
-    if (!this.initialized) return;
+    if (!this.initialized && !this.era.modern) return; // 2026-07-28 has no initialize to wait for
     this.catalog.refresh().catch(() => undefined);
   }
 

@@ -27,6 +27,8 @@ export type ConsentRequest =
   | { kind: 'unpin-quarantined'; name: string; reasons: string[] }
   | { kind: 'accept-changes'; server: string; tools: Array<{ name: string; kind: string }>; identity: boolean }
   | { kind: 'always-allow'; server: string; tool: string }
+  /** A scoped or expiring rule, in the words of shared/rules ruleText (already escaped). */
+  | { kind: 'allow-rule'; server: string; tool: string; rule: string; change?: boolean }
   | { kind: 'policy-path'; path: string; from?: string }
   | { kind: 'wrap-client'; client: string; files: Array<{ path: string; entries: Array<{ entry: string; action: string; server?: string; launch?: LaunchShown }> }> }
   | { kind: 'unwrap-client'; client: string; files: Array<{ path: string; how: string; entries: Array<{ entry: string; outcome: string }> }> }
@@ -134,6 +136,11 @@ export function consentDialog(request: ConsentRequest): ConsentDialogOptions {
         '',
         'Accepted tools can be called again; on a trusted server, read-only ones run without asking.',
       ], 'Accept');
+    case 'allow-rule':
+      return options(request.change ? 'Widen a rule' : 'Save a rule', `${request.change ? 'Change the rule to allow' : 'Allow'} ${e(request.tool)} on ${q(request.server)} without asking?`, [
+        `Rule: ${request.rule}`,
+        'Matching calls run without asking you while the server is trusted. A changed tool definition, or a call that names Countersign\'s own files, still asks.',
+      ], request.change ? 'Change rule' : 'Save rule');
     case 'always-allow':
       return options('Always allow', `Always allow ${e(request.tool)} on ${q(request.server)}?`, [
         'Later calls of this tool run without asking you while the server is trusted.',

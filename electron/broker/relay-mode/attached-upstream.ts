@@ -17,6 +17,8 @@ export class AttachedUpstream implements MessageTransport {
   onmessage?: (message: JsonRpcMessage) => void;
   /** Why the server went away, once the broker has said. */
   exit?: ExitInfo;
+  /** Sees each line from the server as bytes first (the fast lane); true when it handled it. */
+  takeLine?: (line: Buffer) => boolean;
 
   private socket?: Socket;
   private lines?: LineTransport;
@@ -37,12 +39,13 @@ export class AttachedUpstream implements MessageTransport {
     socket.write(JSON.stringify({ countersign: HANDSHAKE_VERSION, attach: this.token }) + '\n');
     const r = await ready;
     if (!r.ok) {
-      this.exit ??= { code: null, signal: null, stderrTail: '', startError: r.error };
+      // The same words as a start error the broker saw itself: the OS's reason, without our prefix.
+      this.exit ??= { code: null, signal: null, stderrTail: '', startError: r.error.replace(/^could not start '.*?': /, '') };
       socket.destroy();
       this.fireClose();
       throw new Error(r.error);
     }
-    const lines = new LineTransport({ input: socket, output: socket, onCloseStreams: () => socket.end() });
+    const lines = new LineTransport({ input: socket, output: socket, onCloseStreams: () => socket.end(), takeLine: this.takeLine });
     this.lines = lines;
     lines.onmessage = (m) => this.onmessage?.(m);
     lines.onclose = () => void this.stdioEnded();
@@ -71,6 +74,12 @@ export class AttachedUpstream implements MessageTransport {
     // Not async: every message to the server passes here.
     if (!this.lines || this.exit) return Promise.reject(new Error('server is not running'));
     return this.lines.send(message);
+  }
+
+  /** Writes a line that is already JSON bytes, newline included. */
+  sendBytes(line: Buffer): Promise<void> {
+    if (!this.lines || this.exit) return Promise.reject(new Error('server is not running'));
+    return this.lines.sendBytes(line);
   }
 
   async close(): Promise<void> {

@@ -51,7 +51,8 @@ export interface ToBroker {
 
 /** connect → broker requests, and what they answer. */
 export interface BrokerRequests {
-  decide: { params: { call: number; tool: string; arguments: unknown; progress?: boolean }; result: DecideReply };
+  /** `tooDeep`: the arguments nest past MAX_ARGUMENT_DEPTH and were left out (they cannot be sent). */
+  decide: { params: { call: number; tool: string; arguments: unknown; progress?: boolean; tooDeep?: true }; result: DecideReply };
   rewrite: { params: { tools: ToolDefinition[] }; result: { tools?: ToolDefinition[] } };
 }
 

@@ -190,7 +190,7 @@ export class RemoteSession implements GateSession {
     });
   }
 
-  private async decide(p: { call: number; tool: string; arguments?: unknown; progress?: boolean }): Promise<DecideReply> {
+  private async decide(p: { call: number; tool: string; arguments?: unknown; progress?: boolean; tooDeep?: true }): Promise<DecideReply> {
     if (this.closed) throw new Error('the session is closed');
     const abort = new AbortController();
     this.deciding.set(p.call, abort);
@@ -202,6 +202,7 @@ export class RemoteSession implements GateSession {
         request: { jsonrpc: '2.0', id: p.call, method: 'tools/call', params: { name: p.tool, arguments: p.arguments } },
         toolName: p.tool,
         arguments: p.arguments,
+        argumentsTooDeep: p.tooDeep,
         signal: abort.signal,
         progressRequested: p.progress === true,
         sendProgress: (progress, message) => this.channel.notify('progress', { call: p.call, progress, message }),

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import type { DecisionRequest, PendingCall } from '../../../shared/api';
 import { Icon } from '../ui/Icon';
+import { RuleMaker } from './RuleMaker';
 
 interface Props {
   call: PendingCall;
@@ -31,6 +32,7 @@ export function DecisionBar({ call, busy, reason, onReason, onDecide }: Props) {
       <div className="decision-more">
         <button type="button" className="btn" disabled={busy} onClick={() => onDecide({ kind: 'allow-session' })}>Allow for this session</button>
         <button type="button" className="btn" disabled={busy} onClick={() => onDecide({ kind: 'always-allow' })}>Always allow</button>
+        <RuleMaker call={call} busy={busy} onDecide={onDecide} />
         <span className="hint">
           {call.serverTrusted
             ? '“Always allow” saves a rule for this tool on this server; remove it in Settings.'

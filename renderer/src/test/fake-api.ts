@@ -8,6 +8,7 @@ import type {
   ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult,
 } from '../../../shared/clients';
 import type { Rule } from '../../../shared/decision';
+import type { RulePatch } from '../../../shared/api';
 import type { EffectiveHints } from '../../../shared/tool';
 
 export const CAUTIOUS_HINTS: EffectiveHints = {
@@ -133,6 +134,17 @@ export class FakeApi implements CountersignApi {
   }
   listRules() { return this.answer('listRules', [], () => structuredClone(this.rules)); }
   removeRule(id: string) { return this.answer('removeRule', [id], () => void (this.rules = this.rules.filter((r) => r.id !== id))); }
+  updateRule(id: string, patch: RulePatch) {
+    return this.answer('updateRule', [id, patch], () => {
+      const rule = this.rules.find((r) => r.id === id)!;
+      if (patch.expiresAt !== undefined) {
+        if (patch.expiresAt === null) delete rule.expiresAt;
+        else rule.expiresAt = patch.expiresAt;
+      }
+      if (patch.coversExfiltration !== undefined) rule.coversExfiltration = patch.coversExfiltration || undefined;
+      return structuredClone(rule);
+    });
+  }
   getSettings() { return this.answer('getSettings', [], () => ({ ...this.settings })); }
   updateSettings(patch: Partial<Settings>) { return this.answer('updateSettings', [patch], () => (this.settings = { ...this.settings, ...patch })); }
   queryLog(query: LogQuery) { return this.answer('queryLog', [query], () => structuredClone(this.log)); }

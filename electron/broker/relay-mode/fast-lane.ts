@@ -1,0 +1,63 @@
+// `connect`'s fast lane: a message that needs no decision and no rewriting goes through as its own bytes,
+// with only its id changed, instead of being parsed into objects and serialised again. A quick scan
+// (json-scan.ts) checks the line and finds the method and id; anything else, and anything the scan does
+// not vouch for, takes the ordinary path (LineTransport → RelaySession), which behaves as before.
+import { isUtf8 } from 'node:buffer';
+import type { JsonRpcRequest } from '../../../shared/jsonrpc.js';
+import type { LineTransport } from '../line-transport.js';
+import type { RelaySession } from '../relay-session.js';
+import type { AttachedUpstream } from './attached-upstream.js';
+import { scanEnvelope, withId } from './json-scan.js';
+
+/** Client requests relayed without a look inside: nothing in them is decided, recorded or rewritten. */
+const PASS_METHODS: ReadonlySet<string> = new Set([
+  'ping', 'resources/list', 'resources/templates/list', 'resources/read', 'prompts/list', 'prompts/get', 'completion/complete',
+]);
+
+export interface FastLane {
+  /** For the client side's LineTransport. */
+  fromClient(line: Buffer): boolean;
+  /** For the server side's LineTransport. */
+  fromServer(line: Buffer): boolean;
+}
+
+export function fastLane(
+  session: () => RelaySession,
+  client: () => LineTransport,
+  server: AttachedUpstream,
+): FastLane {
+  return {
+    fromClient(line) {
+      // Invalid UTF-8 is refused by the ordinary path.
+      if (!isUtf8(line)) return false;
+      const env = scanEnvelope(line);
+      if (!env || env.method === undefined || env.id === undefined) return false;
+      let upId: number | undefined;
+      if (env.method === 'tools/call') {
+        // A call is decided on its arguments: parsed, but not serialised again when a lease lets it through.
+        const request = JSON.parse(line.toString('utf8')) as JsonRpcRequest;
+        upId = session().passToolCall(request);
+        if (upId === undefined) {
+          client().onmessage?.(request);
+          return true;
+        }
+      } else if (PASS_METHODS.has(env.method)) {
+        upId = session().passRequest(env.id, env.method);
+      }
+      if (upId === undefined) return false;
+      void server.sendBytes(withId(line, env, String(upId))).catch(() => undefined);
+      return true;
+    },
+    fromServer(line) {
+      if (!isUtf8(line)) return false;
+      const env = scanEnvelope(line);
+      if (!env || env.method !== undefined || !env.hasResult || env.hasError || typeof env.id !== 'number') return false;
+      const claim = session().passResult(env.id);
+      if (claim === undefined) return false;
+      if (claim === null) return true;
+      void client().sendBytes(withId(line, env, JSON.stringify(claim.downId))).catch(() => undefined);
+      claim.onSettled?.({ status: env.resultIsError ? 'error' : 'ok' });
+      return true;
+    },
+  };
+}
