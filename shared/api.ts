@@ -147,7 +147,9 @@ export type DecisionRequest =
 
 export type DecideResult =
   | { ok: true; forwarded: boolean; note?: string }
-  | { ok: false; error: 'not-pending' };
+  | { ok: false; error: 'not-pending' }
+  /** "Always allow" whose rule could not be saved (a read-only or full disk): the call still waits. */
+  | { ok: false; error: 'not-saved'; message: string };
 
 export interface InlineApprovalClient {
   client: string;
