@@ -13,6 +13,7 @@ import { BrokerApi } from './broker-api.js';
 import { CallGate } from './call-gate.js';
 import { RuleBook } from './rule-book.js';
 import { ClientPatience } from './client-patience.js';
+import { InlineApprovalSettings } from './inline-approval.js';
 import { changeEntry, type Change } from './change-entry.js';
 import { knownClientConfigs } from './clients/catalogue.js';
 import { ClientConfigs } from './clients/client-configs.js';
@@ -23,6 +24,7 @@ import { socketPath } from './data-dir.js';
 import { scopeFor, type ProtectedPath, type ProtectScope } from './self-protection.js';
 import { ProbeTransport, probeTools } from './probe-client.js';
 import { RelaySession } from './relay-session.js';
+import { serverRequestEntry } from './protocol/server-requests.js';
 import { SettingsStore, type BackendFactory } from './settings-store.js';
 import { GrantSeal } from './store/grant-seal.js';
 import { cleanTmpLeftovers } from './store/tmp-cleanup.js';
@@ -111,6 +113,8 @@ export class Broker {
   private readonly running = new Map<string, () => LimitsInForce | undefined>();
   private preparer?: NpmPreparer;
   paused = false;
+  /** Which clients may answer pending calls in their own form (in memory: no file turns it on). */
+  readonly inlineApproval = new InlineApprovalSettings();
   endpoints: Pick<BrokerStatus, 'httpUrl' | 'mcpUrlTemplate'> = {};
 
   constructor(readonly opts: BrokerOptions) {
@@ -182,6 +186,8 @@ export class Broker {
       protectScope: (server) => this.protectScope(server),
       onLocalRead: (clientKey) => this.endLocalReadLeases(clientKey),
       patience: new ClientPatience(),
+      inline: this.inlineApproval,
+      previewUrl: () => this.endpoints.httpUrl,
       limitsOf: (session) => this.running.get(session.id)?.(),
       home: () => opts.home ?? os.homedir(),
     });
@@ -352,6 +358,7 @@ export class Broker {
     const session = new RelaySession(serverName, clientKey, downstream, () => this.upstreamFor(serverName, config, id), {
       decideToolCall: (ctx) => this.gate.decideToolCall(ctx),
       onToolsListed: (_s, tools) => common.onListed(tools),
+      onServerRequest: (s, request, calls) => this.appendAudit(serverRequestEntry(serverName, s.clientInfo?.name, request.method, request.params, calls)),
       onInitialized: (_s, result) => common.onInitialized(result),
       rewriteToolsList: (_s, tools) => common.rewrite(tools),
       onClosed: (s) => common.onClosed(s),
