@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AuditEntry, LogQuery } from '../../shared/api.js';
+import { logLimit, logMatcher } from '../../shared/log-query.js';
+import { queryFiles } from './audit-query.js';
 
 export type NewAuditEntry = Omit<AuditEntry, 'seq' | 'prev' | 'hash'>;
 
@@ -86,8 +88,8 @@ export class AuditLog {
   /** Oldest first. `limit` keeps the newest N matches. */
   read(query: LogQuery = {}): AuditEntry[] {
     this.beforeAccess?.();
-    const matches = matcher(query);
-    const limit = query.limit !== undefined && query.limit >= 0 ? Math.floor(query.limit) : undefined;
+    const matches = logMatcher(query);
+    const limit = logLimit(query);
     return this.#stable((files) => {
       const chunks: AuditEntry[][] = [];
       let count = 0;
@@ -101,6 +103,15 @@ export class AuditLog {
       const all = chunks.flat();
       return limit === undefined ? all : all.slice(Math.max(0, all.length - limit));
     });
+  }
+
+  /**
+   * Like read(), without holding the event loop: the files are read from their ends in chunks, newest
+   * first, yielding between chunks, and a limit stops the reading as soon as it is met.
+   */
+  query(query: LogQuery = {}): Promise<AuditEntry[]> {
+    this.beforeAccess?.();
+    return queryFiles(this.#files(), query);
   }
 
   verify(): { ok: boolean; entries: number; problems: string[] } {
@@ -308,16 +319,6 @@ function canonicalJson(value: unknown): string {
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
   }
   return JSON.stringify(value);
-}
-
-function matcher(query: LogQuery): (e: AuditEntry) => boolean {
-  const needle = query.search?.toLowerCase();
-  return (e) =>
-    (!query.server || e.server === query.server) &&
-    (!query.tool || e.tool === query.tool) &&
-    (!query.decision || e.decision === query.decision) &&
-    (!needle ||
-      [e.tool, e.server, e.detail ?? '', JSON.stringify(e.arguments) ?? ''].some((s) => s.toLowerCase().includes(needle)));
 }
 
 function asEntry(value: unknown): AuditEntry | undefined {
