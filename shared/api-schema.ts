@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { ApiMethod } from './api.js';
 import { CLIENT_IDS } from './clients.js';
+import { MAX_RULE_MINUTES } from './rules.js';
 
 const serverName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a server name: letters, digits, . _ - (max 64)');
 const stringMap = z.record(z.string().max(1000), z.string().max(100_000));
@@ -35,6 +36,23 @@ export const decisionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('allow-once') }).strict(),
   z.object({ kind: z.literal('allow-session') }).strict(),
   z.object({ kind: z.literal('always-allow') }).strict(),
+  z.object({
+    kind: z.literal('allow-rule'),
+    rule: z.object({
+      scope: z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('tool') }).strict(),
+        z.object({ kind: z.literal('under'), dir: z.string().min(1).max(4096) }).strict(),
+        z.object({ kind: z.literal('same-target') }).strict(),
+        z.object({ kind: z.literal('exact') }).strict(),
+      ]),
+      lifetime: z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('minutes'), minutes: z.number().int().min(1).max(MAX_RULE_MINUTES) }).strict(),
+        z.object({ kind: z.literal('session') }).strict(),
+        z.object({ kind: z.literal('always') }).strict(),
+      ]),
+      coversExfiltration: z.boolean().optional(),
+    }).strict(),
+  }).strict(),
   z.object({ kind: z.literal('deny'), reason: z.string().max(2000).optional() }).strict(),
 ]);
 
@@ -79,6 +97,10 @@ export const apiArgs = {
   setTrust: z.union([z.tuple([serverName, z.literal(false)]), z.tuple([serverName, z.literal(true), seenServer])]),
   listRules: z.tuple([]),
   removeRule: z.tuple([id]),
+  updateRule: z.tuple([id, z.object({
+    expiresAt: z.union([z.string().datetime({ offset: true }), z.null()]).optional(),
+    coversExfiltration: z.boolean().optional(),
+  }).strict()]),
   getSettings: z.tuple([]),
   updateSettings: z.tuple([settingsPatchSchema]),
   queryLog: z.tuple([logQuerySchema]),
@@ -103,6 +125,8 @@ export const apiArgs = {
   listUnsealed: z.tuple([]),
   confirmUnsealed: z.tuple([unsealedRef]),
   discardUnsealed: z.tuple([unsealedRef]),
+  listInlineApproval: z.tuple([]),
+  setInlineApproval: z.tuple([z.string().min(1).max(200), z.boolean()]),
 } satisfies Record<ApiMethod, z.ZodTypeAny>;
 
 export const API_METHODS = Object.keys(apiArgs) as ApiMethod[];

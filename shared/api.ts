@@ -8,6 +8,8 @@ import type { EffectiveHints, ToolDefinition } from './tool.js';
 import type { Finding, LaunchView, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, UnsealedGrant, UnsealedRef } from './trust-types.js';
 import type { LimitsEnforcement, LimitsOffer, LimitsProfile, SandboxSupport } from './limits.js';
 import type { CallFacts } from './call-warnings.js';
+import type { RuleRequest } from './rules.js';
+export type { RuleLifetime, RuleRequest, ScopeChoice } from './rules.js';
 
 export type * from './clients.js';
 export type { Finding, LaunchView, PinnedPackage, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, ToolChangeView, UnsealedGrant, UnsealedRef } from './trust-types.js';
@@ -15,9 +17,10 @@ export type { Finding, LaunchView, PinnedPackage, PinView, ReviewAction, Reviewe
 /**
  * Who made a change, as the audit log records it: the surface a person used (the browser UI of
  * `countersign serve`, the desktop app, the CLI), the team policy, or Countersign itself (a quarantine).
- * Each surface gets the API bound to its actor; no caller names its own.
+ * Each surface gets the API bound to its actor; no caller names its own. `client`: an answer given
+ * in the MCP client's own form (inline approval, only where the person turned it on for that client).
  */
-export type Actor = 'browser' | 'desktop' | 'cli' | 'policy' | 'countersign';
+export type Actor = 'browser' | 'desktop' | 'cli' | 'policy' | 'countersign' | 'client';
 
 export type ServerConfig =
   /** `limits`: what its sandbox lets it reach; part of the launch hash, so the launch consent covers them. */
@@ -110,11 +113,20 @@ export type DecisionRequest =
   | { kind: 'allow-once' }
   | { kind: 'allow-session' }
   | { kind: 'always-allow' }
+  /** Approve this call and save a rule built from its arguments (scope), for a lifetime. */
+  | { kind: 'allow-rule'; rule: RuleRequest }
   | { kind: 'deny'; reason?: string };
 
 export type DecideResult =
   | { ok: true; forwarded: boolean; note?: string }
   | { ok: false; error: 'not-pending' };
+
+export interface InlineApprovalClient {
+  client: string;
+  enabled: boolean;
+  /** Seen this run with the elicitation capability. */
+  seen: boolean;
+}
 
 export type PendingRemovedWhy = 'allowed' | 'denied' | 'timeout' | 'cancelled' | 'session-closed' | 'agent-stopped';
 
@@ -135,6 +147,8 @@ export interface AuditEntry {
   status: 'ok' | 'error' | 'denied' | 'cancelled' | 'failed' | 'timeout';
   /** Free text: a deny reason or an upstream error. */
   detail?: string;
+  /** The rule that allowed the call, as it read then (decidedBy 'rule'). */
+  rule?: { id: string; text: string };
   client?: string;
   /** A call's server's limits in force when it ran ("no network · read-only ~/p (enforced)"). */
   limits?: string;
@@ -142,8 +156,17 @@ export interface AuditEntry {
   hash: string;
 }
 
+export interface RulePatch {
+  expiresAt?: string | null;
+  coversExfiltration?: boolean;
+}
+
 export interface FilePreview {
   exists: boolean;
+  /** Bytes on disk, for a file that exists. */
+  size?: number;
+  /** The path is a folder (then `refused` says no content is read). */
+  directory?: boolean;
   content?: string;
   tooLarge?: boolean;
   binary?: boolean;
@@ -216,8 +239,11 @@ export interface CountersignApi {
    * either changed since. Untrusting adds friction and needs nothing.
    */
   setTrust(name: string, trusted: boolean, seen?: SeenServer): Promise<void>;
+  /** Saved rules and the rules of open client sessions (`session` set), expired ones included until removed. */
   listRules(): Promise<Rule[]>;
   removeRule(id: string): Promise<void>;
+  /** Changes a rule's end (`expiresAt` ISO, or null: until removed) or whether it covers calls after local reads. */
+  updateRule(id: string, patch: RulePatch): Promise<Rule>;
   getSettings(): Promise<Settings>;
   updateSettings(patch: Partial<Settings>): Promise<Settings>;
   queryLog(query: LogQuery): Promise<AuditEntry[]>;
@@ -270,6 +296,13 @@ export interface CountersignApi {
   confirmUnsealed(grant: UnsealedRef): Promise<void>;
   /** Removes a hand-made grant from the files. */
   discardUnsealed(grant: UnsealedRef): Promise<void>;
+  /**
+   * Approval inside the client: clients seen this run that can show a form (elicitation), and whether
+   * the person allowed each to answer pending calls. Off by default; kept until Countersign stops.
+   */
+  listInlineApproval(): Promise<InlineApprovalClient[]>;
+  /** Turns approval inside the client on or off for one client (by the name it gives). Audited. */
+  setInlineApproval(client: string, enabled: boolean): Promise<void>;
   /** Returns the function that ends the subscription. */
   subscribe(listener: (event: BrokerEvent) => void): () => void;
 }

@@ -5,6 +5,7 @@ import type { DecisionInput, DecisionResult, Reason, ReasonCode } from './decisi
 import { hintsUnderLimits, limitNotes, readOnlyEnforced } from './enforced-limits.js';
 import { isCritical } from './protected-paths.js';
 import { bySeverity, reason } from './reasons.js';
+import { ruleApplies } from './rules.js';
 import type { EffectiveHints } from './tool.js';
 
 /**
@@ -40,11 +41,15 @@ export function decide(input: DecisionInput): DecisionResult {
   const reasons: Reason[] = [];
   if (critical) reasons.push(say('protected-path'));
   if (exfiltration) reasons.push(say('exfiltration-risk'));
-  if (destructive) reasons.push(say('destructive'));
+  // An untrusted server's "only reads" / "stays local" is not believed (the view above stays cautious and
+  // the call asks), but it is recorded as the claim it is ('unverified-claims'), not as an alarm.
+  const claimsReadOnly = !trusted && hints.supplied.readOnlyHint && hints.readOnlyHint;
+  const claimsLocal = !trusted && hints.supplied.openWorldHint && !hints.openWorldHint;
+  if (destructive && !claimsReadOnly) reasons.push(say('destructive'));
   if (!trusted) reasons.push(say('untrusted-server'));
   if (!known) reasons.push(say('unknown-tool'));
   if (!annotated) reasons.push(say('no-annotations'));
-  if (view.openWorldHint) reasons.push(say('open-world'));
+  if (view.openWorldHint && !claimsLocal) reasons.push(say('open-world'));
   reasons.push(...limitNotes(input.tool, input.enforced).map(say));
 
   const result = (outcome: DecisionResult['outcome'], decidedBy: DecisionResult['decidedBy'], last: ReasonCode[]) => ({
@@ -55,9 +60,13 @@ export function decide(input: DecisionInput): DecisionResult {
     decidedBy,
   });
 
-  const hasRule = input.rules.some(
-    (r) => r.action === 'allow' && r.server === input.server.name && r.tool === input.toolName,
-  );
+  const mine = input.rules.filter((r) => r.action === 'allow' && r.server === input.server.name && r.tool === input.toolName);
+  const hasRule = mine.length > 0;
+  // A rule covers a call only within its scope, lifetime, session and definition, and past the
+  // exfiltration guard only when it says so.
+  const ruleFor = (guarded: boolean) => mine.find((r) => ruleApplies(r, input.toolName, {
+    arguments: input.arguments, sessionId: input.sessionId, now: input.now ?? Date.now(), definitionHash: input.definitionHash, exfiltration: guarded,
+  }));
 
   if (!trusted) {
     const notes: ReasonCode[] = [];
@@ -72,7 +81,8 @@ export function decide(input: DecisionInput): DecisionResult {
   if (!exfiltration && known) {
     if (hints.readOnlyHint) return result('allow', 'policy', [readOnlyEnforced(hints, input.enforced) ? 'read-only-enforced' : 'trusted-read-only']);
     if (input.session.allowedTools.has(input.toolName)) return result('allow', 'session', ['session-allow']);
-    if (hasRule) return result('allow', 'rule', ['user-rule-allow']);
   }
+  const rule = known ? ruleFor(exfiltration) : undefined;
+  if (rule) return { ...result('allow', 'rule', ['user-rule-allow']), rule };
   return result('ask', 'policy', ['needs-approval']);
 }

@@ -28,7 +28,9 @@ export type ReasonCode =
   | 'read-only-enforced'
   | 'network-off-enforced'
   | 'open-world-without-network'
-  | 'write-on-read-only';
+  | 'write-on-read-only'
+  // The arguments break the tool's inputSchema (electron/broker/schema-check.ts).
+  | 'schema-violation';
 
 export type Severity = 'danger' | 'warning' | 'info';
 
@@ -39,13 +41,34 @@ export interface Reason {
   message: string;
 }
 
-/** A saved rule: the person's own choice, scoped to server + tool. Servers never create rules. */
+/**
+ * What a rule covers of a tool's calls, taken from the call it was made on:
+ * tool: any arguments; under: every path the call names lies under `dir` (and `keys` name paths);
+ * same-target: the call names exactly these files; exact: the arguments are exactly these (canonical JSON).
+ */
+export type RuleScope =
+  | { kind: 'tool' }
+  | { kind: 'under'; dir: string; keys: string[] }
+  | { kind: 'same-target'; targets: Array<{ key: string; path: string }> }
+  | { kind: 'exact'; arguments: string };
+
+/** A saved rule: the person's own choice, scoped to server + tool (and its scope). Servers never create rules. */
 export interface Rule {
   id: string;
   server: string;
   tool: string;
   action: 'allow';
   createdAt: string;
+  /** Absent: any arguments (rules saved before scopes). */
+  scope?: RuleScope;
+  /** When the rule stops applying (ISO time); absent: until removed. */
+  expiresAt?: string;
+  /** Set: the rule lasts as long as this client session (kept in memory, never written). */
+  session?: string;
+  /** The person said the rule also covers calls the exfiltration guard asks about. */
+  coversExfiltration?: boolean;
+  /** sha256 of the tool definition the rule was given for: a changed definition is not covered. */
+  definitionHash?: string;
 }
 
 export interface DecisionInput {
@@ -65,6 +88,11 @@ export interface DecisionInput {
   forceAsk?: boolean;
   /** Countersign's own files or a client's config named in the arguments (self-protection). */
   protectedMatches?: readonly import('./protected-paths.js').ProtectedMatch[];
+  /** The call's arguments, the client session, the time and the tool's definition hash: what scoped rules check. */
+  arguments?: unknown;
+  sessionId?: string;
+  now?: number;
+  definitionHash?: string;
   /** What the server's sandbox enforces now (absent: nothing, and nothing is assumed). */
   enforced?: import('./enforced-limits.js').EnforcedFacts;
 }
@@ -77,6 +105,8 @@ export interface DecisionResult {
   preview: boolean;
   /** Whom the outcome comes from, for the audit log. */
   decidedBy: 'policy' | 'rule' | 'session';
+  /** The rule that allowed the call (decidedBy 'rule'). */
+  rule?: Rule;
 }
 
 /** `client`: the agent's client stopped waiting (cancelled, or closed its session) before anyone decided. */

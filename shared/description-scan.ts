@@ -17,7 +17,15 @@ export type FindingCode =
   | 'embedded-url'
   | 'base64-blob'
   /** Set by self-protection (shared/protected-paths.ts), not by the text scan. */
-  | 'protected-path';
+  | 'protected-path'
+  /** Set by the inputSchema check (electron/broker/schema-check.ts). */
+  | 'schema-violation'
+  | 'schema-invalid'
+  | 'undeclared-argument'
+  /** Set by the name checks (shared/name-checks.ts). */
+  | 'confusable-name'
+  | 'name-format'
+  | 'server-identity';
 
 export interface Finding {
   code: FindingCode;
@@ -95,9 +103,12 @@ export function revealText(text: string, opts?: { keepNewlines?: boolean }): str
   return escapeControl(text, opts).replace(EXTRA_INVISIBLE_TEXT, (run) => Array.from(run, escapeCodePoint).join(''));
 }
 
-// Escapes and clips to about `max` visible characters, from the start or the end.
+// Escapes and clips to about `max` visible characters, from the start or the end. Only the few
+// code points that can show are looked at, so a 10 MB match costs no more than a short one.
 function revealClip(text: string, max: number, fromEnd = false): string {
-  const cps = Array.from(text);
+  const reach = 2 * max + 2;
+  const part = text.length <= reach ? text : fromEnd ? text.slice(boundary(text, text.length - reach)) : text.slice(0, boundary(text, reach));
+  const cps = Array.from(part);
   if (fromEnd) cps.reverse();
   let out: string[] = [];
   let used = 0;
@@ -110,6 +121,7 @@ function revealClip(text: string, max: number, fromEnd = false): string {
     out.push(shown);
     used += shown.length;
   }
+  if (part.length < text.length && out[out.length - 1] !== '…') out.push('…');
   if (fromEnd) out = out.reverse();
   return out.join('');
 }
@@ -127,7 +139,10 @@ function excerptAt(text: string, start: number, end: number, exact: boolean): st
   const from = boundary(text, Math.max(0, start - CONTEXT_CHARS));
   const to = boundary(text, Math.min(text.length, end + CONTEXT_CHARS));
   const pre = revealClip(squash(text.slice(from, start)), CONTEXT_CHARS, true);
-  const mid = revealClip(exact ? text.slice(start, end) : squash(text.slice(start, end)), MATCH_CHARS);
+  // Only the start of a long match can show: clip before squashing.
+  const shownEnd = end - start > 2 * MATCH_CHARS + 2 ? boundary(text, start + 2 * MATCH_CHARS + 2) : end;
+  const matched = text.slice(start, shownEnd);
+  const mid = revealClip(exact ? matched : squash(matched), MATCH_CHARS);
   const post = revealClip(squash(text.slice(end, to)), CONTEXT_CHARS);
   const lead = from > 0 && !pre.startsWith('…') ? '…' : '';
   const tail = to < text.length && !post.endsWith('…') ? '…' : '';
@@ -135,7 +150,7 @@ function excerptAt(text: string, start: number, end: number, exact: boolean): st
 }
 
 /** Server text quoted inside a message: escaped and short. */
-const quote = (s: string, max = 60) => `"${revealClip(squash(s), max)}"`;
+const quote = (s: string, max = 60) => `"${revealClip(squash(s.length > 4 * max ? s.slice(0, boundary(s, 4 * max)) : s), max)}"`;
 
 interface Scan {
   text: string;
@@ -182,6 +197,21 @@ const PICTOGRAPHIC = /^[\p{Extended_Pictographic}\u{1f3fb}-\u{1f3ff}\ufe0f]$/u;
 const JOINING_SCRIPTS = ['Arabic', 'Syriac', 'Nko', 'Mongolian', 'Devanagari', 'Bengali', 'Gurmukhi', 'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala'];
 const JOINING_SCRIPT = new RegExp(`^[${JOINING_SCRIPTS.map((name) => `\\p{Script_Extensions=${name}}`).join('')}]$`, 'u');
 
+// Emoji and joining-script tests per code point, remembered: a text with an emoji every few words
+// would otherwise run two Unicode-property regexes per joiner.
+const PICTO = 1;
+const JOINING = 2;
+const classes = new Map<number, number>();
+function classOf(cp: number): number {
+  let c = classes.get(cp);
+  if (c === undefined) {
+    const ch = String.fromCodePoint(cp);
+    c = (PICTOGRAPHIC.test(ch) ? PICTO : 0) | (JOINING_SCRIPT.test(ch) ? JOINING : 0);
+    if (classes.size < 65_536) classes.set(cp, c);
+  }
+  return c;
+}
+
 type CharKind = 'invisible' | 'bidiOverride' | 'bidiMark' | 'ansi' | 'control';
 
 function charKind(cp: number): CharKind | undefined {
@@ -200,11 +230,11 @@ function legitimate(text: string, i: number, cp: number, where: Where): boolean 
   if (cp === 0x0d) return text.charCodeAt(i + 1) === 0x0a; // CRLF, not a bare CR that overwrites a line
   if (cp === 0xfeff && i === 0 && where === 'argument') return true; // a file's byte-order mark
   if (cp === 0x200c || cp === 0x200d) {
-    const prev = String.fromCodePoint(text.codePointAt(boundary(text, i - 1)) ?? 0);
-    const next = String.fromCodePoint(text.codePointAt(i + 1) ?? 0);
+    const prev = classOf(text.codePointAt(boundary(text, i - 1)) ?? 0);
+    const next = classOf(text.codePointAt(i + 1) ?? 0);
     // Emoji sequences (family, rainbow flag) and joining scripts such as Persian or Devanagari need them.
-    if (cp === 0x200d && PICTOGRAPHIC.test(prev) && PICTOGRAPHIC.test(next)) return true;
-    if (JOINING_SCRIPT.test(prev) && JOINING_SCRIPT.test(next)) return true;
+    if (cp === 0x200d && prev & PICTO && next & PICTO) return true;
+    if (prev & JOINING && next & JOINING) return true;
   }
   return false;
 }
@@ -249,72 +279,18 @@ interface Tally {
   cps: Set<number>;
 }
 
-function scanCharacters(scan: Scan): void {
-  const { text, noun } = scan;
-  const tallies = new Map<CharKind, Tally>();
-  const tags: { start: number; end: number; count: number; decoded: string[] } = { start: -1, end: -1, count: 0, decoded: [] };
-  for (let i = 0; i < text.length; ) {
-    const cp = text.codePointAt(i) ?? 0;
-    if (isTag(cp)) {
-      const run = runAt(text, i, isTag);
-      if (!isFlag(text, i, run.cps)) {
-        if (tags.start < 0) Object.assign(tags, { start: i, end: run.end });
-        tags.count += run.cps.length;
-        tags.decoded.push(decodeTags(run.cps));
-      }
-      i = run.end;
-      continue;
-    }
-    if (isVariationSelector(cp)) {
-      const run = runAt(text, i, isVariationSelector);
-      if (run.cps.length >= 2) {
-        const hidden = decodeSelectors(run.cps);
-        const what = hidden ? `that decode to the hidden text ${quote(hidden, 120)}` : 'that can carry hidden data';
-        add(scan, 'invisible-characters', 'smuggled', `${noun} contains ${run.cps.length} variation selectors in a row ${what}.`, i, run.end, true);
-      }
-      i = run.end;
-      continue;
-    }
-    const kind = charKind(cp);
-    const width = cp > 0xffff ? 2 : 1;
-    if (kind && !legitimate(text, i, cp, scan.where)) {
-      const tally = tallies.get(kind);
-      if (tally) {
-        tally.count++;
-        tally.cps.add(cp);
-      } else {
-        const run = runAt(text, i, (c) => charKind(c) === kind);
-        tallies.set(kind, { start: i, end: run.end, count: 1, cps: new Set([cp]) });
-      }
-    }
-    i += width;
-  }
-
-  if (tags.count > 0) {
-    const hidden = tags.decoded.join(' ').trim();
-    const message = hidden
-      ? `${noun} hides ${tags.count} invisible Unicode tag characters that spell ${quote(hidden, 160)}.`
-      : `${noun} contains ${tags.count} invisible Unicode tag characters.`;
-    add(scan, 'unicode-tags', 'tags', message, tags.start, tags.end, true);
-  }
-  const say: Record<CharKind, [FindingCode, (t: Tally) => string]> = {
-    invisible: ['invisible-characters', (t) => `${noun} contains ${t.count} invisible character(s) (${describeCps(t.cps)}) that can hide or split words.`],
-    bidiOverride: ['bidi-control', (t) => `${noun} contains ${t.count} bidirectional control character(s) (${describeCps(t.cps)}) that make text display in a different order than it is read.`],
-    bidiMark: ['bidi-control', (t) => `${noun} contains ${t.count} bidirectional mark(s) (${describeCps(t.cps)}) that can change how nearby text is displayed.`],
-    ansi: ['control-characters', () => `${noun} contains terminal escape sequences that can restyle or rewrite what a terminal shows.`],
-    control: ['control-characters', (t) => `${noun} contains ${t.count} control character(s) (${describeCps(t.cps)}).`],
-  };
-  for (const [kind, tally] of tallies) {
-    const [code, message] = say[kind];
-    add(scan, code, kind, message(tally), tally.start, tally.end, true);
-  }
-}
+// Every character any rule looks at; all others are skipped by one native search, not a test per character.
+const CANDIDATE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\u3164\ufeff\uffa0\ufff9-\ufffb\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}]|[\ufe00-\ufe0f\u{e0100}-\u{e01ef}]{2}/gu;
+const MAX_DECODED_TAGS = 1000;
+const MAX_SELECTOR_FINDINGS = 3;
 
 // ---------------------------------------------------------------------------------------------
 // Words
 
 interface Pattern {
   rule: Rule;
+  /** Lowercase text every match contains one of: a window without any is skipped without running `re`. */
+  anchors: string[];
   re: RegExp;
   message: (noun: string, match: string) => string;
 }
@@ -323,31 +299,37 @@ interface Pattern {
 const INSTRUCTIONS: Pattern[] = [
   {
     rule: 'injection',
+    anchors: ['<'],
     re: /<\s*\/?\s*(?:important|system|system[_ -]?(?:prompt|message|instructions?)|critical|admin|hidden|assistant|(?:ai|user)[_ -]?instructions?|note[_ -]?to[_ -]?(?:ai|assistant|model|llm))\s*(?:\s[^<>]{0,40})?>|<\s*\/\s*(?:instructions?|secret|context|rules)\s*>/i,
     message: (noun, m) => `${noun} contains the tag ${quote(m)}, a known way to slip instructions to the model.`,
   },
   {
     rule: 'injection',
+    anchors: ['<|', '[inst', '[/inst', '<<'],
     re: /<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>|\[\/?INST\]|<<\/?SYS>>/i,
     message: (noun, m) => `${noun} contains chat-template markup (${quote(m)}) that can impersonate the system prompt.`,
   },
   {
     rule: 'injection',
+    anchors: ['user', 'mention'],
     re: /\b(?:do\s+not|don['’]t|never|must\s+not|should\s+not)\s+(?:\w+\s+){0,3}?(?:tell|mention|inform|notify|reveal|show|alert|disclose|let)\w*\b[^.!?]{0,80}?\busers?\b|\b(?:do\s+not|don['’]t|never)\s+mention\b|\bwithout\s+(?:telling|informing|notifying|alerting|asking|letting)\s+(?:the\s+)?users?\b|\bthe\s+user\s+(?:must|should|need)\s*(?:not|n['’]t)\s+(?:know|see|be\s+told)\b/i,
     message: (noun, m) => `${noun} asks the model to keep something from you (${quote(m)}).`,
   },
   {
     rule: 'injection',
+    anchors: ['ignore', 'disregard', 'forget', 'override'],
     re: /\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|other|system|original)\s+(?:instructions?|prompts?|rules|directions|guidelines|messages)\b/i,
     message: (noun) => `${noun} tells the model to ignore its earlier instructions.`,
   },
   {
     rule: 'directive',
+    anchors: ['before'],
     re: /\bbefore\s+(?:using|calling|invoking|running|executing)\s+(?:this|the|any)\s+(?:tool|function)\b[^.!?]{0,80}?\b(?:read|open|fetch|cat|load|send|include|pass|upload)\b/i,
     message: (noun, m) => `${noun} tells the model to do something before using the tool (${quote(m)}).`,
   },
   {
     rule: 'directive',
+    anchors: ['first', 'before'],
     re: /\byou\s+(?:must|need\s+to|have\s+to)\b[^.!?]{0,80}?\bfirst\b|\byou\s+first\s+(?:must|need\s+to|have\s+to)\b|\b(?:always|must)\s+(?:call|use|run)\s+this\s+tool\s+(?:first|before)\b/i,
     message: (noun, m) => `${noun} tells the model it must do something first (${quote(m)}).`,
   },
@@ -356,31 +338,37 @@ const INSTRUCTIONS: Pattern[] = [
 const SECRETS: Pattern[] = [
   {
     rule: 'secretFile',
+    anchors: ['.ssh', 'id_', 'authorized_keys'],
     re: /(?<![\w.-])\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\bauthorized_keys\b/i,
     message: (noun, m) => `${noun} refers to SSH keys (${quote(m)}).`,
   },
   {
     rule: 'secretFile',
+    anchors: ['.aws', 'aws_secret_access_key'],
     re: /\.aws[\\/](?:credentials|config)\b|\baws_secret_access_key\b/i,
     message: (noun, m) => `${noun} refers to AWS credentials (${quote(m)}).`,
   },
   {
     rule: 'secretFile',
+    anchors: ['mcp', 'claude', '.cursor', '.codeium'],
     re: /\bmcp(?:_config)?\.json\b|\bclaude_desktop_config\.json\b|\.claude\.json\b|(?<![\w.-])\.cursor\b|\.codeium[\\/]windsurf\b/i,
     message: (noun, m) => `${noun} refers to AI client configuration (${quote(m)}), which holds other servers' credentials.`,
   },
   {
     rule: 'secretFile',
+    anchors: ['.netrc', '.git-credentials', '.pgpass', '.npmrc', '.pypirc', '.gnupg', '.docker', '.kube'],
     re: /(?<![\w.-])\.(?:netrc|git-credentials|pgpass|npmrc|pypirc|gnupg)\b|\.docker[\\/]config\.json\b|\.kube[\\/]config\b/i,
     message: (noun, m) => `${noun} refers to a credentials file (${quote(m)}).`,
   },
   {
     rule: 'secretPhrase',
+    anchors: ['.env'],
     re: /(?<![\w.$-])\.env(?:\.[\w-]+)?\b/i,
     message: (noun, m) => `${noun} refers to an environment file (${quote(m)}), which often holds secrets.`,
   },
   {
     rule: 'secretPhrase',
+    anchors: ['api', 'pass', 'private', 'secret', 'token', 'seed'],
     re: /\b(?:api[\s_-]?keys?|apikey|passwords?|passwd|passphrase|private[\s_-]?keys?|secret[\s_-]?keys?|client[\s_-]?secrets?|(?:access|auth|bearer|refresh|session|oauth|github|api)[\s_-]?tokens?|seed\s+phrase)\b/i,
     message: (noun, m) => `${noun} mentions credentials (${quote(m)}).`,
   },
@@ -388,55 +376,45 @@ const SECRETS: Pattern[] = [
 // Bare words: "tokens" in pagination or LLM prose is normal, so these stay informational.
 const SECRET_WORDS: Pattern = {
   rule: 'secretWord',
+  anchors: ['token', 'secret', 'credential'],
   re: /\b(?:tokens?|secrets?|credentials?)\b/i,
   message: (noun, m) => `${noun} uses the word ${quote(m)}, which can refer to credentials.`,
 };
-
-function scanPatterns(scan: Scan, code: FindingCode, patterns: Pattern[]): number {
-  let hits = 0;
-  for (const { rule, re, message } of patterns) {
-    const m = re.exec(scan.text);
-    if (!m) continue;
-    hits++;
-    add(scan, code, rule, message(scan.noun, m[0]), m.index, m.index + m[0].length);
-  }
-  return hits;
-}
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // Names like send_email or getUser are distinctive; plain words like "search" appear in prose.
 const distinctive = (name: string) => /[_.\-\d]/.test(name) || /[a-z][A-Z]/.test(name);
 
-function scanCrossServer(scan: Scan, servers: ServerTools[]): void {
-  for (const { server, tools } of servers) {
-    for (const tool of tools) {
-      if (tool.trim().length < 2) continue;
-      const m = new RegExp(`(?<![\\w-])${escapeRegExp(tool)}(?![\\w-])`, 'i').exec(scan.text);
-      if (!m) continue;
-      const rule = distinctive(tool) ? 'crossDistinct' : 'crossGeneric';
-      add(scan, 'cross-server-reference', rule, `${scan.noun} mentions ${quote(tool)}, a tool of the server ${quote(server)}.`, m.index, m.index + m[0].length);
-    }
+interface CrossPattern {
+  server: string;
+  tool: string;
+  re: RegExp;
+}
+
+// Compiled once per list of servers (an argument walk scans many strings against the same list).
+const crossCache = new WeakMap<ServerTools[], CrossPattern[]>();
+function crossPatterns(servers: ServerTools[]): CrossPattern[] {
+  let compiled = crossCache.get(servers);
+  if (!compiled) {
+    compiled = servers.flatMap(({ server, tools }) => tools
+      .filter((tool) => tool.trim().length >= 2 && tool.length <= 512)
+      .map((tool) => ({ server, tool, re: new RegExp(`(?<![\\w-])${escapeRegExp(tool)}(?![\\w-])`, 'gi') })));
+    crossCache.set(servers, compiled);
   }
+  return compiled;
 }
 
 const URL_RE = /\b(?:https?|ftp|file|wss?):\/\/[^\s<>"'`)\]}]+/gi;
-
-function scanUrls(scan: Scan): void {
-  const matches = [...scan.text.matchAll(URL_RE)];
-  const first = matches[0];
-  if (!first) return;
-  // The host is what follows the last @ of the authority: "https://docs.example@evil.example/".
-  const host = (url: string) => (url.split('/')[2] ?? '').split(/[?#]/)[0]?.split('@').pop() ?? '';
-  const hosts = [...new Set(matches.map((m) => host(m[0])))];
-  const shown = hosts.slice(0, 3).map((h) => quote(h, 40)).join(', ') + (hosts.length > 3 ? ', …' : '');
-  add(scan, 'embedded-url', 'url', `${scan.noun} contains ${matches.length} web address(es) (${shown}).`, first.index, first.index + first[0].length);
-}
-
-const BASE64 = /[A-Za-z0-9+/_-]{80,}={0,2}/g;
+const URL_REST = /[^\s<>"'`)\]}]*/y;
+// The lookbehind makes a try inside a short word fail at once (prose would cost a rescan per letter).
+const BASE64 = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{80,}={0,2}/g;
+const BASE64_REST = /[A-Za-z0-9+/_-]*={0,2}/y;
+// Only the start of a blob is decoded: enough to show it and to find smuggled instructions near its top.
+const DECODE_CHARS = 64 * 1024;
 
 function decodeBase64(blob: string): string | undefined {
   try {
-    const std = blob.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
+    const std = blob.slice(0, DECODE_CHARS).replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
     const bytes = Uint8Array.from(atob(std.slice(0, std.length - (std.length % 4))), (c) => c.charCodeAt(0));
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     return /^[\x20-\x7e\n\t\r]+$/.test(text) ? text : undefined;
@@ -445,19 +423,310 @@ function decodeBase64(blob: string): string | undefined {
   }
 }
 
-function scanBase64(scan: Scan): void {
-  // Real base64 mixes cases and digits; long snake_case words or hex digests do not.
-  const blob = [...scan.text.matchAll(BASE64)].find((m) => /[A-Z]/.test(m[0]) && /[a-z]/.test(m[0]) && /\d/.test(m[0]));
-  if (!blob) return;
-  const text = decodeBase64(blob[0]);
-  const what = text ? `that decodes to text starting ${quote(text, 80)}` : 'that could hide data';
-  // Encoded instructions or secret paths are smuggling, not data, wherever the blob sits.
-  const hidden: Scan = { text: text ?? '', where: 'description', noun: '', findings: [] };
-  scanPatterns(hidden, 'model-instructions', INSTRUCTIONS);
-  scanPatterns(hidden, 'secret-reference', SECRETS);
-  const rule = hidden.findings.some((f) => f.severity === 'danger') ? 'smuggled' : 'base64';
-  add(scan, 'base64-blob', rule, `${scan.noun} contains a ${blob[0].length}-character base64 blob ${what}.`, blob.index, blob.index + blob[0].length);
+interface OpenRun {
+  start: number;
+  upper: boolean;
+  lower: boolean;
+  digit: boolean;
 }
+
+// Notes which kinds of characters a piece of a base64 run has (each test stops at its first hit).
+function mixCheck(run: OpenRun, piece: string): OpenRun {
+  run.upper ||= /[A-Z]/.test(piece);
+  run.lower ||= /[a-z]/.test(piece);
+  run.digit ||= /\d/.test(piece);
+  return run;
+}
+
+const anchorCache = new Map<string, RegExp>();
+function anchorRegExp(anchors: string[]): RegExp {
+  const key = [...new Set(anchors)].sort((a, b) => b.length - a.length).join('\u0000');
+  let re = anchorCache.get(key);
+  if (!re) anchorCache.set(key, (re = new RegExp(key.split('\u0000').map(escapeRegExp).join('|'), 'gi')));
+  return re;
+}
+
+const globalCopies = new WeakMap<RegExp, RegExp>();
+const globalOf = (re: RegExp) => {
+  let g = globalCopies.get(re);
+  if (!g) globalCopies.set(re, (g = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`)));
+  return g;
+};
+
+/** Texts are scanned in windows of this many UTF-16 units; an async caller yields between them. */
+export const SCAN_WINDOW = 64 * 1024;
+// Every word pattern is bounded (gaps of at most 80), so a match that starts in a window ends in its overlap.
+const OVERLAP = 1024;
+const LOOKBEHIND = 16;
+
+/**
+ * One text, scanned window by window in linear time: each rule remembers where it stopped, so runs
+ * and matches that cross a window edge are seen once. `wordsOnly` runs just the instruction and secret rules.
+ */
+class TextScan {
+  private readonly scan: Scan;
+  private charPos = 0;
+  private readonly tallies = new Map<CharKind, Tally>();
+  private readonly tags = { start: -1, end: -1, count: 0, decoded: [] as string[], decodedLength: 0 };
+  private selectorFindings = 0;
+  private readonly instructions: Array<Finding | undefined> = [];
+  private readonly secrets: Array<Finding | undefined> = [];
+  private secretWord: Finding | undefined;
+  private readonly cross: Array<Finding | undefined> = [];
+  private readonly crossList: CrossPattern[];
+  private urlResume = 0;
+  private readonly urls = { count: 0, start: -1, end: -1, hosts: new Set<string>() };
+  private urlOpen = false;
+  private b64Resume = 0;
+  private b64Open: OpenRun | undefined;
+  private blob: { start: number; end: number } | undefined;
+
+  constructor(text: string, where: Where, noun: string, servers: ServerTools[], private readonly wordsOnly = false) {
+    this.scan = { text, where, noun, findings: [] };
+    this.crossList = crossPatterns(servers);
+  }
+
+  get length(): number {
+    return this.scan.text.length;
+  }
+
+  /** The anchors of the rules still unmatched that this slice holds, found in one native pass. */
+  private anchorsIn(slice: string): Set<string> {
+    const wanted = [
+      ...INSTRUCTIONS.filter((_, k) => !this.instructions[k]),
+      ...SECRETS.filter((_, k) => !this.secrets[k]),
+      ...(this.secretWord ? [] : [SECRET_WORDS]),
+    ].flatMap((p) => p.anchors);
+    const found = new Set<string>();
+    if (!wanted.length) return found;
+    const re = anchorRegExp(wanted);
+    re.lastIndex = 0;
+    for (let m = re.exec(slice); m; m = re.exec(slice)) found.add(m[0].toLowerCase());
+    return found;
+  }
+
+  /** Scans [from, to); windows must be given in order, edges on code point boundaries. */
+  step(from: number, to: number): void {
+    const { text } = this.scan;
+    if (!this.wordsOnly) this.stepCharacters(from, to);
+    const sliceStart = Math.max(0, from - LOOKBEHIND);
+    const sliceEnd = Math.min(text.length, to + OVERLAP);
+    const slice = text.slice(sliceStart, sliceEnd);
+    const has = this.anchorsIn(slice);
+    const first = (re: RegExp, at: number) => {
+      const g = globalOf(re);
+      g.lastIndex = at - sliceStart;
+      const m = g.exec(slice);
+      return m && sliceStart + m.index < to ? { index: sliceStart + m.index, text: m[0] } : undefined;
+    };
+    const patterns = (list: Pattern[], found: Array<Finding | undefined>, code: FindingCode) => list.forEach(({ rule, anchors, re, message }, k) => {
+      if (found[k] || !anchors.some((a) => has.has(a))) return;
+      const m = first(re, from);
+      if (m) found[k] = this.finding(code, rule, message(this.scan.noun, m.text), m.index, m.index + m.text.length);
+    });
+    patterns(INSTRUCTIONS, this.instructions, 'model-instructions');
+    patterns(SECRETS, this.secrets, 'secret-reference');
+    if (!this.secretWord && SECRET_WORDS.anchors.some((a) => has.has(a))) {
+      const m = first(SECRET_WORDS.re, from);
+      if (m) this.secretWord = this.finding('secret-reference', SECRET_WORDS.rule, SECRET_WORDS.message(this.scan.noun, m.text), m.index, m.index + m.text.length);
+    }
+    if (this.wordsOnly) return;
+    this.crossList.forEach(({ server, tool, re }, k) => {
+      if (this.cross[k]) return;
+      const m = first(re, from);
+      if (!m) return;
+      const rule = distinctive(tool) ? 'crossDistinct' : 'crossGeneric';
+      this.cross[k] = this.finding('cross-server-reference', rule, `${this.scan.noun} mentions ${quote(tool)}, a tool of the server ${quote(server)}.`, m.index, m.index + m.text.length);
+    });
+    this.stepUrls(slice, sliceStart, from, to);
+    if (!this.blob) this.stepBase64(slice, sliceStart, from, to);
+  }
+
+  /**
+   * A URL or base64 run can be longer than any window: one that reaches the end of its slice stays
+   * open, and the next windows look for its end, so no single step reads more than its own slice.
+   * Returns the end once found, undefined while it goes on.
+   */
+  private runEnd(rest: RegExp, slice: string, sliceStart: number, at: number): number | undefined {
+    rest.lastIndex = at - sliceStart;
+    rest.exec(slice);
+    if (rest.lastIndex >= slice.length && sliceStart + slice.length < this.scan.text.length) return undefined;
+    return sliceStart + rest.lastIndex;
+  }
+
+  private stepUrls(slice: string, sliceStart: number, from: number, to: number): void {
+    if (this.urlOpen) {
+      const end = this.runEnd(URL_REST, slice, sliceStart, from);
+      if (end === undefined) return;
+      this.urlOpen = false;
+      this.urlResume = end;
+    }
+    URL_RE.lastIndex = Math.max(from, this.urlResume) - sliceStart;
+    for (let m = URL_RE.exec(slice); m; m = URL_RE.exec(slice)) {
+      const start = sliceStart + m.index;
+      if (start >= to) break;
+      const end = start + m[0].length;
+      if (this.urls.count++ === 0) Object.assign(this.urls, { start, end });
+      // The host is what follows the last @ of the authority: "https://docs.example@evil.example/".
+      const host = (m[0].split('/')[2] ?? '').split(/[?#]/)[0]?.split('@').pop() ?? '';
+      if (this.urls.hosts.size < 4) this.urls.hosts.add(host);
+      this.urlResume = end;
+      if (end - sliceStart >= slice.length) {
+        this.urlOpen = end < this.scan.text.length;
+        return;
+      }
+      URL_RE.lastIndex = end - sliceStart;
+    }
+  }
+
+  private stepBase64(slice: string, sliceStart: number, from: number, to: number): void {
+    const open = this.b64Open;
+    if (open) {
+      const end = this.runEnd(BASE64_REST, slice, sliceStart, from);
+      mixCheck(open, slice.slice(from - sliceStart, end === undefined ? slice.length : end - sliceStart));
+      if (end === undefined) return;
+      this.b64Open = undefined;
+      this.b64Resume = end;
+      if (open.upper && open.lower && open.digit) return void (this.blob = { start: open.start, end });
+    }
+    BASE64.lastIndex = Math.max(from, this.b64Resume) - sliceStart;
+    for (let m = BASE64.exec(slice); m; m = BASE64.exec(slice)) {
+      const start = sliceStart + m.index;
+      if (start >= to) break;
+      const end = start + m[0].length;
+      this.b64Resume = end;
+      const run = mixCheck({ start, upper: false, lower: false, digit: false }, m[0]);
+      if (end - sliceStart >= slice.length && end < this.scan.text.length) {
+        this.b64Open = run;
+        return;
+      }
+      // Real base64 mixes cases and digits; long snake_case words or hex digests do not.
+      if (run.upper && run.lower && run.digit) return void (this.blob = { start, end });
+      BASE64.lastIndex = end - sliceStart;
+    }
+  }
+
+  private stepCharacters(from: number, to: number): void {
+    const { text } = this.scan;
+    if (this.charPos >= to) return;
+    const start = Math.max(from, this.charPos);
+    const slice = text.slice(start, to);
+    CANDIDATE.lastIndex = 0;
+    for (let m = CANDIDATE.exec(slice); m; m = CANDIDATE.exec(slice)) {
+      const next = this.character(start + m.index);
+      this.charPos = next;
+      if (next >= to) return;
+      CANDIDATE.lastIndex = next - start;
+    }
+    this.charPos = to;
+  }
+
+  /** Looks at the code point at i (one the candidate search stopped at); returns where to go on. */
+  private character(i: number): number {
+    const scan = this.scan;
+    const { text, noun } = scan;
+    const cp = text.codePointAt(i) ?? 0;
+    if (isTag(cp)) {
+      const run = runAt(text, i, isTag);
+      if (!isFlag(text, i, run.cps)) {
+        if (this.tags.start < 0) Object.assign(this.tags, { start: i, end: run.end });
+        this.tags.count += run.cps.length;
+        if (this.tags.decodedLength < MAX_DECODED_TAGS) {
+          const decoded = decodeTags(run.cps);
+          this.tags.decoded.push(decoded);
+          this.tags.decodedLength += decoded.length;
+        }
+      }
+      return run.end;
+    }
+    if (isVariationSelector(cp)) {
+      // A lone selector (emoji presentation) is everyday text: skip it without building a run.
+      const width = cp > 0xffff ? 2 : 1;
+      if (!isVariationSelector(text.codePointAt(i + width) ?? 0)) return i + width;
+      const run = runAt(text, i, isVariationSelector);
+      if (run.cps.length >= 2 && this.selectorFindings++ < MAX_SELECTOR_FINDINGS) {
+        const hidden = decodeSelectors(run.cps);
+        const what = hidden ? `that decode to the hidden text ${quote(hidden, 120)}` : 'that can carry hidden data';
+        add(scan, 'invisible-characters', 'smuggled', `${noun} contains ${run.cps.length} variation selectors in a row ${what}.`, i, run.end, true);
+      }
+      return run.end;
+    }
+    const kind = charKind(cp);
+    if (kind && !legitimate(text, i, cp, scan.where)) {
+      const tally = this.tallies.get(kind);
+      if (tally) {
+        tally.count++;
+        if (tally.cps.size < 16) tally.cps.add(cp);
+      } else {
+        const run = runAt(text, i, (c) => charKind(c) === kind);
+        this.tallies.set(kind, { start: i, end: run.end, count: 1, cps: new Set([cp]) });
+      }
+    }
+    return i + (cp > 0xffff ? 2 : 1);
+  }
+
+  private finding(code: FindingCode, rule: Rule, message: string, start: number, end: number): Finding {
+    const scan: Scan = { ...this.scan, findings: [] };
+    add(scan, code, rule, message, start, end);
+    return scan.findings[0]!;
+  }
+
+  /** Instruction and secret findings only (what decides whether a hidden blob is smuggling). */
+  wordFindings(): Finding[] {
+    const words = [...this.instructions, ...this.secrets].filter((f): f is Finding => f !== undefined);
+    return this.secrets.some(Boolean) || !this.secretWord ? words : [...words, this.secretWord];
+  }
+
+  finish(): Finding[] {
+    const scan = this.scan;
+    const { text, noun } = scan;
+    const tags = this.tags;
+    if (tags.count > 0) {
+      const hidden = tags.decoded.join(' ').trim();
+      const message = hidden
+        ? `${noun} hides ${tags.count} invisible Unicode tag characters that spell ${quote(hidden, 160)}.`
+        : `${noun} contains ${tags.count} invisible Unicode tag characters.`;
+      add(scan, 'unicode-tags', 'tags', message, tags.start, tags.end, true);
+    }
+    const say: Record<CharKind, [FindingCode, (t: Tally) => string]> = {
+      invisible: ['invisible-characters', (t) => `${noun} contains ${t.count} invisible character(s) (${describeCps(t.cps)}) that can hide or split words.`],
+      bidiOverride: ['bidi-control', (t) => `${noun} contains ${t.count} bidirectional control character(s) (${describeCps(t.cps)}) that make text display in a different order than it is read.`],
+      bidiMark: ['bidi-control', (t) => `${noun} contains ${t.count} bidirectional mark(s) (${describeCps(t.cps)}) that can change how nearby text is displayed.`],
+      ansi: ['control-characters', () => `${noun} contains terminal escape sequences that can restyle or rewrite what a terminal shows.`],
+      control: ['control-characters', (t) => `${noun} contains ${t.count} control character(s) (${describeCps(t.cps)}).`],
+    };
+    for (const [kind, tally] of this.tallies) {
+      const [code, message] = say[kind];
+      add(scan, code, kind, message(tally), tally.start, tally.end, true);
+    }
+    scan.findings.push(...this.wordFindings());
+    scan.findings.push(...this.cross.filter((f): f is Finding => f !== undefined));
+    if (this.urls.count > 0) {
+      const hosts = [...this.urls.hosts];
+      const shown = hosts.slice(0, 3).map((h) => quote(h, 40)).join(', ') + (hosts.length > 3 ? ', …' : '');
+      add(scan, 'embedded-url', 'url', `${noun} contains ${this.urls.count} web address(es) (${shown}).`, this.urls.start, this.urls.end);
+    }
+    if (this.blob) this.addBlob(this.blob);
+    if (scan.where === 'description' && text.length > LONG_DESCRIPTION_CHARS) {
+      // Show the tail: the part a person is least likely to have scrolled to.
+      const start = boundary(text, text.length - MATCH_CHARS);
+      add(scan, 'long-description', 'long', `${noun} is ${text.length} characters long, and instructions can hide in long text.`, start, text.length);
+    }
+    return scan.findings.sort(bySeverity);
+  }
+
+  private addBlob({ start, end }: { start: number; end: number }): void {
+    const decoded = decodeBase64(this.scan.text.slice(start, Math.min(end, start + DECODE_CHARS)));
+    const what = decoded ? `that decodes to text starting ${quote(decoded, 80)}` : 'that could hide data';
+    // Encoded instructions or secret paths are smuggling, not data, wherever the blob sits.
+    const hidden = new TextScan(decoded ?? '', 'description', '', [], true);
+    for (let at = 0; at < hidden.length; at = windowEnd(decoded ?? '', at)) hidden.step(at, windowEnd(decoded ?? '', at));
+    const rule = hidden.wordFindings().some((f) => f.severity === 'danger') ? 'smuggled' : 'base64';
+    add(this.scan, 'base64-blob', rule, `${this.scan.noun} contains a ${end - start}-character base64 blob ${what}.`, start, end);
+  }
+}
+
+const windowEnd = (text: string, from: number) => boundary(text, Math.min(text.length, from + SCAN_WINDOW));
 
 // ---------------------------------------------------------------------------------------------
 
@@ -466,19 +735,22 @@ const bySeverity = (a: Finding, b: Finding) => RANK[a.severity] - RANK[b.severit
 const NOUNS: Record<Where, string> = { description: 'The description', name: 'The name', argument: 'The argument' };
 
 function scanWith(text: string, ctx: ScanContext, noun: string): Finding[] {
-  const scan: Scan = { text, where: ctx.where, noun, findings: [] };
-  scanCharacters(scan);
-  scanPatterns(scan, 'model-instructions', INSTRUCTIONS);
-  if (scanPatterns(scan, 'secret-reference', SECRETS) === 0) scanPatterns(scan, 'secret-reference', [SECRET_WORDS]);
-  scanCrossServer(scan, ctx.otherServers);
-  scanUrls(scan);
-  scanBase64(scan);
-  if (ctx.where === 'description' && text.length > LONG_DESCRIPTION_CHARS) {
-    // Show the tail: the part a person is least likely to have scrolled to.
-    const start = boundary(text, text.length - MATCH_CHARS);
-    add(scan, 'long-description', 'long', `${noun} is ${text.length} characters long, and instructions can hide in long text.`, start, text.length);
+  const scan = new TextScan(text, ctx.where, noun, ctx.otherServers);
+  for (let at = 0; at < text.length; at = windowEnd(text, at)) scan.step(at, windowEnd(text, at));
+  return scan.finish();
+}
+
+/**
+ * scanText that gives the event loop back between windows: `pause` resolves when the caller
+ * wants to go on (it decides how often to really yield).
+ */
+export async function scanTextAsync(text: string, ctx: ScanContext, pause: () => Promise<void> | void): Promise<Finding[]> {
+  const scan = new TextScan(text, ctx.where, NOUNS[ctx.where], ctx.otherServers);
+  for (let at = 0; at < text.length; at = windowEnd(text, at)) {
+    scan.step(at, windowEnd(text, at));
+    await pause();
   }
-  return scan.findings.sort(bySeverity);
+  return scan.finish();
 }
 
 /** Findings for one piece of text, most severe first. */

@@ -26,6 +26,10 @@ const MAX_CANDIDATES = 10_000;
 const MAX_DEPTH = 32;
 /** Shell and JSON punctuation that cannot be part of a path written unquoted. */
 const SPLIT = /[\s"'`;|&<>(){}[\],=]+/u;
+const WORD = `[^\\s"'\`;|&<>(){}[\\],=]`;
+// The words that can read as a path (a separator, or a leading ~ . $HOME %VAR%), each matched from its
+// first character (the lookbehind), so a 10 MB text costs one native pass, not a split and a test per word.
+const PATH_WORD = new RegExp(`(?<!${WORD})(?:${WORD}*[\\\\/]${WORD}*|(?:~|\\.|\\$\\{?HOME\\b|%[A-Z_]+%)${WORD}*)`, 'gu');
 
 /** A word that reads as a path: absolute, home-relative, a file URI, or with a separator or dot segment. */
 export function looksLikePath(word: string): boolean {
@@ -44,7 +48,11 @@ export function pathCandidates(args: unknown): string[] {
     if (out.size >= MAX_CANDIDATES) return;
     if (s.length <= MAX_WHOLE && !s.includes('\n')) out.add(s);
     if (!SPLIT.test(s) && s.length <= MAX_WHOLE) return;
-    for (const word of s.split(SPLIT)) if (out.size < MAX_CANDIDATES && word.length <= MAX_WHOLE && looksLikePath(word)) out.add(word);
+    for (const m of s.matchAll(PATH_WORD)) {
+      if (out.size >= MAX_CANDIDATES) break;
+      const word = m[0];
+      if (word.length <= MAX_WHOLE && !out.has(word) && looksLikePath(word)) out.add(word);
+    }
   };
   const walk = (value: unknown, depth: number): void => {
     if (depth > MAX_DEPTH || out.size >= MAX_CANDIDATES) return;

@@ -3,10 +3,13 @@
 // every change is written to the audit log with who made it, and no caller can claim to be another.
 import { resolve } from 'node:path';
 import type {
+  InlineApprovalClient,
   Actor, AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, LogQuery,
-  PendingCall, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerConfig, ServerView, Settings,
+  PendingCall, PinView, ReviewAction, ReviewedTool, RulePatch, RuleRequest, SeenServer, ServerChanges, ServerConfig, ServerView, Settings,
   UnsealedGrant, UnsealedRef,
 } from '../../shared/api.js';
+import { buildScope } from '../../shared/rules.js';
+import type { NewRule } from './pending-queue.js';
 import type {
   ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult,
 } from '../../shared/clients.js';
@@ -22,7 +25,7 @@ import { launchApproved } from './trust/launch-consent.js';
 import { identityFingerprint } from './trust/trust-manager.js';
 import type { LimitsProfile } from '../../shared/limits.js';
 import { limitsView, setServerLimits } from './server-limits.js';
-import { confirmUnsealed, discardUnsealed, listUnsealed, unsealedWarnings } from './store/unsealed-grants.js';
+import { confirmUnsealed, discardUnsealed, listUnsealed, storeWarnings } from './store/unsealed-grants.js';
 
 export const VERSION = '0.1.0';
 
@@ -34,7 +37,7 @@ export class BrokerApi implements CountersignApi {
     return {
       version: VERSION,
       dataDir: core.opts.dataDir,
-      warnings: [...core.warnings, ...unsealedWarnings(core)],
+      warnings: [...core.warnings, ...storeWarnings(core)],
       ...core.endpoints,
       ...connectLaunch(core.opts.dataDir, core.opts.env ?? process.env),
       paused: core.paused,
@@ -49,8 +52,10 @@ export class BrokerApi implements CountersignApi {
 
   async decide(id: string, decision: DecisionRequest): Promise<DecideResult> {
     const call = this.core.pending.get(id);
-    if (!call || !this.core.pending.decide(id, decision, this.actor)) return { ok: false, error: 'not-pending' };
-    const untrustedGrant = !call.serverTrusted && (decision.kind === 'allow-session' || decision.kind === 'always-allow');
+    if (!call) return { ok: false, error: 'not-pending' };
+    const rule = decision.kind === 'allow-rule' ? newRule(call, decision.rule) : undefined;
+    if (!this.core.pending.decide(id, decision, this.actor, rule)) return { ok: false, error: 'not-pending' };
+    const untrustedGrant = !call.serverTrusted && (decision.kind === 'allow-session' || decision.kind === 'always-allow' || decision.kind === 'allow-rule');
     return {
       ok: true,
       forwarded: decision.kind !== 'deny',
@@ -121,14 +126,16 @@ export class BrokerApi implements CountersignApi {
   }
 
   async listRules(): Promise<Rule[]> {
-    return this.core.store.listRules();
+    return this.core.rules.list();
   }
 
   async removeRule(id: string): Promise<void> {
-    const rule = this.core.store.listRules().find((r) => r.id === id);
-    this.core.store.removeRule(id);
-    this.core.record({ kind: 'rule', actor: this.actor, server: rule?.server ?? '*', tool: rule?.tool, what: 'rule removed', details: rule, decision: 'deny' });
-    this.core.emit({ type: 'rules-changed' });
+    this.core.rules.remove(id, this.actor);
+  }
+
+  async updateRule(id: string, patch: RulePatch): Promise<Rule> {
+    if (patch.expiresAt != null && Number.isNaN(Date.parse(patch.expiresAt))) throw new Error('expiresAt is not a time.');
+    return this.core.rules.update(id, patch, this.actor);
   }
 
   async getSettings(): Promise<Settings> {
@@ -239,6 +246,20 @@ export class BrokerApi implements CountersignApi {
     this.core.emit({ type: 'status-changed' });
   }
 
+  async listInlineApproval(): Promise<InlineApprovalClient[]> {
+    return this.core.inlineApproval.list();
+  }
+
+  async setInlineApproval(client: string, enabled: boolean): Promise<void> {
+    if (!this.core.inlineApproval.set(client, enabled)) return;
+    this.core.record({
+      kind: 'settings', actor: this.actor, server: '*',
+      what: enabled ? `approval inside the client turned on for ${client}` : `approval inside the client turned off for ${client}`,
+      details: { inlineApproval: { client, enabled } }, decision: enabled ? 'allow' : 'deny',
+    });
+    this.core.emit({ type: 'settings-changed' });
+  }
+
   async readFileForPreview(path: string): Promise<FilePreview> {
     return previewFile(path, this.core.pending.list());
   }
@@ -278,6 +299,19 @@ export class BrokerApi implements CountersignApi {
   subscribe(listener: (event: BrokerEvent) => void): () => void {
     return this.core.subscribe(listener);
   }
+}
+
+/** The rule a person asked for on a call, built from that call's own arguments; refused when it does not fit. */
+function newRule(call: PendingCall, request: RuleRequest): NewRule {
+  const built = buildScope(request.scope, call.tool, call.arguments);
+  if ('error' in built) throw new Error(built.error);
+  const { lifetime } = request;
+  return {
+    scope: built.scope,
+    expiresAt: lifetime.kind === 'minutes' ? new Date(Date.now() + lifetime.minutes * 60_000).toISOString() : undefined,
+    session: lifetime.kind === 'session' ? call.client.session : undefined,
+    coversExfiltration: request.coversExfiltration || undefined,
+  };
 }
 
 /** Client configs carry extra keys (type, disabled…): keep only the launch fields. */

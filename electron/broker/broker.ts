@@ -11,7 +11,9 @@ import { AuditLog, type NewAuditEntry } from './audit-log.js';
 import { AuditBatch } from './audit-batch.js';
 import { BrokerApi } from './broker-api.js';
 import { CallGate } from './call-gate.js';
+import { RuleBook } from './rule-book.js';
 import { ClientPatience } from './client-patience.js';
+import { InlineApprovalSettings } from './inline-approval.js';
 import { changeEntry, type Change } from './change-entry.js';
 import { knownClientConfigs } from './clients/catalogue.js';
 import { ClientConfigs } from './clients/client-configs.js';
@@ -24,6 +26,7 @@ import { ProbeTransport, probeTools } from './probe-client.js';
 import { RelaySession } from './relay-session.js';
 import { SettingsStore, type BackendFactory } from './settings-store.js';
 import { GrantSeal } from './store/grant-seal.js';
+import { cleanTmpLeftovers } from './store/tmp-cleanup.js';
 import { TrustManager } from './trust/trust-manager.js';
 import type { VersionResolver } from './trust/version-resolver.js';
 import { StdioUpstream, type ExitInfo } from './stdio-upstream.js';
@@ -33,7 +36,7 @@ import type { MessageTransport } from './transport.js';
 import type { SandboxSupport } from '../../shared/limits.js';
 import { sandboxSupport } from './sandbox/detect.js';
 import type { LimitsInForce } from '../../shared/enforced-limits.js';
-import { NpmPreparer } from './sandbox/package-prep.js';
+import { NpmPreparer, preparedFolder } from './sandbox/package-prep.js';
 import type { SandboxOptions } from './server-process.js';
 
 export { VERSION } from './broker-api.js';
@@ -86,6 +89,8 @@ export class Broker {
   readonly audit: AuditLog;
   readonly pending: PendingQueue;
   readonly trust: TrustManager;
+  /** The person's allow rules: saved, and per client session. */
+  readonly rules: RuleBook;
   /** MCP clients' config files: list, wrap, unwrap. */
   readonly clients: ClientConfigs;
   private readonly gate: CallGate;
@@ -104,9 +109,13 @@ export class Broker {
   private readonly running = new Map<string, () => LimitsInForce | undefined>();
   private preparer?: NpmPreparer;
   paused = false;
+  /** Which clients may answer pending calls in their own form (in memory: no file turns it on). */
+  readonly inlineApproval = new InlineApprovalSettings();
   endpoints: Pick<BrokerStatus, 'httpUrl' | 'mcpUrlTemplate'> = {};
 
   constructor(readonly opts: BrokerOptions) {
+    // Temp files of writes that were killed midway (only their writer could finish them, and it is gone).
+    cleanTmpLeftovers(opts.dataDir);
     this.seal = GrantSeal.open(opts.dataDir, opts.env ?? process.env, (w) => this.warn(w));
     const opened = SettingsStore.open({ dataDir: opts.dataDir, backend: opts.backend, seal: this.seal });
     this.store = opened.store;
@@ -115,6 +124,9 @@ export class Broker {
     // Written before anything else touches the log, so order and reads stay as if written at once.
     this.audit.beforeAccess = () => this.callLog.flush();
     for (const w of [...opened.warnings, ...audit.warnings]) this.warn(w);
+    // Safe mode is in the status while it lasts (store/unsealed-grants.ts); say it once where this runs too.
+    const unsafe = this.seal.unsafe();
+    if (unsafe) opts.onWarning?.(unsafe);
     this.store.onWarning((w) => this.warn(w));
     this.trust = new TrustManager({
       dataDir: opts.dataDir,
@@ -126,6 +138,10 @@ export class Broker {
       resolver: opts.resolver,
       npxCache: opts.npxCache,
       seal: this.seal,
+      prepared: {
+        nodeModules: (name, version) => join(preparedFolder(join(opts.dataDir, 'packages'), name, version), 'node_modules'),
+        install: (name, version) => this.packagePreparer().ensureInstalled(name, version),
+      },
     });
     this.clients = new ClientConfigs({
       dataDir: opts.dataDir,
@@ -143,15 +159,12 @@ export class Broker {
       onAdded: (call) => this.emit({ type: 'pending-added', call }),
       onRemoved: (id, why) => this.emit({ type: 'pending-removed', id, why }),
     });
+    this.rules = new RuleBook({ store: this.store, record: (change) => this.record(change), changed: () => this.emit({ type: 'rules-changed' }) });
     this.gate = new CallGate({
       pending: this.pending,
       isTrusted: (s) => this.store.isTrusted(s),
-      rules: () => this.store.listRules(),
-      addRule: (server, tool, actor) => {
-        const rule = this.store.addRule(server, tool);
-        this.record({ kind: 'rule', actor, server, tool, what: 'rule saved: always allow', details: rule });
-        this.emit({ type: 'rules-changed' });
-      },
+      rules: () => this.rules.list(),
+      addRule: (server, tool, actor, extra) => this.rules.add(server, tool, extra ?? {}, actor),
       settings: () => this.effectiveSettings(),
       paused: () => this.paused,
       history: (key) => this.history(key),
@@ -162,6 +175,8 @@ export class Broker {
       protectScope: (server) => this.protectScope(server),
       onLocalRead: (clientKey) => this.endLocalReadLeases(clientKey),
       patience: new ClientPatience(),
+      inline: this.inlineApproval,
+      previewUrl: () => this.endpoints.httpUrl,
       limitsOf: (session) => this.running.get(session.id)?.(),
       home: () => opts.home ?? os.homedir(),
     });
@@ -180,8 +195,12 @@ export class Broker {
 
   /** How a local server starts: under its limits; an npx package under limits is installed first, then run offline. */
   private sandboxFor(config: ServerConfig): SandboxOptions {
+    return { support: this.sandbox(), limits: 'command' in config ? config.limits : undefined, preparer: this.packagePreparer() };
+  }
+
+  private packagePreparer(): NpmPreparer {
     this.preparer ??= new NpmPreparer({ root: join(this.opts.dataDir, 'packages'), support: this.sandbox(), resolve: this.opts.resolver, source: this.opts.env });
-    return { support: this.sandbox(), limits: 'command' in config ? config.limits : undefined, preparer: this.preparer };
+    return this.preparer;
   }
 
   /** The limits the server process of one session started under (undefined: not started, or none known). */
@@ -407,6 +426,7 @@ export class Broker {
       rewrite: (tools: ToolDefinition[]): ToolDefinition[] | undefined => this.trust.filterForClient(serverName, tools),
       onClosed: (s: BrokerSession): void => {
         this.sessions.delete(s);
+        this.rules.endSession(s.id);
         this.running.delete(s.id);
         history.sessions -= 1;
         if (history.sessions <= 0) this.histories.delete(clientKey);

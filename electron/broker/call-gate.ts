@@ -4,14 +4,19 @@ import { decide, readsLocalData } from '../../shared/decide.js';
 import { escapeControl } from '../../shared/escape.js';
 import type { DecidedBy, Rule } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
+import { depthRefusal, TOO_DEEP_ARGUMENTS, TOO_DEEP_REFUSAL } from './argument-checks.js';
+import { checkSchema, withSchemaCheck } from './schema-check.js';
 import { gatherFacts, rememberRead, type ReadHistory } from './call-facts.js';
-import type { PendingQueue } from './pending-queue.js';
+import type { NewRule, PendingQueue } from './pending-queue.js';
+import { isPlainRule, ruleText } from '../../shared/rules.js';
+import { definitionHashSync } from './trust/definition-tracker.js';
 import { findProtected, type ProtectScope } from './self-protection.js';
 import type { Finding } from '../../shared/description-scan.js';
 import type { EnforcedFacts as CardFacts } from '../../shared/call-warnings.js';
 import type { ProtectedMatch } from '../../shared/protected-paths.js';
 import type { TrustManager } from './trust/trust-manager.js';
 import type { ClientPatience, WaitEnd } from './client-patience.js';
+import { offerInline, type InlineApprovalSettings } from './inline-approval.js';
 import { enforcedFacts, type LimitsInForce } from '../../shared/enforced-limits.js';
 import { errorResult, type CallOutcome, type GateSession, type GateVerdict, type ToolCallContext } from './relay-session.js';
 
@@ -19,7 +24,7 @@ export interface GateDeps {
   pending: PendingQueue;
   isTrusted(server: string): boolean;
   rules(): Rule[];
-  addRule(server: string, tool: string, actor: Actor): void;
+  addRule(server: string, tool: string, actor: Actor, extra?: NewRule): unknown;
   settings(): Settings;
   paused(): boolean;
   /** Shared by every session of one client, so a local read in one makes a send in another ask. */
@@ -37,6 +42,10 @@ export interface GateDeps {
   protectScope(server: string): ProtectScope;
   /** How long each client is likely to wait (shown on the card), learned from its cancels. */
   patience?: ClientPatience;
+  /** Which clients may also answer a pending call in their own form (inline approval). */
+  inline?: InlineApprovalSettings;
+  /** Where the UI is, for the form's link to the full preview (never with a token). */
+  previewUrl?(): string | undefined;
   /** The limits the session's server process started under, and how they stand (none known: none). */
   limitsOf?(session: GateSession): LimitsInForce | undefined;
   /** The home folder, to show paths in it as ~. */
@@ -46,7 +55,34 @@ export interface GateDeps {
 export class CallGate {
   constructor(private readonly deps: GateDeps) {}
 
+  /** Every call ends in the log: one that could not be decided is refused and logged with why. */
   async decideToolCall(ctx: ToolCallContext): Promise<GateVerdict> {
+    const refusal = ctx.argumentsTooDeep ? TOO_DEEP_REFUSAL : depthRefusal(ctx.arguments);
+    if (refusal) return this.refuse(ctx, 'arguments-too-deep', refusal, TOO_DEEP_ARGUMENTS);
+    try {
+      return await this.decideChecked(ctx);
+    } catch (err) {
+      const text = `Countersign could not decide this call, so it was not run: ${(err as Error).message}`;
+      return this.refuse(ctx, 'undecidable', text, ctx.arguments);
+    }
+  }
+
+  /** Refused by Countersign itself (not by a rule or a person): logged as decided by policy, with the reason. */
+  private refuse(ctx: ToolCallContext, reason: string, text: string, loggedArguments: unknown): GateVerdict {
+    const entry = {
+      time: new Date().toISOString(), server: ctx.session.serverName, tool: ctx.toolName, decision: 'deny' as const,
+      decidedBy: 'policy' as const, reasons: [reason], durationMs: 0, status: 'denied' as const, detail: text, client: ctx.session.clientInfo?.name,
+    };
+    try {
+      this.deps.audit({ ...entry, arguments: loggedArguments });
+    } catch {
+      // The arguments themselves may be what broke (the log hashes them): keep the entry without them.
+      this.deps.audit({ ...entry, arguments: { countersign: 'arguments not recorded: they could not be written to the log' } });
+    }
+    return { forward: false, result: errorResult(text) };
+  }
+
+  private async decideChecked(ctx: ToolCallContext): Promise<GateVerdict> {
     const { session } = ctx;
     const server = session.serverName;
     const trusted = this.deps.isTrusted(server);
@@ -68,17 +104,26 @@ export class CallGate {
     const limits = enforced && enforced.summary !== 'no limits' ? { limits: enforced.summary } : {};
     const scope = this.deps.protectScope(server);
     const protectedMatches = findProtected(ctx.arguments, scope);
-    const decision = decide({
+    const rules = this.deps.rules();
+    // Hashing the definition costs a canonical JSON: only when a rule of this tool was bound to one.
+    const bound = rules.some((r) => r.definitionHash && r.server === server && r.tool === ctx.toolName);
+    const decided = decide({
       server: { name: server, trusted },
       tool,
       toolName: ctx.toolName,
-      rules: this.deps.rules(),
+      rules,
+      arguments: ctx.arguments,
+      sessionId: session.id,
+      definitionHash: bound && tool ? definitionHashSync(tool) : undefined,
       session: { allowedTools: session.allowedTools, hasReadLocalData: history.readLocalData },
       paused: this.deps.paused(),
       forceAsk: trust.forceAsk(server, ctx.toolName),
       protectedMatches,
       enforced,
     });
+    const schema = await checkSchema(tool, ctx.arguments, trust.identityOf(server)?.protocolVersion);
+    const decision = withSchemaCheck(decided, schema, { server, tool: ctx.toolName });
+    const schemaNote = schema.violated ? { detail: schema.findings[0]!.message } : {};
     const started = Date.now();
     const reasons = decision.reasons.map((r) => r.code);
     const log = (fields: Pick<AuditEntry, 'decision' | 'decidedBy' | 'status'> & { detail?: string; actor?: Actor }): void => {
@@ -90,7 +135,9 @@ export class CallGate {
         reasons,
         durationMs: Date.now() - started,
         client: session.clientInfo?.name,
+        ...(fields.decidedBy === 'rule' && decision.rule ? { rule: { id: decision.rule.id, text: ruleText(decision.rule) } } : {}),
         ...limits,
+        ...schemaNote,
         ...fields,
       });
     };
@@ -109,7 +156,8 @@ export class CallGate {
         retryOnTimeout: trusted && decision.hints.supplied.idempotentHint && decision.hints.idempotentHint && !decision.hints.readOnlyHint,
         onSettled: (outcome: CallOutcome) => log({ decision: 'allow', decidedBy, actor, ...settledFields(outcome) }),
         // Only an automatic allow may be reused without asking; a person's yes was for this one call.
-        lease: decidedBy === 'person' ? undefined : {
+        // A scoped, expiring or session rule is checked per call: `connect` may not repeat it by tool name.
+        lease: decidedBy === 'person' || (decision.rule && !isPlainRule(decision.rule)) ? undefined : {
           decidedBy, reasons, untilLocalRead: !hadReadLocal, protect: { scope, toolOnlyReads: decision.hints.readOnlyHint },
         },
       };
@@ -135,7 +183,8 @@ export class CallGate {
       findings: [
         ...protectedFindings(protectedMatches),
         ...(tool ? trust.toolFindings(server, tool, this.deps.listings()) : []),
-        ...trust.argumentFindings(server, ctx.arguments, this.deps.listings()),
+        ...schema.findings,
+        ...(await trust.argumentFindings(server, ctx.arguments, this.deps.listings())),
       ],
       client: { ...session.clientInfo, session: session.id },
       // Only what this server's sandbox enforces is stated as a fact on the card.
@@ -147,6 +196,16 @@ export class CallGate {
       timeoutMs, signal: ctx.signal, sendProgress: ctx.sendProgress,
       clientWait: patience && ((createdAt) => patience.estimate(session.clientInfo?.name, createdAt, ctx.progressRequested)),
     });
+    const { inline } = this.deps;
+    const shown = this.deps.pending.get(waiting.id);
+    if (inline && ctx.clientElicits) inline.sawClient(session.clientInfo?.name);
+    if (inline && shown) {
+      offerInline({
+        ctx, call: shown, settled: waiting.result, settings: inline,
+        decide: (id, decision, actor) => this.deps.pending.decide(id, decision, actor),
+        previewUrl: this.deps.previewUrl?.(),
+      });
+    }
     const resolution = await waiting.result;
     switch (resolution.kind) {
       case 'cancelled': {
@@ -168,6 +227,10 @@ export class CallGate {
         break;
       case 'always-allow':
         this.deps.addRule(server, ctx.toolName, resolution.actor);
+        break;
+      case 'allow-rule':
+        // Bound to the definition the person saw; a changed one is not covered.
+        this.deps.addRule(server, ctx.toolName, resolution.actor, { ...resolution.rule, definitionHash: tool ? definitionHashSync(tool) : undefined });
         break;
       case 'allow-once':
         break;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ensureDataDir } from './data-dir.js';
 import { writeFileAtomicSync } from './atomic-file.js';
+import { stillRuns } from './store/process-identity.js';
 
 export class InstanceLockError extends Error {
   constructor(
@@ -35,14 +36,14 @@ export function acquireInstanceLock(dataDir: string): InstanceLock {
 
   if (!createExclusive(lockPath, text)) {
     const holder = readHolderPatiently(lockPath);
-    if (holder && isAlive(holder.pid)) throw new InstanceLockError(dataDir, holder.pid);
+    if (holder && holds(holder)) throw new InstanceLockError(dataDir, holder.pid);
     // Stale (crash) or garbage: replace it whole, so no reader ever sees a half-written lock.
     writeFileAtomicSync(lockPath, text);
   }
   // Another broker may have taken over the same stale lock at the same moment: the last rename wins.
   const now = readHolder(lockPath);
   if (!now || !sameHolder(now, mine)) {
-    if (now && isAlive(now.pid)) throw new InstanceLockError(dataDir, now.pid);
+    if (now && holds(now)) throw new InstanceLockError(dataDir, now.pid);
     throw new Error(`Could not take the broker lock ${lockPath}: it changed while it was being written.`);
   }
 
@@ -101,12 +102,10 @@ function sameHolder(a: LockContent, b: LockContent): boolean {
   return a.pid === b.pid && a.startedAt === b.startedAt;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/**
+ * The lock's writer still runs. A live pid is not enough: after a crash (or a reboot) the pid may
+ * belong to an unrelated process by now, which started after the lock was written (process-identity.ts).
+ */
+function holds(holder: LockContent): boolean {
+  return stillRuns(holder.pid, Date.parse(holder.startedAt));
 }

@@ -3,9 +3,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor, ClientWait, DecisionRequest, PendingCall, PendingRemovedWhy } from '../../shared/api.js';
 import { waitEndOf, type WaitEnd } from './client-patience.js';
+import type { RuleExtra } from './settings-store.js';
+
+/** A rule the person made on a call, built from its arguments (see BrokerApi.decide). */
+export type NewRule = RuleExtra & { session?: string };
 
 export type Resolution =
   | { kind: 'allow-once' | 'allow-session' | 'always-allow'; actor: Actor }
+  | { kind: 'allow-rule'; actor: Actor; rule: NewRule }
   | { kind: 'deny'; reason?: string; by: 'person' | 'timeout'; actor?: Actor }
   | { kind: 'cancelled'; end: WaitEnd };
 
@@ -90,10 +95,15 @@ export class PendingQueue {
   }
 
   /** False when the call is not pending (decided, timed out, cancelled, unknown). */
-  decide(id: string, decision: DecisionRequest, actor: Actor): boolean {
+  decide(id: string, decision: DecisionRequest, actor: Actor, rule?: NewRule): boolean {
     const entry = this.entries.get(id);
     if (!entry) return false;
-    entry.resolve(decision.kind === 'deny' ? { kind: 'deny', reason: decision.reason, by: 'person', actor } : { kind: decision.kind, actor });
+    if (decision.kind === 'allow-rule' && !rule) return false;
+    entry.resolve(
+      decision.kind === 'deny' ? { kind: 'deny', reason: decision.reason, by: 'person', actor }
+        : decision.kind === 'allow-rule' ? { kind: 'allow-rule', actor, rule: rule! }
+          : { kind: decision.kind, actor },
+    );
     return true;
   }
 }

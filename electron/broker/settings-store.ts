@@ -178,6 +178,20 @@ const FILE_SCHEMA: Schema<Record<string, unknown>> = {
         tool: { type: 'string', minLength: 1 },
         action: { const: 'allow' },
         createdAt: { type: 'string' },
+        scope: {
+          oneOf: [
+            { type: 'object', required: ['kind'], additionalProperties: false, properties: { kind: { const: 'tool' } } },
+            { type: 'object', required: ['kind', 'dir', 'keys'], additionalProperties: false, properties: { kind: { const: 'under' }, dir: { type: 'string', minLength: 1 }, keys: { type: 'array', items: { type: 'string' } } } },
+            {
+              type: 'object', required: ['kind', 'targets'], additionalProperties: false,
+              properties: { kind: { const: 'same-target' }, targets: { type: 'array', minItems: 1, items: { type: 'object', required: ['key', 'path'], additionalProperties: false, properties: { key: { type: 'string' }, path: { type: 'string' } } } } },
+            },
+            { type: 'object', required: ['kind', 'arguments'], additionalProperties: false, properties: { kind: { const: 'exact' }, arguments: { type: 'string' } } },
+          ],
+        },
+        expiresAt: { type: 'string' },
+        coversExfiltration: { type: 'boolean' },
+        definitionHash: { type: 'string' },
       },
     },
   },
@@ -211,6 +225,13 @@ const MIGRATIONS: Record<string, Migration> = {
     backend.set('schemaVersion', 1);
   },
 };
+
+/** What a scoped or expiring rule adds to the plain one (session rules are never written). */
+export type RuleExtra = Partial<Pick<Rule, 'scope' | 'expiresAt' | 'coversExfiltration' | 'definitionHash'>>;
+
+function definedOnly<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
 
 export function backendOptions(dataDir: string): BackendOptions {
   return {
@@ -367,25 +388,48 @@ export class SettingsStore {
     return this.#read().rules;
   }
 
-  addRule(server: string, tool: string): Rule {
+  /** Saves a rule; the same rule saved twice is kept once. Expired rules are dropped on the way. */
+  addRule(server: string, tool: string, extra: RuleExtra = {}): Rule {
     const data = this.#read();
     this.#requireServer(data, server);
     if (typeof tool !== 'string' || tool.length === 0) throw new SettingsError('A rule needs a tool name.');
-    const existing = data.rules.find((r) => r.server === server && r.tool === tool);
-    if (existing) {
-      // The person asked for it now: a hand-written copy becomes theirs.
-      this.sealRule(existing);
-      return existing;
-    }
-    const rule: Rule = { id: randomUUID(), server, tool, action: 'allow', createdAt: new Date().toISOString() };
+    const now = Date.now();
+    const expired = data.rules.filter((r) => r.expiresAt !== undefined && !(Date.parse(r.expiresAt) > now));
+    const live = data.rules.filter((r) => !expired.includes(r));
+    const same = (r: Rule) => r.server === server && r.tool === tool && JSON.stringify(r.scope ?? null) === JSON.stringify(extra.scope ?? null)
+      && r.expiresAt === extra.expiresAt && !!r.coversExfiltration === !!extra.coversExfiltration && r.definitionHash === extra.definitionHash;
+    const existing = live.find(same);
+    const rule: Rule = existing ?? { id: randomUUID(), server, tool, action: 'allow', createdAt: new Date(now).toISOString(), ...definedOnly(extra) };
+    // The person asked for it now: a hand-written copy becomes theirs. Sealed before it is written.
     this.sealRule(rule);
-    this.#set('rules', [...data.rules, rule]);
+    if (!existing || expired.length) this.#set('rules', existing ? live : [...live, rule]);
+    this.#withdrawRules(expired);
     return rule;
+  }
+
+  /** Changes a rule's lifetime or its exfiltration cover: the new form is sealed, the old one withdrawn. */
+  updateRule(id: string, patch: Pick<Rule, 'expiresAt' | 'coversExfiltration'>): Rule {
+    const { rules } = this.#read();
+    const at = rules.findIndex((r) => r.id === id);
+    if (at === -1) throw new SettingsError(`No rule with id "${id}".`);
+    const before = rules[at]!;
+    const { expiresAt: _e, coversExfiltration: _c, ...rest } = before;
+    const next: Rule = { ...rest, ...definedOnly(patch) };
+    this.sealRule(next);
+    this.#set('rules', rules.map((r, i) => (i === at ? next : r)));
+    this.#withdrawRules([before]);
+    return next;
   }
 
   /** Seals a rule exactly as written (every field), so it takes effect. */
   sealRule(rule: Rule): void {
     this.#seal?.update((g) => void g.rules.push(ruleHash(rule)));
+  }
+
+  #withdrawRules(gone: Rule[]): void {
+    if (!gone.length) return;
+    const hashes = new Set(gone.map(ruleHash));
+    this.#seal?.withdraw((g) => (g.rules = g.rules.filter((h) => !hashes.has(h))));
   }
 
   removeRule(id: string): void {

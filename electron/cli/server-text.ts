@@ -3,6 +3,7 @@
 // a config supplied is escaped.
 import type { LaunchView, ServerChanges, ServerView } from '../../shared/api.js';
 import { escapeControl as e } from '../../shared/escape.js';
+import { summarizeLimits } from '../../shared/limits.js';
 
 export function launchText(name: string, launch: LaunchView): string {
   const lines: string[] = [];
@@ -11,6 +12,7 @@ export function launchText(name: string, launch: LaunchView): string {
     launch.commandLine.forEach((arg, i) => lines.push(`  [${i}] ${e(arg)}`));
     if (launch.cwd) lines.push(`  in ${e(launch.cwd)}`);
     if (launch.envNames.length) lines.push(`  with environment variables: ${launch.envNames.map((n) => e(n)).join(', ')} (values not shown)`);
+    lines.push(`  limits: ${launch.limits ? e(summarizeLimits(launch.limits)) : 'none (it reaches your files and the network as you do)'}`);
   } else {
     lines.push(`'${e(name)}' is a remote server at ${e(launch.url ?? '')}; nothing runs on this machine.`);
     if (launch.headerNames.length) lines.push(`  with headers: ${launch.headerNames.map((n) => e(n)).join(', ')} (values not shown)`);

@@ -10,10 +10,12 @@ import { withCore, type CoreApi } from './core-client.js';
 import { runReview } from './server-review.js';
 import { launchText, pinText, toolsText } from './server-text.js';
 import { SERVERS_USAGE } from './usage.js';
+import { LIMIT_BOOLEANS, LIMIT_VALUES, limitsForAdd, limitsText, runLimits } from './server-limits.js';
+import { summarizeLimits } from '../../shared/limits.js';
 
 export { SERVERS_USAGE };
 
-const NAMED = new Set(['add', 'show', 'approve', 'trust', 'pin', 'remove', 'untrust', 'unpin', 'review']);
+const NAMED = new Set(['add', 'show', 'approve', 'trust', 'pin', 'remove', 'untrust', 'unpin', 'review', 'limits']);
 const say = (text: string): void => void process.stdout.write(text);
 const q = (name: string): string => `'${escapeControl(name)}'`;
 
@@ -25,7 +27,7 @@ export async function view(api: CoreApi, name: string): Promise<ServerView> {
 
 export async function runServers(argv: string[], dataDir: string): Promise<number> {
   const [verb, ...rest] = argv;
-  const args = parseArgs(rest, { values: ['env', 'cwd', 'url', 'header', 'hash', 'listing'], booleans: ['json', 'yes'] });
+  const args = parseArgs(rest, { values: ['env', 'cwd', 'url', 'header', 'hash', 'listing', ...LIMIT_VALUES], booleans: ['json', 'yes', ...LIMIT_BOOLEANS] });
   const name = args.positional[0];
   if (verb && NAMED.has(verb) && !name) throw new UsageError(`servers ${verb} needs a name`);
   switch (verb) {
@@ -36,7 +38,7 @@ export async function runServers(argv: string[], dataDir: string): Promise<numbe
     case 'show':
       return withCore(dataDir, async (api) => {
         const s = await view(api, name!);
-        say(args.bools.has('json') ? JSON.stringify(s, null, 2) + '\n' : launchText(s.name, s.launch) + toolsText(s) + pinText(s));
+        say(args.bools.has('json') ? JSON.stringify(s, null, 2) + '\n' : launchText(s.name, s.launch) + limitsText(s) + toolsText(s) + pinText(s));
         return 0;
       });
     case 'approve':
@@ -80,6 +82,8 @@ export async function runServers(argv: string[], dataDir: string): Promise<numbe
       return 0;
     case 'review':
       return withCore(dataDir, (api) => runReview(api, name!, args));
+    case 'limits':
+      return withCore(dataDir, async (api) => runLimits(api, await view(api, name!), args));
     default:
       throw new UsageError(`unknown servers command '${verb ?? ''}'\n${SERVERS_USAGE}`);
   }
@@ -94,19 +98,21 @@ async function add(args: ParsedArgs, name: string, dataDir: string): Promise<num
   } else {
     const [command, ...cmdArgs] = args.rest;
     if (!command) throw new UsageError('servers add needs a command after --, or --url');
-    config = { command, args: cmdArgs, env: keyValues(args, 'env'), cwd: lastFlag(args, 'cwd') };
+    config = { command, args: cmdArgs, env: keyValues(args, 'env'), cwd: lastFlag(args, 'cwd'), limits: limitsForAdd(args) };
   }
+  if ('url' in config && limitsForAdd(args)) throw new UsageError('limits apply to servers Countersign starts on this machine, not to a --url server');
   const clean = parseServerConfig(JSON.parse(JSON.stringify(config)));
   await withCore(dataDir, (api) => api.addServer(name, clean));
   say(`Added ${q(name)}. It starts untrusted: every call asks until you trust it.\n`);
   if ('command' in clean) say(`It will not start until you approve its command line: countersign servers approve ${escapeControl(name)} (or in the UI).\n`);
+  if ('command' in clean && clean.limits) say(`Its limits: ${escapeControl(summarizeLimits(clean.limits))} (see: countersign servers limits ${escapeControl(name)}).\n`);
   return 0;
 }
 
 async function list(args: ParsedArgs, dataDir: string): Promise<number> {
   const servers = await withCore(dataDir, (api) => api.listServers());
   if (args.bools.has('json')) {
-    const out = servers.map((s) => ({ name: s.name, trusted: s.trusted, status: s.status, config: s.config }));
+    const out = servers.map((s) => ({ name: s.name, trusted: s.trusted, status: s.status, config: s.config, limits: 'command' in s.config && s.config.limits ? s.limits?.badge : undefined }));
     say(JSON.stringify(out, null, 2) + '\n');
     return 0;
   }
@@ -117,7 +123,7 @@ async function list(args: ParsedArgs, dataDir: string): Promise<number> {
   for (const s of servers) {
     const c = s.config;
     const target = 'url' in c ? c.url : [c.command, ...(c.args ?? [])].join(' ');
-    say(`${escapeControl(s.name)}\t${s.trusted ? 'trusted' : 'untrusted'}\t${escapeControl(target)}\n`);
+    say(`${escapeControl(s.name)}\t${s.trusted ? 'trusted' : 'untrusted'}\t${escapeControl(target)}${'command' in c && c.limits && s.limits ? `\t${escapeControl(s.limits.badge)}` : ''}\n`);
   }
   return 0;
 }

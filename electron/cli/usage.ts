@@ -1,5 +1,5 @@
 // Usage texts, apart from the commands' code so `--help` need not load them.
-export const SERVERS_USAGE = `countersign servers add <name> [--env K=V]… [--cwd DIR] -- <command> [args…]
+export const SERVERS_USAGE = `countersign servers add <name> [--env K=V]… [--cwd DIR] [LIMITS] -- <command> [args…]
 countersign servers add <name> --url URL [--header K=V]…
 countersign servers list [--json]
 countersign servers show <name> [--json]  (the exact command, its hash, tools, pin)
@@ -10,6 +10,10 @@ countersign servers untrust <name>
 countersign servers pin <name> [--hash H] [--listing H] [--yes]
 countersign servers unpin <name>
 countersign servers review <name> [accept|reject [tool…]] [--hash TOOL=H]… [--yes]
+countersign servers limits <name> [--json]            (its limits, and whether this machine enforces them)
+countersign servers limits <name> [LIMITS] [--offered] [--hash H] [--yes]
+  LIMITS: --no-network | --network, --read-only DIR… --write DIR… | --no-files | --all-files,
+          --pass-env NAME… | --no-pass-env. Tighter limits apply at once; looser ones ask again.
   --hash binds the decision to what you saw earlier (from show or review); without it, to what is printed now.`;
 
 export const CLIENTS_USAGE = `countersign clients [--json] [--project DIR]

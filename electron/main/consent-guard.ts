@@ -7,6 +7,22 @@ import { API_METHODS } from '../../shared/api-schema.js';
 import { isLooser, NO_LIMITS, type LimitsProfile } from '../../shared/limits.js';
 import type { ApiMethod, CountersignApi } from '../../shared/api.js';
 import { consentDialog, type ConsentDialogOptions, type ConsentRequest, type LaunchShown } from './consent-dialog.js';
+import { buildScope, isLooserRule, ruleText, type RuleRequest } from '../../shared/rules.js';
+import type { PendingCall } from '../../shared/api.js';
+
+/** The rule a decision would save, in words, built from the pending call as the broker will build it. */
+function requestText(call: PendingCall, request: RuleRequest): string {
+  const built = buildScope(request.scope, call.tool, call.arguments);
+  if ('error' in built) throw new Error(built.error);
+  const lifetime = request.lifetime;
+  return ruleText({
+    id: '', server: call.server, tool: call.tool, action: 'allow', createdAt: '',
+    scope: built.scope,
+    expiresAt: lifetime.kind === 'minutes' ? new Date(Date.now() + lifetime.minutes * 60_000).toISOString() : undefined,
+    session: lifetime.kind === 'session' ? call.client.session : undefined,
+    coversExfiltration: request.coversExfiltration,
+  });
+}
 
 export type GuardedApi = Omit<CountersignApi, 'subscribe'>;
 
@@ -19,9 +35,11 @@ export const CONSENT_POLICY = {
   listChanges: 'free', readFileForPreview: 'free', removeServer: 'free', removeRule: 'free', setPaused: 'free',
   addServer: 'consent', importServers: 'consent', approveLaunch: 'consent', pinServer: 'consent', setLimits: 'ask-if',
   listClients: 'free', previewWrap: 'free', previewUnwrap: 'free', wrapClient: 'consent', unwrapClient: 'consent',
-  setTrust: 'ask-if', unpinServer: 'ask-if', reviewChanges: 'ask-if', updateSettings: 'ask-if', decide: 'ask-if',
+  setTrust: 'ask-if', unpinServer: 'ask-if', reviewChanges: 'ask-if', updateSettings: 'ask-if', decide: 'ask-if', updateRule: 'ask-if',
   // Confirming a grant written by hand makes it take effect; discarding one only takes it away.
   listUnsealed: 'free', discardUnsealed: 'free', confirmUnsealed: 'consent',
+  // Letting a client's own form answer pending calls asks; turning it off only takes away.
+  listInlineApproval: 'free', setInlineApproval: 'ask-if',
 } as const satisfies Record<ApiMethod, 'free' | 'consent' | 'ask-if'>;
 
 export interface DialogAnswer {
@@ -186,12 +204,29 @@ export function guardConsent(api: GuardedApi, deps: ConsentGuardDeps): GuardedAp
       }
       return api.confirmUnsealed(ref);
     },
+    setInlineApproval: async (client: string, enabled: boolean) => {
+      if (enabled) await ask({ kind: 'inline-approval', client });
+      return api.setInlineApproval(client, enabled);
+    },
     decide: async (id: string, decision: Parameters<GuardedApi['decide']>[1]) => {
       if (decision.kind === 'always-allow') {
         const call = (await api.listPending()).find((c) => c.id === id);
         if (call) await ask({ kind: 'always-allow', server: call.server, tool: call.tool });
       }
+      // A rule for this session that stays behind the exfiltration guard is no wider than "allow for this session".
+      if (decision.kind === 'allow-rule' && (decision.rule.lifetime.kind !== 'session' || decision.rule.coversExfiltration)) {
+        const call = (await api.listPending()).find((c) => c.id === id);
+        if (call) await ask({ kind: 'allow-rule', server: call.server, tool: call.tool, rule: requestText(call, decision.rule) });
+      }
       return api.decide(id, decision);
+    },
+    updateRule: async (id: string, patch: Parameters<GuardedApi['updateRule']>[1]) => {
+      const before = (await api.listRules()).find((r) => r.id === id);
+      if (before) {
+        const next = { ...before, ...(patch.expiresAt !== undefined ? { expiresAt: patch.expiresAt ?? undefined } : {}), ...(patch.coversExfiltration !== undefined ? { coversExfiltration: patch.coversExfiltration } : {}) };
+        if (isLooserRule(next, before)) await ask({ kind: 'allow-rule', server: before.server, tool: before.tool, rule: ruleText(next), change: true });
+      }
+      return api.updateRule(id, patch);
     },
   };
 

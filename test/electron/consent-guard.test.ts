@@ -167,6 +167,45 @@ describe('native consent: a page that calls the API directly', () => {
   });
 });
 
+describe('native consent: scoped rules', () => {
+  it('asks before a rule that outlives the session or passes the exfiltration guard, and before widening one; not before narrowing', async () => {
+    await world.serve('notes', (s, calls) => void recordingTool(s, calls, 'write_notes', { readOnlyHint: false, openWorldHint: false }), { trusted: true });
+    const client = await world.connect('notes');
+    const call = (path: string) => client.callTool({ name: 'write_notes', arguments: { path, text: 'x' } });
+    const first = call('/p/src/a.md');
+    const pending = await world.waitForPending();
+    const rule = { scope: { kind: 'under', dir: '/p/src' }, lifetime: { kind: 'minutes', minutes: 30 } };
+    await expect(page('decide', pending.id, { kind: 'allow-rule', rule })).rejects.toThrow(/did not confirm/);
+    expect(await world.api.listRules()).toEqual([]);
+    expect(dialogs.at(-1)!.message).toBe("Allow write_notes on 'notes' without asking?");
+    expect(dialogs.at(-1)!.detail).toMatch(/^Rule: write_notes on 'notes': files under \/p\/src, until /);
+    answer = { response: 1 };
+    await page('decide', pending.id, { kind: 'allow-rule', rule });
+    await first;
+    const [saved] = await world.api.listRules();
+    expect(saved!.scope).toEqual({ kind: 'under', dir: '/p/src', keys: ['path'] });
+
+    // A session rule behind the guard is no wider than "allow for this session": no dialog.
+    const second = call('/p/other/b.md');
+    const asked = await world.waitForPending();
+    const count = dialogs.length;
+    await page('decide', asked.id, { kind: 'allow-rule', rule: { scope: { kind: 'same-target' }, lifetime: { kind: 'session' } } });
+    await second;
+    expect(dialogs).toHaveLength(count);
+
+    // Shortening needs nothing; lifting the end or covering the guard asks.
+    answer = { response: 0 };
+    await page('updateRule', saved!.id, { expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    expect(dialogs).toHaveLength(count);
+    await expect(page('updateRule', saved!.id, { expiresAt: null })).rejects.toThrow(/did not confirm/);
+    await expect(page('updateRule', saved!.id, { coversExfiltration: true })).rejects.toThrow(/did not confirm/);
+    expect(dialogs.slice(count).map((d) => d.title)).toEqual(['Widen a rule', 'Widen a rule']);
+    const [after] = (await world.api.listRules()).filter((r) => r.id === saved!.id);
+    expect(after!.expiresAt).toBeDefined();
+    expect(after!.coversExfiltration).toBeUndefined();
+  });
+});
+
 describe('native consent: grants written by hand', () => {
   it('a page cannot confirm a hand-written trust without the dialog; the dialog shows the command; discarding is free', async () => {
     await world.serve('notes', (s, calls) => void recordingTool(s, calls, 'delete_all', { readOnlyHint: true }));
@@ -195,6 +234,6 @@ describe('native consent: the classification', () => {
   it('covers every API method, and guards each one that starts or changes a command', () => {
     for (const m of API_METHODS) expect(CONSENT_POLICY).toHaveProperty(m);
     for (const m of ['addServer', 'importServers', 'approveLaunch', 'pinServer', 'wrapClient', 'unwrapClient', 'confirmUnsealed'] as const) expect(CONSENT_POLICY[m]).toBe('consent');
-    for (const m of ['setTrust', 'updateSettings', 'reviewChanges', 'decide', 'unpinServer'] as const) expect(CONSENT_POLICY[m]).toBe('ask-if');
+    for (const m of ['setTrust', 'updateSettings', 'reviewChanges', 'decide', 'unpinServer', 'updateRule'] as const) expect(CONSENT_POLICY[m]).toBe('ask-if');
   });
 });

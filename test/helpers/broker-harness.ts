@@ -126,13 +126,19 @@ export async function connectClient(
   broker: TestBroker,
   server: string,
   via: Via,
-  opts: { sampling?: (req: unknown) => unknown } = {},
+  opts: { sampling?: (req: unknown) => unknown; elicitation?: (req: unknown) => unknown } = {},
 ): Promise<Client> {
-  const client = new Client({ name: 'countersign-test', version: '1.0.0' }, { capabilities: opts.sampling ? { sampling: {} } : {} });
+  const capabilities = { ...(opts.sampling ? { sampling: {} } : {}), ...(opts.elicitation ? { elicitation: {} } : {}) };
+  const client = new Client({ name: 'countersign-test', version: '1.0.0' }, { capabilities });
   if (opts.sampling) {
     const { CreateMessageRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
     const handler = opts.sampling;
     client.setRequestHandler(CreateMessageRequestSchema, async (req) => handler(req) as never);
+  }
+  if (opts.elicitation) {
+    const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const handler = opts.elicitation;
+    client.setRequestHandler(ElicitRequestSchema, async (req) => handler(req) as never);
   }
   const transport = via === 'connect'
     ? new StdioClientTransport({ command: NODE, args: [CLI, 'connect', server, '--data-dir', broker.dataDir], stderr: 'pipe' })

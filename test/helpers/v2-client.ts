@@ -37,15 +37,18 @@ export async function connectV2(broker: TestBroker, server: string, via: Via, op
 
 /** test/fixtures/v2-server.mjs with its own version file and calls log. */
 /** `tag` is an extra argument the server ignores, so a test can find its processes (pidsTagged). */
-export function v2Server(version = '1.0.0', tag?: string): { config: ServerConfig; dir: string; setVersion(v: string): void; callsFile: string } {
+export function v2Server(version = '1.0.0', tag?: string): { config: ServerConfig; dir: string; setVersion(v: string): void; callsFile: string; addTool(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'cs-v2-'));
   const versionFile = join(dir, 'version');
   const callsFile = join(dir, 'calls.jsonl');
+  const toolsFile = join(dir, 'tools');
   writeFileSync(versionFile, version);
+  writeFileSync(toolsFile, '0');
   return {
     dir,
     callsFile,
-    config: { command: NODE, args: [`${ROOT}test/fixtures/v2-server.mjs`, ...(tag ? [tag] : [])], env: { V2_VERSION_FILE: versionFile, V2_CALLS: callsFile } },
+    config: { command: NODE, args: [`${ROOT}test/fixtures/v2-server.mjs`, ...(tag ? [tag] : [])], env: { V2_VERSION_FILE: versionFile, V2_CALLS: callsFile, V2_TOOLS_FILE: toolsFile } },
     setVersion: (v) => writeFileSync(versionFile, v),
+    addTool: () => writeFileSync(toolsFile, String(Date.now())),
   };
 }

@@ -147,7 +147,7 @@ describe('one path: every change is logged with who made it', () => {
       ['launch', 'notes', 'browser', 'command line approved'],
       ['trust', 'notes', 'browser', 'server trusted'],
       ['server', 'other', 'cli', 'server added'],
-      ['rule', 'notes', 'desktop', 'rule saved: always allow'],
+      ['rule', 'notes', 'desktop', "rule saved: allow write_notes on 'notes': any arguments, always"],
       ['rule', 'notes', 'cli', 'rule removed'],
       ['settings', '*', 'desktop', 'settings changed'],
       ['settings', '*', 'cli', 'paused: every call is denied'],

@@ -67,6 +67,28 @@ describe('acquireInstanceLock', () => {
     }
   });
 
+  it('takes over a stale lock whose pid is alive but is another process, started after the lock was written', async () => {
+    const dir = tempDir();
+    // After a crash (or a reboot) the lock's pid now names an unrelated live process.
+    const unrelated = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      await new Promise((resolve) => unrelated.once('spawn', resolve));
+      const lockedAt = new Date(Date.now() - 60 * 60 * 1000).toISOString();
+      fs.writeFileSync(path.join(dir, 'broker.lock'), JSON.stringify({ pid: unrelated.pid, startedAt: lockedAt }));
+      const lock = acquireInstanceLock(dir);
+      try {
+        expect(readLock(dir).pid).toBe(process.pid);
+      } finally {
+        lock.release();
+      }
+      // The same live process, had it been running when the lock was written, still holds it.
+      fs.writeFileSync(path.join(dir, 'broker.lock'), JSON.stringify({ pid: unrelated.pid, startedAt: new Date(Date.now() + 5000).toISOString() }));
+      expect(() => acquireInstanceLock(dir)).toThrow(message(dir, unrelated.pid!));
+    } finally {
+      unrelated.kill();
+    }
+  });
+
   it('takes over a stale lock left by a process that died', () => {
     const dir = tempDir();
     const pid = deadPid();

@@ -142,6 +142,24 @@ describe('SettingsStore basics', () => {
     expect(() => store.removeRule('missing')).toThrow(SettingsError);
   });
 
+  it('scoped, expiring rules round-trip; an expired rule is dropped when a new one is saved; updateRule edits the end and the guard', () => {
+    const dir = tempDir();
+    const { store } = open(dir);
+    store.addServer('fs', { command: 'x' });
+    const scoped = store.addRule('fs', 'write_file', { scope: { kind: 'under', dir: '/p/src', keys: ['path'] }, expiresAt: '2999-01-01T00:00:00.000Z', definitionHash: 'a'.repeat(64) });
+    const exact = store.addRule('fs', 'write_file', { scope: { kind: 'exact', arguments: '{"path":"/p/x"}' }, coversExfiltration: true });
+    const same = store.addRule('fs', 'edit_file', { scope: { kind: 'same-target', targets: [{ key: 'path', path: '/p/y' }] }, expiresAt: '2000-01-01T00:00:00.000Z' });
+    expect(store.addRule('fs', 'write_file', { scope: { kind: 'under', dir: '/p/src', keys: ['path'] }, expiresAt: '2999-01-01T00:00:00.000Z', definitionHash: 'a'.repeat(64) })).toEqual(scoped);
+    // Saving again dropped the expired one; a fresh open validates the scopes against the file's schema.
+    const again = open(dir);
+    expect(again.warnings).toEqual([]);
+    expect(again.store.listRules()).toEqual([scoped, exact]);
+    expect(same.id).not.toBe(scoped.id);
+    const edited = again.store.updateRule(scoped.id, { expiresAt: undefined, coversExfiltration: true });
+    expect(edited).toEqual({ ...scoped, expiresAt: undefined, coversExfiltration: true } as typeof edited);
+    expect(open(dir).store.listRules()[0]).not.toHaveProperty('expiresAt');
+  });
+
   it('validates settings ranges and keys, and ignores undefined values', () => {
     const { store } = open(tempDir());
     for (const patch of [

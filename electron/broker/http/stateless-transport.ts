@@ -7,6 +7,7 @@ import {
   errorResponse, isNotification, isRequest, isResponse,
   type JsonRpcId, type JsonRpcMessage,
 } from '../../../shared/jsonrpc.js';
+import { subscriptionIdOf, withSubscriptionId } from '../protocol/subscriptions.js';
 import type { MessageTransport, SendOptions } from '../transport.js';
 
 interface Exchange {
@@ -100,7 +101,7 @@ export class StatelessHttpTransport implements MessageTransport {
       const entry = key === undefined ? undefined : this.inflight.get(key);
       if (!entry || key === undefined) return;
       this.inflight.delete(key);
-      this.answer(entry.exchange, key, { ...message, id: entry.original });
+      this.answer(entry.exchange, key, this.restoreIds({ ...message, id: entry.original }, key, entry.original));
       return;
     }
     if (isRequest(message)) {
@@ -110,15 +111,15 @@ export class StatelessHttpTransport implements MessageTransport {
     }
     const related = options?.relatedRequestId;
     const entry = related === undefined ? undefined : this.inflight.get(String(related));
-    if (entry?.exchange.sse) this.write(entry.exchange, `event: message\ndata: ${JSON.stringify(this.restoreIds(message, entry.original))}\n\n`);
+    if (entry?.exchange.sse) this.write(entry.exchange, `event: message\ndata: ${JSON.stringify(this.restoreIds(message, String(related), entry.original))}\n\n`);
     // Anything else belongs to no request: a stateless client has no stream for it.
   }
 
-  /** Notifications name their request by our id (progress tokens stay the client's own). */
-  private restoreIds(message: JsonRpcMessage, original: JsonRpcId): JsonRpcMessage {
+  /** What names the request by our id (a cancellation, a subscription's stamp) names it by the client's. */
+  private restoreIds(message: JsonRpcMessage, ours: string, original: JsonRpcId): JsonRpcMessage {
     const params = (message as { params?: Record<string, unknown> }).params;
     if (message.method === 'notifications/cancelled' && params) return { ...message, params: { ...params, requestId: original } } as JsonRpcMessage;
-    return message;
+    return subscriptionIdOf(message) === ours ? withSubscriptionId(message, original) : message;
   }
 
   private answer(exchange: Exchange, ours: string, response: JsonRpcMessage): void {

@@ -10,7 +10,8 @@ export interface InstalledPackage {
   name: string;
   version: string;
   dir: string;
-  source: 'launch-folder' | 'npx-cache';
+  /** `prepared`: installed by Countersign before a sandbox (sandbox/package-prep.ts). */
+  source: 'launch-folder' | 'npx-cache' | 'prepared';
   /** The bin script npx would run, absolute; undefined when the package names none. */
   bin?: string;
 }

@@ -3,13 +3,13 @@
 // matches runs directly (node on its bin), so npx cannot pick another copy between the check and the
 // start. This is the one place that turns a launch into "exactly these files": a sandbox can resolve
 // here first, then run the resolved package without the network.
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import type { PinnedPackage, ServerConfig } from '../../../shared/api.js';
 import { escapeControl } from '../../../shared/escape.js';
 import type { StdioServerSpec } from '../server-process.js';
 import { findPackageLaunch, type PackageLaunch } from '../trust/package-launch.js';
 import { hashPackageDir } from './package-hash.js';
-import { findNpxPackage, npxCacheCopies, type InstalledPackage, type NpxLocations } from './npx-resolution.js';
+import { findNpxPackage, npxCacheCopies, readInstalled, type InstalledPackage, type NpxLocations } from './npx-resolution.js';
 
 /** The node a verified bin runs with: this one, or (inside Electron) the one on PATH, as npx would. */
 export function defaultNode(): string {
@@ -21,6 +21,11 @@ export interface PackageContext {
   npxCache: string;
   /** The node that runs a verified package's bin (npx would use the one on PATH). */
   node: string;
+  /**
+   * Copies Countersign prepared for servers under limits (run offline, without npx). `install` puts the
+   * pinned version there when npx has no copy and the server runs under limits.
+   */
+  prepared?: { nodeModules(name: string, version: string): string; install(name: string, version: string): Promise<string> };
 }
 
 /** An installed package and the hash of its files. */
@@ -69,6 +74,19 @@ export async function checkPinnedLaunch(name: string, config: ServerConfig, pinn
     const contentHash = await hashPackageDir(copy.dir);
     if (contentHash === pinned.contentHash) return { ok: true, spec: direct(config, launch, copy, ctx.node), checked: { ...copy, contentHash } };
   }
+  // Under limits the package runs offline from a copy Countersign prepared: the same content check.
+  if (ctx.prepared && underLimits(config)) {
+    const nodeModules = existsSync(ctx.prepared.nodeModules(launch.name, launch.version!)) ? ctx.prepared.nodeModules(launch.name, launch.version!) : await ctx.prepared.install(launch.name, launch.version!).catch(() => undefined);
+    const copy = nodeModules ? readInstalled(nodeModules, launch.name, launch.version!, 'prepared') : undefined;
+    if (copy) {
+      const contentHash = await hashPackageDir(copy.dir);
+      if (contentHash !== pinned.contentHash) {
+        const why = `the package prepared for its sandbox (${pinned.spec} in ${copy.dir}) has content ${contentHash}, but the pin recorded ${pinned.contentHash}`;
+        return { ok: false, why: stopped(name, why), quarantine: why };
+      }
+      return { ok: true, spec: direct(config, launch, copy, ctx.node), checked: { ...copy, contentHash } };
+    }
+  }
   return {
     ok: false,
     why: stopped(name, `the pinned package ${pinned.spec} (content ${pinned.contentHash}) is not installed where Countersign can check it, and npx would fetch it now`) +
@@ -83,8 +101,15 @@ export async function installedForPin(pinned: ServerConfig, original: ServerConf
   const before = npxLaunch(original);
   const found = findNpxPackage(launch.name, launch.version!, launch.spec, locations(pinned, ctx))
     ?? (before ? findNpxPackage(launch.name, launch.version!, before.spec, locations(pinned, ctx)) : undefined)
-    ?? npxCacheCopies(launch.name, launch.version!, ctx.npxCache)[0];
+    ?? npxCacheCopies(launch.name, launch.version!, ctx.npxCache)[0]
+    // A server under limits ran the copy Countersign prepared for it.
+    ?? (ctx.prepared && underLimits(pinned) ? readInstalled(ctx.prepared.nodeModules(launch.name, launch.version!), launch.name, launch.version!, 'prepared') : undefined);
   return found ? { ...found, contentHash: await hashPackageDir(found.dir) } : undefined;
+}
+
+/** Limits that make a launch run its package from a prepared copy (sandbox/package-prep.ts). */
+function underLimits(config: ServerConfig): boolean {
+  return 'command' in config && !!config.limits && (config.limits.network === 'none' || config.limits.filesystem !== 'host');
 }
 
 function stopped(name: string, why: string): string {

@@ -39,7 +39,8 @@ export class AttachedUpstream implements MessageTransport {
     socket.write(JSON.stringify({ countersign: HANDSHAKE_VERSION, attach: this.token }) + '\n');
     const r = await ready;
     if (!r.ok) {
-      this.exit ??= { code: null, signal: null, stderrTail: '', startError: r.error };
+      // The same words as a start error the broker saw itself: the OS's reason, without our prefix.
+      this.exit ??= { code: null, signal: null, stderrTail: '', startError: r.error.replace(/^could not start '.*?': /, '') };
       socket.destroy();
       this.fireClose();
       throw new Error(r.error);

@@ -7,6 +7,8 @@ import type { ToolDefinition } from '../../../shared/tool.js';
 import { badLineResponse, LineTransport } from '../line-transport.js';
 import { RelaySession, type GateVerdict, type SessionHooks, type ToolCallContext } from '../relay-session.js';
 import type { ExitInfo } from '../server-process.js';
+import { depthRefusal, TOO_DEEP_ARGUMENTS } from '../argument-checks.js';
+import { checkSchemaIfReady, warmSchema } from '../schema-check.js';
 import { AttachedUpstream } from './attached-upstream.js';
 import { ControlChannel } from './control-channel.js';
 import { isCritical } from '../../../shared/protected-paths.js';
@@ -41,6 +43,8 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   const upstream = new AttachedUpstream(opts.socketPath, opts.attachToken);
   let upstreamTimeoutMs = opts.upstreamTimeoutMs;
   let nextCall = 1;
+  /** The MCP revision the server answered with: it picks the schema dialect when $schema is absent. */
+  let protocolVersion: string | undefined;
 
   // Set up before anything flows: the lane needs the session, which needs the transports.
   const lane = fastLane(() => session, () => downstream, upstream);
@@ -61,6 +65,10 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     if (!lease) return undefined;
     // Self-protection holds under a lease too: a call naming Countersign's files asks the broker.
     if (lease.protect && isCritical(findProtected(args, lease.protect.scope), lease.protect.toolOnlyReads)) return undefined;
+    // The broker checked the schema for the call that earned the lease; each later call is checked here,
+    // and asks the broker (which checks and asks) when it breaks it or the check is not ready yet.
+    const check = checkSchemaIfReady(s.knownTools().find((t) => t.name === tool), args, protocolVersion);
+    if (!check || check.violated) return undefined;
     const started = Date.now();
     return {
       forward: true,
@@ -85,11 +93,17 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     };
     ctx.signal.addEventListener('abort', cancel, { once: true });
     try {
-      const reply = await channel.request<DecideReply>('decide', { call, tool: ctx.toolName, arguments: ctx.arguments, progress: ctx.progressRequested });
+      // Too deep to send (or to hash, show and log): the broker refuses and logs it without them.
+      const tooDeep = depthRefusal(ctx.arguments) !== undefined;
+      const params = { call, tool: ctx.toolName, arguments: tooDeep ? TOO_DEEP_ARGUMENTS : ctx.arguments, progress: ctx.progressRequested, ...(tooDeep ? { tooDeep: true as const } : {}) };
+      const reply = await channel.request<DecideReply>('decide', params);
       upstreamTimeoutMs = reply.upstreamTimeoutMs;
       if (!reply.forward) return { forward: false, result: reply.result };
       // Decided on the listing we have now: a lease holds only while that listing does.
-      if (reply.lease && session.toolsGeneration === generation) leases.grant(ctx.toolName, generation, reply.lease, reply.retryOnTimeout);
+      if (reply.lease && session.toolsGeneration === generation) {
+        leases.grant(ctx.toolName, generation, reply.lease, reply.retryOnTimeout);
+        warmSchema(session.knownTools().find((t) => t.name === ctx.toolName), protocolVersion);
+      }
       return {
         forward: true,
         retryOnTimeout: reply.retryOnTimeout,
@@ -104,7 +118,10 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   const hooks: SessionHooks = {
     decideToolCall,
     quickVerdict,
-    onInitialized: (s, result) => channel.notify('initialized', { client: s.clientInfo, result }),
+    onInitialized: (s, result) => {
+      if (typeof result.protocolVersion === 'string') protocolVersion = result.protocolVersion;
+      channel.notify('initialized', { client: s.clientInfo, result, elicitation: session.clientElicits });
+    },
     onToolsListed: (_s, tools) => channel.notify('listed', { tools }),
     rewriteToolsList: async (_s, tools) => (await channel.request<{ tools?: ToolDefinition[] }>('rewrite', { tools })).tools,
     upstreamTimeoutMs: () => upstreamTimeoutMs,
@@ -118,6 +135,23 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   channel.handle('progress', (p) => {
     if (typeof p.call !== 'number' || typeof p.progress !== 'number') return;
     deciding.get(p.call)?.sendProgress(p.progress, String(p.message ?? ''));
+  });
+  // Inline approval: the broker asks the client through this session; an answer in Countersign cancels it.
+  const asking = new Map<number, AbortController>();
+  channel.handle('elicit', async (p) => {
+    const call = typeof p.call === 'number' ? p.call : -1;
+    const ctx = deciding.get(call);
+    if (!ctx?.askClient || typeof p.method !== 'string') throw new Error('that call is not waiting here');
+    const abort = new AbortController();
+    asking.set(call, abort);
+    try {
+      return { result: await ctx.askClient(p.method, (p.params ?? {}) as Record<string, unknown>, abort.signal) };
+    } finally {
+      asking.delete(call);
+    }
+  });
+  channel.handle('elicit-cancel', (p) => {
+    if (typeof p.call === 'number') asking.get(p.call)?.abort();
   });
   channel.handle('upstream', (p) => upstream.upstreamReady(p.ok === true ? { ok: true } : { ok: false, error: String(p.error) }));
   channel.handle('exited', (p) => upstream.exited(exitInfo(p)));

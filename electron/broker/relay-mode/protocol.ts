@@ -41,7 +41,7 @@ export type Report =
 
 /** connect → broker. */
 export interface ToBroker {
-  initialized: { client?: { name?: string; version?: string }; result: Record<string, unknown> };
+  initialized: { client?: { name?: string; version?: string }; result: Record<string, unknown>; elicitation?: boolean };
   listed: { tools: ToolDefinition[] };
   cancel: { call: number; by?: 'client' | 'session'; reason?: string };
   report: { items: Report[] };
@@ -51,7 +51,8 @@ export interface ToBroker {
 
 /** connect → broker requests, and what they answer. */
 export interface BrokerRequests {
-  decide: { params: { call: number; tool: string; arguments: unknown; progress?: boolean }; result: DecideReply };
+  /** `tooDeep`: the arguments nest past MAX_ARGUMENT_DEPTH and were left out (they cannot be sent). */
+  decide: { params: { call: number; tool: string; arguments: unknown; progress?: boolean; tooDeep?: true }; result: DecideReply };
   rewrite: { params: { tools: ToolDefinition[] }; result: { tools?: ToolDefinition[] } };
 }
 
@@ -63,9 +64,13 @@ export interface ToConnect {
   revoke: { history?: boolean };
   'tools-changed': Record<string, never>;
   close: { why: string };
+  /** Stop asking the client about this call (it was answered in Countersign). */
+  'elicit-cancel': { call: number };
 }
 
 /** broker → connect requests. */
 export interface ConnectRequests {
   definition: { params: { name: string }; result: { definition?: ToolDefinition } };
+  /** Inline approval: a request of Countersign's own to the client, about a waiting call. */
+  elicit: { params: { call: number; method: string; params: Record<string, unknown> }; result: { result: unknown } };
 }

@@ -2,7 +2,9 @@
 // fit is refused with a clear error instead of reaching the gate or the audit log half-formed.
 import { z } from 'zod';
 
-const tool = z.object({ name: z.string().min(1).max(512) }).passthrough();
+// Names are not limited here: an odd name is a finding on the listing, never a failed tools/list
+// (a line is at most 32 MiB anyway).
+const tool = z.object({ name: z.string() }).passthrough();
 const outcome = z.union([
   z.object({ status: z.enum(['ok', 'error']) }),
   z.object({ status: z.enum(['failed', 'timeout']), error: z.string().max(10_000) }),
@@ -15,10 +17,11 @@ export const wire = {
   initialized: z.object({
     client: z.object({ name: z.string().max(512).optional(), version: z.string().max(512).optional() }).optional(),
     result: z.record(z.unknown()),
+    elicitation: z.boolean().optional(),
   }),
   listed: z.object({ tools: z.array(tool).max(100_000) }),
   rewrite: z.object({ tools: z.array(tool).max(100_000) }),
-  decide: z.object({ call: callNumber, tool: z.string().max(512), arguments: z.unknown(), progress: z.boolean().optional() }),
+  decide: z.object({ call: callNumber, tool: z.string(), arguments: z.unknown(), progress: z.boolean().optional(), tooDeep: z.literal(true).optional() }),
   /** `by`: whether the client cancelled (or left), or the session ended; `reason` as the client gave it. */
   cancel: z.object({ call: callNumber, by: z.enum(['client', 'session']).optional(), reason: z.string().max(1000).optional() }),
   report: z.object({
@@ -27,7 +30,7 @@ export const wire = {
         kind: z.literal('leased'),
         call: z.object({
           time: z.string().max(64),
-          tool: z.string().max(512),
+          tool: z.string(),
           arguments: z.unknown(),
           decidedBy,
           reasons: z.array(z.string().max(128)).max(64),

@@ -10,7 +10,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { LimitsProfile, SandboxSupport } from '../../../shared/limits.js';
 import { findPackageLaunch, type PackageLaunch } from '../trust/package-launch.js';
-import type { VersionResolver } from '../trust/version-resolver.js';
+import { asResolved, type VersionResolver } from '../trust/version-resolver.js';
 import { LaunchRefused, planLaunch, type LaunchSpec } from './launch-plan.js';
 import { resolveCommand } from './runtime-paths.js';
 
@@ -57,15 +57,29 @@ function npxTail(args: string[], launch: PackageLaunch): { bin?: string; rest: s
   return { bin: after[at], rest: after.slice(at + 1) };
 }
 
+/** The folder a package version is prepared in, under the preparer's root. */
+export function preparedFolder(root: string, name: string, version: string): string {
+  return join(root, `${name.replace('/', '+')}@${version}`);
+}
+
 export class NpmPreparer implements PackagePreparer {
   constructor(private readonly opts: NpmPreparerOptions) {}
 
+  get root(): string {
+    return this.opts.root;
+  }
+
+  /** Installs name@version into its own folder unless it is there; returns the folder's node_modules. */
+  async ensureInstalled(name: string, version: string): Promise<string> {
+    const folder = preparedFolder(this.opts.root, name, version);
+    if (!existsSync(join(folder, 'node_modules', name, 'package.json'))) await this.install(`${name}@${version}`, folder);
+    return join(folder, 'node_modules');
+  }
+
   async prepare(spec: LaunchSpec, launch: PackageLaunch): Promise<LaunchSpec> {
-    const version = launch.exact ? launch.version! : this.opts.resolve ? await this.opts.resolve(launch) : undefined;
+    const version = launch.exact ? launch.version! : this.opts.resolve ? asResolved(await this.opts.resolve(launch)).version : undefined;
     if (!version) throw new LaunchRefused(`pin ${launch.name} to an exact version first: under limits its package is installed before the sandbox, and run offline`);
-    const folder = join(this.opts.root, `${launch.name.replace('/', '+')}@${version}`);
-    if (!existsSync(join(folder, 'node_modules', launch.name, 'package.json'))) await this.install(`${launch.name}@${version}`, folder);
-    const pkgDir = join(folder, 'node_modules', launch.name);
+    const pkgDir = join(await this.ensureInstalled(launch.name, version), launch.name);
     const { bin, rest } = npxTail(spec.args ?? [], launch);
     const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { name?: string; bin?: string | Record<string, string> };
     const script = realpathSync(join(pkgDir, binOf(pkg, bin)));

@@ -12,8 +12,18 @@ import type { ProtectedPath } from '../../../shared/protected-paths.js';
 import { writeFileAtomicSync } from '../atomic-file.js';
 import { FileVersion } from '../file-version.js';
 import { openVault, type KeyVault } from './key-vault.js';
+import { describeProblems, StoreHygiene } from './store-hygiene.js';
+
+/** The data folder or a store file is not safe (store-hygiene.ts): nothing is sealed until it is fixed. */
+export class SafeModeError extends Error {
+  override name = 'SafeModeError';
+}
 
 export const SEALED_FILE = 'grants.sealed.json';
+
+/** The store files whose owner and mode are checked, besides the folder itself. */
+const STORE_FILES = ['settings.json', 'trust.json', SEALED_FILE, 'audit.jsonl'];
+
 
 const sha = z.string().regex(/^[0-9a-f]{64}$/);
 const grantsSchema = z.object({
@@ -40,6 +50,7 @@ export class GrantSeal {
   readonly #vault: KeyVault;
   readonly #version: FileVersion;
   readonly #warn: (text: string) => void;
+  readonly #hygiene: StoreHygiene;
   #cache?: { key: string | undefined; grants: Grants; generation: number };
   /** Warned once per bad file version, not on every read. */
   #warnedFor?: string;
@@ -54,6 +65,12 @@ export class GrantSeal {
     this.#warn = warn;
     this.path = path.join(this.#dataDir, SEALED_FILE);
     this.#version = new FileVersion(this.path);
+    const keyFile = vault.keyFile;
+    this.#hygiene = new StoreHygiene(() => [
+      { path: this.#dataDir, kind: 'dir' },
+      ...STORE_FILES.map((f) => ({ path: path.join(this.#dataDir, f), kind: 'file' as const })),
+      ...(keyFile ? [{ path: path.dirname(keyFile), kind: 'dir' as const }, { path: keyFile, kind: 'file' as const }] : []),
+    ]);
     if (vault.keyFile && isInside(vault.keyFile, this.#dataDir)) {
       warn(`The seal key ${vault.keyFile} is inside the data folder, so a hand edit there can forge trust and launch consent. Set COUNTERSIGN_KEY_DIR to a folder outside ${this.#dataDir}.`);
     }
@@ -67,6 +84,17 @@ export class GrantSeal {
   /** The key file, when there is one: no tool call may touch it without the person. */
   protectedPaths(): ProtectedPath[] {
     return this.#vault.keyFile ? [{ path: this.#vault.keyFile, what: "Countersign's seal key" }] : [];
+  }
+
+  /** Why the store is in safe mode (with the fix), or undefined when it is not. */
+  unsafe(): string | undefined {
+    const problems = this.#hygiene.problems();
+    return problems.length ? describeProblems(problems) : undefined;
+  }
+
+  /** Look at the folder's and files' modes again on the next check (after a fix). */
+  recheck(): void {
+    this.#hygiene.invalidate();
   }
 
   trust(server: string): string | undefined {
@@ -90,6 +118,8 @@ export class GrantSeal {
 
   /** Seals a change: the current valid grants, changed, under the next generation. Throws when it cannot be saved. */
   update(change: (grants: Grants) => void): void {
+    const unsafe = this.unsafe();
+    if (unsafe) throw new SafeModeError(`Nothing was saved. ${unsafe}`);
     const current = this.#read();
     const grants = structuredClone(current.grants);
     change(grants);
@@ -119,6 +149,8 @@ export class GrantSeal {
   }
 
   #read(): { grants: Grants; generation: number } {
+    // In safe mode nothing counts as granted: the files may have been written by someone else.
+    if (this.#hygiene.problems().length) return { grants: empty(), generation: 0 };
     const version = this.#version.current();
     if (this.#cache && this.#cache.key === version) return this.#cache;
     const found = this.#verify(version);

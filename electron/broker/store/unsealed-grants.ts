@@ -11,6 +11,8 @@ import { ruleHash } from './grant-seal.js';
 const q = (text: string): string => `'${escapeControl(text)}'`;
 
 export function listUnsealed(core: Broker): UnsealedGrant[] {
+  // In safe mode nothing is sealed and nothing can be: the status says what to fix first.
+  if (core.seal.unsafe()) return [];
   const out: UnsealedGrant[] = [];
   const servers = core.store.listServers();
   for (const name of core.store.trustedInFile()) {
@@ -89,8 +91,14 @@ export function discardUnsealed(core: Broker, actor: Actor, ref: UnsealedRef): v
   }
 }
 
+/** The store's live status lines: safe mode with its fix, grants waiting for confirmation. */
+export function storeWarnings(core: Broker): string[] {
+  const unsafe = core.seal.unsafe();
+  return unsafe ? [unsafe] : unsealedWarnings(core);
+}
+
 /** One status line while anything waits, so the banner says where to look. */
-export function unsealedWarnings(core: Broker): string[] {
+function unsealedWarnings(core: Broker): string[] {
   let grants: UnsealedGrant[];
   try {
     grants = listUnsealed(core);

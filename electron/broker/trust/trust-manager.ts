@@ -7,9 +7,10 @@ import { effectiveHints } from '../../../shared/annotations.js';
 import { canonicalJson } from '../../../shared/canonical-json.js';
 import { diffDefinitions, diffVersions } from '../../../shared/definition-diff.js';
 import type { ReasonCode } from '../../../shared/decision.js';
-import { scanText, scanTool, findShadowing, type Finding, type ServerTools } from '../../../shared/description-scan.js';
+import { scanTool, findShadowing, type Finding, type ServerTools } from '../../../shared/description-scan.js';
 import type { ToolDefinition } from '../../../shared/tool.js';
 import type { PinView, ReviewAction, ServerChanges } from '../../../shared/trust-types.js';
+import { scanArguments } from '../argument-checks.js';
 import { isPerson, type Change } from '../change-entry.js';
 import type { SettingsStore } from '../settings-store.js';
 import { DefinitionTracker, heldChangeHash, listingHash } from './definition-tracker.js';
@@ -33,6 +34,8 @@ export interface TrustManagerOptions {
   resolver?: VersionResolver;
   /** npm's `_npx` cache folder (tests use their own). */
   npxCache?: string;
+  /** Packages prepared for servers under limits (checked against a content pin like npx's copies). */
+  prepared?: PackageContext['prepared'];
   /** Launch consent counts only when sealed (store/grant-seal.ts). */
   seal?: GrantSeal;
 }
@@ -80,6 +83,8 @@ export class TrustManager {
   assertCanStart(name: string, config: ServerConfig): void {
     const blocked = this.policy.blockReason(name);
     if (blocked) throw new BlockedServerError(`Countersign will not start '${name}': ${blocked}.`);
+    const unsafe = this.opts.seal?.unsafe();
+    if (unsafe) throw new BlockedServerError(`Countersign will not start '${name}'. ${unsafe}`);
     const record = this.store.get(name);
     if (launchApproved(config, record)) return;
     const entry = this.policy.serverEntry(name);
@@ -218,17 +223,9 @@ export class TrustManager {
     return findings;
   }
 
-  argumentFindings(server: string, args: unknown, listings: Map<string, ToolDefinition[]>): Finding[] {
-    const out: Finding[] = [];
-    const ctx = { otherServers: this.otherServers(server, listings), where: 'argument' as const };
-    const walk = (value: unknown, depth: number): void => {
-      if (out.length > 50 || depth > 32) return;
-      if (typeof value === 'string') out.push(...scanText(value, ctx));
-      else if (Array.isArray(value)) value.forEach((v) => walk(v, depth + 1));
-      else if (value && typeof value === 'object') Object.values(value).forEach((v) => walk(v, depth + 1));
-    };
-    walk(args, 0);
-    return out;
+  /** Scans the arguments' strings; long texts are scanned in slices that let the event loop run. */
+  argumentFindings(server: string, args: unknown, listings: Map<string, ToolDefinition[]>): Promise<Finding[]> {
+    return scanArguments(args, this.otherServers(server, listings));
   }
 
   // ---- views and review ----
@@ -341,7 +338,7 @@ export class TrustManager {
   }
 
   private packageContext(): PackageContext {
-    return { npxCache: this.opts.npxCache ?? npxCacheDir(), node: defaultNode() };
+    return { npxCache: this.opts.npxCache ?? npxCacheDir(), node: defaultNode(), prepared: this.opts.prepared };
   }
 
   /**

@@ -137,6 +137,38 @@ describe('queue', () => {
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Nothing is waiting for you' })));
   });
 
+  it('allow with a rule: the scope comes from this call\'s files, with a lifetime; the guard is passed only when ticked', async () => {
+    const api = new FakeApi();
+    const guarded = [reason('exfiltration-risk', 'danger', 'x')];
+    api.pending = [
+      makeCall({ arguments: { path: '/home/ann/proj/src/a.ts', content: 'x' } }),
+      makeCall({ arguments: { path: '/home/ann/proj/src/b.ts', content: 'y' }, reasons: guarded }),
+    ];
+    const ids = api.pending.map((c) => c.id);
+    await renderApp(api);
+    const user = userEvent.setup();
+    const maker = () => screen.getByRole('group', { name: 'Allow with a rule' });
+    await user.click(screen.getByRole('button', { name: 'Allow with a rule…' }));
+    const scope = within(maker()).getByLabelText('Calls with') as HTMLSelectElement;
+    expect([...scope.options].map((o) => o.text)).toEqual([
+      'files under /home/ann/proj/src', 'files under /home/ann/proj', 'files under /home/ann', 'only /home/ann/proj/src/a.ts', 'exactly these arguments', 'any arguments',
+    ]);
+    expect(within(maker()).queryByLabelText(/also after this agent read local data/)).toBeNull();
+    await user.selectOptions(within(maker()).getByLabelText('For'), '15 minutes');
+    await user.click(within(maker()).getByRole('button', { name: 'Allow with this rule' }));
+    await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(1));
+    await user.click(screen.getByRole('button', { name: 'Allow with a rule…' }));
+    await user.selectOptions(within(maker()).getByLabelText('Calls with'), 'files under /home/ann/proj');
+    await user.selectOptions(within(maker()).getByLabelText('For'), 'this client session');
+    await user.click(within(maker()).getByLabelText(/also after this agent read local data/));
+    await user.click(within(maker()).getByRole('button', { name: 'Allow with this rule' }));
+    await screen.findByRole('heading', { name: 'Nothing is waiting for you' });
+    expect(api.callsOf('decide')).toEqual([
+      [ids[0], { kind: 'allow-rule', rule: { scope: { kind: 'under', dir: '/home/ann/proj/src' }, lifetime: { kind: 'minutes', minutes: 15 } } }],
+      [ids[1], { kind: 'allow-rule', rule: { scope: { kind: 'under', dir: '/home/ann/proj' }, lifetime: { kind: 'session' }, coversExfiltration: true } }],
+    ]);
+  });
+
   it('a call decided elsewhere leaves the queue, and new calls are announced', async () => {
     const api = new FakeApi();
     api.pending = [makeCall({ tool: 'first' })];

@@ -1,6 +1,7 @@
 // What this server runs, exactly: the command line argument by argument (or the URL), the folder and
 // the names of the environment variables. A new or changed command needs the person's consent.
 import type { ServerConfig } from '../../../shared/api';
+import { summarizeLimits } from '../../../shared/limits';
 import { useApi, useActions } from '../store/context';
 import type { UiServer } from '../store/normalize';
 import { CommandLine } from '../ui/CommandLine';
@@ -38,6 +39,9 @@ export function LaunchPanel({ server }: { server: UiServer }) {
       {launch.url && <p>URL: <code className="break"><VisibleText text={launch.url} /></code></p>}
       {launch.cwd && <p className="small">In folder <code><VisibleText text={launch.cwd} /></code></p>}
       <Names names={launch.envNames ?? []} what="Environment variables" />
+      {launch.commandLine && server.launch && (
+        <p className="small">Limits: {server.launch.limits ? <VisibleText text={summarizeLimits(server.launch.limits)} /> : 'none (it reaches your files and the network as you do)'}</p>
+      )}
       <Names names={launch.headerNames ?? []} what="Headers" />
       {needsConsent ? (
         // Bound to the command on screen: if it changed meanwhile, the broker refuses and nothing runs.

@@ -5,6 +5,8 @@ import { StatusBadge, TrustBadge } from '../ui/Badges';
 import { VisibleText } from '../ui/VisibleText';
 import { ChangeReview } from './ChangeReview';
 import { LaunchPanel } from './LaunchPanel';
+import { LimitsBadge } from './LimitsBadge';
+import { LimitsPanel } from './LimitsPanel';
 import { ServerActions } from './ServerActions';
 import { ToolList } from './ToolList';
 
@@ -19,6 +21,7 @@ export function ServerDetail({ server, onRemoved }: { server: UiServer; onRemove
         <div className="badge-row">
           <StatusBadge status={server.status} />
           <TrustBadge trusted={server.trusted} />
+          <LimitsBadge view={server.limits} />
           <span className="muted small">{server.sessions === 1 ? '1 open session' : `${server.sessions} open sessions`}</span>
         </div>
         {says && <p className="muted small">The server says it is: <VisibleText text={says} /></p>}
@@ -33,6 +36,7 @@ export function ServerDetail({ server, onRemoved }: { server: UiServer; onRemove
       )}
       <ServerActions server={server} onRemoved={onRemoved} />
       <LaunchPanel server={server} />
+      <LimitsPanel server={server} />
       {changes && changes.tools.length > 0 && <ChangeReview changes={changes} />}
       <ToolList server={server} />
     </div>

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { useApp } from '../store/context';
 import { StatusBadge, TrustBadge } from '../ui/Badges';
+import { LimitsBadge } from './LimitsBadge';
 import { Icon } from '../ui/Icon';
 import { VisibleText } from '../ui/VisibleText';
 import { AddServerForm } from './AddServerForm';
@@ -42,6 +43,7 @@ export function ServersScreen() {
                 <span className="server-item-badges">
                   <StatusBadge status={s.status} />
                   <TrustBadge trusted={s.trusted} />
+                  <LimitsBadge view={s.limits} />
                   {s.pendingChanges > 0 && <span className="badge badge-warning">{s.pendingChanges} to review</span>}
                 </span>
               </button>

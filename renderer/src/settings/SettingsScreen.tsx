@@ -2,16 +2,15 @@
 import { useEffect, useId, useState } from 'react';
 import type { Settings } from '../../../shared/api';
 import type { DesktopApi } from '../bridge/pick-bridge';
-import { dateTime } from '../lib/format';
 import { useApi, useActions, useApp } from '../store/context';
-import { VisibleText } from '../ui/VisibleText';
 import { DesktopSettings } from './DesktopSettings';
+import { InlineApproval } from './InlineApproval';
+import { RulesList } from './RulesList';
 
 export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
   const api = useApi();
-  const { run, refreshSettings, refreshRules } = useActions();
+  const { run, refreshSettings } = useActions();
   const settings = useApp((s) => s.settings);
-  const rules = useApp((s) => s.rules);
   const id = useId();
   const [timeout, setTimeoutText] = useState('');
   const [saved, setSaved] = useState('');
@@ -40,6 +39,8 @@ export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
         <p className="muted small">An unanswered call is denied when its time is up; the client is told why.</p>
       </section>
 
+      <InlineApproval />
+
       <section className="block" aria-labelledby={`${id}-theme`}>
         <h2 id={`${id}-theme`}>Theme</h2>
         <fieldset className="radio-row">
@@ -55,20 +56,7 @@ export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
 
       <section className="block" aria-labelledby={`${id}-rules`}>
         <h2 id={`${id}-rules`}>Saved rules</h2>
-        {rules.length === 0 ? (
-          <p className="muted">No rules. “Always allow” on a call saves one here, for that tool on that server; it applies only while the server is trusted.</p>
-        ) : (
-          <ul className="rules">
-            {rules.map((r) => (
-              <li key={r.id} className="rule">
-                <span>Always allow <code className="tool-name"><VisibleText text={r.tool} /></code> on <strong><VisibleText text={r.server} /></strong></span>
-                <span className="muted small">since {dateTime(r.createdAt)}</span>
-                <button type="button" className="btn btn-small" aria-label={`Remove rule for ${r.tool} on ${r.server}`}
-                  onClick={() => void run('removeRule', () => api.removeRule(r.id)).then(() => refreshRules())}>Remove</button>
-              </li>
-            ))}
-          </ul>
-        )}
+        <RulesList />
       </section>
       {desktop && <DesktopSettings desktop={desktop} />}
       <p className="sr-only" role="status">{saved}</p>

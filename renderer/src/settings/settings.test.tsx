@@ -38,7 +38,43 @@ describe('settings', () => {
   });
 });
 
+describe('settings: rules', () => {
+  it('lists rules in plain words with their scope and end, shortens one and stops one covering the guard', async () => {
+    const api = new FakeApi();
+    const later = new Date(Date.now() + 5 * 3_600_000).toISOString();
+    api.rules = [
+      { id: 'r1', server: 'fs', tool: 'write_file', action: 'allow', createdAt: '2026-01-01T00:00:00Z', scope: { kind: 'under', dir: '/p/src', keys: ['path'] } },
+      { id: 'r2', server: 'web', tool: 'post', action: 'allow', createdAt: '2026-01-01T00:00:00Z', expiresAt: later, coversExfiltration: true },
+      { id: 'r3', server: 'fs', tool: 'edit_file', action: 'allow', createdAt: '2026-01-01T00:00:00Z', session: 's1' },
+    ];
+    await renderApp(api, 'settings');
+    const user = userEvent.setup();
+    const items = (await screen.findAllByRole('listitem')).filter((li) => li.className.includes('rule'));
+    expect(items.map((li) => li.querySelector('span')!.textContent)).toEqual([
+      "Allow write_file on 'fs': files under /p/src, always",
+      expect.stringMatching(/^Allow post on 'web': any arguments, until .+, also after this agent read local data$/),
+      "Allow edit_file on 'fs': any arguments, for this client session",
+    ]);
+    await user.click(screen.getByRole('button', { name: 'End rule for write_file on fs in 1 hour' }));
+    await user.click(screen.getByRole('button', { name: 'Stop rule for post on web covering calls after local reads' }));
+    const calls = api.callsOf('updateRule') as Array<[string, { expiresAt?: string; coversExfiltration?: boolean }]>;
+    expect(calls.map((c) => c[0])).toEqual(['r1', 'r2']);
+    expect(calls[1]![1]).toEqual({ coversExfiltration: false });
+    expect(Date.parse(calls[0]![1].expiresAt!) - Date.now()).toBeGreaterThan(59 * 60_000);
+    expect(screen.queryByRole('button', { name: 'End rule for edit_file on fs in 1 hour' })).toBeNull();
+  });
+});
+
 describe('activity', () => {
+  it('a call a rule allowed names the rule', async () => {
+    const api = new FakeApi();
+    api.log = [entry({ seq: 1, tool: 'write_file', decidedBy: 'rule', rule: { id: 'r1', text: "write_file on 'fs': files under /p/src, until 09:00" } })];
+    await renderApp(api, 'activity');
+    const [row] = within(await screen.findByRole('list', { name: 'Audit log' })).getAllByRole('listitem');
+    await userEvent.click(within(row!).getByRole('button'));
+    expect(row!.textContent).toContain("Allowed by your rulewrite_file on 'fs': files under /p/src, until 09:00");
+  });
+
   it('filters the log, shows full arguments and who decided, and adds new entries without reading the log again', async () => {
     const api = new FakeApi();
     api.log = [entry({ seq: 1 }), entry({ seq: 2, tool: 'write_file', decision: 'deny', decidedBy: 'person', status: 'denied', detail: 'not now', arguments: { path: '/b', content: 'x' } })];

@@ -1,13 +1,14 @@
 // An in-memory CountersignApi for component tests: the bridge boundary, so the UI above it is real.
 import type { LimitsProfile } from '../../../shared/limits.js';
 import type {
-  AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, LogQuery, PendingCall,
+  AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, InlineApprovalClient, LogQuery, PendingCall,
   PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerConfig, ServerView, Settings, UnsealedGrant, UnsealedRef,
 } from '../../../shared/api';
 import type {
   ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult,
 } from '../../../shared/clients';
 import type { Rule } from '../../../shared/decision';
+import type { RulePatch } from '../../../shared/api';
 import type { EffectiveHints } from '../../../shared/tool';
 
 export const CAUTIOUS_HINTS: EffectiveHints = {
@@ -89,6 +90,7 @@ export class FakeApi implements CountersignApi {
   changes: ServerChanges[] = [];
   log: AuditEntry[] = [];
   files: Record<string, FilePreview> = {};
+  inline: InlineApprovalClient[] = [];
   decideNote?: string;
   pinResult: PinView = { definitionsHash: 'abc', pinnedAt: '2026-01-01T00:00:00Z', by: 'person' };
   clients: ClientView[] = [makeClient()];
@@ -133,6 +135,17 @@ export class FakeApi implements CountersignApi {
   }
   listRules() { return this.answer('listRules', [], () => structuredClone(this.rules)); }
   removeRule(id: string) { return this.answer('removeRule', [id], () => void (this.rules = this.rules.filter((r) => r.id !== id))); }
+  updateRule(id: string, patch: RulePatch) {
+    return this.answer('updateRule', [id, patch], () => {
+      const rule = this.rules.find((r) => r.id === id)!;
+      if (patch.expiresAt !== undefined) {
+        if (patch.expiresAt === null) delete rule.expiresAt;
+        else rule.expiresAt = patch.expiresAt;
+      }
+      if (patch.coversExfiltration !== undefined) rule.coversExfiltration = patch.coversExfiltration || undefined;
+      return structuredClone(rule);
+    });
+  }
   getSettings() { return this.answer('getSettings', [], () => ({ ...this.settings })); }
   updateSettings(patch: Partial<Settings>) { return this.answer('updateSettings', [patch], () => (this.settings = { ...this.settings, ...patch })); }
   queryLog(query: LogQuery) { return this.answer('queryLog', [query], () => structuredClone(this.log)); }
@@ -156,6 +169,14 @@ export class FakeApi implements CountersignApi {
       s.config = { ...s.config, limits };
       if (s.limits) s.limits = { ...s.limits, profile: limits };
     }));
+  }
+  listInlineApproval() { return this.answer('listInlineApproval', [], () => structuredClone(this.inline)); }
+  setInlineApproval(client: string, enabled: boolean) {
+    return this.answer('setInlineApproval', [client, enabled], () => {
+      const c = this.inline.find((x) => x.client === client);
+      if (c) c.enabled = enabled;
+      else this.inline.push({ client, enabled, seen: false });
+    });
   }
   importServers(mcpServers: Record<string, unknown>) {
     return this.answer('importServers', [mcpServers], () => {

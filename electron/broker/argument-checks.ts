@@ -1,0 +1,84 @@
+// Checks on a call's arguments that must hold for any size or shape a hostile agent sends: a bounded
+// nesting depth (checked without recursion) and a text scan that gives the event loop back often.
+import { scanText, scanTextAsync, SCAN_WINDOW, type Finding, type ServerTools } from '../../shared/description-scan.js';
+
+/**
+ * Deepest nesting of arrays and objects a call's arguments may have. Real tools nest a few levels;
+ * deeper input is refused before anything recursive (hashes, previews, the log) touches it.
+ */
+export const MAX_ARGUMENT_DEPTH = 64;
+/** Most findings one call's arguments add to its card. */
+export const MAX_ARGUMENT_FINDINGS = 50;
+/** Longest stretch the scan holds the event loop before yielding. */
+export const SCAN_SLICE_MS = 10;
+
+/** The nesting depth of a JSON value, counted without recursion; stops counting past `limit`. */
+export function nestingDepth(value: unknown, limit = MAX_ARGUMENT_DEPTH): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    const inner = depth + 1;
+    if (inner > deepest) deepest = inner;
+    if (deepest > limit) return deepest;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (child !== null && typeof child === 'object') stack.push([child, inner]);
+    }
+  }
+  return deepest;
+}
+
+export const TOO_DEEP_REFUSAL = `The call's arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels, more than Countersign checks, so it was refused and not run.`;
+
+/** The refusal sentence when the arguments nest deeper than the limit, else undefined. */
+export function depthRefusal(args: unknown): string | undefined {
+  return nestingDepth(args) > MAX_ARGUMENT_DEPTH ? TOO_DEEP_REFUSAL : undefined;
+}
+
+/** What the log keeps of arguments that were refused for their depth: a note, not the value. */
+export const TOO_DEEP_ARGUMENTS = { countersign: `arguments not recorded: nested deeper than ${MAX_ARGUMENT_DEPTH} levels` };
+
+/** A pause for long scans: yields to the event loop once `sliceMs` have passed since the last yield. */
+export function yielder(sliceMs = SCAN_SLICE_MS): () => Promise<void> | undefined {
+  let last = performance.now();
+  return () => {
+    if (performance.now() - last < sliceMs) return undefined;
+    return new Promise<void>((resolve) => setImmediate(() => {
+      last = performance.now();
+      resolve();
+    }));
+  };
+}
+
+/**
+ * Scans every string value in the arguments as argument text. Linear in the total size;
+ * the event loop is never held longer than about SCAN_SLICE_MS plus one scan window. The same
+ * finding from many strings is kept once.
+ */
+export async function scanArguments(args: unknown, otherServers: ServerTools[], pause = yielder()): Promise<Finding[]> {
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  const ctx = { otherServers, where: 'argument' as const };
+  const take = (found: Finding[]) => {
+    for (const f of found) {
+      const key = `${f.code}\u0000${f.message}`;
+      if (seen.has(key) || out.length >= MAX_ARGUMENT_FINDINGS) continue;
+      seen.add(key);
+      out.push(f);
+    }
+  };
+  const stack: Array<[unknown, number]> = [[args, 0]];
+  while (stack.length && out.length < MAX_ARGUMENT_FINDINGS) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value === 'string') {
+      take(value.length > SCAN_WINDOW ? await scanTextAsync(value, ctx, pause) : scanText(value, ctx));
+      await pause();
+    } else if (value !== null && typeof value === 'object' && depth < MAX_ARGUMENT_DEPTH) {
+      const entries = Array.isArray(value) ? value : Object.values(value);
+      // Pushed in reverse so findings come out in document order.
+      for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i], depth + 1]);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,102 @@
+// `countersign servers limits <name> [...]` and the limit flags of `servers add`: what a server may
+// reach, and whether this machine really enforces it. Tighter limits apply at once; looser ones print
+// before and after, ask, and are bound to the launch hash printed.
+import { resolve } from 'node:path';
+import type { ServerView } from '../../shared/api.js';
+import { escapeControl as e } from '../../shared/escape.js';
+import { isLooser, NO_LIMITS, sameLimits, summarizeLimits, type LimitsProfile } from '../../shared/limits.js';
+import { lastFlag, UsageError, type ParsedArgs } from './args.js';
+import { confirm } from './confirm.js';
+import type { CoreApi } from './core-client.js';
+import { launchText } from './server-text.js';
+
+/** Flags that set limits (for `servers add` and `servers limits`). */
+export const LIMIT_VALUES = ['read-only', 'write', 'pass-env'];
+export const LIMIT_BOOLEANS = ['no-network', 'network', 'all-files', 'no-files', 'no-pass-env', 'offered'];
+
+const say = (text: string): void => void process.stdout.write(text);
+
+function hasLimitFlags(args: ParsedArgs): boolean {
+  return LIMIT_VALUES.some((f) => args.flags.has(f)) || LIMIT_BOOLEANS.some((f) => args.bools.has(f));
+}
+
+/** The profile the flags ask for, starting from `base`: what no flag names stays as it is. */
+export function limitsFromFlags(args: ParsedArgs, base: LimitsProfile, cwd = process.cwd()): LimitsProfile | undefined {
+  if (!hasLimitFlags(args)) return undefined;
+  if (args.bools.has('no-network') && args.bools.has('network')) throw new UsageError('give --no-network or --network, not both');
+  const read = (args.flags.get('read-only') ?? []).map((p) => resolve(cwd, p));
+  const write = (args.flags.get('write') ?? []).map((p) => resolve(cwd, p));
+  const fsFlags = [read.length || write.length ? 'paths' : '', args.bools.has('all-files') ? 'all' : '', args.bools.has('no-files') ? 'none' : ''].filter(Boolean);
+  if (fsFlags.length > 1) throw new UsageError('give --read-only/--write DIR, --no-files or --all-files, not several');
+  const next: LimitsProfile = { ...base };
+  if (args.bools.has('no-network')) next.network = 'none';
+  if (args.bools.has('network')) next.network = 'unrestricted';
+  if (fsFlags[0] === 'paths') next.filesystem = { read, write };
+  if (fsFlags[0] === 'none') next.filesystem = { read: [], write: [] };
+  if (fsFlags[0] === 'all') next.filesystem = 'host';
+  if (args.flags.has('pass-env')) next.passEnv = args.flags.get('pass-env')!;
+  if (args.bools.has('no-pass-env')) next.passEnv = [];
+  return next;
+}
+
+/** Only what is set; none at all means none (the config then has no `limits`). */
+export function limitsForAdd(args: ParsedArgs): LimitsProfile | undefined {
+  const limits = limitsFromFlags(args, NO_LIMITS);
+  if (args.bools.has('offered')) throw new UsageError('--offered applies to servers limits, once the server is known');
+  return limits && !(sameLimits(limits, NO_LIMITS) && limits.filesystem === 'host') ? limits : undefined;
+}
+
+function stateLine(what: string, state: string): string {
+  return `  ${what.padEnd(11)} ${state}`;
+}
+
+/** The limits as the person reads them: what they are, and what enforces each here (or why nothing does). */
+export function limitsText(s: ServerView): string {
+  const v = s.limits;
+  if (!v) return `'${e(s.name)}' is a remote server: limits apply to servers Countersign starts on this machine.\n`;
+  const p = v.profile;
+  const files = p.filesystem === 'host' ? 'all of yours (no limit)' : `read-only: ${p.filesystem.read.map((x) => e(x)).join(', ') || 'none'}; writable: ${p.filesystem.write.map((x) => e(x)).join(', ') || 'none'}`;
+  const lines = [
+    `Limits of '${e(s.name)}': ${e(v.badge)}`,
+    `  network:    ${p.network === 'none' ? 'none' : 'unrestricted (a host allowlist is not built yet)'}`,
+    `  files:      ${files}`,
+    `  env:        the scrubbed environment${p.passEnv.length ? ` plus ${p.passEnv.map((x) => e(x)).join(', ')}` : ''}`,
+    `Enforced here by ${v.enforcement.sandbox === 'none' ? 'nothing: NOT SANDBOXED' : v.enforcement.sandbox}${v.enforcement.reason ? ` (${e(v.enforcement.reason)})` : ''}:`,
+    stateLine('network', v.enforcement.network),
+    stateLine('files', v.enforcement.filesystem),
+    stateLine('processes', v.enforcement.processes === 'enforced' ? 'enforced (own PID namespace)' : v.enforcement.processes),
+  ];
+  if (v.running) lines.push(`Running now under: ${e(v.running.badge)}`);
+  if (v.offer) {
+    lines.push(`Offered (not applied): ${e(summarizeLimits(v.offer.limits))}`);
+    for (const why of v.offer.why) lines.push(`  because ${e(why)}`);
+    lines.push(`  accept with: countersign servers limits ${e(s.name)} --offered`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export async function runLimits(api: CoreApi, s: ServerView, args: ParsedArgs): Promise<number> {
+  const current = s.limits?.profile ?? NO_LIMITS;
+  const base = args.bools.has('offered') ? (s.limits?.offer?.limits ?? current) : current;
+  const next = limitsFromFlags(args, base);
+  if (!next) {
+    say(args.bools.has('json') ? JSON.stringify(s.limits ?? null, null, 2) + '\n' : limitsText(s));
+    return 0;
+  }
+  if (!s.limits) throw new UsageError(`'${s.name}' is a remote server: limits apply to servers Countersign starts on this machine`);
+  if (!isLooser(next, current)) {
+    await api.setLimits(s.name, next);
+    say(`Limits of '${e(s.name)}' are now: ${e(summarizeLimits(next))} (applied at once; its running sessions were ended to restart under them).\n`);
+    return 0;
+  }
+  say(launchText(s.name, s.launch));
+  say(`Now:  ${e(summarizeLimits(current))}\nThen: ${e(summarizeLimits(next))}\n`);
+  const hash = lastFlag(args, 'hash') ?? s.launch.hash;
+  if (!(await confirm('Let it reach more than before?', { yes: args.bools.has('yes') }))) {
+    say('Nothing changed.\n');
+    return 1;
+  }
+  await api.setLimits(s.name, next, hash);
+  say(`Limits of '${e(s.name)}' loosened to: ${e(summarizeLimits(next))}.\n`);
+  return 0;
+}

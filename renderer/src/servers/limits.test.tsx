@@ -1,0 +1,91 @@
+// @vitest-environment happy-dom
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { ServerLimitsView } from '../../../shared/api';
+import type { LimitsEnforcement, LimitsProfile } from '../../../shared/limits';
+import { FakeApi, makeServer } from '../test/fake-api';
+import { renderApp } from '../test/render-app';
+
+const server = (name: string) => screen.getByRole('region', { name: `Server ${name}` });
+const ENFORCED: LimitsEnforcement = { sandbox: 'bubblewrap', network: 'enforced', filesystem: 'enforced', env: 'enforced', processes: 'enforced' };
+const readOnly: LimitsProfile = { network: 'none', filesystem: { read: ['/home/me/project'], write: [] }, passEnv: [] };
+
+function limited(profile: LimitsProfile, view: Partial<ServerLimitsView> = {}) {
+  return makeServer({
+    config: { command: 'node', args: ['server.js'], limits: profile },
+    launch: { commandLine: ['node', 'server.js'], envNames: [], headerNames: [], limits: profile, hash: 'a'.repeat(64), approved: true, approvedBy: 'person' },
+    limits: { profile, enforcement: ENFORCED, badge: 'no network · read-only ~/project (enforced)', ...view },
+  });
+}
+
+describe('server limits', () => {
+  it('shows the badge on the card and the detail, with what enforces each limit', async () => {
+    const api = new FakeApi();
+    api.servers = [limited(readOnly)];
+    await renderApp(api, 'servers');
+    expect(screen.getAllByText('no network · read-only ~/project (enforced)').length).toBeGreaterThanOrEqual(2);
+    const detail = server('fs');
+    expect(within(detail).getByRole('list', { name: 'How each limit stands here' }).textContent).toContain('Network: enforced');
+    expect(within(detail).getByText(/Enforced by bubblewrap/)).toBeTruthy();
+    expect(detail.textContent).toContain('Limits: no network · read-only /home/me/project');
+  });
+
+  it('says plainly when nothing enforces them, and never shows them as enforced', async () => {
+    const api = new FakeApi();
+    const none: LimitsEnforcement = { sandbox: 'none', reason: 'bubblewrap is not installed', network: 'not enforced', filesystem: 'not enforced', env: 'enforced', processes: 'not enforced' };
+    api.servers = [limited(readOnly, { enforcement: none, badge: 'no network · read-only ~/project (not enforced: network, filesystem: bubblewrap is not installed)' })];
+    await renderApp(api, 'servers');
+    const detail = server('fs');
+    expect(detail.textContent).toContain('Not sandboxed on this machine: bubblewrap is not installed. Limits are kept, but nothing enforces them');
+    expect(within(detail).getByRole('list', { name: 'How each limit stands here' }).textContent).toContain('Network: NOT enforced');
+    expect(detail.querySelector('.badge-ok')?.textContent ?? '').not.toMatch(/enforced/);
+    expect(detail.querySelector('.badge-warning')?.textContent).toContain('not enforced');
+  });
+
+  it('tightens at once without the launch hash, and loosens bound to the launch on screen', async () => {
+    const api = new FakeApi();
+    api.servers = [limited({ ...readOnly, filesystem: { read: [], write: ['/home/me/project'] } })];
+    await renderApp(api, 'servers');
+    const user = userEvent.setup();
+    const detail = server('fs');
+    await user.click(within(detail).getByRole('button', { name: 'Make all read-only' }));
+    expect(within(detail).getByText(/Tighter limits apply at once: its running sessions end/)).toBeTruthy();
+    await user.click(within(detail).getByRole('button', { name: 'Apply limits' }));
+    await waitFor(() => expect(api.callsOf('setLimits')).toEqual([['fs', readOnly]]));
+
+    await user.click(within(detail).getByRole('checkbox', { name: 'No network' }));
+    await user.click(within(detail).getByRole('button', { name: 'Loosen limits (asks your consent)' }));
+    await waitFor(() => expect(api.callsOf('setLimits')[1]).toEqual(['fs', { ...readOnly, network: 'unrestricted' }, 'a'.repeat(64)]));
+  });
+
+  it('offers the suggested limits without applying them', async () => {
+    const api = new FakeApi();
+    const open: LimitsProfile = { network: 'unrestricted', filesystem: 'host', passEnv: [] };
+    api.servers = [limited(open, { badge: 'no limits', enforcement: { ...ENFORCED, network: 'no limit', filesystem: 'no limit' }, offer: { limits: { network: 'none', filesystem: { read: [], write: ['/home/me/project'] }, passEnv: [] }, why: ['a filesystem server: the directories in its arguments become its only roots'] } })];
+    await renderApp(api, 'servers');
+    const detail = server('fs');
+    expect(within(detail).getByText(/Suggested \(not applied\)/).textContent).toContain('no network · writes /home/me/project');
+    expect(api.callsOf('setLimits')).toEqual([]);
+    const user = userEvent.setup();
+    await user.click(within(detail).getByRole('button', { name: 'Use the suggestion' }));
+    expect(within(detail).getByRole('list', { name: 'Folders it may see' }).textContent).toContain('/home/me/project');
+    await user.click(within(detail).getByRole('button', { name: 'Apply limits' }));
+    await waitFor(() => expect(api.callsOf('setLimits')).toEqual([['fs', { network: 'none', filesystem: { read: [], write: ['/home/me/project'] }, passEnv: [] }]]));
+  });
+
+  it('shows the limits in force on a logged call, and the enforced reasons in words', async () => {
+    const api = new FakeApi();
+    api.log = [{
+      seq: 1, time: '2026-01-01T10:00:00Z', server: 'fs', tool: 'read_text_file', arguments: { path: '/a' }, decision: 'allow', decidedBy: 'policy',
+      reasons: ['read-only-enforced', 'network-off-enforced'], durationMs: 3, status: 'ok', limits: 'no network · read-only ~/project (enforced)', prev: '0', hash: 'abcdef0123456789',
+    }];
+    await renderApp(api, 'activity');
+    const list = await screen.findByRole('list', { name: 'Audit log' });
+    const row = within(list).getAllByRole('listitem')[0]!;
+    await userEvent.setup().click(within(row).getByRole('button'));
+    expect(row.textContent).toContain('Limits in forceno network · read-only ~/project (enforced)');
+    expect(row.textContent).toContain('read-only: enforced (trusted, and its files are mounted read-only)');
+    expect(row.textContent).toContain('No network (enforced): nothing can leave through this call');
+  });
+});

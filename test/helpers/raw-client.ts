@@ -1,0 +1,113 @@
+// Raw bytes through the real ways in: `countersign connect`'s stdin and stdout, and POSTs to /mcp/<server>.
+// For what an SDK client cannot send (invalid UTF-8, batches, null ids, 10,000-deep JSON).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { CLI, NODE } from './paths.js';
+import type { TestBroker } from './broker-harness.js';
+
+export const initRequest = (id: number | string, protocolVersion = '2025-11-25') =>
+  JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+export const initialized = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+
+/** `[[[…"x"…]]]` nested `depth` times, as text (JSON.stringify itself overflows past ~8,000 levels). */
+export const deepJson = (depth: number) => `${'['.repeat(depth)}"x"${']'.repeat(depth)}`;
+
+type Message = Record<string, unknown>;
+
+/** A `countersign connect` child fed raw bytes; every stdout line is kept (parsed when it is JSON). */
+export class RawConnect {
+  readonly child: ChildProcess;
+  readonly lines: string[] = [];
+  private waiters: Array<() => void> = [];
+  stderr = '';
+
+  constructor(dataDir: string, server: string) {
+    this.child = spawn(NODE, [CLI, 'connect', server, '--data-dir', dataDir], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let buf = '';
+    this.child.stdout!.setEncoding('utf8');
+    this.child.stdout!.on('data', (chunk: string) => {
+      buf += chunk;
+      let nl;
+      while ((nl = buf.indexOf('\n')) !== -1) {
+        this.lines.push(buf.slice(0, nl));
+        buf = buf.slice(nl + 1);
+      }
+      for (const w of this.waiters.splice(0)) w();
+    });
+    this.child.stderr!.on('data', (c: Buffer) => (this.stderr += c.toString()));
+  }
+
+  write(data: string | Buffer): void {
+    this.child.stdin!.write(data);
+  }
+
+  /** Sends initialize + initialized and waits for the answer. */
+  async handshake(protocolVersion?: string): Promise<Message> {
+    this.write(`${initRequest('init', protocolVersion)}\n`);
+    const answer = await this.next((m) => m.id === 'init');
+    this.write(`${initialized}\n`);
+    return answer;
+  }
+
+  get messages(): unknown[] {
+    return this.lines.map((l) => {
+      try {
+        return JSON.parse(l) as unknown;
+      } catch {
+        return l;
+      }
+    });
+  }
+
+  /** The first message on stdout (from the start) that matches. */
+  async next(match: (m: Message) => boolean, timeoutMs = 20_000): Promise<Message> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.messages.find((m): m is Message => typeof m === 'object' && m !== null && !Array.isArray(m) && match(m as Message));
+      if (found) return found;
+      if (Date.now() > end) throw new Error(`no matching message; got ${this.lines.map((l) => l.slice(0, 300)).join('\n')}\nstderr: ${this.stderr}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 200);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise((r) => this.child.once('exit', r));
+    this.child.stdin!.end();
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+/** One raw POST to /mcp/<server>; the answer's JSON (from a JSON body or the SSE data lines). */
+export async function rawPost(broker: TestBroker, server: string, body: string | Buffer, session?: string): Promise<{ status: number; session?: string; json: unknown[] }> {
+  const res = await fetch(`${broker.baseUrl}/mcp/${server}`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${broker.mcpToken}`,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      ...(session ? { 'Mcp-Session-Id': session } : {}),
+    },
+    body: typeof body === 'string' ? body : new Blob([new Uint8Array(body)]),
+  });
+  const text = await res.text();
+  const json = (res.headers.get('content-type') ?? '').includes('text/event-stream')
+    ? text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)) as unknown)
+    : text ? [JSON.parse(text) as unknown] : [];
+  return { status: res.status, session: res.headers.get('mcp-session-id') ?? undefined, json };
+}
+
+/** Opens an HTTP session as a raw client would; returns its id. */
+export async function rawHttpSession(broker: TestBroker, server: string): Promise<string> {
+  const opened = await rawPost(broker, server, initRequest('init'));
+  if (!opened.session) throw new Error(`no session: ${opened.status} ${JSON.stringify(opened.json)}`);
+  await rawPost(broker, server, initialized, opened.session);
+  return opened.session;
+}
