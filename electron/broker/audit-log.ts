@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AuditEntry, LogQuery } from '../../shared/api.js';
 import { canonicalJson } from '../../shared/canonical-json.js';
+import { logLimit, logMatcher } from '../../shared/log-query.js';
+import { queryFiles } from './audit-query.js';
 
 export type NewAuditEntry = Omit<AuditEntry, 'seq' | 'prev' | 'hash'>;
 
@@ -114,8 +116,8 @@ export class AuditLog {
   /** Oldest first. `limit` keeps the newest N matches. */
   read(query: LogQuery = {}): AuditEntry[] {
     this.beforeAccess?.();
-    const matches = matcher(query);
-    const limit = query.limit !== undefined && query.limit >= 0 ? Math.floor(query.limit) : undefined;
+    const matches = logMatcher(query);
+    const limit = logLimit(query);
     return this.#stable((files) => {
       const chunks: AuditEntry[][] = [];
       let count = 0;
@@ -129,6 +131,15 @@ export class AuditLog {
       const all = chunks.flat();
       return limit === undefined ? all : all.slice(Math.max(0, all.length - limit));
     });
+  }
+
+  /**
+   * Like read(), without holding the event loop: the files are read from their ends in chunks, newest
+   * first, yielding between chunks, and a limit stops the reading as soon as it is met.
+   */
+  query(query: LogQuery = {}): Promise<AuditEntry[]> {
+    this.beforeAccess?.();
+    return queryFiles(this.#files(), query);
   }
 
   verify(): { ok: boolean; entries: number; problems: string[] } {
@@ -327,16 +338,6 @@ export class AuditLog {
 export function hashEntry(entry: Omit<AuditEntry, 'hash'> | AuditEntry): string {
   const { hash: _hash, ...body } = entry as AuditEntry;
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
-}
-
-function matcher(query: LogQuery): (e: AuditEntry) => boolean {
-  const needle = query.search?.toLowerCase();
-  return (e) =>
-    (!query.server || e.server === query.server) &&
-    (!query.tool || e.tool === query.tool) &&
-    (!query.decision || e.decision === query.decision) &&
-    (!needle ||
-      [e.tool, e.server, e.detail ?? '', JSON.stringify(e.arguments) ?? ''].some((s) => s.toLowerCase().includes(needle)));
 }
 
 function asEntry(value: unknown): AuditEntry | undefined {

@@ -167,7 +167,7 @@ export class BrokerApi implements CountersignApi {
   }
 
   async queryLog(query: LogQuery): Promise<AuditEntry[]> {
-    return this.core.audit.read(query);
+    return this.core.audit.query(query);
   }
 
   async listChanges(): Promise<ServerChanges[]> {
