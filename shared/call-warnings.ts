@@ -222,7 +222,7 @@ export function callWarnings(input: WarningInput): CallWarning[] {
   (input.findings ?? []).forEach((f, i) => {
     if (f.code === 'protected-path') return;
     add({ key: `scan:${f.code}:${i}`, code: 'scan', source: 'countersign', rank: f.severity === 'danger' ? 2 : f.severity === 'warning' ? 4 : 7,
-      severity: f.severity, short: 'Scan finding', title: escapeControl(f.message), excerpt: f.excerpt ? escapeControl(f.excerpt, { keepNewlines: true }) : undefined });
+      severity: f.severity, short: FINDING_SHORT[f.code] ?? 'Scan finding', title: escapeControl(f.message), excerpt: f.excerpt ? escapeControl(f.excerpt, { keepNewlines: true }) : undefined });
   });
 
   if (has('policy-always-ask')) add({ code: 'policy', source: 'countersign', rank: 8, short: 'Team policy', title: 'Your team policy says this tool always needs your approval' });
@@ -231,6 +231,16 @@ export function callWarnings(input: WarningInput): CallWarning[] {
 
   return out.map((w, i) => [w, i] as const).sort((a, b) => a[0].rank - b[0].rank || a[1] - b[1]).map(([w]) => w);
 }
+
+/** Short labels for findings that are not about text (the rest are 'Scan finding'). */
+const FINDING_SHORT: Partial<Record<Finding['code'], string>> = {
+  'schema-violation': "Breaks the tool's schema",
+  'schema-invalid': 'Unusable schema',
+  'undeclared-argument': 'Undeclared argument',
+  'confusable-name': 'Look-alike name',
+  'name-format': 'Odd name',
+  'server-identity': 'Claims another identity',
+};
 
 /** The warnings that stand before the preview, and the rest (one click away). */
 export function splitHeadline(warnings: readonly CallWarning[], count = HEADLINE_COUNT): { headline: CallWarning[]; more: CallWarning[] } {

@@ -28,7 +28,9 @@ export type ReasonCode =
   | 'read-only-enforced'
   | 'network-off-enforced'
   | 'open-world-without-network'
-  | 'write-on-read-only';
+  | 'write-on-read-only'
+  // The arguments break the tool's inputSchema (electron/broker/schema-check.ts).
+  | 'schema-violation';
 
 export type Severity = 'danger' | 'warning' | 'info';
 

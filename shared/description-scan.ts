@@ -17,7 +17,15 @@ export type FindingCode =
   | 'embedded-url'
   | 'base64-blob'
   /** Set by self-protection (shared/protected-paths.ts), not by the text scan. */
-  | 'protected-path';
+  | 'protected-path'
+  /** Set by the inputSchema check (electron/broker/schema-check.ts). */
+  | 'schema-violation'
+  | 'schema-invalid'
+  | 'undeclared-argument'
+  /** Set by the name checks (shared/name-checks.ts). */
+  | 'confusable-name'
+  | 'name-format'
+  | 'server-identity';
 
 export interface Finding {
   code: FindingCode;

@@ -64,6 +64,10 @@ const TEXT: Record<ReasonCode, { severity: Severity; message: (s: string, t: str
   },
   'user-rule-allow': { severity: 'info', message: (s, t) => `Allowed by your saved rule for ${t} on ${s}.` },
   'session-allow': { severity: 'info', message: (_s, t) => `You allowed ${t} for this session.` },
+  'schema-violation': {
+    severity: 'warning',
+    message: (_s, t) => `The arguments do not match ${t}'s inputSchema, so this call asks even where it would run on its own.`,
+  },
   'needs-approval': { severity: 'info', message: (s, t) => `${t} on ${s} needs your approval.` },
   'read-only-enforced': {
     severity: 'info',

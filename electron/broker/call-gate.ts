@@ -5,6 +5,7 @@ import { escapeControl } from '../../shared/escape.js';
 import type { DecidedBy, Rule } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import { depthRefusal, TOO_DEEP_ARGUMENTS, TOO_DEEP_REFUSAL } from './argument-checks.js';
+import { checkSchema, withSchemaCheck } from './schema-check.js';
 import { gatherFacts, rememberRead, type ReadHistory } from './call-facts.js';
 import type { NewRule, PendingQueue } from './pending-queue.js';
 import { isPlainRule, ruleText } from '../../shared/rules.js';
@@ -106,7 +107,7 @@ export class CallGate {
     const rules = this.deps.rules();
     // Hashing the definition costs a canonical JSON: only when a rule of this tool was bound to one.
     const bound = rules.some((r) => r.definitionHash && r.server === server && r.tool === ctx.toolName);
-    const decision = decide({
+    const decided = decide({
       server: { name: server, trusted },
       tool,
       toolName: ctx.toolName,
@@ -120,6 +121,9 @@ export class CallGate {
       protectedMatches,
       enforced,
     });
+    const schema = await checkSchema(tool, ctx.arguments, trust.identityOf(server)?.protocolVersion);
+    const decision = withSchemaCheck(decided, schema, { server, tool: ctx.toolName });
+    const schemaNote = schema.violated ? { detail: schema.findings[0]!.message } : {};
     const started = Date.now();
     const reasons = decision.reasons.map((r) => r.code);
     const log = (fields: Pick<AuditEntry, 'decision' | 'decidedBy' | 'status'> & { detail?: string; actor?: Actor }): void => {
@@ -133,6 +137,7 @@ export class CallGate {
         client: session.clientInfo?.name,
         ...(fields.decidedBy === 'rule' && decision.rule ? { rule: { id: decision.rule.id, text: ruleText(decision.rule) } } : {}),
         ...limits,
+        ...schemaNote,
         ...fields,
       });
     };
@@ -178,6 +183,7 @@ export class CallGate {
       findings: [
         ...protectedFindings(protectedMatches),
         ...(tool ? trust.toolFindings(server, tool, this.deps.listings()) : []),
+        ...schema.findings,
         ...(await trust.argumentFindings(server, ctx.arguments, this.deps.listings())),
       ],
       client: { ...session.clientInfo, session: session.id },

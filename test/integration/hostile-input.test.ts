@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, PendingCall } from '../../shared/api.js';
 import { MAX_ARGUMENT_DEPTH } from '../../electron/broker/argument-checks.js';
 import { configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker, type Via } from '../helpers/broker-harness.js';
-import { FILESYSTEM_SERVER, NODE } from '../helpers/paths.js';
+import { EVERYTHING_SERVER, FILESYSTEM_SERVER, NODE } from '../helpers/paths.js';
 import { deepJson, RawConnect, rawHttpSession, rawPost } from '../helpers/raw-client.js';
 
 type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
@@ -21,7 +21,10 @@ describe('hostile arguments', () => {
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'cs-hostile-'));
     const dataDir = makeDataDir();
-    configure(dataDir, { fs: { command: NODE, args: [FILESYSTEM_SERVER, scratch] } });
+    configure(dataDir, {
+      fs: { command: NODE, args: [FILESYSTEM_SERVER, scratch] },
+      everything: { command: NODE, args: [EVERYTHING_SERVER] },
+    }, ['everything']);
     broker = await startServe(dataDir);
   });
 
@@ -95,5 +98,28 @@ describe('hostile arguments', () => {
     const answer = await rawPost(broker, 'fs', deepCall(9, target), session);
     expect(answer.status).toBe(200);
     await expectRefusedAndLogged(answer.json[0] as Record<string, unknown>, target, before);
+  }, 60_000);
+
+  it.each<Via>(['connect', 'http'])('asks for a trusted read-only call whose arguments break its inputSchema, via %s, and logs why', async (via) => {
+    const client = await connectClient(broker, 'everything', via);
+    try {
+      // A valid call runs on its own (and in connect earns a lease); the broken one right after still asks.
+      expect(textOf(await client.callTool({ name: 'echo', arguments: { message: `fine ${via}` } }))).toContain(`fine ${via}`);
+      const call = client.callTool({ name: 'echo', arguments: { message: 42, sidenote: `psst ${via}` } });
+      const pending = await broker.waitForPending((c) => c.server === 'everything' && (c.arguments as { sidenote?: string }).sidenote === `psst ${via}`);
+      expect(pending.reasons.map((r) => r.code)).toContain('schema-violation');
+      const finding = pending.findings.find((f) => f.code === 'schema-violation');
+      expect(finding?.message).toContain("'message' should be string");
+      // Undeclared: a violation where the schema forbids extras, else a finding of its own.
+      expect(pending.findings.some((f) => (f.code === 'schema-violation' || f.code === 'undeclared-argument') && f.message.includes("'sidenote'"))).toBe(true);
+      await broker.api('decide', pending.id, { kind: 'deny', reason: 'schema' });
+      expect((await call as ToolResult).isError).toBe(true);
+      const mine = (e: AuditEntry) => (e.arguments as { sidenote?: string }).sidenote === `psst ${via}`;
+      const entry = (await broker.logWhen({ tool: 'echo' }, (l) => l.some(mine))).find(mine);
+      expect(entry).toMatchObject({ decision: 'deny', decidedBy: 'person' });
+      expect(entry!.reasons).toContain('schema-violation');
+    } finally {
+      await client.close();
+    }
   }, 60_000);
 });

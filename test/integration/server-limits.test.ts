@@ -98,6 +98,30 @@ describe.skipIf(process.platform !== 'linux')('limits per server, through the br
     }
   });
 
+  it('offers limits, never applies them: the filesystem server\'s directories as its roots, no network when every tool says closed-world', async () => {
+    const dir = mkdtempSync(join(scratch, 'offer-'));
+    const ip = await startInProcess();
+    try {
+      await addApproved(ip, 'files', { command: NODE, args: [FILESYSTEM_SERVER, dir] }, false);
+      await addApproved(ip, 'closed', { command: NODE, args: [FIXTURE, 'crash'] }, false);
+      await ip.broker.probe('closed');
+      const files = (await viewOf(ip.call, 'files')).limits!;
+      expect(files.profile).toEqual(NO_LIMITS);
+      expect(files.badge).toBe('no limits');
+      expect(files.offer).toEqual({ limits: { network: 'unrestricted', filesystem: { read: [], write: [dir] }, passEnv: [] }, why: ['a filesystem server: the directories in its arguments become its only roots'] });
+      const closed = (await viewOf(ip.call, 'closed')).limits!;
+      expect(closed.offer).toEqual({ limits: { ...NO_LIMITS, network: 'none' }, why: ['every tool says it does not reach the outside world (openWorldHint: false)'] });
+      // Nothing was applied on its own; accepting the offer only takes away, so it applies at once.
+      expect((await viewOf(ip.call, 'files')).launch.limits).toBeUndefined();
+      await ip.api.setLimits('files', files.offer!.limits);
+      const after = await viewOf(ip.call, 'files');
+      expect(after.launch).toMatchObject({ approved: true, limits: files.offer!.limits });
+      expect(after.limits!.offer).toBeUndefined();
+    } finally {
+      await ip.close();
+    }
+  });
+
   it('loosening needs consent again (bound to the launch shown); tightening applies at once and restarts the server under it', async () => {
     const dir = mkdtempSync(join(scratch, 'consent-'));
     const readOnly: LimitsProfile = { network: 'none', filesystem: { read: [dir], write: [] }, passEnv: [] };

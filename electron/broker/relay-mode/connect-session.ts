@@ -8,6 +8,7 @@ import { badLineResponse, LineTransport } from '../line-transport.js';
 import { RelaySession, type GateVerdict, type SessionHooks, type ToolCallContext } from '../relay-session.js';
 import type { ExitInfo } from '../server-process.js';
 import { depthRefusal, TOO_DEEP_ARGUMENTS } from '../argument-checks.js';
+import { checkSchemaIfReady, warmSchema } from '../schema-check.js';
 import { AttachedUpstream } from './attached-upstream.js';
 import { ControlChannel } from './control-channel.js';
 import { isCritical } from '../../../shared/protected-paths.js';
@@ -42,6 +43,8 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   const upstream = new AttachedUpstream(opts.socketPath, opts.attachToken);
   let upstreamTimeoutMs = opts.upstreamTimeoutMs;
   let nextCall = 1;
+  /** The MCP revision the server answered with: it picks the schema dialect when $schema is absent. */
+  let protocolVersion: string | undefined;
 
   // Set up before anything flows: the lane needs the session, which needs the transports.
   const lane = fastLane(() => session, () => downstream, upstream);
@@ -62,6 +65,10 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     if (!lease) return undefined;
     // Self-protection holds under a lease too: a call naming Countersign's files asks the broker.
     if (lease.protect && isCritical(findProtected(args, lease.protect.scope), lease.protect.toolOnlyReads)) return undefined;
+    // The broker checked the schema for the call that earned the lease; each later call is checked here,
+    // and asks the broker (which checks and asks) when it breaks it or the check is not ready yet.
+    const check = checkSchemaIfReady(s.knownTools().find((t) => t.name === tool), args, protocolVersion);
+    if (!check || check.violated) return undefined;
     const started = Date.now();
     return {
       forward: true,
@@ -93,7 +100,10 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
       upstreamTimeoutMs = reply.upstreamTimeoutMs;
       if (!reply.forward) return { forward: false, result: reply.result };
       // Decided on the listing we have now: a lease holds only while that listing does.
-      if (reply.lease && session.toolsGeneration === generation) leases.grant(ctx.toolName, generation, reply.lease, reply.retryOnTimeout);
+      if (reply.lease && session.toolsGeneration === generation) {
+        leases.grant(ctx.toolName, generation, reply.lease, reply.retryOnTimeout);
+        warmSchema(session.knownTools().find((t) => t.name === ctx.toolName), protocolVersion);
+      }
       return {
         forward: true,
         retryOnTimeout: reply.retryOnTimeout,
@@ -108,7 +118,10 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   const hooks: SessionHooks = {
     decideToolCall,
     quickVerdict,
-    onInitialized: (s, result) => channel.notify('initialized', { client: s.clientInfo, result, elicitation: session.clientElicits }),
+    onInitialized: (s, result) => {
+      if (typeof result.protocolVersion === 'string') protocolVersion = result.protocolVersion;
+      channel.notify('initialized', { client: s.clientInfo, result, elicitation: session.clientElicits });
+    },
     onToolsListed: (_s, tools) => channel.notify('listed', { tools }),
     rewriteToolsList: async (_s, tools) => (await channel.request<{ tools?: ToolDefinition[] }>('rewrite', { tools })).tools,
     upstreamTimeoutMs: () => upstreamTimeoutMs,

@@ -47,6 +47,7 @@ export function ActivityRow({ entry }: { entry: AuditEntry }) {
             <dt>Result</dt><dd>{entry.status}</dd>
             {entry.client && (<><dt>Client</dt><dd><VisibleText text={entry.client} /></dd></>)}
             {entry.detail && (<><dt>Detail</dt><dd><VisibleText text={entry.detail} /></dd></>)}
+            {entry.limits && (<><dt>Limits in force</dt><dd><VisibleText text={entry.limits} /></dd></>)}
             {entry.reasons.length > 0 && (<><dt>Reasons</dt><dd><ul>{entry.reasons.map((r, i) => <li key={i}><VisibleText text={reasonTitle(r)} /></li>)}</ul></dd></>)}
             <dt>Entry</dt><dd className="muted small">#{entry.seq} · hash {entry.hash.slice(0, 12)}…</dd>
           </dl>

@@ -21,6 +21,11 @@ const TITLES: Partial<Record<ReasonCode, string>> = {
   paused: 'Countersign is paused',
   'protected-path': "Names Countersign's own files or a client's config",
   'user-rule-ignored-untrusted': 'Your rule is ignored while the server is untrusted',
+  'schema-violation': "Arguments don't match the tool's schema",
+  'read-only-enforced': 'read-only: enforced (trusted, and its files are mounted read-only)',
+  'network-off-enforced': 'No network (enforced): nothing can leave through this call',
+  'open-world-without-network': 'Says it reaches outside, but its network is off (enforced)',
+  'write-on-read-only': 'Says it writes, but its files are read-only (enforced)',
 };
 
 /** Plain title for a reason code (the audit log stores codes). */

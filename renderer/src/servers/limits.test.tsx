@@ -73,4 +73,19 @@ describe('server limits', () => {
     await user.click(within(detail).getByRole('button', { name: 'Apply limits' }));
     await waitFor(() => expect(api.callsOf('setLimits')).toEqual([['fs', { network: 'none', filesystem: { read: [], write: ['/home/me/project'] }, passEnv: [] }]]));
   });
+
+  it('shows the limits in force on a logged call, and the enforced reasons in words', async () => {
+    const api = new FakeApi();
+    api.log = [{
+      seq: 1, time: '2026-01-01T10:00:00Z', server: 'fs', tool: 'read_text_file', arguments: { path: '/a' }, decision: 'allow', decidedBy: 'policy',
+      reasons: ['read-only-enforced', 'network-off-enforced'], durationMs: 3, status: 'ok', limits: 'no network · read-only ~/project (enforced)', prev: '0', hash: 'abcdef0123456789',
+    }];
+    await renderApp(api, 'activity');
+    const list = await screen.findByRole('list', { name: 'Audit log' });
+    const row = within(list).getAllByRole('listitem')[0]!;
+    await userEvent.setup().click(within(row).getByRole('button'));
+    expect(row.textContent).toContain('Limits in forceno network · read-only ~/project (enforced)');
+    expect(row.textContent).toContain('read-only: enforced (trusted, and its files are mounted read-only)');
+    expect(row.textContent).toContain('No network (enforced): nothing can leave through this call');
+  });
 });

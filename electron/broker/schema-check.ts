@@ -1,0 +1,202 @@
+// Checks a call's arguments against the tool's inputSchema with ajv, in the dialect the schema
+// declares ($schema), else 2020-12 for MCP 2025-11-25 and later and draft-07 before. ajv is loaded on
+// first use only (connect's cold start must not pay for it), and each schema is compiled once per
+// canonical hash. A broken schema is a finding, never a crash; violations are findings that make an
+// automatic allow ask instead.
+import { createHash } from 'node:crypto';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { canonicalJson } from '../../shared/canonical-json.js';
+import type { DecisionResult } from '../../shared/decision.js';
+import type { Finding } from '../../shared/description-scan.js';
+import { bySeverity, reason, type ReasonContext } from '../../shared/reasons.js';
+import { escapeControl } from '../../shared/escape.js';
+import type { ToolDefinition } from '../../shared/tool.js';
+
+export type Dialect = 'draft-07' | '2019-09' | '2020-12';
+
+export interface SchemaCheck {
+  /** The arguments break the schema: an automatic allow must ask instead. */
+  violated: boolean;
+  findings: Finding[];
+}
+
+type Compiled = { ok: true; validate: ValidateFunction } | { ok: false; error: string };
+interface Compiler {
+  compile(schema: object): ValidateFunction;
+}
+
+const MAX_CACHED = 512;
+const MAX_SHOWN_ERRORS = 8;
+const cache = new Map<string, Compiled>();
+let compilers: Promise<Record<Dialect, Compiler>> | undefined;
+let loaded: Record<Dialect, Compiler> | undefined;
+
+/** The dialect a schema asks for; without $schema, what the session's MCP revision implies. */
+export function dialectOf(schema: unknown, protocolVersion?: string): Dialect {
+  const declared = typeof schema === 'object' && schema !== null ? (schema as { $schema?: unknown }).$schema : undefined;
+  if (typeof declared === 'string') {
+    if (/draft-0?7|draft-0?6|draft-0?4/.test(declared)) return 'draft-07';
+    if (/2019-09/.test(declared)) return '2019-09';
+    if (/2020-12/.test(declared)) return '2020-12';
+  }
+  return protocolVersion !== undefined && protocolVersion < '2025-11-25' ? 'draft-07' : '2020-12';
+}
+
+function load(): Promise<Record<Dialect, Compiler>> {
+  compilers ??= (async () => {
+    const [draft07, v2019, v2020] = await Promise.all([import('ajv'), import('ajv/dist/2019.js'), import('ajv/dist/2020.js')]);
+    // Formats need ajv-formats, which is not a dependency: they are left unchecked rather than guessed.
+    const options = { allErrors: true, strict: false, validateFormats: false, logger: false } as const;
+    const make = (mod: unknown): Compiler => {
+      const Ctor = ((mod as { default?: unknown }).default ?? mod) as new (o: typeof options) => Compiler;
+      return new Ctor(options);
+    };
+    loaded = { 'draft-07': make(draft07), '2019-09': make(v2019), '2020-12': make(v2020) };
+    return loaded;
+  })();
+  return compilers;
+}
+
+const keyOf = (schema: unknown, dialect: Dialect) => `${dialect}:${createHash('sha256').update(canonicalJson(schema)).digest('hex')}`;
+
+function compileWith(compiler: Compiler, schema: unknown): Compiled {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return { ok: false, error: 'the inputSchema is not a JSON object' };
+  try {
+    return { ok: true, validate: compiler.compile(schema) };
+  } catch (err) {
+    return { ok: false, error: (err as Error).message };
+  }
+}
+
+function remember(key: string, compiled: Compiled): Compiled {
+  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
+  cache.set(key, compiled);
+  return compiled;
+}
+
+/** The compiled schema, loading ajv and compiling when needed. */
+async function compiled(tool: ToolDefinition, protocolVersion?: string): Promise<Compiled> {
+  const dialect = dialectOf(tool.inputSchema, protocolVersion);
+  let key: string;
+  try {
+    key = keyOf(tool.inputSchema, dialect);
+  } catch (err) {
+    return { ok: false, error: (err as Error).message };
+  }
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const all = await load();
+  return remember(key, compileWith(all[dialect], tool.inputSchema));
+}
+
+/** The compiled schema if ajv is loaded and this schema was compiled before; never loads or compiles. */
+function compiledIfReady(tool: ToolDefinition, protocolVersion?: string): Compiled | undefined {
+  if (!loaded) return undefined;
+  try {
+    return cache.get(keyOf(tool.inputSchema, dialectOf(tool.inputSchema, protocolVersion)));
+  } catch {
+    return undefined;
+  }
+}
+
+function describe(e: ErrorObject): string {
+  const at = e.instancePath ? `'${escapeControl(e.instancePath.slice(1).replace(/\//g, '.'))}'` : 'the arguments';
+  const params = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required':
+      return `${at} miss the required field '${escapeControl(String(params.missingProperty))}'`;
+    case 'additionalProperties':
+      return `${at} ${at === 'the arguments' ? 'carry' : 'carries'} the undeclared field '${escapeControl(String(params.additionalProperty))}'`;
+    case 'unevaluatedProperties':
+      return `${at} ${at === 'the arguments' ? 'carry' : 'carries'} the undeclared field '${escapeControl(String(params.unevaluatedProperty))}'`;
+    case 'type':
+      return `${at} should be ${escapeControl(String(params.type))}`;
+    default:
+      return `${at} ${escapeControl(e.message ?? `fails '${e.keyword}'`)}`;
+  }
+}
+
+function result(compiledSchema: Compiled, tool: ToolDefinition, args: unknown): SchemaCheck {
+  if (!compiledSchema.ok) {
+    return {
+      violated: false,
+      findings: [{
+        code: 'schema-invalid', severity: 'warning', field: 'inputSchema',
+        message: `The tool's inputSchema cannot be used to check arguments: ${escapeControl(compiledSchema.error.slice(0, 300))}.`,
+        excerpt: escapeControl(safeJson(tool.inputSchema).slice(0, 200)),
+      }],
+    };
+  }
+  const findings: Finding[] = [];
+  // MCP arguments are an object; a call without them is checked as {}.
+  const value = args === undefined ? {} : args;
+  let violated = false;
+  if (!compiledSchema.validate(value)) {
+    violated = true;
+    const errors = compiledSchema.validate.errors ?? [];
+    const shown = errors.slice(0, MAX_SHOWN_ERRORS).map(describe);
+    findings.push({
+      code: 'schema-violation', severity: 'warning', field: 'arguments',
+      message: `The arguments do not match the tool's inputSchema: ${shown.join('; ')}${errors.length > shown.length ? `; and ${errors.length - shown.length} more` : ''}.`,
+      excerpt: escapeControl(safeJson(value).slice(0, 200)),
+    });
+  }
+  findings.push(...undeclared(tool.inputSchema, value, violated ? findings[0]!.message : ''));
+  return { violated, findings };
+}
+
+/** Top-level fields the schema does not name, even where it allows extras: a known way to smuggle data out. */
+function undeclared(schema: unknown, args: unknown, alreadySaid: string): Finding[] {
+  if (typeof schema !== 'object' || schema === null || typeof args !== 'object' || args === null || Array.isArray(args)) return [];
+  const { properties, patternProperties } = schema as { properties?: unknown; patternProperties?: unknown };
+  if (typeof properties !== 'object' || properties === null || patternProperties !== undefined) return [];
+  const extra = Object.keys(args).filter((k) => !Object.hasOwn(properties, k) && !alreadySaid.includes(`'${escapeControl(k)}'`));
+  if (!extra.length) return [];
+  const names = extra.slice(0, 5).map((k) => `'${escapeControl(k.slice(0, 80))}'`).join(', ') + (extra.length > 5 ? ', …' : '');
+  return [{
+    code: 'undeclared-argument', severity: 'warning', field: 'arguments',
+    message: `The call passes ${extra.length === 1 ? 'a field' : 'fields'} the tool's schema does not declare (${names}); a model can be talked into hiding data in one.`,
+    excerpt: names,
+  }];
+}
+
+function safeJson(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return '(not JSON)';
+  }
+}
+
+/** Checks the arguments (loads ajv and compiles the schema the first time). No schema: nothing to say. */
+export async function checkSchema(tool: ToolDefinition | undefined, args: unknown, protocolVersion?: string): Promise<SchemaCheck> {
+  if (!tool || tool.inputSchema === undefined) return { violated: false, findings: [] };
+  return result(await compiled(tool, protocolVersion), tool, args);
+}
+
+/**
+ * The check when it can run at once (ajv loaded, this schema compiled), else undefined: for the
+ * synchronous lease path in `connect`, which asks the broker instead until `warmSchema` has run.
+ */
+export function checkSchemaIfReady(tool: ToolDefinition | undefined, args: unknown, protocolVersion?: string): SchemaCheck | undefined {
+  if (!tool || tool.inputSchema === undefined) return { violated: false, findings: [] };
+  const ready = compiledIfReady(tool, protocolVersion);
+  return ready ? result(ready, tool, args) : undefined;
+}
+
+/** Loads ajv and compiles the schema in the background, so later checks can run synchronously. */
+export function warmSchema(tool: ToolDefinition | undefined, protocolVersion?: string): void {
+  if (tool?.inputSchema !== undefined) void compiled(tool, protocolVersion).catch(() => undefined);
+}
+
+/**
+ * The decision with the check applied: a violation adds its reason, and an automatic allow becomes an
+ * ask (this only adds friction). A denial stays a denial.
+ */
+export function withSchemaCheck(decision: DecisionResult, check: SchemaCheck, ctx: ReasonContext): DecisionResult {
+  if (!check.violated || decision.outcome === 'deny') return decision;
+  const reasons = bySeverity([...decision.reasons, reason('schema-violation', ctx)]);
+  return decision.outcome === 'allow'
+    ? { ...decision, outcome: 'ask', decidedBy: 'policy', reasons, preview: true }
+    : { ...decision, reasons };
+}
