@@ -191,14 +191,15 @@ export function callWarnings(input: WarningInput): CallWarning[] {
       });
     }
   }
-  const claimsLocal = s.openWorldHint && !hints.openWorldHint;
+  // With the network enforced off the hints say closed world whatever the server claimed: the fact speaks.
+  const claimsLocal = s.openWorldHint && !hints.openWorldHint && !enforced.noNetwork;
   const untrustedReader = !trusted && hints.readOnlyHint;
   if (untrustedReader) {
     const local = claimsLocal && !has('exfiltration-risk') ? ' and stays on this machine' : '';
     add({ code: 'unverified-claims', ...claim, rank: 5, short: 'Says it only reads',
       title: `${server} says this only reads${local}; not verified, because you have not trusted it` });
   }
-  if (!has('exfiltration-risk') && (hints.openWorldHint || !trusted) && !(untrustedReader && claimsLocal)) {
+  if (!has('exfiltration-risk') && !enforced.noNetwork && (hints.openWorldHint || !trusted) && !(untrustedReader && claimsLocal)) {
     if (!s.openWorldHint) {
       if (annotated) add({ code: 'reaches-outside', source: 'countersign', rank: 5, short: 'May reach outside',
         title: 'Does not say whether it reaches outside this machine, so Countersign assumes it can' });

@@ -24,6 +24,7 @@ import { socketPath } from './data-dir.js';
 import { scopeFor, type ProtectedPath, type ProtectScope } from './self-protection.js';
 import { ProbeTransport, probeTools } from './probe-client.js';
 import { RelaySession } from './relay-session.js';
+import { serverRequestEntry } from './protocol/server-requests.js';
 import { SettingsStore, type BackendFactory } from './settings-store.js';
 import { GrantSeal } from './store/grant-seal.js';
 import { cleanTmpLeftovers } from './store/tmp-cleanup.js';
@@ -347,6 +348,7 @@ export class Broker {
     const session = new RelaySession(serverName, clientKey, downstream, () => this.upstreamFor(serverName, config, id), {
       decideToolCall: (ctx) => this.gate.decideToolCall(ctx),
       onToolsListed: (_s, tools) => common.onListed(tools),
+      onServerRequest: (s, request, calls) => this.appendAudit(serverRequestEntry(serverName, s.clientInfo?.name, request.method, request.params, calls)),
       onInitialized: (_s, result) => common.onInitialized(result),
       rewriteToolsList: (_s, tools) => common.rewrite(tools),
       onClosed: (s) => common.onClosed(s),

@@ -11,6 +11,8 @@ import { scanTool, findShadowing, type Finding, type ServerTools } from '../../.
 import type { ToolDefinition } from '../../../shared/tool.js';
 import type { PinView, ReviewAction, ServerChanges } from '../../../shared/trust-types.js';
 import { scanArguments } from '../argument-checks.js';
+import { escapeControl } from '../../../shared/escape.js';
+import { confusableFindings, identityFindings, nameShapeFindings, skeletonsOf } from './name-checks.js';
 import { isPerson, type Change } from '../change-entry.js';
 import type { SettingsStore } from '../settings-store.js';
 import { DefinitionTracker, heldChangeHash, listingHash } from './definition-tracker.js';
@@ -210,6 +212,7 @@ export class TrustManager {
 
   private scanToolAmong(server: string, tool: ToolDefinition, listings: Map<string, ToolDefinition[]>): Finding[] {
     const findings = scanTool(tool, { otherServers: this.otherServers(server, listings) });
+    findings.push(...nameShapeFindings(tool.name, 'tool'), ...confusableFindings(server, tool.name, listings));
     for (const shadow of findShadowing([...listings].map(([s, tools]) => ({ server: s, tools: tools.map((t) => t.name) })))) {
       if (!shadow.servers.some((x) => x.server === server && x.tool === tool.name)) continue;
       const others = shadow.servers.filter((x) => x.server !== server).map((x) => `'${x.server}'`).join(', ');
@@ -226,6 +229,22 @@ export class TrustManager {
   /** Scans the arguments' strings; long texts are scanned in slices that let the event loop run. */
   argumentFindings(server: string, args: unknown, listings: Map<string, ToolDefinition[]>): Promise<Finding[]> {
     return scanArguments(args, this.otherServers(server, listings));
+  }
+
+  /** About the server itself: the name it claims, and an id that looks like another server's. */
+  private serverFindings(name: string, claimed: string | undefined): Finding[] | undefined {
+    const servers = this.opts.settings.listServers();
+    const findings = identityFindings(name, claimed, servers);
+    const keys = new Set(skeletonsOf(name));
+    const alike = Object.keys(servers).filter((id) => id !== name && skeletonsOf(id).some((k) => keys.has(k)));
+    if (alike.length) {
+      findings.push({
+        code: 'confusable-name', severity: 'warning', field: 'name',
+        message: `The server id '${escapeControl(name)}' looks like ${alike.map((a) => `'${escapeControl(a)}'`).join(', ')}: make sure each is the server you mean.`,
+        excerpt: alike.map((a) => escapeControl(a)).join(', '),
+      });
+    }
+    return findings.length ? findings : undefined;
   }
 
   // ---- views and review ----
@@ -252,6 +271,7 @@ export class TrustManager {
       quarantine: record.quarantine,
       pendingChanges: held,
       identity: identity ? { ...identity.serverInfo, protocolVersion: identity.protocolVersion } : undefined,
+      findings: this.serverFindings(name, identity?.serverInfo?.name),
       blockedBy,
       tools: toolViews,
       listingHash: tools.length ? listingHash(tools) : undefined,

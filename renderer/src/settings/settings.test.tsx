@@ -66,6 +66,15 @@ describe('settings: rules', () => {
 });
 
 describe('activity', () => {
+  it('a call a rule allowed names the rule', async () => {
+    const api = new FakeApi();
+    api.log = [entry({ seq: 1, tool: 'write_file', decidedBy: 'rule', rule: { id: 'r1', text: "write_file on 'fs': files under /p/src, until 09:00" } })];
+    await renderApp(api, 'activity');
+    const [row] = within(await screen.findByRole('list', { name: 'Audit log' })).getAllByRole('listitem');
+    await userEvent.click(within(row!).getByRole('button'));
+    expect(row!.textContent).toContain("Allowed by your rulewrite_file on 'fs': files under /p/src, until 09:00");
+  });
+
   it('filters the log, shows full arguments and who decided, and refreshes on new entries', async () => {
     const api = new FakeApi();
     api.log = [entry({ seq: 1 }), entry({ seq: 2, tool: 'write_file', decision: 'deny', decidedBy: 'person', status: 'denied', detail: 'not now', arguments: { path: '/b', content: 'x' } })];
