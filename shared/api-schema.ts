@@ -125,6 +125,8 @@ export const apiArgs = {
   listUnsealed: z.tuple([]),
   confirmUnsealed: z.tuple([unsealedRef]),
   discardUnsealed: z.tuple([unsealedRef]),
+  listInlineApproval: z.tuple([]),
+  setInlineApproval: z.tuple([z.string().min(1).max(200), z.boolean()]),
 } satisfies Record<ApiMethod, z.ZodTypeAny>;
 
 export const API_METHODS = Object.keys(apiArgs) as ApiMethod[];

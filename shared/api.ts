@@ -17,9 +17,10 @@ export type { Finding, LaunchView, PinnedPackage, PinView, ReviewAction, Reviewe
 /**
  * Who made a change, as the audit log records it: the surface a person used (the browser UI of
  * `countersign serve`, the desktop app, the CLI), the team policy, or Countersign itself (a quarantine).
- * Each surface gets the API bound to its actor; no caller names its own.
+ * Each surface gets the API bound to its actor; no caller names its own. `client`: an answer given
+ * in the MCP client's own form (inline approval, only where the person turned it on for that client).
  */
-export type Actor = 'browser' | 'desktop' | 'cli' | 'policy' | 'countersign';
+export type Actor = 'browser' | 'desktop' | 'cli' | 'policy' | 'countersign' | 'client';
 
 export type ServerConfig =
   /** `limits`: what its sandbox lets it reach; part of the launch hash, so the launch consent covers them. */
@@ -120,6 +121,13 @@ export type DecideResult =
   | { ok: true; forwarded: boolean; note?: string }
   | { ok: false; error: 'not-pending' };
 
+export interface InlineApprovalClient {
+  client: string;
+  enabled: boolean;
+  /** Seen this run with the elicitation capability. */
+  seen: boolean;
+}
+
 export type PendingRemovedWhy = 'allowed' | 'denied' | 'timeout' | 'cancelled' | 'session-closed' | 'agent-stopped';
 
 export interface AuditEntry {
@@ -155,6 +163,10 @@ export interface RulePatch {
 
 export interface FilePreview {
   exists: boolean;
+  /** Bytes on disk, for a file that exists. */
+  size?: number;
+  /** The path is a folder (then `refused` says no content is read). */
+  directory?: boolean;
   content?: string;
   tooLarge?: boolean;
   binary?: boolean;
@@ -284,6 +296,13 @@ export interface CountersignApi {
   confirmUnsealed(grant: UnsealedRef): Promise<void>;
   /** Removes a hand-made grant from the files. */
   discardUnsealed(grant: UnsealedRef): Promise<void>;
+  /**
+   * Approval inside the client: clients seen this run that can show a form (elicitation), and whether
+   * the person allowed each to answer pending calls. Off by default; kept until Countersign stops.
+   */
+  listInlineApproval(): Promise<InlineApprovalClient[]>;
+  /** Turns approval inside the client on or off for one client (by the name it gives). Audited. */
+  setInlineApproval(client: string, enabled: boolean): Promise<void>;
   /** Returns the function that ends the subscription. */
   subscribe(listener: (event: BrokerEvent) => void): () => void;
 }

@@ -3,6 +3,7 @@
 // every change is written to the audit log with who made it, and no caller can claim to be another.
 import { resolve } from 'node:path';
 import type {
+  InlineApprovalClient,
   Actor, AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, LogQuery,
   PendingCall, PinView, ReviewAction, ReviewedTool, RulePatch, RuleRequest, SeenServer, ServerChanges, ServerConfig, ServerView, Settings,
   UnsealedGrant, UnsealedRef,
@@ -243,6 +244,20 @@ export class BrokerApi implements CountersignApi {
     this.core.paused = paused;
     this.core.record({ kind: 'settings', actor: this.actor, server: '*', what: paused ? 'paused: every call is denied' : 'resumed', details: { paused }, decision: paused ? 'deny' : 'allow' });
     this.core.emit({ type: 'status-changed' });
+  }
+
+  async listInlineApproval(): Promise<InlineApprovalClient[]> {
+    return this.core.inlineApproval.list();
+  }
+
+  async setInlineApproval(client: string, enabled: boolean): Promise<void> {
+    if (!this.core.inlineApproval.set(client, enabled)) return;
+    this.core.record({
+      kind: 'settings', actor: this.actor, server: '*',
+      what: enabled ? `approval inside the client turned on for ${client}` : `approval inside the client turned off for ${client}`,
+      details: { inlineApproval: { client, enabled } }, decision: enabled ? 'allow' : 'deny',
+    });
+    this.core.emit({ type: 'settings-changed' });
   }
 
   async readFileForPreview(path: string): Promise<FilePreview> {

@@ -13,6 +13,7 @@ import { BrokerApi } from './broker-api.js';
 import { CallGate } from './call-gate.js';
 import { RuleBook } from './rule-book.js';
 import { ClientPatience } from './client-patience.js';
+import { InlineApprovalSettings } from './inline-approval.js';
 import { changeEntry, type Change } from './change-entry.js';
 import { knownClientConfigs } from './clients/catalogue.js';
 import { ClientConfigs } from './clients/client-configs.js';
@@ -108,6 +109,8 @@ export class Broker {
   private readonly running = new Map<string, () => LimitsInForce | undefined>();
   private preparer?: NpmPreparer;
   paused = false;
+  /** Which clients may answer pending calls in their own form (in memory: no file turns it on). */
+  readonly inlineApproval = new InlineApprovalSettings();
   endpoints: Pick<BrokerStatus, 'httpUrl' | 'mcpUrlTemplate'> = {};
 
   constructor(readonly opts: BrokerOptions) {
@@ -172,6 +175,8 @@ export class Broker {
       protectScope: (server) => this.protectScope(server),
       onLocalRead: (clientKey) => this.endLocalReadLeases(clientKey),
       patience: new ClientPatience(),
+      inline: this.inlineApproval,
+      previewUrl: () => this.endpoints.httpUrl,
       limitsOf: (session) => this.running.get(session.id)?.(),
       home: () => opts.home ?? os.homedir(),
     });

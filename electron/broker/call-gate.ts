@@ -16,6 +16,7 @@ import type { EnforcedFacts as CardFacts } from '../../shared/call-warnings.js';
 import type { ProtectedMatch } from '../../shared/protected-paths.js';
 import type { TrustManager } from './trust/trust-manager.js';
 import type { ClientPatience, WaitEnd } from './client-patience.js';
+import { offerInline, type InlineApprovalSettings } from './inline-approval.js';
 import { enforcedFacts, type LimitsInForce } from '../../shared/enforced-limits.js';
 import { errorResult, type CallOutcome, type GateSession, type GateVerdict, type ToolCallContext } from './relay-session.js';
 
@@ -41,6 +42,10 @@ export interface GateDeps {
   protectScope(server: string): ProtectScope;
   /** How long each client is likely to wait (shown on the card), learned from its cancels. */
   patience?: ClientPatience;
+  /** Which clients may also answer a pending call in their own form (inline approval). */
+  inline?: InlineApprovalSettings;
+  /** Where the UI is, for the form's link to the full preview (never with a token). */
+  previewUrl?(): string | undefined;
   /** The limits the session's server process started under, and how they stand (none known: none). */
   limitsOf?(session: GateSession): LimitsInForce | undefined;
   /** The home folder, to show paths in it as ~. */
@@ -191,6 +196,16 @@ export class CallGate {
       timeoutMs, signal: ctx.signal, sendProgress: ctx.sendProgress,
       clientWait: patience && ((createdAt) => patience.estimate(session.clientInfo?.name, createdAt, ctx.progressRequested)),
     });
+    const { inline } = this.deps;
+    const shown = this.deps.pending.get(waiting.id);
+    if (inline && ctx.clientElicits) inline.sawClient(session.clientInfo?.name);
+    if (inline && shown) {
+      offerInline({
+        ctx, call: shown, settled: waiting.result, settings: inline,
+        decide: (id, decision, actor) => this.deps.pending.decide(id, decision, actor),
+        previewUrl: this.deps.previewUrl?.(),
+      });
+    }
     const resolution = await waiting.result;
     switch (resolution.kind) {
       case 'cancelled': {

@@ -39,6 +39,10 @@ export interface ToolCallContext {
   progressRequested: boolean;
   /** Sends a progress notification to the client, when its request carried a progressToken. */
   sendProgress(progress: number, message: string): void;
+  /** The client declared form-mode elicitation: Countersign may ask it (inline approval). */
+  clientElicits?: boolean;
+  /** A request of Countersign's own to the client, about this call; rejects when `signal` aborts. */
+  askClient?(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
 }
 
 /** How a forwarded call ended: what the log needs, never the result itself (it may be large). */
@@ -111,6 +115,11 @@ export class RelaySession implements GateSession {
   private nextServerReqId = 1;
   private readonly upPending = new Map<number, UpstreamPending>();
   private readonly downInflight = new Map<JsonRpcId, DownInflight>();
+  /** The client declared form-mode elicitation in its initialize request. */
+  clientElicits = false;
+  /** Countersign's own requests to the client (inline approval), by our id. */
+  private readonly ownRequests = new Map<string, (m: JsonRpcMessage) => void>();
+  private nextOwnId = 1;
   /** Our downstream id for a server→client request → the server's own id. */
   private readonly serverRequests = new Map<string, JsonRpcId>();
   private readonly catalog: ToolCatalog;
@@ -189,6 +198,7 @@ export class RelaySession implements GateSession {
           name: typeof info?.name === 'string' ? info.name : undefined,
           version: typeof info?.version === 'string' ? info.version : undefined,
         };
+        this.clientElicits = formElicitation(message.params?.capabilities);
       }
       if (message.method === 'tools/call') {
         this.handleToolCall(message);
@@ -207,6 +217,11 @@ export class RelaySession implements GateSession {
       return;
     }
     if (isResponse(message)) {
+      const own = typeof message.id === 'string' ? this.ownRequests.get(message.id) : undefined;
+      if (own) {
+        own(message);
+        return;
+      }
       // The client answers a request the server made (sampling, elicitation, roots/list, ping).
       const key = String(message.id);
       const upId = typeof message.id === 'string' ? this.serverRequests.get(key) : undefined;
@@ -339,6 +354,8 @@ export class RelaySession implements GateSession {
       arguments: params.arguments,
       signal: abort.signal,
       progressRequested: typeof progressToken === 'string' || typeof progressToken === 'number',
+      clientElicits: this.clientElicits,
+      askClient: (method, p, signal) => this.askClient(method, p, signal, request.id),
       sendProgress: (progress, message) => {
         if (typeof progressToken !== 'string' && typeof progressToken !== 'number') return;
         if (abort.signal.aborted) return;
@@ -365,6 +382,30 @@ export class RelaySession implements GateSession {
     }
     const upId = this.forwardRequest(request, { request, retryOnTimeout: verdict.retryOnTimeout, retried: false, onSettled: verdict.onSettled, deadline: 0 });
     this.armCallTimer(upId);
+  }
+
+  /**
+   * A request of Countersign's own to the client (on the call's stream, over HTTP). Aborting it tells
+   * the client to drop it (notifications/cancelled), e.g. once the call was answered in Countersign.
+   */
+  askClient(method: string, params: Record<string, unknown>, signal: AbortSignal, related?: JsonRpcId): Promise<unknown> {
+    if (this.closed || signal.aborted) return Promise.reject(new Error('no longer waiting'));
+    const id = `cs-own-${this.nextOwnId++}`;
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => {
+        if (!this.ownRequests.delete(id)) return;
+        this.toClient({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'answered elsewhere' } }, related);
+        reject(new Error('no longer waiting'));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.ownRequests.set(id, (m) => {
+        this.ownRequests.delete(id);
+        signal.removeEventListener('abort', onAbort);
+        if (isResult(m)) resolve(m.result);
+        else reject(new Error(isResponse(m) && 'error' in m ? String(m.error.message) : 'the session ended'));
+      });
+      this.toClient({ jsonrpc: '2.0', id, method, params }, related);
+    });
   }
 
   /**
@@ -676,6 +717,7 @@ export class RelaySession implements GateSession {
     this.upPending.clear();
     this.downInflight.clear();
     for (const gone of this.onUpstreamGone.splice(0)) gone();
+    for (const [id, settle] of [...this.ownRequests]) settle({ jsonrpc: '2.0', id, error: { code: ErrorCode.ServerUnavailable, message: 'the session ended' } });
     await Promise.allSettled([this.downstream.close(), this.upstream?.close()]);
     this.hooks.onClosed?.(this);
   }
@@ -686,6 +728,14 @@ export class RelaySession implements GateSession {
 }
 
 const LIST_CHANGED_WINDOW_MS = 250;
+
+/** Form mode: an empty elicitation capability means form (older clients); `{ url }` alone does not. */
+export function formElicitation(capabilities: unknown): boolean {
+  const e = (capabilities as { elicitation?: unknown } | undefined)?.elicitation;
+  if (!e || typeof e !== 'object') return false;
+  const modes = e as { form?: unknown; url?: unknown };
+  return modes.form !== undefined || modes.url === undefined;
+}
 
 export function errorResult(text: string): Record<string, unknown> {
   return { content: [{ type: 'text', text }], isError: true };

@@ -120,7 +120,7 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     quickVerdict,
     onInitialized: (s, result) => {
       if (typeof result.protocolVersion === 'string') protocolVersion = result.protocolVersion;
-      channel.notify('initialized', { client: s.clientInfo, result });
+      channel.notify('initialized', { client: s.clientInfo, result, elicitation: session.clientElicits });
     },
     onToolsListed: (_s, tools) => channel.notify('listed', { tools }),
     rewriteToolsList: async (_s, tools) => (await channel.request<{ tools?: ToolDefinition[] }>('rewrite', { tools })).tools,
@@ -135,6 +135,23 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   channel.handle('progress', (p) => {
     if (typeof p.call !== 'number' || typeof p.progress !== 'number') return;
     deciding.get(p.call)?.sendProgress(p.progress, String(p.message ?? ''));
+  });
+  // Inline approval: the broker asks the client through this session; an answer in Countersign cancels it.
+  const asking = new Map<number, AbortController>();
+  channel.handle('elicit', async (p) => {
+    const call = typeof p.call === 'number' ? p.call : -1;
+    const ctx = deciding.get(call);
+    if (!ctx?.askClient || typeof p.method !== 'string') throw new Error('that call is not waiting here');
+    const abort = new AbortController();
+    asking.set(call, abort);
+    try {
+      return { result: await ctx.askClient(p.method, (p.params ?? {}) as Record<string, unknown>, abort.signal) };
+    } finally {
+      asking.delete(call);
+    }
+  });
+  channel.handle('elicit-cancel', (p) => {
+    if (typeof p.call === 'number') asking.get(p.call)?.abort();
   });
   channel.handle('upstream', (p) => upstream.upstreamReady(p.ok === true ? { ok: true } : { ok: false, error: String(p.error) }));
   channel.handle('exited', (p) => upstream.exited(exitInfo(p)));

@@ -41,7 +41,7 @@ export type Report =
 
 /** connect → broker. */
 export interface ToBroker {
-  initialized: { client?: { name?: string; version?: string }; result: Record<string, unknown> };
+  initialized: { client?: { name?: string; version?: string }; result: Record<string, unknown>; elicitation?: boolean };
   listed: { tools: ToolDefinition[] };
   cancel: { call: number; by?: 'client' | 'session'; reason?: string };
   report: { items: Report[] };
@@ -64,9 +64,13 @@ export interface ToConnect {
   revoke: { history?: boolean };
   'tools-changed': Record<string, never>;
   close: { why: string };
+  /** Stop asking the client about this call (it was answered in Countersign). */
+  'elicit-cancel': { call: number };
 }
 
 /** broker → connect requests. */
 export interface ConnectRequests {
   definition: { params: { name: string }; result: { definition?: ToolDefinition } };
+  /** Inline approval: a request of Countersign's own to the client, about a waiting call. */
+  elicit: { params: { call: number; method: string; params: Record<string, unknown> }; result: { result: unknown } };
 }

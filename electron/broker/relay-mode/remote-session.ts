@@ -43,6 +43,8 @@ export interface RemoteSessionDeps {
 export class RemoteSession implements GateSession {
   readonly allowedTools = new Set<string>();
   clientInfo?: { name?: string; version?: string };
+  /** The client declared form-mode elicitation (as `connect` saw its initialize). */
+  clientElicits = false;
   /** Single use: the data connection that presents it becomes the server's stdio. */
   readonly attachToken = randomBytes(24).toString('base64url');
   private tools: ToolDefinition[] = [];
@@ -63,8 +65,9 @@ export class RemoteSession implements GateSession {
     private readonly deps: RemoteSessionDeps,
   ) {
     channel.handle('initialized', (p) => {
-      const { client, result } = wire.initialized.parse(p);
+      const { client, result, elicitation } = wire.initialized.parse(p);
       this.clientInfo = client;
+      this.clientElicits = elicitation === true;
       deps.onInitialized(result);
     });
     channel.handle('listed', (p) => {
@@ -205,6 +208,8 @@ export class RemoteSession implements GateSession {
         argumentsTooDeep: p.tooDeep,
         signal: abort.signal,
         progressRequested: p.progress === true,
+        clientElicits: this.clientElicits,
+        askClient: (method, params, signal) => this.askClient(p.call, method, params, signal),
         sendProgress: (progress, message) => this.channel.notify('progress', { call: p.call, progress, message }),
       });
     } finally {
@@ -220,6 +225,22 @@ export class RemoteSession implements GateSession {
     const lease = verdict.lease && this.deps.leaseEpoch() === epoch ? { ...verdict.lease, ttlMs: LEASE_TTL_MS } : undefined;
     if (lease) this.leasesGiven += 1;
     return { forward: true, retryOnTimeout: verdict.retryOnTimeout, lease, upstreamTimeoutMs };
+  }
+
+  /** Asks the client through `connect`; aborting tells `connect` to cancel the client's request. */
+  private async askClient(call: number, method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+    if (signal.aborted) throw new Error('no longer waiting');
+    const onAbort = (): void => this.channel.notify('elicit-cancel', { call });
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const reply = await Promise.race([
+        this.channel.request<{ result: unknown }>('elicit', { call, method, params }),
+        new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error('no longer waiting')), { once: true })),
+      ]);
+      return reply.result;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
   }
 
   async close(why: string): Promise<void> {

@@ -17,6 +17,7 @@ export const wire = {
   initialized: z.object({
     client: z.object({ name: z.string().max(512).optional(), version: z.string().max(512).optional() }).optional(),
     result: z.record(z.unknown()),
+    elicitation: z.boolean().optional(),
   }),
   listed: z.object({ tools: z.array(tool).max(100_000) }),
   rewrite: z.object({ tools: z.array(tool).max(100_000) }),

@@ -16,9 +16,11 @@ interface Props {
   selected: boolean;
   now: number;
   onSelect(id: string): void;
+  /** A click opens the call (on a narrow window the detail then covers the list). */
+  onOpen(id: string): void;
 }
 
-export const QueueCard = memo(function QueueCard({ call, index, total, selected, now, onSelect }: Props) {
+export const QueueCard = memo(function QueueCard({ call, index, total, selected, now, onSelect, onOpen }: Props) {
   // The same headline the detail shows first; notes (info) stay in the detail.
   const { headline, more } = splitHeadline(callWarnings(call));
   const hidden = more.filter((w) => w.severity !== 'info').length;
@@ -33,7 +35,7 @@ export const QueueCard = memo(function QueueCard({ call, index, total, selected,
       aria-setsize={total}
       tabIndex={selected ? 0 : -1}
       className={`card ${selected ? 'card-selected' : ''}`}
-      onClick={() => onSelect(call.id)}
+      onClick={() => onOpen(call.id)}
       onFocus={() => !selected && onSelect(call.id)}
     >
       <div className="card-tool">
