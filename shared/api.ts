@@ -47,6 +47,8 @@ export interface ServerView {
   pendingChanges: number;
   /** What the server said about itself at its last start. */
   identity?: { name?: string; title?: string; version?: string; protocolVersion?: string };
+  /** About the server itself: a name it borrows from another server, an id that looks like another's. */
+  findings?: Finding[];
   /** Set when the team policy file blocks this server. */
   blockedBy?: string;
   /** Local servers: their limits, what enforces them here, and the limits Countersign offers. */
@@ -145,7 +147,9 @@ export type DecisionRequest =
 
 export type DecideResult =
   | { ok: true; forwarded: boolean; note?: string }
-  | { ok: false; error: 'not-pending' };
+  | { ok: false; error: 'not-pending' }
+  /** "Always allow" whose rule could not be saved (a read-only or full disk): the call still waits. */
+  | { ok: false; error: 'not-saved'; message: string };
 
 export interface InlineApprovalClient {
   client: string;

@@ -40,6 +40,8 @@ export interface GateDeps {
   onLocalRead?(clientKey: string): Promise<void> | void;
   /** Countersign's own files and the clients' configs, as this server would name them (its folder). */
   protectScope(server: string): ProtectScope;
+  /** Why no call may run now at all (the audit log cannot be written), or undefined. */
+  refuse?(): string | undefined;
   /** How long each client is likely to wait (shown on the card), learned from its cancels. */
   patience?: ClientPatience;
   /** Which clients may also answer a pending call in their own form (inline approval). */
@@ -85,6 +87,15 @@ export class CallGate {
   private async decideChecked(ctx: ToolCallContext): Promise<GateVerdict> {
     const { session } = ctx;
     const server = session.serverName;
+    const refused = this.deps.refuse?.();
+    if (refused) {
+      // Kept with the entries waiting for the log: it is written once the log takes them.
+      this.deps.audit({
+        time: new Date().toISOString(), server, tool: ctx.toolName, arguments: ctx.arguments, decision: 'deny',
+        decidedBy: 'policy', reasons: [], durationMs: 0, status: 'denied', detail: refused, client: session.clientInfo?.name,
+      });
+      return { forward: false, result: errorResult(refused) };
+    }
     const trusted = this.deps.isTrusted(server);
     const tool = await session.toolDefinition(ctx.toolName).catch(() => undefined);
     const history = this.deps.history(session.clientKey);

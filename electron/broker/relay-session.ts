@@ -41,12 +41,12 @@ export interface ToolCallContext {
   progressRequested: boolean;
   /** Sends a progress notification to the client, when its request carried a progressToken. */
   sendProgress(progress: number, message: string): void;
-  /** The retry of a call the server asked input for (2026-07-28): the input it carries. */
-  input?: CallInput;
   /** The client declared form-mode elicitation: Countersign may ask it (inline approval). */
   clientElicits?: boolean;
   /** A request of Countersign's own to the client, about this call; rejects when `signal` aborts. */
   askClient?(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+  /** The retry of a call the server asked input for (2026-07-28): the input it carries. */
+  input?: CallInput;
 }
 
 /** How a forwarded call ended: what the log needs, never the result itself (it may be large). */

@@ -213,9 +213,9 @@ export class RemoteSession implements GateSession {
         argumentsTooDeep: p.tooDeep,
         signal: abort.signal,
         progressRequested: p.progress === true,
-        input: p.input as CallInput | undefined,
         clientElicits: this.clientElicits,
         askClient: (method, params, signal) => this.askClient(p.call, method, params, signal),
+        input: p.input as CallInput | undefined,
         sendProgress: (progress, message) => this.channel.notify('progress', { call: p.call, progress, message }),
       });
     } finally {

@@ -10,8 +10,8 @@ import { PreviewPanel } from '../preview/PreviewPanel';
 import { TrustBadge } from '../ui/Badges';
 import { VisibleText } from '../ui/VisibleText';
 import { DecisionBar } from './DecisionBar';
-import { InputRound } from './InputRound';
 import { DetailChips } from './DetailChips';
+import { InputRound } from './InputRound';
 import { WarningList } from './WarningList';
 
 interface Props {
