@@ -47,6 +47,8 @@ export interface ServerView {
   pendingChanges: number;
   /** What the server said about itself at its last start. */
   identity?: { name?: string; title?: string; version?: string; protocolVersion?: string };
+  /** About the server itself: a name it borrows from another server, an id that looks like another's. */
+  findings?: Finding[];
   /** Set when the team policy file blocks this server. */
   blockedBy?: string;
   /** Local servers: their limits, what enforces them here, and the limits Countersign offers. */
@@ -95,6 +97,32 @@ export interface PendingCall {
   expiresAt: number;
   /** When the agent is likely to stop waiting for this call (before `expiresAt`, often). */
   clientWait?: ClientWait;
+  /** A later round of a multi round-trip call (2026-07-28): what the server asked for, what the client supplies. */
+  input?: CallInput;
+}
+
+/** One input request of a server, shown as text (a URL is shown, never opened or fetched). */
+export interface InputRequested {
+  key: string;
+  /** elicitation/create, sampling/createMessage, roots/list. */
+  method: string;
+  mode?: 'form' | 'url';
+  message?: string;
+  url?: string;
+}
+
+/**
+ * The retry of a call whose earlier round the server answered with `input_required`: Countersign
+ * recognises it as the same call continuing, and shows the input it carries.
+ */
+export interface CallInput {
+  /** 2 for the first retry. */
+  round: number;
+  requested: InputRequested[];
+  /** The client's answers (`inputResponses`), as sent. */
+  supplied?: unknown;
+  /** How the earlier round was decided ('person' for a one-time approval). */
+  earlier?: DecidedBy;
 }
 
 /**
@@ -119,7 +147,9 @@ export type DecisionRequest =
 
 export type DecideResult =
   | { ok: true; forwarded: boolean; note?: string }
-  | { ok: false; error: 'not-pending' };
+  | { ok: false; error: 'not-pending' }
+  /** "Always allow" whose rule could not be saved (a read-only or full disk): the call still waits. */
+  | { ok: false; error: 'not-saved'; message: string };
 
 export interface InlineApprovalClient {
   client: string;
@@ -137,14 +167,15 @@ export interface AuditEntry {
   tool: string;
   arguments: unknown;
   /** 'call' for tool calls; the others record changes of state: trust decisions, servers, rules, settings, client configs wrapped or unwrapped. */
-  kind?: 'call' | 'review' | 'trust' | 'pin' | 'launch' | 'server' | 'rule' | 'settings' | 'client';
+  kind?: 'call' | 'review' | 'trust' | 'pin' | 'launch' | 'server' | 'rule' | 'settings' | 'client' | 'server-request';
   /** Who made a change (absent on tool calls, and on entries written before actors were recorded). */
   actor?: Actor;
   decision: 'allow' | 'deny';
   decidedBy: DecidedBy;
   reasons: string[];
   durationMs: number;
-  status: 'ok' | 'error' | 'denied' | 'cancelled' | 'failed' | 'timeout';
+  /** 'input-required': the server asked for input instead of running the tool (2026-07-28); the retry is its own entry. */
+  status: 'ok' | 'error' | 'denied' | 'cancelled' | 'failed' | 'timeout' | 'input-required';
   /** Free text: a deny reason or an upstream error. */
   detail?: string;
   /** The rule that allowed the call, as it read then (decidedBy 'rule'). */

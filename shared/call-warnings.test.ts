@@ -84,6 +84,15 @@ describe('call warnings: what is known and what is claimed', () => {
     ]);
   });
 
+  it('a claim an enforced limit contradicts is named, with the fact', () => {
+    const hints = { ...effectiveHints(search), openWorldHint: false };
+    const ws = callWarnings({ server: 'web', tool: 'web_search', trusted: true, hints, reasons: ['open-world-without-network'], arguments: {}, facts: { enforced: { noNetwork: true } } });
+    expect(ws.map((w) => [w.source, w.title])).toEqual([
+      ['enforced', 'web says this tool reaches outside, but its network is off (enforced): nothing can leave through it'],
+      ['enforced', 'No network for web: enforced'],
+    ]);
+  });
+
   it("self-protection comes first, whatever else the call does", () => {
     const args = { path: '/home/ann/.countersign/settings.json', content: '{}' };
     const ws = warn(search, { trusted: true, read: true, args, protectedPath: true, facts: { targets: [{ ...callTargets('write_file', args)[0]!, exists: true, bytes: 10 }] } });

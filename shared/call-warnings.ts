@@ -219,6 +219,12 @@ export function callWarnings(input: WarningInput): CallWarning[] {
       title: `No network for ${server}: enforced${enforced.by ? ` by ${q(enforced.by)}` : ''}` });
   }
 
+  // Claims an enforced limit contradicts: the fact wins, the claim is worth a look.
+  if (has('write-on-read-only')) add({ code: 'enforced', key: 'contradiction-files', source: 'enforced', rank: 6, short: 'Claim contradicts limits',
+    title: `${server} says this tool writes, but its files are read-only (enforced): the write will fail` });
+  if (has('open-world-without-network')) add({ code: 'enforced', key: 'contradiction-network', source: 'enforced', rank: 6, short: 'Claim contradicts limits',
+    title: `${server} says this tool reaches outside, but its network is off (enforced): nothing can leave through it` });
+
   // Countersign's scans (description, arguments, names).
   (input.findings ?? []).forEach((f, i) => {
     if (f.code === 'protected-path') return;

@@ -24,9 +24,11 @@ import { socketPath } from './data-dir.js';
 import { scopeFor, type ProtectedPath, type ProtectScope } from './self-protection.js';
 import { ProbeTransport, probeTools } from './probe-client.js';
 import { RelaySession } from './relay-session.js';
+import { serverRequestEntry } from './protocol/server-requests.js';
 import { SettingsStore, type BackendFactory } from './settings-store.js';
 import { GrantSeal } from './store/grant-seal.js';
 import { cleanTmpLeftovers } from './store/tmp-cleanup.js';
+import { AuditGuard } from './store/audit-guard.js';
 import { TrustManager } from './trust/trust-manager.js';
 import type { VersionResolver } from './trust/version-resolver.js';
 import { StdioUpstream, type ExitInfo } from './stdio-upstream.js';
@@ -87,6 +89,8 @@ export class Broker {
   /** Sealed grants: trust, launch consent and rules written by hand take effect only once confirmed. */
   readonly seal: GrantSeal;
   readonly audit: AuditLog;
+  /** A log the disk refuses: entries kept, new calls refused until it takes them. */
+  readonly auditGuard: AuditGuard;
   readonly pending: PendingQueue;
   readonly trust: TrustManager;
   /** The person's allow rules: saved, and per client session. */
@@ -121,6 +125,12 @@ export class Broker {
     this.store = opened.store;
     const audit = AuditLog.open(opts.dataDir, { maxBytes: opts.auditMaxBytes });
     this.audit = audit.log;
+    this.auditGuard = new AuditGuard({
+      write: (entries) => this.audit.appendMany(entries),
+      path: this.audit.path,
+      dir: opts.dataDir,
+      changed: () => this.emit({ type: 'status-changed' }),
+    });
     // Written before anything else touches the log, so order and reads stay as if written at once.
     this.audit.beforeAccess = () => this.callLog.flush();
     for (const w of [...opened.warnings, ...audit.warnings]) this.warn(w);
@@ -165,6 +175,7 @@ export class Broker {
       isTrusted: (s) => this.store.isTrusted(s),
       rules: () => this.rules.list(),
       addRule: (server, tool, actor, extra) => this.rules.add(server, tool, extra ?? {}, actor),
+      refuse: () => this.auditGuard.refusal(),
       settings: () => this.effectiveSettings(),
       paused: () => this.paused,
       history: (key) => this.history(key),
@@ -249,7 +260,7 @@ export class Broker {
   );
 
   private writeAudit(entries: NewAuditEntry[]): void {
-    const written = this.audit.appendMany(entries);
+    const written = this.auditGuard.append(entries);
     if (this.listeners.size) for (const entry of written) this.emit({ type: 'log-appended', entry });
   }
 
@@ -347,6 +358,7 @@ export class Broker {
     const session = new RelaySession(serverName, clientKey, downstream, () => this.upstreamFor(serverName, config, id), {
       decideToolCall: (ctx) => this.gate.decideToolCall(ctx),
       onToolsListed: (_s, tools) => common.onListed(tools),
+      onServerRequest: (s, request, calls) => this.appendAudit(serverRequestEntry(serverName, s.clientInfo?.name, request.method, request.params, calls)),
       onInitialized: (_s, result) => common.onInitialized(result),
       rewriteToolsList: (_s, tools) => common.rewrite(tools),
       onClosed: (s) => common.onClosed(s),
@@ -507,6 +519,7 @@ export class Broker {
   async close(): Promise<void> {
     await Promise.allSettled([...this.sessions].map((s) => s.close('Countersign is shutting down')));
     this.callLog.flush();
+    this.auditGuard.stop();
     this.listeners.clear();
   }
 

@@ -5,6 +5,7 @@ import {
   errorResponse, ErrorCode, isNotification, isRequest, isResponse, isResult,
   type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest,
 } from '../../shared/jsonrpc.js';
+import type { CallInput } from '../../shared/api.js';
 import type { DecidedBy } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import type { ExitInfo } from './stdio-upstream.js';
@@ -13,6 +14,7 @@ import { ToolCatalog } from './tool-catalog.js';
 import { shapedResult } from './protocol/era.js';
 import { SessionEra } from './protocol/session-era.js';
 import { subscriptionIdOf, withSubscriptionId } from './protocol/subscriptions.js';
+import { describeRequested, inputRequested, InputRounds, isInputRequired } from './protocol/input-rounds.js';
 import type { MessageTransport } from './transport.js';
 
 /** What deciding a call needs of its session, wherever the session runs (here, or in `connect`). */
@@ -43,13 +45,17 @@ export interface ToolCallContext {
   clientElicits?: boolean;
   /** A request of Countersign's own to the client, about this call; rejects when `signal` aborts. */
   askClient?(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+  /** The retry of a call the server asked input for (2026-07-28): the input it carries. */
+  input?: CallInput;
 }
 
 /** How a forwarded call ended: what the log needs, never the result itself (it may be large). */
 export type CallOutcome =
   | { status: 'ok' | 'error' }
   | { status: 'failed' | 'timeout'; error: string }
-  | { status: 'cancelled' };
+  | { status: 'cancelled' }
+  /** The server asked for input instead of running the tool; `detail` says what. */
+  | { status: 'input-required'; detail: string };
 
 /** Set on an automatic allow (no person involved), which `connect` may reuse for a while: see LeaseGrant. */
 export interface LeaseInfo {
@@ -62,7 +68,7 @@ export interface LeaseInfo {
 }
 
 export type GateVerdict =
-  | { forward: true; retryOnTimeout: boolean; onSettled(outcome: CallOutcome): void; lease?: LeaseInfo }
+  | { forward: true; retryOnTimeout: boolean; onSettled(outcome: CallOutcome): void; lease?: LeaseInfo; decidedBy?: DecidedBy }
   | { forward: false; result: Record<string, unknown> };
 
 export interface SessionHooks {
@@ -71,6 +77,8 @@ export interface SessionHooks {
   quickVerdict?(session: RelaySession, toolName: string, args: unknown): Extract<GateVerdict, { forward: true }> | undefined;
   onToolsListed?(session: RelaySession, tools: ToolDefinition[]): void;
   onToolsChanged?(session: RelaySession): void;
+  /** A request the server sent the client (elicitation, sampling, roots): relayed, and surfaced. */
+  onServerRequest?(session: RelaySession, request: JsonRpcRequest, calls: string[]): void;
   /** The server's initialize result, as it passes to the client. */
   onInitialized?(session: RelaySession, result: Record<string, unknown>): void;
   /** What the client may see of a tools/list page; undefined passes it unchanged. */
@@ -96,6 +104,9 @@ interface ForwardedCall {
   deadline: number;
   onSettled(outcome: CallOutcome): void;
   upId: number;
+  /** Who allowed it, and which round of a multi round-trip call it is (1 for a first call). */
+  decidedBy?: DecidedBy;
+  round?: number;
 }
 
 interface DownInflight {
@@ -125,6 +136,8 @@ export class RelaySession implements GateSession {
   private readonly catalog: ToolCatalog;
   /** Which revision the client speaks: 2026-07-28 envelopes, identity without initialize. */
   private readonly era = new SessionEra();
+  /** Calls the server answered with input_required, until their retry. */
+  private readonly rounds = new InputRounds();
   private closed = false;
   /** The client closed its side: calls still waiting were abandoned by the agent, not ended by us. */
   private clientGone = false;
@@ -269,6 +282,8 @@ export class RelaySession implements GateSession {
   passToolCall(request: JsonRpcRequest): number | undefined {
     if (!this.canPass(request.id)) return undefined;
     const params = request.params ?? {};
+    // A multi round-trip retry is decided again, with its input shown: the ordinary path.
+    if (params.inputResponses !== undefined || params.requestState !== undefined) return undefined;
     const quick = this.hooks.quickVerdict?.(this, typeof params.name === 'string' ? params.name : '', params.arguments);
     if (!quick) return undefined;
     const upId = this.track(request, { request, retryOnTimeout: quick.retryOnTimeout, retried: false, onSettled: quick.onSettled, deadline: 0 });
@@ -284,6 +299,8 @@ export class RelaySession implements GateSession {
     const pending = this.closed ? undefined : this.upPending.get(upId);
     if (!pending) return null;
     if (pending.downId === null || pending.method === 'initialize' || pending.method === 'tools/list') return undefined;
+    // 2026-07-28: a call's result may be input_required, discover names the server, listen carries its id.
+    if (pending.method === 'server/discover' || pending.method === 'subscriptions/listen' || (this.era.modern && pending.call)) return undefined;
     this.upPending.delete(upId);
     this.downInflight.delete(pending.downId);
     return { downId: pending.downId, onSettled: pending.call?.onSettled };
@@ -334,16 +351,18 @@ export class RelaySession implements GateSession {
   private handleToolCall(request: JsonRpcRequest): void {
     const params = request.params ?? {};
     const toolName = typeof params.name === 'string' ? params.name : '';
-    const quick = this.hooks.quickVerdict?.(this, toolName, params.arguments);
+    const input = this.rounds.continuationOf(request);
+    // A continuation is decided again (its input is shown), never under a lease.
+    const quick = input ? undefined : this.hooks.quickVerdict?.(this, toolName, params.arguments);
     if (quick) {
       const upId = this.forwardRequest(request, { request, retryOnTimeout: quick.retryOnTimeout, retried: false, onSettled: quick.onSettled, deadline: 0 });
       this.armCallTimer(upId);
       return;
     }
-    void this.decideAndForward(request, toolName, params);
+    void this.decideAndForward(request, toolName, params, input);
   }
 
-  private async decideAndForward(request: JsonRpcRequest, toolName: string, params: Record<string, unknown>): Promise<void> {
+  private async decideAndForward(request: JsonRpcRequest, toolName: string, params: Record<string, unknown>, input?: CallInput): Promise<void> {
     const abort = new AbortController();
     this.downInflight.set(request.id, { method: 'tools/call', abort });
     const progressToken = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
@@ -353,6 +372,7 @@ export class RelaySession implements GateSession {
       toolName,
       arguments: params.arguments,
       signal: abort.signal,
+      input,
       progressRequested: typeof progressToken === 'string' || typeof progressToken === 'number',
       clientElicits: this.clientElicits,
       askClient: (method, p, signal) => this.askClient(method, p, signal, request.id),
@@ -380,7 +400,10 @@ export class RelaySession implements GateSession {
       this.toClient({ jsonrpc: '2.0', id: request.id, result: shapedResult(verdict.result, request) }, request.id);
       return;
     }
-    const upId = this.forwardRequest(request, { request, retryOnTimeout: verdict.retryOnTimeout, retried: false, onSettled: verdict.onSettled, deadline: 0 });
+    const upId = this.forwardRequest(request, {
+      request, retryOnTimeout: verdict.retryOnTimeout, retried: false, onSettled: verdict.onSettled, deadline: 0,
+      decidedBy: verdict.decidedBy, round: input?.round ?? 1,
+    });
     this.armCallTimer(upId);
   }
 
@@ -529,7 +552,11 @@ export class RelaySession implements GateSession {
       this.toClient(out, downId);
       if (pending.call) {
         // After the answer is on its way: the audit write is not on the client's critical path.
-        if (isResult(message)) {
+        if (isResult(message) && isInputRequired(message.result)) {
+          // Not run: the server wants input first. The retry is recognised as this call continuing.
+          this.rounds.record(pending.call.request, message.result, pending.call.decidedBy, pending.call.round ?? 1);
+          pending.call.onSettled({ status: 'input-required', detail: describeRequested(inputRequested(message.result)) });
+        } else if (isResult(message)) {
           pending.call.onSettled({ status: message.result.isError === true ? 'error' : 'ok' });
         } else {
           pending.call.onSettled({ status: 'failed', error: message.error.message });
@@ -538,6 +565,9 @@ export class RelaySession implements GateSession {
       return;
     }
     if (isRequest(message)) {
+      // Which calls it may belong to: stdio carries no link, so every call still running upstream.
+      const calls = [...this.upPending.values()].flatMap((p) => (p.call ? [String(p.call.request.params?.name)] : []));
+      this.hooks.onServerRequest?.(this, message, calls);
       const ours = `cs-${this.nextServerReqId++}`;
       this.serverRequests.set(ours, message.id);
       this.toClient({ ...message, id: ours });

@@ -5,10 +5,10 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditEntry, PendingCall } from '../../shared/api.js';
+import type { AuditEntry, PendingCall, ServerView } from '../../shared/api.js';
 import { MAX_ARGUMENT_DEPTH } from '../../electron/broker/argument-checks.js';
 import { configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker, type Via } from '../helpers/broker-harness.js';
-import { EVERYTHING_SERVER, FILESYSTEM_SERVER, NODE } from '../helpers/paths.js';
+import { EVERYTHING_SERVER, FILESYSTEM_SERVER, FIXTURE, NODE } from '../helpers/paths.js';
 import { deepJson, RawConnect, rawHttpSession, rawPost } from '../helpers/raw-client.js';
 
 type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
@@ -24,6 +24,7 @@ describe('hostile arguments', () => {
     configure(dataDir, {
       fs: { command: NODE, args: [FILESYSTEM_SERVER, scratch] },
       everything: { command: NODE, args: [EVERYTHING_SERVER] },
+      imposter: { command: NODE, args: [FIXTURE, 'names'], env: { FIXTURE_SERVER_NAME: 'fs' } },
     }, ['everything']);
     broker = await startServe(dataDir);
   });
@@ -118,6 +119,24 @@ describe('hostile arguments', () => {
       const entry = (await broker.logWhen({ tool: 'echo' }, (l) => l.some(mine))).find(mine);
       expect(entry).toMatchObject({ decision: 'deny', decidedBy: 'person' });
       expect(entry!.reasons).toContain('schema-violation');
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it.each<Via>(['connect', 'http'])('lists look-alike and over-long tool names with findings via %s, never a failed tools/list', async (via) => {
+    const fs = await connectClient(broker, 'fs', via);
+    await fs.listTools(); // the broker now knows fs's read_file
+    await fs.close();
+    const client = await connectClient(broker, 'imposter', via);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(['re\u0430d_file', 'n'.repeat(10_000)]);
+      const view = (await broker.api<ServerView[]>('listServers')).find((v) => v.name === 'imposter')!;
+      const findingsOf = (name: string) => view.tools.find((t) => t.definition.name === name)?.findings ?? [];
+      expect(findingsOf('re\u0430d_file').find((f) => f.code === 'confusable-name')?.message).toContain('fs/read_file');
+      expect(findingsOf('n'.repeat(10_000)).find((f) => f.code === 'name-format')?.message).toContain('10000 characters long');
+      expect(view.findings?.find((f) => f.code === 'server-identity')?.message).toContain("the name of another configured server ('fs')");
     } finally {
       await client.close();
     }

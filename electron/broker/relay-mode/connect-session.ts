@@ -95,7 +95,7 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     try {
       // Too deep to send (or to hash, show and log): the broker refuses and logs it without them.
       const tooDeep = depthRefusal(ctx.arguments) !== undefined;
-      const params = { call, tool: ctx.toolName, arguments: tooDeep ? TOO_DEEP_ARGUMENTS : ctx.arguments, progress: ctx.progressRequested, ...(tooDeep ? { tooDeep: true as const } : {}) };
+      const params = { call, tool: ctx.toolName, arguments: tooDeep ? TOO_DEEP_ARGUMENTS : ctx.arguments, progress: ctx.progressRequested, input: ctx.input, ...(tooDeep ? { tooDeep: true as const } : {}) };
       const reply = await channel.request<DecideReply>('decide', params);
       upstreamTimeoutMs = reply.upstreamTimeoutMs;
       if (!reply.forward) return { forward: false, result: reply.result };
@@ -108,6 +108,7 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
         forward: true,
         retryOnTimeout: reply.retryOnTimeout,
         onSettled: (outcome) => reports.push({ kind: 'settled', call, outcome }),
+        decidedBy: reply.decidedBy,
       };
     } finally {
       deciding.delete(call);
@@ -123,6 +124,7 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
       channel.notify('initialized', { client: s.clientInfo, result, elicitation: session.clientElicits });
     },
     onToolsListed: (_s, tools) => channel.notify('listed', { tools }),
+    onServerRequest: (_s, request, calls) => channel.notify('server-request', { method: request.method, params: request.params, calls }),
     rewriteToolsList: async (_s, tools) => (await channel.request<{ tools?: ToolDefinition[] }>('rewrite', { tools })).tools,
     upstreamTimeoutMs: () => upstreamTimeoutMs,
   };

@@ -11,6 +11,7 @@ import { TrustBadge } from '../ui/Badges';
 import { VisibleText } from '../ui/VisibleText';
 import { DecisionBar } from './DecisionBar';
 import { DetailChips } from './DetailChips';
+import { InputRound } from './InputRound';
 import { WarningList } from './WarningList';
 
 interface Props {
@@ -59,6 +60,7 @@ export const CallDetail = forwardRef<HTMLHeadingElement, Props>(function CallDet
           <h3 className="section-title">Warnings</h3>
           <WarningList warnings={warnings} />
         </section>
+        {call.input && <InputRound input={call.input} />}
         <PreviewPanel call={call} />
         <ArgumentsView value={call.arguments} flagged={call.preview} />
       </div>

@@ -4,6 +4,7 @@ import { useApp } from '../store/context';
 import { StatusBadge, TrustBadge } from '../ui/Badges';
 import { VisibleText } from '../ui/VisibleText';
 import { ChangeReview } from './ChangeReview';
+import { Findings } from './Findings';
 import { LaunchPanel } from './LaunchPanel';
 import { LimitsBadge } from './LimitsBadge';
 import { LimitsPanel } from './LimitsPanel';
@@ -26,6 +27,7 @@ export function ServerDetail({ server, onRemoved }: { server: UiServer; onRemove
         </div>
         {says && <p className="muted small">The server says it is: <VisibleText text={says} /></p>}
       </header>
+      <Findings findings={server.findings ?? []} />
       {server.blockedBy && <div className="banner banner-danger">Blocked by the team policy: <VisibleText text={server.blockedBy} /></div>}
       {server.lastError && <div className="banner banner-danger">Last start failed: <VisibleText text={server.lastError} /></div>}
       {(server.quarantine?.length ?? 0) > 0 && (

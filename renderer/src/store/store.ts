@@ -192,6 +192,11 @@ export function createAppStore(api: CountersignApi): AppStore {
           get().notify('error', `The decision was not sent: ${errorText(err)}`);
           return { ok: false, error: errorText(err) };
         }
+        if (!result.ok && result.error === 'not-saved') {
+          // Nothing was decided: the call stays in the queue.
+          get().notify('error', result.message);
+          return result;
+        }
         removePending(id);
         if (!result.ok) get().notify('info', 'That call was no longer waiting: it was already decided, timed out or cancelled.');
         else if (result.note) get().notify('info', result.note);
