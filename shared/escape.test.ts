@@ -52,3 +52,16 @@ describe('escapeControl', () => {
     expect(escapeControl(once)).toBe(once);
   });
 });
+
+describe('terminalJson', () => {
+  it('writes every character a terminal acts on as a \\u escape, and parses back to the same value', async () => {
+    const { terminalJson } = await import('./escape.js');
+    const hostile = { text: 'a\u009b2Jb\u202ec\u{e0041}\u{e0042}d\u007f\u200b\u2028\u00e9\u{1f600}', 'k\u202e': 1 };
+    const out = terminalJson(hostile, 2);
+    expect(out).not.toMatch(/[\u007f-\u009f\u200b-\u200f\u2028-\u202e\u{e0000}-\u{e007f}]/u);
+    expect(out).toContain('\\u009b');
+    expect(out).toContain('\\udb40\\udc41');
+    expect(out).toContain('\u00e9\u{1f600}'); // ordinary text stays readable
+    expect(JSON.parse(out)).toEqual(hostile);
+  });
+});

@@ -29,3 +29,19 @@ function visible(ch: string): string {
 export function escapeControl(text: string, opts?: { keepNewlines?: boolean }): string {
   return text.replace(opts?.keepNewlines ? KEEP_NEWLINES : ALL, visible);
 }
+
+// What JSON.stringify leaves raw but a terminal acts on or reorders: DEL, C1 (incl. the 8-bit CSI),
+// the Arabic letter mark, zero-width and bidi controls, line/paragraph separators, word joiners, BOM
+// and Unicode tags. (C0 and lone surrogates JSON.stringify already escapes.)
+const TERMINAL_UNSAFE = /[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\u{e0000}-\u{e007f}]/gu;
+const jsonEscape = (ch: string) =>
+  Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+
+/**
+ * JSON.stringify for a terminal: the same JSON value, with every character a terminal could act on
+ * written as a \u escape (astral ones as a surrogate pair), so `countersign … --json` cannot restyle,
+ * reorder or hide what a person reads, and a JSON parser still reads the exact text.
+ */
+export function terminalJson(value: unknown, space?: number): string {
+  return (JSON.stringify(value, null, space) ?? 'null').replace(TERMINAL_UNSAFE, jsonEscape);
+}

@@ -2,7 +2,7 @@
 // those go through Countersign. Through the core (withCore), as every CLI command that reads state.
 import path from 'node:path';
 import type { ClientServerView, ClientView } from '../../shared/clients.js';
-import { escapeControl } from '../../shared/escape.js';
+import { escapeControl, terminalJson } from '../../shared/escape.js';
 import { lastFlag, parseArgs, UsageError } from './args.js';
 import { withCore } from './core-client.js';
 
@@ -68,7 +68,7 @@ export function runClients(argv: string[], dataDir: string): Promise<number> {
 async function runClientsNow(argv: string[], dataDir: string): Promise<number> {
   const args = parseArgs(argv, { values: ['project'], booleans: ['json'] });
   const clients = await withCore(dataDir, (api) => api.listClients({ project: projectOf(lastFlag(args, 'project')) }));
-  if (args.bools.has('json')) say(JSON.stringify(clients, null, 2) + '\n');
+  if (args.bools.has('json')) say(terminalJson(clients, 2) + '\n');
   else printClients(clients);
   return 0;
 }

@@ -1,11 +1,11 @@
 // `countersign log`: reads, follows and verifies the audit log.
 import type { AuditEntry } from '../../shared/api.js';
-import { escapeControl } from '../../shared/escape.js';
+import { escapeControl, terminalJson } from '../../shared/escape.js';
 import { AuditLog } from '../broker/audit-log.js';
 import { parseArgs } from './args.js';
 
 function line(e: AuditEntry, json: boolean): string {
-  if (json) return JSON.stringify(e);
+  if (json) return terminalJson(e);
   const args = escapeControl(JSON.stringify(e.arguments) ?? '');
   const detail = e.detail ? `  (${escapeControl(e.detail)})` : '';
   return `${e.time}  ${escapeControl(e.server)}/${escapeControl(e.tool)}  ${e.decision} by ${e.decidedBy}  ${e.status}  ${e.durationMs}ms  ${args}${detail}`;

@@ -3,7 +3,7 @@
 // before and after, ask, and are bound to the launch hash printed.
 import { resolve } from 'node:path';
 import type { ServerView } from '../../shared/api.js';
-import { escapeControl as e } from '../../shared/escape.js';
+import { escapeControl as e, terminalJson } from '../../shared/escape.js';
 import { isLooser, NO_LIMITS, sameLimits, summarizeLimits, type LimitsProfile } from '../../shared/limits.js';
 import { lastFlag, UsageError, type ParsedArgs } from './args.js';
 import { confirm } from './confirm.js';
@@ -80,7 +80,7 @@ export async function runLimits(api: CoreApi, s: ServerView, args: ParsedArgs): 
   const base = args.bools.has('offered') ? (s.limits?.offer?.limits ?? current) : current;
   const next = limitsFromFlags(args, base);
   if (!next) {
-    say(args.bools.has('json') ? JSON.stringify(s.limits ?? null, null, 2) + '\n' : limitsText(s));
+    say(args.bools.has('json') ? terminalJson(s.limits ?? null, 2) + '\n' : limitsText(s));
     return 0;
   }
   if (!s.limits) throw new UsageError(`'${s.name}' is a remote server: limits apply to servers Countersign starts on this machine`);

@@ -2,7 +2,7 @@
 // in-process), so it is checked and audited exactly as the UI's. Consent, trust, pins and reviews print
 // what they act on and are bound to its hash: what changed meanwhile is refused.
 import type { ServerConfig, ServerView } from '../../shared/api.js';
-import { escapeControl } from '../../shared/escape.js';
+import { escapeControl, terminalJson } from '../../shared/escape.js';
 import { parseServerConfig, SettingsError } from '../broker/settings-store.js';
 import { keyValues, lastFlag, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import { confirm } from './confirm.js';
@@ -38,7 +38,7 @@ export async function runServers(argv: string[], dataDir: string): Promise<numbe
     case 'show':
       return withCore(dataDir, async (api) => {
         const s = await view(api, name!);
-        say(args.bools.has('json') ? JSON.stringify(s, null, 2) + '\n' : launchText(s.name, s.launch) + limitsText(s) + toolsText(s) + pinText(s));
+        say(args.bools.has('json') ? terminalJson(s, 2) + '\n' : launchText(s.name, s.launch) + limitsText(s) + toolsText(s) + pinText(s));
         return 0;
       });
     case 'approve':
@@ -113,7 +113,7 @@ async function list(args: ParsedArgs, dataDir: string): Promise<number> {
   const servers = await withCore(dataDir, (api) => api.listServers());
   if (args.bools.has('json')) {
     const out = servers.map((s) => ({ name: s.name, trusted: s.trusted, status: s.status, config: s.config, limits: 'command' in s.config && s.config.limits ? s.limits?.badge : undefined }));
-    say(JSON.stringify(out, null, 2) + '\n');
+    say(terminalJson(out, 2) + '\n');
     return 0;
   }
   if (!servers.length) {

@@ -1,5 +1,6 @@
 // Hostile sizes and shapes through the real ways in: a 10 MB base64 write_file is queued, shown,
 // approved and written; 10,000-deep arguments are refused with a clear, logged reason.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, PendingCall, ServerView } from '../../shared/api.js';
 import { MAX_ARGUMENT_DEPTH } from '../../electron/broker/argument-checks.js';
 import { configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker, type Via } from '../helpers/broker-harness.js';
-import { EVERYTHING_SERVER, FILESYSTEM_SERVER, FIXTURE, NODE } from '../helpers/paths.js';
+import { CLI, EVERYTHING_SERVER, FILESYSTEM_SERVER, FIXTURE, NODE } from '../helpers/paths.js';
 import { deepJson, RawConnect, rawHttpSession, rawPost } from '../helpers/raw-client.js';
 
 type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
@@ -140,5 +141,20 @@ describe('hostile arguments', () => {
     } finally {
       await client.close();
     }
+  }, 60_000);
+
+  it('escapes C1, bidi and tag characters in `countersign log --json`, and the JSON reads back exactly', async () => {
+    const message = `log \u009b2J \u202eevil \u{e0041}\u{e0042} ${Date.now()}`;
+    const client = await connectClient(broker, 'everything', 'http');
+    try {
+      await client.callTool({ name: 'echo', arguments: { message } });
+    } finally {
+      await client.close();
+    }
+    await broker.logWhen({ tool: 'echo' }, (l) => l.some((e) => (e.arguments as { message?: string }).message === message));
+    const out = execFileSync(NODE, [CLI, 'log', '--json', '--data-dir', broker.dataDir], { encoding: 'utf8' });
+    expect(out).not.toMatch(/[\u007f-\u009f\u200b-\u200f\u2028-\u202e\u{e0000}-\u{e007f}]/u);
+    const entries = out.trim().split('\n').map((l) => JSON.parse(l) as AuditEntry);
+    expect(entries.some((e) => (e.arguments as { message?: string }).message === message)).toBe(true);
   }, 60_000);
 });

@@ -7,6 +7,8 @@ export interface WaitClock {
   /** The card's clock. */
   short: string;
   urgent: boolean;
+  /** `short` is about when the agent gives up (not Countersign's timeout). */
+  agent?: boolean;
   /** The detail's line about the client (one line on a small window). */
   sentence?: string;
 }
@@ -30,6 +32,7 @@ export function waitClock(call: PendingCall, now: number): WaitClock {
     : 'no progress token, and the MCP SDK default is 60 s';
   return {
     short: left > 0 ? `agent gives up in ~${duration(left)}` : 'agent may have stopped waiting',
+    agent: true,
     urgent: left < 20_000,
     sentence: `${left > 0 ? `Likely stops waiting at ${at} (in ${duration(left)})` : `Has likely stopped waiting (at ${at})`}: ${basis}.`,
   };

@@ -49,9 +49,10 @@ export const QueueCard = memo(function QueueCard({ call, index, total, selected,
       <div className="card-meta">
         <span className="card-server"><VisibleText text={call.server} /></span>
         <TrustBadge trusted={call.serverTrusted} />
-        <span className={`card-clock ${clock.urgent ? 'card-clock-urgent' : ''}`}>
+        <span className={`card-clock ${clock.urgent ? 'card-clock-urgent' : ''}`} title={`Waiting ${duration(now - call.createdAt)}`}>
           <Icon name="clock" size={13} />
-          {`${duration(now - call.createdAt)} · ${clock.short}`}
+          {/* When the agent's own clock is the nearer one, it alone fits a narrow card. */}
+          {clock.agent ? clock.short : `${duration(now - call.createdAt)} · ${clock.short}`}
         </span>
       </div>
       <ul className="card-warnings" aria-label="Warnings">
