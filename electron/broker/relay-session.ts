@@ -300,7 +300,7 @@ export class RelaySession implements GateSession {
     if (!pending) return null;
     if (pending.downId === null || pending.method === 'initialize' || pending.method === 'tools/list') return undefined;
     // 2026-07-28: a call's result may be input_required, discover names the server, listen carries its id.
-    if (this.era.modern && (pending.call || pending.method === 'server/discover' || pending.method === 'subscriptions/listen')) return undefined;
+    if (pending.method === 'server/discover' || pending.method === 'subscriptions/listen' || (this.era.modern && pending.call)) return undefined;
     this.upPending.delete(upId);
     this.downInflight.delete(pending.downId);
     return { downId: pending.downId, onSettled: pending.call?.onSettled };
