@@ -54,8 +54,9 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     output: opts.output,
     takeLine: lane.fromClient,
     onBadLine: (bad) => {
-      if (bad.id !== null) void downstream.send(badLineResponse(bad)).catch(() => undefined);
-      else opts.onWarning?.(`ignored a bad message from the client: ${bad.reason}`);
+      // Always answered, with `"id": null` when no id could be read: silence would leave the client waiting.
+      void downstream.send(badLineResponse(bad)).catch(() => undefined);
+      opts.onWarning?.(`refused a bad message from the client: ${bad.reason}`);
     },
   });
 
