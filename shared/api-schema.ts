@@ -18,19 +18,29 @@ export const limitsSchema = z.object({
   passEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name').max(200)).max(200),
 }).strict();
 
-export const serverConfigSchema = z.union([
-  z.object({
-    command: z.string().min(1).max(10_000),
-    args: z.array(z.string().max(100_000)).max(1000).optional(),
-    env: stringMap.optional(),
-    cwd: z.string().max(10_000).optional(),
-    limits: limitsSchema.optional(),
-  }).strict(),
-  z.object({
-    url: z.string().url().refine((u) => /^https?:$/.test(new URL(u).protocol), 'an http or https URL'),
-    headers: stringMap.optional(),
-  }).strict(),
-]);
+/** An http: or https: URL. The prefix test refuses what URL() would quietly trim (spaces). */
+export function isHttpUrl(text: string): boolean {
+  if (!/^https?:/i.test(text)) return false;
+  try {
+    return ['http:', 'https:'].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/** A server's launch config: the one definition (the API's arguments and the settings store use it). */
+export const stdioConfigSchema = z.object({
+  command: z.string().min(1).max(10_000),
+  args: z.array(z.string().max(100_000)).max(1000).optional(),
+  env: stringMap.optional(),
+  cwd: z.string().max(10_000).optional(),
+  limits: limitsSchema.optional(),
+}).strict();
+export const remoteConfigSchema = z.object({
+  url: z.string().max(10_000).refine(isHttpUrl, 'must be an http: or https: URL'),
+  headers: stringMap.optional(),
+}).strict();
+export const serverConfigSchema = z.union([stdioConfigSchema, remoteConfigSchema]);
 
 export const decisionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('allow-once') }).strict(),
@@ -125,6 +135,8 @@ export const apiArgs = {
   listUnsealed: z.tuple([]),
   confirmUnsealed: z.tuple([unsealedRef]),
   discardUnsealed: z.tuple([unsealedRef]),
+  listInlineApproval: z.tuple([]),
+  setInlineApproval: z.tuple([z.string().min(1).max(200), z.boolean()]),
 } satisfies Record<ApiMethod, z.ZodTypeAny>;
 
 export const API_METHODS = Object.keys(apiArgs) as ApiMethod[];

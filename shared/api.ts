@@ -17,9 +17,10 @@ export type { Finding, LaunchView, PinnedPackage, PinView, ReviewAction, Reviewe
 /**
  * Who made a change, as the audit log records it: the surface a person used (the browser UI of
  * `countersign serve`, the desktop app, the CLI), the team policy, or Countersign itself (a quarantine).
- * Each surface gets the API bound to its actor; no caller names its own.
+ * Each surface gets the API bound to its actor; no caller names its own. `client`: an answer given
+ * in the MCP client's own form (inline approval, only where the person turned it on for that client).
  */
-export type Actor = 'browser' | 'desktop' | 'cli' | 'policy' | 'countersign';
+export type Actor = 'browser' | 'desktop' | 'cli' | 'policy' | 'countersign' | 'client';
 
 export type ServerConfig =
   /** `limits`: what its sandbox lets it reach; part of the launch hash, so the launch consent covers them. */
@@ -96,6 +97,32 @@ export interface PendingCall {
   expiresAt: number;
   /** When the agent is likely to stop waiting for this call (before `expiresAt`, often). */
   clientWait?: ClientWait;
+  /** A later round of a multi round-trip call (2026-07-28): what the server asked for, what the client supplies. */
+  input?: CallInput;
+}
+
+/** One input request of a server, shown as text (a URL is shown, never opened or fetched). */
+export interface InputRequested {
+  key: string;
+  /** elicitation/create, sampling/createMessage, roots/list. */
+  method: string;
+  mode?: 'form' | 'url';
+  message?: string;
+  url?: string;
+}
+
+/**
+ * The retry of a call whose earlier round the server answered with `input_required`: Countersign
+ * recognises it as the same call continuing, and shows the input it carries.
+ */
+export interface CallInput {
+  /** 2 for the first retry. */
+  round: number;
+  requested: InputRequested[];
+  /** The client's answers (`inputResponses`), as sent. */
+  supplied?: unknown;
+  /** How the earlier round was decided ('person' for a one-time approval). */
+  earlier?: DecidedBy;
 }
 
 /**
@@ -120,7 +147,16 @@ export type DecisionRequest =
 
 export type DecideResult =
   | { ok: true; forwarded: boolean; note?: string }
-  | { ok: false; error: 'not-pending' };
+  | { ok: false; error: 'not-pending' }
+  /** "Always allow" whose rule could not be saved (a read-only or full disk): the call still waits. */
+  | { ok: false; error: 'not-saved'; message: string };
+
+export interface InlineApprovalClient {
+  client: string;
+  enabled: boolean;
+  /** Seen this run with the elicitation capability. */
+  seen: boolean;
+}
 
 export type PendingRemovedWhy = 'allowed' | 'denied' | 'timeout' | 'cancelled' | 'session-closed' | 'agent-stopped';
 
@@ -131,14 +167,15 @@ export interface AuditEntry {
   tool: string;
   arguments: unknown;
   /** 'call' for tool calls; the others record changes of state: trust decisions, servers, rules, settings, client configs wrapped or unwrapped. */
-  kind?: 'call' | 'review' | 'trust' | 'pin' | 'launch' | 'server' | 'rule' | 'settings' | 'client';
+  kind?: 'call' | 'review' | 'trust' | 'pin' | 'launch' | 'server' | 'rule' | 'settings' | 'client' | 'server-request';
   /** Who made a change (absent on tool calls, and on entries written before actors were recorded). */
   actor?: Actor;
   decision: 'allow' | 'deny';
   decidedBy: DecidedBy;
   reasons: string[];
   durationMs: number;
-  status: 'ok' | 'error' | 'denied' | 'cancelled' | 'failed' | 'timeout';
+  /** 'input-required': the server asked for input instead of running the tool (2026-07-28); the retry is its own entry. */
+  status: 'ok' | 'error' | 'denied' | 'cancelled' | 'failed' | 'timeout' | 'input-required';
   /** Free text: a deny reason or an upstream error. */
   detail?: string;
   /** The rule that allowed the call, as it read then (decidedBy 'rule'). */
@@ -157,6 +194,10 @@ export interface RulePatch {
 
 export interface FilePreview {
   exists: boolean;
+  /** Bytes on disk, for a file that exists. */
+  size?: number;
+  /** The path is a folder (then `refused` says no content is read). */
+  directory?: boolean;
   content?: string;
   tooLarge?: boolean;
   binary?: boolean;
@@ -286,6 +327,13 @@ export interface CountersignApi {
   confirmUnsealed(grant: UnsealedRef): Promise<void>;
   /** Removes a hand-made grant from the files. */
   discardUnsealed(grant: UnsealedRef): Promise<void>;
+  /**
+   * Approval inside the client: clients seen this run that can show a form (elicitation), and whether
+   * the person allowed each to answer pending calls. Off by default; kept until Countersign stops.
+   */
+  listInlineApproval(): Promise<InlineApprovalClient[]>;
+  /** Turns approval inside the client on or off for one client (by the name it gives). Audited. */
+  setInlineApproval(client: string, enabled: boolean): Promise<void>;
   /** Returns the function that ends the subscription. */
   subscribe(listener: (event: BrokerEvent) => void): () => void;
 }

@@ -74,6 +74,25 @@ describe('call warnings: what is known and what is claimed', () => {
     expect(ws.find((w) => w.source === 'enforced')!.title).toBe('No network for fs: enforced by bubblewrap, so this call cannot send data out');
   });
 
+  it('an enforced "no network" is the fact the card states, not an untrusted claim about staying local', () => {
+    const hints = { ...effectiveHints(search), openWorldHint: false }; // as hintsUnderLimits leaves them
+    const ws = callWarnings({ server: 'web', tool: 'web_search', trusted: false, hints, reasons: ['untrusted-server'], arguments: {}, facts: { enforced: { noNetwork: true, by: 'the sandbox' } } });
+    expect(ws.map((w) => w.title)).toEqual([
+      'web says this only reads; not verified, because you have not trusted it',
+      'No network for web: enforced by the sandbox',
+      'Every call to web asks: you have not trusted it',
+    ]);
+  });
+
+  it('a claim an enforced limit contradicts is named, with the fact', () => {
+    const hints = { ...effectiveHints(search), openWorldHint: false };
+    const ws = callWarnings({ server: 'web', tool: 'web_search', trusted: true, hints, reasons: ['open-world-without-network'], arguments: {}, facts: { enforced: { noNetwork: true } } });
+    expect(ws.map((w) => [w.source, w.title])).toEqual([
+      ['enforced', 'web says this tool reaches outside, but its network is off (enforced): nothing can leave through it'],
+      ['enforced', 'No network for web: enforced'],
+    ]);
+  });
+
   it("self-protection comes first, whatever else the call does", () => {
     const args = { path: '/home/ann/.countersign/settings.json', content: '{}' };
     const ws = warn(search, { trusted: true, read: true, args, protectedPath: true, facts: { targets: [{ ...callTargets('write_file', args)[0]!, exists: true, bytes: 10 }] } });

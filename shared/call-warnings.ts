@@ -191,14 +191,15 @@ export function callWarnings(input: WarningInput): CallWarning[] {
       });
     }
   }
-  const claimsLocal = s.openWorldHint && !hints.openWorldHint;
+  // With the network enforced off the hints say closed world whatever the server claimed: the fact speaks.
+  const claimsLocal = s.openWorldHint && !hints.openWorldHint && !enforced.noNetwork;
   const untrustedReader = !trusted && hints.readOnlyHint;
   if (untrustedReader) {
     const local = claimsLocal && !has('exfiltration-risk') ? ' and stays on this machine' : '';
     add({ code: 'unverified-claims', ...claim, rank: 5, short: 'Says it only reads',
       title: `${server} says this only reads${local}; not verified, because you have not trusted it` });
   }
-  if (!has('exfiltration-risk') && (hints.openWorldHint || !trusted) && !(untrustedReader && claimsLocal)) {
+  if (!has('exfiltration-risk') && !enforced.noNetwork && (hints.openWorldHint || !trusted) && !(untrustedReader && claimsLocal)) {
     if (!s.openWorldHint) {
       if (annotated) add({ code: 'reaches-outside', source: 'countersign', rank: 5, short: 'May reach outside',
         title: 'Does not say whether it reaches outside this machine, so Countersign assumes it can' });
@@ -217,6 +218,12 @@ export function callWarnings(input: WarningInput): CallWarning[] {
     add({ code: 'enforced', key: 'enforced-network', source: 'enforced', rank: 7, short: 'No network (enforced)',
       title: `No network for ${server}: enforced${enforced.by ? ` by ${q(enforced.by)}` : ''}` });
   }
+
+  // Claims an enforced limit contradicts: the fact wins, the claim is worth a look.
+  if (has('write-on-read-only')) add({ code: 'enforced', key: 'contradiction-files', source: 'enforced', rank: 6, short: 'Claim contradicts limits',
+    title: `${server} says this tool writes, but its files are read-only (enforced): the write will fail` });
+  if (has('open-world-without-network')) add({ code: 'enforced', key: 'contradiction-network', source: 'enforced', rank: 6, short: 'Claim contradicts limits',
+    title: `${server} says this tool reaches outside, but its network is off (enforced): nothing can leave through it` });
 
   // Countersign's scans (description, arguments, names).
   (input.findings ?? []).forEach((f, i) => {

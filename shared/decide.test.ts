@@ -45,7 +45,9 @@ function input(r: Row): DecisionInput {
 }
 
 type Expect = [DecisionResult['outcome'], DecisionResult['decidedBy'], boolean, ReasonCode[]];
-const UNTRUSTED_READ: ReasonCode[] = ['destructive', 'untrusted-server', 'open-world', 'unverified-claims'];
+// An untrusted server's read-only and closed-world claims are recorded as claims, not as alarms.
+const UNTRUSTED_READ: ReasonCode[] = ['untrusted-server', 'unverified-claims'];
+const UNTRUSTED_WRITE: ReasonCode[] = ['destructive', 'untrusted-server', 'unverified-claims'];
 
 const rows: [string, Row, Expect][] = [
   // Trusted server
@@ -70,8 +72,8 @@ const rows: [string, Row, Expect][] = [
   // Untrusted server: claims never remove friction
   ['untrusted read_file (readOnlyHint true) still asks', { tool: READ_FILE, trusted: false }, ['ask', 'policy', true, UNTRUSTED_READ]],
   ['untrusted closed-world claim does not hide exfiltration risk', { tool: READ_FILE, trusted: false, readLocal: true }, ['ask', 'policy', true, ['exfiltration-risk', ...UNTRUSTED_READ]]],
-  ['untrusted + rule still asks', { tool: WRITE_FILE, trusted: false, rules: [rule('fs', 'write_file')] }, ['ask', 'policy', true, [...UNTRUSTED_READ, 'user-rule-ignored-untrusted']]],
-  ['untrusted + session allowance still asks', { tool: WRITE_FILE, trusted: false, allowed: ['write_file'] }, ['ask', 'policy', true, UNTRUSTED_READ]],
+  ['untrusted + rule still asks', { tool: WRITE_FILE, trusted: false, rules: [rule('fs', 'write_file')] }, ['ask', 'policy', true, [...UNTRUSTED_WRITE, 'user-rule-ignored-untrusted']]],
+  ['untrusted + session allowance still asks', { tool: WRITE_FILE, trusted: false, allowed: ['write_file'] }, ['ask', 'policy', true, UNTRUSTED_WRITE]],
   ['untrusted un-annotated tool', { tool: BARE, trusted: false }, ['ask', 'policy', true, ['destructive', 'untrusted-server', 'no-annotations', 'open-world']]],
   // Unknown tool: treated as un-annotated, and no rule or allowance applies
   ['trusted unknown tool asks', { tool: undefined, toolName: 'delete_file', trusted: true }, ['ask', 'policy', true, ['destructive', 'unknown-tool', 'no-annotations', 'open-world', 'needs-approval']]],

@@ -3,8 +3,21 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AuditEntry, LogQuery } from '../../shared/api.js';
+import { canonicalJson } from '../../shared/canonical-json.js';
+import { logLimit, logMatcher } from '../../shared/log-query.js';
+import { queryFiles } from './audit-query.js';
 
 export type NewAuditEntry = Omit<AuditEntry, 'seq' | 'prev' | 'hash'>;
+
+/** The disk refused an append (read-only, full, gone). `written` were on disk before it did. */
+export class AuditWriteError extends Error {
+  override name = 'AuditWriteError';
+  readonly code?: string;
+  constructor(override readonly cause: Error, readonly written: AuditEntry[]) {
+    super(`the audit log could not be written: ${cause.message}`);
+    this.code = (cause as NodeJS.ErrnoException).code;
+  }
+}
 
 const CURRENT = 'audit.jsonl';
 const ROTATED = /^audit-(\d{12})(?:-(\d+))?\.jsonl$/;
@@ -42,33 +55,50 @@ export class AuditLog {
     return this.appendMany([entry])[0]!;
   }
 
-  /** Appends entries in order with one check of the file and one write (rotating first when it would overflow). */
+  /**
+   * Appends entries in order with one check of the file and one write (rotating first when it would
+   * overflow). When the disk refuses, throws an AuditWriteError naming the entries already on disk;
+   * the chain then continues from what the disk holds, so a later append never links to a lost entry.
+   */
   appendMany(entries: NewAuditEntry[]): AuditEntry[] {
     this.beforeAccess?.();
     const st = statOrUndefined(this.path);
     if ((st?.size ?? 0) !== this.#size || st?.ino !== this.#ino) this.#load();
     const written: AuditEntry[] = [];
-    let text = '';
-    for (const entry of entries) {
-      const { seq: _seq, prev: _prev, hash: _hash, ...fields } = entry as Partial<AuditEntry>;
-      const seq = this.#last.seq + 1;
-      // The JSON round trip drops undefined fields, so the hash covers exactly what is written.
-      const body = JSON.parse(JSON.stringify({ seq, ...fields, prev: this.#last.hash })) as Omit<AuditEntry, 'hash'>;
-      const full: AuditEntry = { ...body, hash: hashEntry(body) };
-      const line = JSON.stringify(full) + '\n';
-      const pending = Buffer.byteLength(text);
-      if (this.#size + pending > 0 && this.#size + pending + Buffer.byteLength(line) > this.#maxBytes) {
-        this.#write(text);
-        text = '';
-        this.#rotate(seq);
+    let durable = 0;
+    const saved = { last: this.#last, size: this.#size, ino: this.#ino, endsWithNewline: this.#endsWithNewline, firstSeq: this.#firstSeq };
+    try {
+      let text = '';
+      for (const entry of entries) {
+        const { seq: _seq, prev: _prev, hash: _hash, ...fields } = entry as Partial<AuditEntry>;
+        const seq = this.#last.seq + 1;
+        // The JSON round trip drops undefined fields, so the hash covers exactly what is written.
+        const body = JSON.parse(JSON.stringify({ seq, ...fields, prev: this.#last.hash })) as Omit<AuditEntry, 'hash'>;
+        const full: AuditEntry = { ...body, hash: hashEntry(body) };
+        const line = JSON.stringify(full) + '\n';
+        const pending = Buffer.byteLength(text);
+        if (this.#size + pending > 0 && this.#size + pending + Buffer.byteLength(line) > this.#maxBytes) {
+          this.#write(text);
+          durable = written.length;
+          text = '';
+          this.#rotate(seq);
+        }
+        text += line;
+        this.#last = { seq, hash: full.hash };
+        written.push(full);
+        if (this.#size === 0 && text === line) this.#firstSeq = seq;
       }
-      text += line;
-      this.#last = { seq, hash: full.hash };
-      written.push(full);
-      if (this.#size === 0 && text === line) this.#firstSeq = seq;
+      this.#write(text);
+      return written;
+    } catch (error) {
+      try {
+        this.#load();
+      } catch {
+        ({ last: this.#last, size: this.#size, ino: this.#ino, endsWithNewline: this.#endsWithNewline, firstSeq: this.#firstSeq } = saved);
+        if (durable) this.#last = { seq: written[durable - 1]!.seq, hash: written[durable - 1]!.hash };
+      }
+      throw new AuditWriteError(error as Error, written.slice(0, durable));
     }
-    this.#write(text);
-    return written;
   }
 
   #write(lines: string): void {
@@ -86,8 +116,8 @@ export class AuditLog {
   /** Oldest first. `limit` keeps the newest N matches. */
   read(query: LogQuery = {}): AuditEntry[] {
     this.beforeAccess?.();
-    const matches = matcher(query);
-    const limit = query.limit !== undefined && query.limit >= 0 ? Math.floor(query.limit) : undefined;
+    const matches = logMatcher(query);
+    const limit = logLimit(query);
     return this.#stable((files) => {
       const chunks: AuditEntry[][] = [];
       let count = 0;
@@ -101,6 +131,15 @@ export class AuditLog {
       const all = chunks.flat();
       return limit === undefined ? all : all.slice(Math.max(0, all.length - limit));
     });
+  }
+
+  /**
+   * Like read(), without holding the event loop: the files are read from their ends in chunks, newest
+   * first, yielding between chunks, and a limit stops the reading as soon as it is met.
+   */
+  query(query: LogQuery = {}): Promise<AuditEntry[]> {
+    this.beforeAccess?.();
+    return queryFiles(this.#files(), query);
   }
 
   verify(): { ok: boolean; entries: number; problems: string[] } {
@@ -295,29 +334,10 @@ export class AuditLog {
   }
 }
 
-/** sha256 over the entry without `hash`, keys sorted at every level so the text is stable. */
+/** sha256 over the entry without `hash`, keys sorted at every level so the text is stable (the one canonical JSON). */
 export function hashEntry(entry: Omit<AuditEntry, 'hash'> | AuditEntry): string {
   const { hash: _hash, ...body } = entry as AuditEntry;
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
-function matcher(query: LogQuery): (e: AuditEntry) => boolean {
-  const needle = query.search?.toLowerCase();
-  return (e) =>
-    (!query.server || e.server === query.server) &&
-    (!query.tool || e.tool === query.tool) &&
-    (!query.decision || e.decision === query.decision) &&
-    (!needle ||
-      [e.tool, e.server, e.detail ?? '', JSON.stringify(e.arguments) ?? ''].some((s) => s.toLowerCase().includes(needle)));
 }
 
 function asEntry(value: unknown): AuditEntry | undefined {

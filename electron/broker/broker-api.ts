@@ -3,6 +3,7 @@
 // every change is written to the audit log with who made it, and no caller can claim to be another.
 import { resolve } from 'node:path';
 import type {
+  InlineApprovalClient,
   Actor, AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, LogQuery,
   PendingCall, PinView, ReviewAction, ReviewedTool, RulePatch, RuleRequest, SeenServer, ServerChanges, ServerConfig, ServerView, Settings,
   UnsealedGrant, UnsealedRef,
@@ -53,6 +54,15 @@ export class BrokerApi implements CountersignApi {
     const call = this.core.pending.get(id);
     if (!call) return { ok: false, error: 'not-pending' };
     const rule = decision.kind === 'allow-rule' ? newRule(call, decision.rule) : undefined;
+    if (decision.kind === 'always-allow' || (rule && rule.session === undefined)) {
+      // A rule that cannot be saved (a read-only or full disk, safe mode) is not reported as saved:
+      // nothing is decided, and the call keeps waiting.
+      try {
+        this.core.seal.assertCanSave();
+      } catch (err) {
+        return { ok: false, error: 'not-saved', message: `The rule could not be saved (${(err as Error).message}), so nothing was decided: the call still waits. Allow it once, or fix the problem and try again.` };
+      }
+    }
     if (!this.core.pending.decide(id, decision, this.actor, rule)) return { ok: false, error: 'not-pending' };
     const untrustedGrant = !call.serverTrusted && (decision.kind === 'allow-session' || decision.kind === 'always-allow' || decision.kind === 'allow-rule');
     return {
@@ -157,7 +167,7 @@ export class BrokerApi implements CountersignApi {
   }
 
   async queryLog(query: LogQuery): Promise<AuditEntry[]> {
-    return this.core.audit.read(query);
+    return this.core.audit.query(query);
   }
 
   async listChanges(): Promise<ServerChanges[]> {
@@ -243,6 +253,20 @@ export class BrokerApi implements CountersignApi {
     this.core.paused = paused;
     this.core.record({ kind: 'settings', actor: this.actor, server: '*', what: paused ? 'paused: every call is denied' : 'resumed', details: { paused }, decision: paused ? 'deny' : 'allow' });
     this.core.emit({ type: 'status-changed' });
+  }
+
+  async listInlineApproval(): Promise<InlineApprovalClient[]> {
+    return this.core.inlineApproval.list();
+  }
+
+  async setInlineApproval(client: string, enabled: boolean): Promise<void> {
+    if (!this.core.inlineApproval.set(client, enabled)) return;
+    this.core.record({
+      kind: 'settings', actor: this.actor, server: '*',
+      what: enabled ? `approval inside the client turned on for ${client}` : `approval inside the client turned off for ${client}`,
+      details: { inlineApproval: { client, enabled } }, decision: enabled ? 'allow' : 'deny',
+    });
+    this.core.emit({ type: 'settings-changed' });
   }
 
   async readFileForPreview(path: string): Promise<FilePreview> {

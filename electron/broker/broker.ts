@@ -13,6 +13,7 @@ import { BrokerApi } from './broker-api.js';
 import { CallGate } from './call-gate.js';
 import { RuleBook } from './rule-book.js';
 import { ClientPatience } from './client-patience.js';
+import { InlineApprovalSettings } from './inline-approval.js';
 import { changeEntry, type Change } from './change-entry.js';
 import { knownClientConfigs } from './clients/catalogue.js';
 import { ClientConfigs } from './clients/client-configs.js';
@@ -23,9 +24,11 @@ import { socketPath } from './data-dir.js';
 import { scopeFor, type ProtectedPath, type ProtectScope } from './self-protection.js';
 import { ProbeTransport, probeTools } from './probe-client.js';
 import { RelaySession } from './relay-session.js';
+import { serverRequestEntry } from './protocol/server-requests.js';
 import { SettingsStore, type BackendFactory } from './settings-store.js';
 import { GrantSeal } from './store/grant-seal.js';
 import { cleanTmpLeftovers } from './store/tmp-cleanup.js';
+import { AuditGuard } from './store/audit-guard.js';
 import { TrustManager } from './trust/trust-manager.js';
 import type { VersionResolver } from './trust/version-resolver.js';
 import { StdioUpstream, type ExitInfo } from './stdio-upstream.js';
@@ -86,6 +89,8 @@ export class Broker {
   /** Sealed grants: trust, launch consent and rules written by hand take effect only once confirmed. */
   readonly seal: GrantSeal;
   readonly audit: AuditLog;
+  /** A log the disk refuses: entries kept, new calls refused until it takes them. */
+  readonly auditGuard: AuditGuard;
   readonly pending: PendingQueue;
   readonly trust: TrustManager;
   /** The person's allow rules: saved, and per client session. */
@@ -108,6 +113,8 @@ export class Broker {
   private readonly running = new Map<string, () => LimitsInForce | undefined>();
   private preparer?: NpmPreparer;
   paused = false;
+  /** Which clients may answer pending calls in their own form (in memory: no file turns it on). */
+  readonly inlineApproval = new InlineApprovalSettings();
   endpoints: Pick<BrokerStatus, 'httpUrl' | 'mcpUrlTemplate'> = {};
 
   constructor(readonly opts: BrokerOptions) {
@@ -118,6 +125,12 @@ export class Broker {
     this.store = opened.store;
     const audit = AuditLog.open(opts.dataDir, { maxBytes: opts.auditMaxBytes });
     this.audit = audit.log;
+    this.auditGuard = new AuditGuard({
+      write: (entries) => this.audit.appendMany(entries),
+      path: this.audit.path,
+      dir: opts.dataDir,
+      changed: () => this.emit({ type: 'status-changed' }),
+    });
     // Written before anything else touches the log, so order and reads stay as if written at once.
     this.audit.beforeAccess = () => this.callLog.flush();
     for (const w of [...opened.warnings, ...audit.warnings]) this.warn(w);
@@ -162,6 +175,7 @@ export class Broker {
       isTrusted: (s) => this.store.isTrusted(s),
       rules: () => this.rules.list(),
       addRule: (server, tool, actor, extra) => this.rules.add(server, tool, extra ?? {}, actor),
+      refuse: () => this.auditGuard.refusal(),
       settings: () => this.effectiveSettings(),
       paused: () => this.paused,
       history: (key) => this.history(key),
@@ -172,6 +186,8 @@ export class Broker {
       protectScope: (server) => this.protectScope(server),
       onLocalRead: (clientKey) => this.endLocalReadLeases(clientKey),
       patience: new ClientPatience(),
+      inline: this.inlineApproval,
+      previewUrl: () => this.endpoints.httpUrl,
       limitsOf: (session) => this.running.get(session.id)?.(),
       home: () => opts.home ?? os.homedir(),
     });
@@ -244,7 +260,7 @@ export class Broker {
   );
 
   private writeAudit(entries: NewAuditEntry[]): void {
-    const written = this.audit.appendMany(entries);
+    const written = this.auditGuard.append(entries);
     if (this.listeners.size) for (const entry of written) this.emit({ type: 'log-appended', entry });
   }
 
@@ -342,6 +358,7 @@ export class Broker {
     const session = new RelaySession(serverName, clientKey, downstream, () => this.upstreamFor(serverName, config, id), {
       decideToolCall: (ctx) => this.gate.decideToolCall(ctx),
       onToolsListed: (_s, tools) => common.onListed(tools),
+      onServerRequest: (s, request, calls) => this.appendAudit(serverRequestEntry(serverName, s.clientInfo?.name, request.method, request.params, calls)),
       onInitialized: (_s, result) => common.onInitialized(result),
       rewriteToolsList: (_s, tools) => common.rewrite(tools),
       onClosed: (s) => common.onClosed(s),
@@ -502,6 +519,7 @@ export class Broker {
   async close(): Promise<void> {
     await Promise.allSettled([...this.sessions].map((s) => s.close('Countersign is shutting down')));
     this.callLog.flush();
+    this.auditGuard.stop();
     this.listeners.clear();
   }
 

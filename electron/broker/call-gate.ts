@@ -16,6 +16,7 @@ import type { EnforcedFacts as CardFacts } from '../../shared/call-warnings.js';
 import type { ProtectedMatch } from '../../shared/protected-paths.js';
 import type { TrustManager } from './trust/trust-manager.js';
 import type { ClientPatience, WaitEnd } from './client-patience.js';
+import { offerInline, type InlineApprovalSettings } from './inline-approval.js';
 import { enforcedFacts, type LimitsInForce } from '../../shared/enforced-limits.js';
 import { errorResult, type CallOutcome, type GateSession, type GateVerdict, type ToolCallContext } from './relay-session.js';
 
@@ -39,8 +40,14 @@ export interface GateDeps {
   onLocalRead?(clientKey: string): Promise<void> | void;
   /** Countersign's own files and the clients' configs, as this server would name them (its folder). */
   protectScope(server: string): ProtectScope;
+  /** Why no call may run now at all (the audit log cannot be written), or undefined. */
+  refuse?(): string | undefined;
   /** How long each client is likely to wait (shown on the card), learned from its cancels. */
   patience?: ClientPatience;
+  /** Which clients may also answer a pending call in their own form (inline approval). */
+  inline?: InlineApprovalSettings;
+  /** Where the UI is, for the form's link to the full preview (never with a token). */
+  previewUrl?(): string | undefined;
   /** The limits the session's server process started under, and how they stand (none known: none). */
   limitsOf?(session: GateSession): LimitsInForce | undefined;
   /** The home folder, to show paths in it as ~. */
@@ -80,6 +87,15 @@ export class CallGate {
   private async decideChecked(ctx: ToolCallContext): Promise<GateVerdict> {
     const { session } = ctx;
     const server = session.serverName;
+    const refused = this.deps.refuse?.();
+    if (refused) {
+      // Kept with the entries waiting for the log: it is written once the log takes them.
+      this.deps.audit({
+        time: new Date().toISOString(), server, tool: ctx.toolName, arguments: ctx.arguments, decision: 'deny',
+        decidedBy: 'policy', reasons: [], durationMs: 0, status: 'denied', detail: refused, client: session.clientInfo?.name,
+      });
+      return { forward: false, result: errorResult(refused) };
+    }
     const trusted = this.deps.isTrusted(server);
     const tool = await session.toolDefinition(ctx.toolName).catch(() => undefined);
     const history = this.deps.history(session.clientKey);
@@ -112,7 +128,9 @@ export class CallGate {
       definitionHash: bound && tool ? definitionHashSync(tool) : undefined,
       session: { allowedTools: session.allowedTools, hasReadLocalData: history.readLocalData },
       paused: this.deps.paused(),
-      forceAsk: trust.forceAsk(server, ctx.toolName),
+      // A continuation of a call a person allowed once is asked again: that yes was for the call as it was
+      // shown, not for the input the server then asked for (docs/security.md, "Multi round-trip calls").
+      forceAsk: trust.forceAsk(server, ctx.toolName) || ctx.input?.earlier === 'person',
       protectedMatches,
       enforced,
     });
@@ -136,7 +154,7 @@ export class CallGate {
         ...fields,
       });
     };
-    const forward = async (decidedBy: DecidedBy, actor?: Actor): Promise<GateVerdict> => {
+    const forward = async (decidedBy: DecidedBy, actor?: Actor, granted: DecidedBy = decidedBy): Promise<GateVerdict> => {
       const hadReadLocal = history.readLocalData;
       // Marked before the call runs: once forwarded, local data may already be on its way to the model.
       if (readsLocalData(decision.hints)) {
@@ -150,6 +168,7 @@ export class CallGate {
         forward: true,
         retryOnTimeout: trusted && decision.hints.supplied.idempotentHint && decision.hints.idempotentHint && !decision.hints.readOnlyHint,
         onSettled: (outcome: CallOutcome) => log({ decision: 'allow', decidedBy, actor, ...settledFields(outcome) }),
+        decidedBy: granted,
         // Only an automatic allow may be reused without asking; a person's yes was for this one call.
         // A scoped, expiring or session rule is checked per call: `connect` may not repeat it by tool name.
         lease: decidedBy === 'person' || (decision.rule && !isPlainRule(decision.rule)) ? undefined : {
@@ -182,6 +201,7 @@ export class CallGate {
         ...(await trust.argumentFindings(server, ctx.arguments, this.deps.listings())),
       ],
       client: { ...session.clientInfo, session: session.id },
+      ...(ctx.input ? { input: ctx.input } : {}),
       // Only what this server's sandbox enforces is stated as a fact on the card.
       facts: { ...(await gatherFacts(ctx.toolName, ctx.arguments, history)), enforced: cardFacts(enforced) },
       ...limits,
@@ -191,6 +211,16 @@ export class CallGate {
       timeoutMs, signal: ctx.signal, sendProgress: ctx.sendProgress,
       clientWait: patience && ((createdAt) => patience.estimate(session.clientInfo?.name, createdAt, ctx.progressRequested)),
     });
+    const { inline } = this.deps;
+    const shown = this.deps.pending.get(waiting.id);
+    if (inline && ctx.clientElicits) inline.sawClient(session.clientInfo?.name);
+    if (inline && shown) {
+      offerInline({
+        ctx, call: shown, settled: waiting.result, settings: inline,
+        decide: (id, decision, actor) => this.deps.pending.decide(id, decision, actor),
+        previewUrl: this.deps.previewUrl?.(),
+      });
+    }
     const resolution = await waiting.result;
     switch (resolution.kind) {
       case 'cancelled': {
@@ -230,7 +260,9 @@ export class CallGate {
     }
     // A person's first approval records what the server looked like when they approved it.
     trust.onPersonApproved(server, session.knownTools());
-    return forward('person', resolution.actor);
+    // What the person granted, for a continuation of this call: only a one-time yes is asked again.
+    const granted: DecidedBy = resolution.kind === 'allow-session' ? 'session' : resolution.kind === 'always-allow' ? 'rule' : 'person';
+    return forward('person', resolution.actor, granted);
   }
 }
 
@@ -266,6 +298,8 @@ export function settledFields(outcome: CallOutcome): Pick<AuditEntry, 'status'> 
       return { status: outcome.status, detail: outcome.error };
     case 'cancelled':
       return { status: 'cancelled', detail: 'The client cancelled the call after it was forwarded.' };
+    case 'input-required':
+      return { status: 'input-required', detail: outcome.detail };
   }
 }
 

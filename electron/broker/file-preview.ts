@@ -1,4 +1,4 @@
-// The current content of a file a pending call wants to write, for the UI's diff preview. Only paths
+// The current content of a file a pending call wants to write (or move, or delete), for the UI's preview. Only paths
 // that a pending call names may be read: the UI API is not a general file reader.
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
@@ -12,11 +12,12 @@ export async function previewFile(path: string, pending: PendingCall[]): Promise
   if (!isAbsolute(path)) return { exists: false, refused: 'The path is relative, so Countersign cannot tell which file the server would write.' };
   try {
     const st = await stat(path);
+    if (st.isDirectory()) return { exists: true, directory: true, refused: 'The path is a folder.' };
     if (!st.isFile()) return { exists: true, refused: 'The path is not a regular file.' };
-    if (st.size > MAX_PREVIEW_BYTES) return { exists: true, tooLarge: true };
+    if (st.size > MAX_PREVIEW_BYTES) return { exists: true, size: st.size, tooLarge: true };
     const bytes = await readFile(path);
-    if (bytes.subarray(0, 8192).includes(0)) return { exists: true, binary: true };
-    return { exists: true, content: bytes.toString('utf8') };
+    if (bytes.subarray(0, 8192).includes(0)) return { exists: true, size: bytes.length, binary: true };
+    return { exists: true, size: bytes.length, content: bytes.toString('utf8') };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { exists: false };
     return { exists: false, refused: (err as Error).message };

@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonRpcMessage } from '../../shared/jsonrpc.js';
 import { ownSignalFetch } from './own-signal-fetch.js';
+import { eraHeadersFetch } from './protocol/http-headers.js';
 import type { MessageTransport } from './transport.js';
 
 export class HttpUpstream implements MessageTransport {
@@ -13,7 +14,7 @@ export class HttpUpstream implements MessageTransport {
   private readonly inner: StreamableHTTPClientTransport;
 
   constructor(url: string, headers: Record<string, string> = {}) {
-    this.inner = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers }, fetch: ownSignalFetch() });
+    this.inner = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers }, fetch: eraHeadersFetch(ownSignalFetch()) });
     this.inner.onmessage = (m) => this.onmessage?.(m as unknown as JsonRpcMessage);
     this.inner.onerror = (e) => this.onerror?.(e);
     this.inner.onclose = () => this.onclose?.();

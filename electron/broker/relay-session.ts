@@ -5,6 +5,7 @@ import {
   errorResponse, ErrorCode, isNotification, isRequest, isResponse, isResult,
   type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest,
 } from '../../shared/jsonrpc.js';
+import type { CallInput } from '../../shared/api.js';
 import type { DecidedBy } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import type { ExitInfo } from './stdio-upstream.js';
@@ -13,6 +14,7 @@ import { ToolCatalog } from './tool-catalog.js';
 import { shapedResult } from './protocol/era.js';
 import { SessionEra } from './protocol/session-era.js';
 import { subscriptionIdOf, withSubscriptionId } from './protocol/subscriptions.js';
+import { describeRequested, inputRequested, InputRounds, isInputRequired } from './protocol/input-rounds.js';
 import type { MessageTransport } from './transport.js';
 
 /** What deciding a call needs of its session, wherever the session runs (here, or in `connect`). */
@@ -39,13 +41,21 @@ export interface ToolCallContext {
   progressRequested: boolean;
   /** Sends a progress notification to the client, when its request carried a progressToken. */
   sendProgress(progress: number, message: string): void;
+  /** The client declared form-mode elicitation: Countersign may ask it (inline approval). */
+  clientElicits?: boolean;
+  /** A request of Countersign's own to the client, about this call; rejects when `signal` aborts. */
+  askClient?(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+  /** The retry of a call the server asked input for (2026-07-28): the input it carries. */
+  input?: CallInput;
 }
 
 /** How a forwarded call ended: what the log needs, never the result itself (it may be large). */
 export type CallOutcome =
   | { status: 'ok' | 'error' }
   | { status: 'failed' | 'timeout'; error: string }
-  | { status: 'cancelled' };
+  | { status: 'cancelled' }
+  /** The server asked for input instead of running the tool; `detail` says what. */
+  | { status: 'input-required'; detail: string };
 
 /** Set on an automatic allow (no person involved), which `connect` may reuse for a while: see LeaseGrant. */
 export interface LeaseInfo {
@@ -58,7 +68,7 @@ export interface LeaseInfo {
 }
 
 export type GateVerdict =
-  | { forward: true; retryOnTimeout: boolean; onSettled(outcome: CallOutcome): void; lease?: LeaseInfo }
+  | { forward: true; retryOnTimeout: boolean; onSettled(outcome: CallOutcome): void; lease?: LeaseInfo; decidedBy?: DecidedBy }
   | { forward: false; result: Record<string, unknown> };
 
 export interface SessionHooks {
@@ -67,6 +77,8 @@ export interface SessionHooks {
   quickVerdict?(session: RelaySession, toolName: string, args: unknown): Extract<GateVerdict, { forward: true }> | undefined;
   onToolsListed?(session: RelaySession, tools: ToolDefinition[]): void;
   onToolsChanged?(session: RelaySession): void;
+  /** A request the server sent the client (elicitation, sampling, roots): relayed, and surfaced. */
+  onServerRequest?(session: RelaySession, request: JsonRpcRequest, calls: string[]): void;
   /** The server's initialize result, as it passes to the client. */
   onInitialized?(session: RelaySession, result: Record<string, unknown>): void;
   /** What the client may see of a tools/list page; undefined passes it unchanged. */
@@ -92,6 +104,9 @@ interface ForwardedCall {
   deadline: number;
   onSettled(outcome: CallOutcome): void;
   upId: number;
+  /** Who allowed it, and which round of a multi round-trip call it is (1 for a first call). */
+  decidedBy?: DecidedBy;
+  round?: number;
 }
 
 interface DownInflight {
@@ -111,11 +126,18 @@ export class RelaySession implements GateSession {
   private nextServerReqId = 1;
   private readonly upPending = new Map<number, UpstreamPending>();
   private readonly downInflight = new Map<JsonRpcId, DownInflight>();
+  /** The client declared form-mode elicitation in its initialize request. */
+  clientElicits = false;
+  /** Countersign's own requests to the client (inline approval), by our id. */
+  private readonly ownRequests = new Map<string, (m: JsonRpcMessage) => void>();
+  private nextOwnId = 1;
   /** Our downstream id for a server→client request → the server's own id. */
   private readonly serverRequests = new Map<string, JsonRpcId>();
   private readonly catalog: ToolCatalog;
   /** Which revision the client speaks: 2026-07-28 envelopes, identity without initialize. */
   private readonly era = new SessionEra();
+  /** Calls the server answered with input_required, until their retry. */
+  private readonly rounds = new InputRounds();
   private closed = false;
   /** The client closed its side: calls still waiting were abandoned by the agent, not ended by us. */
   private clientGone = false;
@@ -189,6 +211,7 @@ export class RelaySession implements GateSession {
           name: typeof info?.name === 'string' ? info.name : undefined,
           version: typeof info?.version === 'string' ? info.version : undefined,
         };
+        this.clientElicits = formElicitation(message.params?.capabilities);
       }
       if (message.method === 'tools/call') {
         this.handleToolCall(message);
@@ -207,6 +230,11 @@ export class RelaySession implements GateSession {
       return;
     }
     if (isResponse(message)) {
+      const own = typeof message.id === 'string' ? this.ownRequests.get(message.id) : undefined;
+      if (own) {
+        own(message);
+        return;
+      }
       // The client answers a request the server made (sampling, elicitation, roots/list, ping).
       const key = String(message.id);
       const upId = typeof message.id === 'string' ? this.serverRequests.get(key) : undefined;
@@ -254,6 +282,8 @@ export class RelaySession implements GateSession {
   passToolCall(request: JsonRpcRequest): number | undefined {
     if (!this.canPass(request.id)) return undefined;
     const params = request.params ?? {};
+    // A multi round-trip retry is decided again, with its input shown: the ordinary path.
+    if (params.inputResponses !== undefined || params.requestState !== undefined) return undefined;
     const quick = this.hooks.quickVerdict?.(this, typeof params.name === 'string' ? params.name : '', params.arguments);
     if (!quick) return undefined;
     const upId = this.track(request, { request, retryOnTimeout: quick.retryOnTimeout, retried: false, onSettled: quick.onSettled, deadline: 0 });
@@ -269,6 +299,8 @@ export class RelaySession implements GateSession {
     const pending = this.closed ? undefined : this.upPending.get(upId);
     if (!pending) return null;
     if (pending.downId === null || pending.method === 'initialize' || pending.method === 'tools/list') return undefined;
+    // 2026-07-28: a call's result may be input_required, discover names the server, listen carries its id.
+    if (this.era.modern && (pending.call || pending.method === 'server/discover' || pending.method === 'subscriptions/listen')) return undefined;
     this.upPending.delete(upId);
     this.downInflight.delete(pending.downId);
     return { downId: pending.downId, onSettled: pending.call?.onSettled };
@@ -319,16 +351,18 @@ export class RelaySession implements GateSession {
   private handleToolCall(request: JsonRpcRequest): void {
     const params = request.params ?? {};
     const toolName = typeof params.name === 'string' ? params.name : '';
-    const quick = this.hooks.quickVerdict?.(this, toolName, params.arguments);
+    const input = this.rounds.continuationOf(request);
+    // A continuation is decided again (its input is shown), never under a lease.
+    const quick = input ? undefined : this.hooks.quickVerdict?.(this, toolName, params.arguments);
     if (quick) {
       const upId = this.forwardRequest(request, { request, retryOnTimeout: quick.retryOnTimeout, retried: false, onSettled: quick.onSettled, deadline: 0 });
       this.armCallTimer(upId);
       return;
     }
-    void this.decideAndForward(request, toolName, params);
+    void this.decideAndForward(request, toolName, params, input);
   }
 
-  private async decideAndForward(request: JsonRpcRequest, toolName: string, params: Record<string, unknown>): Promise<void> {
+  private async decideAndForward(request: JsonRpcRequest, toolName: string, params: Record<string, unknown>, input?: CallInput): Promise<void> {
     const abort = new AbortController();
     this.downInflight.set(request.id, { method: 'tools/call', abort });
     const progressToken = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
@@ -338,7 +372,10 @@ export class RelaySession implements GateSession {
       toolName,
       arguments: params.arguments,
       signal: abort.signal,
+      input,
       progressRequested: typeof progressToken === 'string' || typeof progressToken === 'number',
+      clientElicits: this.clientElicits,
+      askClient: (method, p, signal) => this.askClient(method, p, signal, request.id),
       sendProgress: (progress, message) => {
         if (typeof progressToken !== 'string' && typeof progressToken !== 'number') return;
         if (abort.signal.aborted) return;
@@ -363,8 +400,35 @@ export class RelaySession implements GateSession {
       this.toClient({ jsonrpc: '2.0', id: request.id, result: shapedResult(verdict.result, request) }, request.id);
       return;
     }
-    const upId = this.forwardRequest(request, { request, retryOnTimeout: verdict.retryOnTimeout, retried: false, onSettled: verdict.onSettled, deadline: 0 });
+    const upId = this.forwardRequest(request, {
+      request, retryOnTimeout: verdict.retryOnTimeout, retried: false, onSettled: verdict.onSettled, deadline: 0,
+      decidedBy: verdict.decidedBy, round: input?.round ?? 1,
+    });
     this.armCallTimer(upId);
+  }
+
+  /**
+   * A request of Countersign's own to the client (on the call's stream, over HTTP). Aborting it tells
+   * the client to drop it (notifications/cancelled), e.g. once the call was answered in Countersign.
+   */
+  askClient(method: string, params: Record<string, unknown>, signal: AbortSignal, related?: JsonRpcId): Promise<unknown> {
+    if (this.closed || signal.aborted) return Promise.reject(new Error('no longer waiting'));
+    const id = `cs-own-${this.nextOwnId++}`;
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => {
+        if (!this.ownRequests.delete(id)) return;
+        this.toClient({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'answered elsewhere' } }, related);
+        reject(new Error('no longer waiting'));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.ownRequests.set(id, (m) => {
+        this.ownRequests.delete(id);
+        signal.removeEventListener('abort', onAbort);
+        if (isResult(m)) resolve(m.result);
+        else reject(new Error(isResponse(m) && 'error' in m ? String(m.error.message) : 'the session ended'));
+      });
+      this.toClient({ jsonrpc: '2.0', id, method, params }, related);
+    });
   }
 
   /**
@@ -488,7 +552,11 @@ export class RelaySession implements GateSession {
       this.toClient(out, downId);
       if (pending.call) {
         // After the answer is on its way: the audit write is not on the client's critical path.
-        if (isResult(message)) {
+        if (isResult(message) && isInputRequired(message.result)) {
+          // Not run: the server wants input first. The retry is recognised as this call continuing.
+          this.rounds.record(pending.call.request, message.result, pending.call.decidedBy, pending.call.round ?? 1);
+          pending.call.onSettled({ status: 'input-required', detail: describeRequested(inputRequested(message.result)) });
+        } else if (isResult(message)) {
           pending.call.onSettled({ status: message.result.isError === true ? 'error' : 'ok' });
         } else {
           pending.call.onSettled({ status: 'failed', error: message.error.message });
@@ -497,6 +565,9 @@ export class RelaySession implements GateSession {
       return;
     }
     if (isRequest(message)) {
+      // Which calls it may belong to: stdio carries no link, so every call still running upstream.
+      const calls = [...this.upPending.values()].flatMap((p) => (p.call ? [String(p.call.request.params?.name)] : []));
+      this.hooks.onServerRequest?.(this, message, calls);
       const ours = `cs-${this.nextServerReqId++}`;
       this.serverRequests.set(ours, message.id);
       this.toClient({ ...message, id: ours });
@@ -676,6 +747,7 @@ export class RelaySession implements GateSession {
     this.upPending.clear();
     this.downInflight.clear();
     for (const gone of this.onUpstreamGone.splice(0)) gone();
+    for (const [id, settle] of [...this.ownRequests]) settle({ jsonrpc: '2.0', id, error: { code: ErrorCode.ServerUnavailable, message: 'the session ended' } });
     await Promise.allSettled([this.downstream.close(), this.upstream?.close()]);
     this.hooks.onClosed?.(this);
   }
@@ -686,6 +758,14 @@ export class RelaySession implements GateSession {
 }
 
 const LIST_CHANGED_WINDOW_MS = 250;
+
+/** Form mode: an empty elicitation capability means form (older clients); `{ url }` alone does not. */
+export function formElicitation(capabilities: unknown): boolean {
+  const e = (capabilities as { elicitation?: unknown } | undefined)?.elicitation;
+  if (!e || typeof e !== 'object') return false;
+  const modes = e as { form?: unknown; url?: unknown };
+  return modes.form !== undefined || modes.url === undefined;
+}
 
 export function errorResult(text: string): Record<string, unknown> {
   return { content: [{ type: 'text', text }], isError: true };

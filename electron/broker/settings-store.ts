@@ -6,7 +6,7 @@ import Conf, { type Schema } from 'conf';
 import { z } from 'zod';
 import type { ServerConfig, Settings } from '../../shared/api.js';
 import type { Rule } from '../../shared/decision.js';
-import { limitsSchema } from '../../shared/api-schema.js';
+import { remoteConfigSchema, stdioConfigSchema } from '../../shared/api-schema.js';
 import { writeFileAtomicSync } from './atomic-file.js';
 import { FileVersion } from './file-version.js';
 import { ruleHash, type GrantSeal } from './store/grant-seal.js';
@@ -68,17 +68,6 @@ export function validateServerName(name: string): string | undefined {
   return undefined;
 }
 
-const stringMap = z.record(z.string(), z.string());
-const stdioConfig = z
-  .object({ command: z.string().min(1), args: z.array(z.string()).optional(), env: stringMap.optional(), cwd: z.string().optional(), limits: limitsSchema.optional() })
-  .strict();
-const remoteConfig = z
-  .object({
-    url: z.string().refine(isHttpUrl, 'must be an http: or https: URL'),
-    headers: stringMap.optional(),
-  })
-  .strict();
-
 export function parseServerConfig(value: unknown): ServerConfig {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new SettingsError('A server config must be an object.');
@@ -87,7 +76,7 @@ export function parseServerConfig(value: unknown): ServerConfig {
   if (hasCommand === 'url' in value) {
     throw new SettingsError('A server config needs exactly one of `command` (local server) or `url` (remote server).');
   }
-  const result = (hasCommand ? stdioConfig : remoteConfig).safeParse(value);
+  const result = (hasCommand ? stdioConfigSchema : remoteConfigSchema).safeParse(value);
   if (!result.success) throw new SettingsError(`Invalid server config: ${describe(result.error)}`);
   return result.data;
 }
@@ -100,16 +89,6 @@ const settingsPatch = z
     policyPath: z.string().min(1).max(4096).optional(),
   })
   .strict();
-
-function isHttpUrl(text: string): boolean {
-  // The prefix test keeps zod in step with the file schema's pattern (URL() alone trims spaces).
-  if (!/^https?:/i.test(text)) return false;
-  try {
-    return ['http:', 'https:'].includes(new URL(text).protocol);
-  } catch {
-    return false;
-  }
-}
 
 function describe(error: z.ZodError): string {
   return error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');

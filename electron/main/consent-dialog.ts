@@ -30,6 +30,7 @@ export type ConsentRequest =
   /** A scoped or expiring rule, in the words of shared/rules ruleText (already escaped). */
   | { kind: 'allow-rule'; server: string; tool: string; rule: string; change?: boolean }
   | { kind: 'policy-path'; path: string; from?: string }
+  | { kind: 'inline-approval'; client: string }
   | { kind: 'wrap-client'; client: string; files: Array<{ path: string; entries: Array<{ entry: string; action: string; server?: string; launch?: LaunchShown }> }> }
   | { kind: 'unwrap-client'; client: string; files: Array<{ path: string; how: string; entries: Array<{ entry: string; outcome: string }> }> }
   | { kind: 'other'; method: string; args: unknown[] };
@@ -145,6 +146,15 @@ export function consentDialog(request: ConsentRequest): ConsentDialogOptions {
       return options('Always allow', `Always allow ${e(request.tool)} on ${q(request.server)}?`, [
         'Later calls of this tool run without asking you while the server is trusted.',
       ], 'Always allow');
+    case 'inline-approval':
+      return options('Approval inside the client', `Let ${q(request.client)} answer pending calls in its own form?`, [
+        `Client: ${e(request.client)} (the name it gives; another program could give the same name)`,
+        '',
+        'Short calls will also be offered in that client as "Approve … ? [Approve] [Deny]". Only turn this on',
+        'if the client shows such forms to you: a client (or agent) that answers them itself approves its own calls.',
+        "Large previews, changed tools and Countersign's own files are still only approved here.",
+        'This lasts until Countersign stops.',
+      ], 'Turn on');
     case 'policy-path':
       return options('Team policy file', 'Use this file as the team policy?', [
         `File: ${e(request.path)}`,

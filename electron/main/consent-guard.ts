@@ -38,6 +38,8 @@ export const CONSENT_POLICY = {
   setTrust: 'ask-if', unpinServer: 'ask-if', reviewChanges: 'ask-if', updateSettings: 'ask-if', decide: 'ask-if', updateRule: 'ask-if',
   // Confirming a grant written by hand makes it take effect; discarding one only takes it away.
   listUnsealed: 'free', discardUnsealed: 'free', confirmUnsealed: 'consent',
+  // Letting a client's own form answer pending calls asks; turning it off only takes away.
+  listInlineApproval: 'free', setInlineApproval: 'ask-if',
 } as const satisfies Record<ApiMethod, 'free' | 'consent' | 'ask-if'>;
 
 export interface DialogAnswer {
@@ -201,6 +203,10 @@ export function guardConsent(api: GuardedApi, deps: ConsentGuardDeps): GuardedAp
         await ask({ kind: 'trust', name: grant.server, launch: grant.launch!, tools: (v?.tools ?? []).map((t) => ({ name: t.definition.name, readOnly: t.hints.readOnlyHint })) });
       }
       return api.confirmUnsealed(ref);
+    },
+    setInlineApproval: async (client: string, enabled: boolean) => {
+      if (enabled) await ask({ kind: 'inline-approval', client });
+      return api.setInlineApproval(client, enabled);
     },
     decide: async (id: string, decision: Parameters<GuardedApi['decide']>[1]) => {
       if (decision.kind === 'always-allow') {

@@ -51,7 +51,7 @@ describe('the MCP Inspector CLI, modern era', () => {
     const listed = await inspector(['--method', 'tools/list', ...target]);
     expect(listed.code, listed.stderr).toBe(0);
     const tools = (JSON.parse(listed.stdout) as { result: { tools: Array<{ name: string }> } }).result.tools;
-    expect(tools.map((t) => t.name).sort()).toEqual(['delete_note', 'read_note']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['delete_note', 'open_link', 'read_note']);
 
     const called = await inspector(['--method', 'tools/call', '--tool-name', 'read_note', '--tool-arg', `name=${via}`, ...target]);
     expect(called.code, called.stderr).toBe(0);

@@ -33,7 +33,7 @@ describe.each<Via>(['connect', 'http'])('a 2026-07-28 client via %s reads what C
     const client = await connectV2(broker, 'notes', via);
     try {
       expect(client.getNegotiatedProtocolVersion()).toBe(MODERN);
-      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['delete_note', 'read_note']);
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['delete_note', 'open_link', 'read_note']);
       expect(textOf(await client.callTool({ name: 'read_note', arguments: { name: 'a' } }))).toBe('note a: hello');
     } finally {
       await client.close();

@@ -35,7 +35,7 @@ describe('idle HTTP sessions', () => {
   it('closes sessions left without DELETE and stateless pools once idle, and their servers end', async () => {
     const legacy = await connectClient(broker, 'notes', 'http'); // 1.x client: a session
     const modern = await connectV2(broker, 'notes', 'http'); // 2026-07-28: stateless
-    expect((await legacy.listTools()).tools.length).toBe(2);
+    expect((await legacy.listTools()).tools.length).toBe(3);
     expect(textOf(await modern.callTool({ name: 'read_note', arguments: { name: 'a' } }))).toBe('note a: hello');
     expect(await open()).toEqual({ sessions: 1, stateless: 1, idleTimeoutSeconds: 1 });
     const pids = pidsTagged(tag); // the servers, and their sandbox's processes

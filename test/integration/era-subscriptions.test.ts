@@ -23,7 +23,7 @@ describe.each<Via>(['connect', 'http'])('subscriptions/listen via %s', (via) => 
   it('acknowledges the listen and delivers list_changed under the client\'s id', async () => {
     const client = await connectV2(broker, 'notes', via);
     try {
-      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['delete_note', 'read_note']);
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['delete_note', 'open_link', 'read_note']);
       const changed = new Promise<void>((resolve) => client.setNotificationHandler('notifications/tools/list_changed', () => resolve()));
       const subscription = await client.listen({ toolsListChanged: true }, { timeout: 10_000 });
       notes.addTool();

@@ -29,11 +29,11 @@ describe.each<Via>(['connect', 'http'])('honest timing via %s', (via) => {
     try {
       const message = `patient ${via}`;
       const call = client.callTool({ name: 'echo', arguments: { message } }, undefined, {
-        timeout: 1200, resetTimeoutOnProgress: true, onprogress: () => undefined,
+        timeout: 2500, resetTimeoutOnProgress: true, onprogress: () => undefined,
       });
       const pending = await broker.waitForPending((c) => (c.arguments as { message?: string }).message === message);
       expect(pending.clientWait).toMatchObject({ basis: 'progress', progress: true, givesUpAt: pending.createdAt + 60_000 });
-      await new Promise((r) => setTimeout(r, 2500)); // twice the client's own timeout
+      await new Promise((r) => setTimeout(r, 5500)); // over twice the client's own timeout
       await broker.api('decide', pending.id, { kind: 'allow-once' });
       expect(textOf(await call)).toContain(message);
     } finally {

@@ -155,6 +155,10 @@ describe.each<Via>(['connect', 'http'])('relay via %s', (via) => {
       const pending = await broker.waitForPending((c) => c.tool === 'trigger-sampling-request');
       await broker.api('decide', pending.id, { kind: 'allow-once' });
       expect(textOf(await call)).toContain(`sampled via ${via}`);
+      // Surfaced: the server's request is its own log entry, on the call it belongs to, with its text.
+      const log = await broker.logWhen({ server: 'everything-untrusted' }, (l) => l.some((e) => e.kind === 'server-request'));
+      expect(log.filter((e) => e.kind === 'server-request').at(-1)).toMatchObject({ tool: 'trigger-sampling-request', arguments: { method: 'sampling/createMessage' } });
+      expect(log.filter((e) => e.kind === 'server-request').at(-1)?.detail).toMatch(/asked the client's model to write a reply \(sampling\)/);
     } finally {
       await client.close();
     }

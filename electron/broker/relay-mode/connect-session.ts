@@ -96,7 +96,7 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     try {
       // Too deep to send (or to hash, show and log): the broker refuses and logs it without them.
       const tooDeep = depthRefusal(ctx.arguments) !== undefined;
-      const params = { call, tool: ctx.toolName, arguments: tooDeep ? TOO_DEEP_ARGUMENTS : ctx.arguments, progress: ctx.progressRequested, ...(tooDeep ? { tooDeep: true as const } : {}) };
+      const params = { call, tool: ctx.toolName, arguments: tooDeep ? TOO_DEEP_ARGUMENTS : ctx.arguments, progress: ctx.progressRequested, input: ctx.input, ...(tooDeep ? { tooDeep: true as const } : {}) };
       const reply = await channel.request<DecideReply>('decide', params);
       upstreamTimeoutMs = reply.upstreamTimeoutMs;
       if (!reply.forward) return { forward: false, result: reply.result };
@@ -109,6 +109,7 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
         forward: true,
         retryOnTimeout: reply.retryOnTimeout,
         onSettled: (outcome) => reports.push({ kind: 'settled', call, outcome }),
+        decidedBy: reply.decidedBy,
       };
     } finally {
       deciding.delete(call);
@@ -121,9 +122,10 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     quickVerdict,
     onInitialized: (s, result) => {
       if (typeof result.protocolVersion === 'string') protocolVersion = result.protocolVersion;
-      channel.notify('initialized', { client: s.clientInfo, result });
+      channel.notify('initialized', { client: s.clientInfo, result, elicitation: session.clientElicits });
     },
     onToolsListed: (_s, tools) => channel.notify('listed', { tools }),
+    onServerRequest: (_s, request, calls) => channel.notify('server-request', { method: request.method, params: request.params, calls }),
     rewriteToolsList: async (_s, tools) => (await channel.request<{ tools?: ToolDefinition[] }>('rewrite', { tools })).tools,
     upstreamTimeoutMs: () => upstreamTimeoutMs,
   };
@@ -136,6 +138,23 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   channel.handle('progress', (p) => {
     if (typeof p.call !== 'number' || typeof p.progress !== 'number') return;
     deciding.get(p.call)?.sendProgress(p.progress, String(p.message ?? ''));
+  });
+  // Inline approval: the broker asks the client through this session; an answer in Countersign cancels it.
+  const asking = new Map<number, AbortController>();
+  channel.handle('elicit', async (p) => {
+    const call = typeof p.call === 'number' ? p.call : -1;
+    const ctx = deciding.get(call);
+    if (!ctx?.askClient || typeof p.method !== 'string') throw new Error('that call is not waiting here');
+    const abort = new AbortController();
+    asking.set(call, abort);
+    try {
+      return { result: await ctx.askClient(p.method, (p.params ?? {}) as Record<string, unknown>, abort.signal) };
+    } finally {
+      asking.delete(call);
+    }
+  });
+  channel.handle('elicit-cancel', (p) => {
+    if (typeof p.call === 'number') asking.get(p.call)?.abort();
   });
   channel.handle('upstream', (p) => upstream.upstreamReady(p.ok === true ? { ok: true } : { ok: false, error: String(p.error) }));
   channel.handle('exited', (p) => upstream.exited(exitInfo(p)));

@@ -1,6 +1,7 @@
 // What `connect` and the broker say to each other in relay mode, where `connect` relays the client's
 // messages to a server the broker started, and the broker keeps every decision, record and log.
 // Requests and notifications travel as JSON-RPC on the control socket (see control-channel.ts).
+import type { CallInput } from '../../../shared/api.js';
 import type { ToolDefinition } from '../../../shared/tool.js';
 import type { DecidedBy } from '../../../shared/decision.js';
 import type { CallOutcome, LeaseInfo } from '../relay-session.js';
@@ -21,7 +22,7 @@ export interface LeaseGrant extends LeaseInfo {
 
 export type DecideReply =
   | { forward: false; result: Record<string, unknown>; upstreamTimeoutMs: number }
-  | { forward: true; retryOnTimeout: boolean; lease?: LeaseGrant; upstreamTimeoutMs: number };
+  | { forward: true; retryOnTimeout: boolean; lease?: LeaseGrant; upstreamTimeoutMs: number; decidedBy?: DecidedBy };
 
 /** A call `connect` allowed under a lease: the broker writes its audit entry. */
 export interface LeasedCall {
@@ -41,18 +42,20 @@ export type Report =
 
 /** connect → broker. */
 export interface ToBroker {
-  initialized: { client?: { name?: string; version?: string }; result: Record<string, unknown> };
+  initialized: { client?: { name?: string; version?: string }; result: Record<string, unknown>; elicitation?: boolean };
   listed: { tools: ToolDefinition[] };
   cancel: { call: number; by?: 'client' | 'session'; reason?: string };
   report: { items: Report[] };
   /** Sent after the last report of an orderly end. */
   bye: Record<string, never>;
+  /** The server sent the client a request (elicitation, sampling, roots): the broker logs it. */
+  'server-request': { method: string; params?: Record<string, unknown>; calls: string[] };
 }
 
 /** connect → broker requests, and what they answer. */
 export interface BrokerRequests {
   /** `tooDeep`: the arguments nest past MAX_ARGUMENT_DEPTH and were left out (they cannot be sent). */
-  decide: { params: { call: number; tool: string; arguments: unknown; progress?: boolean; tooDeep?: true }; result: DecideReply };
+  decide: { params: { call: number; tool: string; arguments: unknown; progress?: boolean; tooDeep?: true; input?: CallInput }; result: DecideReply };
   rewrite: { params: { tools: ToolDefinition[] }; result: { tools?: ToolDefinition[] } };
 }
 
@@ -64,9 +67,13 @@ export interface ToConnect {
   revoke: { history?: boolean };
   'tools-changed': Record<string, never>;
   close: { why: string };
+  /** Stop asking the client about this call (it was answered in Countersign). */
+  'elicit-cancel': { call: number };
 }
 
 /** broker → connect requests. */
 export interface ConnectRequests {
   definition: { params: { name: string }; result: { definition?: ToolDefinition } };
+  /** Inline approval: a request of Countersign's own to the client, about a waiting call. */
+  elicit: { params: { call: number; method: string; params: Record<string, unknown> }; result: { result: unknown } };
 }

@@ -4,7 +4,8 @@
 // a short lease (see LeaseGrant), which the broker revokes the moment anything they rest on changes.
 import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
-import type { AuditEntry } from '../../../shared/api.js';
+import type { AuditEntry, CallInput } from '../../../shared/api.js';
+import { serverRequestEntry } from '../protocol/server-requests.js';
 import type { ToolDefinition } from '../../../shared/tool.js';
 import type { LimitsInForce } from '../../../shared/enforced-limits.js';
 import { NO_LIMITS } from '../../../shared/limits.js';
@@ -43,6 +44,8 @@ export interface RemoteSessionDeps {
 export class RemoteSession implements GateSession {
   readonly allowedTools = new Set<string>();
   clientInfo?: { name?: string; version?: string };
+  /** The client declared form-mode elicitation (as `connect` saw its initialize). */
+  clientElicits = false;
   /** Single use: the data connection that presents it becomes the server's stdio. */
   readonly attachToken = randomBytes(24).toString('base64url');
   private tools: ToolDefinition[] = [];
@@ -63,8 +66,9 @@ export class RemoteSession implements GateSession {
     private readonly deps: RemoteSessionDeps,
   ) {
     channel.handle('initialized', (p) => {
-      const { client, result } = wire.initialized.parse(p);
+      const { client, result, elicitation } = wire.initialized.parse(p);
       this.clientInfo = client;
+      this.clientElicits = elicitation === true;
       deps.onInitialized(result);
     });
     channel.handle('listed', (p) => {
@@ -73,6 +77,10 @@ export class RemoteSession implements GateSession {
     });
     channel.handle('rewrite', (p) => ({ tools: deps.rewrite(wire.rewrite.parse(p).tools as ToolDefinition[]) }));
     channel.handle('decide', (p) => this.decide(wire.decide.parse(p)));
+    channel.handle('server-request', (p) => {
+      const { method, params, calls } = wire.serverRequest.parse(p);
+      deps.audit(serverRequestEntry(serverName, this.clientInfo?.name, method, params, calls));
+    });
     channel.handle('cancel', (p) => {
       const c = wire.cancel.parse(p);
       const end: WaitEnd = c.by === 'client' ? { by: 'client', reason: c.reason } : { by: 'session', why: c.reason ?? 'the connect session ended' };
@@ -190,7 +198,7 @@ export class RemoteSession implements GateSession {
     });
   }
 
-  private async decide(p: { call: number; tool: string; arguments?: unknown; progress?: boolean; tooDeep?: true }): Promise<DecideReply> {
+  private async decide(p: z.infer<typeof wire.decide>): Promise<DecideReply> {
     if (this.closed) throw new Error('the session is closed');
     const abort = new AbortController();
     this.deciding.set(p.call, abort);
@@ -205,6 +213,9 @@ export class RemoteSession implements GateSession {
         argumentsTooDeep: p.tooDeep,
         signal: abort.signal,
         progressRequested: p.progress === true,
+        clientElicits: this.clientElicits,
+        askClient: (method, params, signal) => this.askClient(p.call, method, params, signal),
+        input: p.input as CallInput | undefined,
         sendProgress: (progress, message) => this.channel.notify('progress', { call: p.call, progress, message }),
       });
     } finally {
@@ -219,7 +230,23 @@ export class RemoteSession implements GateSession {
     this.forwarded.set(p.call, verdict.onSettled);
     const lease = verdict.lease && this.deps.leaseEpoch() === epoch ? { ...verdict.lease, ttlMs: LEASE_TTL_MS } : undefined;
     if (lease) this.leasesGiven += 1;
-    return { forward: true, retryOnTimeout: verdict.retryOnTimeout, lease, upstreamTimeoutMs };
+    return { forward: true, retryOnTimeout: verdict.retryOnTimeout, lease, upstreamTimeoutMs, decidedBy: verdict.decidedBy };
+  }
+
+  /** Asks the client through `connect`; aborting tells `connect` to cancel the client's request. */
+  private async askClient(call: number, method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+    if (signal.aborted) throw new Error('no longer waiting');
+    const onAbort = (): void => this.channel.notify('elicit-cancel', { call });
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const reply = await Promise.race([
+        this.channel.request<{ result: unknown }>('elicit', { call, method, params }),
+        new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error('no longer waiting')), { once: true })),
+      ]);
+      return reply.result;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
   }
 
   async close(why: string): Promise<void> {

@@ -93,8 +93,9 @@ export function discardUnsealed(core: Broker, actor: Actor, ref: UnsealedRef): v
 
 /** The store's live status lines: safe mode with its fix, grants waiting for confirmation. */
 export function storeWarnings(core: Broker): string[] {
+  const audit = core.auditGuard.warning();
   const unsafe = core.seal.unsafe();
-  return unsafe ? [unsafe] : unsealedWarnings(core);
+  return [...(audit ? [audit] : []), ...(unsafe ? [unsafe] : unsealedWarnings(core))];
 }
 
 /** One status line while anything waits, so the banner says where to look. */

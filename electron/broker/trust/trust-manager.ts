@@ -56,6 +56,9 @@ export class TrustManager {
   /** Findings depend on the tool and on every server's listing: cached until any listing changes. */
   private readonly findingsCache = new WeakMap<ToolDefinition, { generation: number; server: string; findings: Finding[] }>();
   private listingGeneration = 0;
+  /** Quarantines the disk would not take: they hold in memory all the same. */
+  private readonly unsavedQuarantine = new Map<string, string[]>();
+  private readonly diskWarned = new Set<string>();
 
   constructor(private readonly opts: TrustManagerOptions) {
     this.store = TrustStore.open(opts.dataDir, (text) => this.recordsLost(text), opts.seal);
@@ -67,6 +70,26 @@ export class TrustManager {
         opts.emit({ type: 'servers-changed' });
       },
     });
+  }
+
+  /**
+   * Records kept as sessions run (identity, listings, first approvals) must not take a session down
+   * when the disk refuses them (read-only, full, the folder gone): the call goes on, decided from what
+   * is known, and the status says what was not saved. Anything else is a bug and is thrown.
+   */
+  private saveOrWarn(what: string, save: () => void): boolean {
+    try {
+      save();
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (typeof code !== 'string' && (error as Error).name !== 'SafeModeError') throw error;
+      if (!this.diskWarned.has(what)) {
+        this.diskWarned.add(what);
+        this.opts.warn(`Countersign could not save ${what}: ${(error as Error).message}. It goes on without saving it; calls are still decided as before.`);
+      }
+      return false;
+    }
   }
 
   /** Without the records, holds and pins cannot be checked: fail closed by untrusting every server. */
@@ -128,7 +151,7 @@ export class TrustManager {
     };
     this.identities.set(server, identity);
     const record = this.store.get(server);
-    if (this.tracker.hasRecord(server) && !record.identity) this.store.update(server, (r) => (r.identity = identity));
+    if (this.tracker.hasRecord(server) && !record.identity) this.saveOrWarn(`the identity of '${server}'`, () => this.store.update(server, (r) => (r.identity = identity)));
     const pin = this.effectivePin(server);
     if (pin?.version !== undefined && identity.serverInfo?.version !== pin.version) {
       this.quarantine(server, `it reports version ${identity.serverInfo?.version ?? '(none)'}, but is pinned to ${pin.version}`);
@@ -137,7 +160,8 @@ export class TrustManager {
 
   onListing(server: string, tools: ToolDefinition[]): void {
     this.listingGeneration += 1;
-    this.tracker.onListing(server, tools);
+    // Unsaved, a changed definition is still held: its state is computed from the listing each time.
+    this.saveOrWarn(`the tool listing of '${server}'`, () => this.tracker.onListing(server, tools));
     const pin = this.effectivePin(server);
     if (pin?.definitionsHash && listingHash(tools) !== pin.definitionsHash) {
       this.quarantine(server, 'its tool definitions differ from the pinned ones');
@@ -148,10 +172,16 @@ export class TrustManager {
     return this.tracker.filterForClient(server, tools);
   }
 
+  private quarantined(server: string): string[] {
+    return [...(this.store.get(server).quarantine ?? []), ...(this.unsavedQuarantine.get(server) ?? [])];
+  }
+
   private quarantine(server: string, why: string): void {
-    const current = this.store.get(server).quarantine ?? [];
+    const current = this.quarantined(server);
     if (current.includes(why)) return;
-    this.store.update(server, (r) => (r.quarantine = [...current, why]));
+    const saved = this.saveOrWarn(`the quarantine of '${server}'`, () => this.store.update(server, (r) => (r.quarantine = [...(r.quarantine ?? []), why])));
+    // Not saved, it holds in this process all the same.
+    if (!saved) this.unsavedQuarantine.set(server, [...(this.unsavedQuarantine.get(server) ?? []), why]);
     this.opts.record({ kind: 'pin', actor: 'countersign', server, what: `quarantined: ${why}`, details: { reasons: [...current, why] }, decision: 'deny' });
     this.opts.emit({ type: 'servers-changed' });
   }
@@ -160,8 +190,8 @@ export class TrustManager {
   callBlock(server: string, tool: ToolDefinition | undefined, name: string): { code: ReasonCode; message: string } | undefined {
     const blocked = this.policy.blockReason(server);
     if (blocked) return { code: 'blocked-by-policy', message: `Countersign refused this call: ${blocked}.` };
-    const quarantine = this.store.get(server).quarantine;
-    if (quarantine?.length) {
+    const quarantine = this.quarantined(server);
+    if (quarantine.length) {
       return {
         code: 'quarantined',
         message: `Countersign refused this call: '${server}' is quarantined because ${quarantine.join('; ')}. Nothing runs until the person re-pins or unpins it in Countersign.`,
@@ -182,7 +212,7 @@ export class TrustManager {
 
   /** A person approved a call: the first approval records what the server looked like then. */
   onPersonApproved(server: string, tools: ToolDefinition[] | undefined): void {
-    if (!this.tracker.hasRecord(server)) this.recordNow(server, tools);
+    if (!this.tracker.hasRecord(server)) this.saveOrWarn(`what '${server}' looked like when you first approved a call`, () => this.recordNow(server, tools));
   }
 
   onTrust(server: string, trusted: boolean, tools: ToolDefinition[] | undefined, actor: Actor, details: Record<string, unknown> = {}): void {
@@ -262,13 +292,14 @@ export class TrustManager {
       state: this.tracker.state(name, definition, definition.name),
       findings: this.toolFindings(name, definition, listings),
     }));
-    const status = blockedBy ? 'blocked' : record.quarantine?.length ? 'quarantined' : !launch.approved ? 'needs-consent' : 'idle';
+    const quarantine = this.quarantined(name);
+    const status = blockedBy ? 'blocked' : quarantine.length ? 'quarantined' : !launch.approved ? 'needs-consent' : 'idle';
     return {
       status,
       running: false,
       launch,
       pin: pin ? { ...pin } : undefined,
-      quarantine: record.quarantine,
+      quarantine: quarantine.length ? quarantine : undefined,
       pendingChanges: held,
       identity: identity ? { ...identity.serverInfo, protocolVersion: identity.protocolVersion } : undefined,
       findings: this.serverFindings(name, identity?.serverInfo?.name),
@@ -352,6 +383,7 @@ export class TrustManager {
       // The person asked for this rewrite and is shown it: it counts as their consent to the new command.
       if (newConfig) r.launch = { hash: launchHash(newConfig), approvedAt: pin.pinnedAt, by: 'person' };
     });
+    this.unsavedQuarantine.delete(server);
     this.opts.record({ kind: 'pin', actor, server, what: rewrite ? `pinned; launch rewritten to ${rewrite.to.join(' ')}` : 'pinned', details: pin });
     this.opts.emit({ type: 'servers-changed' });
     return { pin, config: newConfig };
@@ -378,6 +410,7 @@ export class TrustManager {
       delete r.pin;
       delete r.quarantine;
     });
+    this.unsavedQuarantine.delete(server);
     this.opts.record({ kind: 'pin', actor, server, what: 'unpinned', decision: 'deny' });
     this.opts.emit({ type: 'servers-changed' });
   }

@@ -1,11 +1,9 @@
 // What the person approved, per server: tool definitions, identity, held changes, pins and launch
 // consent. One JSON file in the data dir, written atomically; an unreadable file is moved aside.
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ToolDefinition } from '../../../shared/tool.js';
-import { moveAside, writeFileAtomicSync } from '../atomic-file.js';
-import { FileVersion } from '../file-version.js';
+import { JsonFile } from '../store/json-file.js';
 import type { GrantSeal } from '../store/grant-seal.js';
 
 const toolSchema = z.object({ name: z.string() }).passthrough() as unknown as z.ZodType<ToolDefinition>;
@@ -63,12 +61,19 @@ const EMPTY: TrustFile = { version: 1, servers: {} };
 
 export class TrustStore {
   readonly path: string;
-  private cache?: { key: string; data: TrustFile };
-  private readonly version: FileVersion;
+  private readonly file: JsonFile<TrustFile>;
 
-  private constructor(dataDir: string, private readonly warn: (text: string) => void, private readonly seal?: GrantSeal) {
+  private constructor(dataDir: string, warn: (text: string) => void, private readonly seal?: GrantSeal) {
     this.path = path.join(dataDir, 'trust.json');
-    this.version = new FileVersion(this.path);
+    this.file = new JsonFile<TrustFile>({
+      path: this.path,
+      schema: fileSchema,
+      empty: () => EMPTY, // never changed in place: update() works on a copy
+      warn,
+      lost: (reason, moved) =>
+        `Trust records ${this.path} could not be read (${reason}); ` +
+        `${moved ? `the file was moved to ${moved}` : 'the file could not be moved aside and is ignored'}. Countersign starts with no recorded approvals: every changed or new tool will need review again.`,
+    });
   }
 
   /** With a seal, launch consent counts only when sealed too: a hash written by hand grants nothing. */
@@ -126,34 +131,20 @@ export class TrustStore {
   }
 
   private write(data: TrustFile): void {
-    writeFileAtomicSync(this.path, JSON.stringify(data, null, 1));
-    this.cache = undefined;
-    this.version.invalidate();
+    this.file.write(data);
   }
 
   private read(): TrustFile {
-    const key = this.version.current();
-    if (key === undefined) {
-      this.prune(EMPTY);
-      return EMPTY;
+    const data = this.file.read();
+    // Once per version of the file (the JsonFile keeps the same object until the file changes).
+    if (data !== this.prunedFor) {
+      this.prunedFor = data;
+      this.prune(data);
     }
-    if (this.cache?.key === key) return this.cache.data;
-    let data: TrustFile;
-    try {
-      data = fileSchema.parse(JSON.parse(fs.readFileSync(this.path, 'utf8')));
-    } catch (err) {
-      const moved = moveAside(this.path);
-      this.version.invalidate();
-      this.warn(
-        `Trust records ${this.path} could not be read (${(err as Error).message.split('\n')[0]}); ` +
-          `${moved ? `the file was moved to ${moved}` : 'the file is gone'}. Countersign starts with no recorded approvals: every changed or new tool will need review again.`,
-      );
-      return EMPTY;
-    }
-    this.cache = { key, data };
-    this.prune(data);
     return data;
   }
+
+  private prunedFor?: TrustFile;
 
   /** Sealed consent the file no longer holds is dropped, so writing it back by hand later does not revive it. */
   private prune(data: TrustFile): void {

@@ -7,10 +7,10 @@ import { reasonTitle } from '../lib/warnings';
 import { VisibleText } from '../ui/VisibleText';
 import { entryLabel } from './entry-label';
 
-const KIND: Record<string, string> = { review: 'Review', trust: 'Trust', pin: 'Pin', launch: 'Launch consent', server: 'Server', rule: 'Rule', settings: 'Settings', client: 'Client config' };
+const KIND: Record<string, string> = { review: 'Review', trust: 'Trust', pin: 'Pin', launch: 'Launch consent', server: 'Server', rule: 'Rule', settings: 'Settings', client: 'Client config', 'server-request': 'Server request' };
 
 /** Who made a change: the surface a person used, or Countersign itself. */
-const ACTOR: Record<string, string> = { browser: 'browser UI', desktop: 'desktop app', cli: 'command line', policy: 'team policy', countersign: 'Countersign' };
+const ACTOR: Record<string, string> = { browser: 'browser UI', desktop: 'desktop app', cli: 'command line', policy: 'team policy', countersign: 'Countersign', client: "the MCP client's own form (inline approval)" };
 
 const BY: Record<AuditEntry['decidedBy'], string> = {
   person: 'you',
@@ -48,6 +48,7 @@ export function ActivityRow({ entry }: { entry: AuditEntry }) {
             {entry.client && (<><dt>Client</dt><dd><VisibleText text={entry.client} /></dd></>)}
             {entry.detail && (<><dt>Detail</dt><dd><VisibleText text={entry.detail} /></dd></>)}
             {entry.limits && (<><dt>Limits in force</dt><dd><VisibleText text={entry.limits} /></dd></>)}
+            {entry.rule && (<><dt>Allowed by your rule</dt><dd><VisibleText text={entry.rule.text} /></dd></>)}
             {entry.reasons.length > 0 && (<><dt>Reasons</dt><dd><ul>{entry.reasons.map((r, i) => <li key={i}><VisibleText text={reasonTitle(r)} /></li>)}</ul></dd></>)}
             <dt>Entry</dt><dd className="muted small">#{entry.seq} · hash {entry.hash.slice(0, 12)}…</dd>
           </dl>

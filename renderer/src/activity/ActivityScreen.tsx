@@ -1,6 +1,7 @@
 // The audit log: every call and trust decision, newest first, with filters, search and export.
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { AuditEntry, LogQuery } from '../../../shared/api';
+import { logMatcher } from '../../../shared/log-query';
 import { useApi, useActions, useApp } from '../store/context';
 import { Icon } from '../ui/Icon';
 import { ActivityRow } from './ActivityRow';
@@ -12,7 +13,7 @@ const SEARCH_DELAY_MS = 250;
 export function ActivityScreen() {
   const api = useApi();
   const { run } = useActions();
-  const logVersion = useApp((s) => s.logVersion);
+  const logTail = useApp((s) => s.logTail);
   const servers = useApp((s) => s.servers) ?? [];
   const id = useId();
   const [server, setServer] = useState('');
@@ -30,17 +31,47 @@ export function ActivityScreen() {
     limit,
   }), [server, tool, decision, search, limit]);
 
-  // Debounced, so typing a search (or a burst of log events) costs one query.
+  // The newest seq this list has taken into account; `refetch` bumps when live updates missed some.
+  const seenSeq = useRef(0);
+  const [refetch, setRefetch] = useState(0);
+  const tail = useRef(logTail);
+  tail.current = logTail;
+
+  // Debounced, so typing a search costs one query. New entries do not query again: see below.
   useEffect(() => {
     let live = true;
     const t = setTimeout(() => {
-      void run('queryLog', () => api.queryLog(query)).then((res) => live && res && setEntries(res.slice().reverse()));
+      // Everything up to the newest entry heard of by now is in the answer (the broker writes first).
+      const asked = tail.current.at(-1)?.seq ?? 0;
+      void run('queryLog', () => api.queryLog(query)).then((res) => {
+        if (!live || !res) return;
+        // Entries heard of since are added on top by the effect below (once, if the answer had them).
+        seenSeq.current = asked;
+        setEntries(res.slice().reverse());
+      });
     }, SEARCH_DELAY_MS);
     return () => {
       live = false;
       clearTimeout(t);
     };
-  }, [api, run, query, logVersion]);
+  }, [api, run, query, refetch]);
+
+  // New entries arrive with their events: those the query selects go on top, the log is not read again.
+  useEffect(() => {
+    if (!entries || !logTail.length) return;
+    const fresh = logTail.filter((e) => e.seq > seenSeq.current);
+    if (!fresh.length) return;
+    // The tail is bounded: entries it no longer holds were missed, so ask the broker instead.
+    if (seenSeq.current > 0 && fresh[0]!.seq > seenSeq.current + 1) return setRefetch((n) => n + 1);
+    seenSeq.current = fresh[fresh.length - 1]!.seq;
+    const matches = logMatcher(query);
+    const shown = fresh.filter(matches).reverse();
+    // An entry written while the query ran may be in its answer already.
+    if (shown.length) setEntries((prev) => {
+      const have = new Set((prev ?? []).slice(0, shown.length * 2 + 1).map((e) => e.seq));
+      return [...shown.filter((e) => !have.has(e.seq)), ...(prev ?? [])].slice(0, query.limit);
+    });
+  }, [logTail, entries, query]);
 
   const exportAll = async () => {
     const all = await run('queryLog', () => api.queryLog({ ...query, limit: 100_000 }));

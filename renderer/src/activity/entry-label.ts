@@ -16,6 +16,7 @@ export function entryLabel(entry: AuditEntry): EntryLabel {
       if (deny && entry.decidedBy === 'client') return { text: 'Agent stopped waiting', tone: 'neutral' };
       if (deny && entry.decidedBy === 'cancelled') return { text: 'Session ended', tone: 'neutral' };
       if (deny && entry.decidedBy === 'timeout') return { text: 'Timed out', tone: 'danger' };
+      if (!deny && entry.status === 'input-required') return { text: 'Server asked for input', tone: 'neutral' };
       if (!deny && entry.status !== 'ok' && entry.status !== 'error') return { text: `Allowed · ${entry.status}`, tone: 'ok' };
       return deny ? { text: 'Denied', tone: 'danger' } : { text: 'Allowed', tone: 'ok' };
     case 'trust':
@@ -36,6 +37,8 @@ export function entryLabel(entry: AuditEntry): EntryLabel {
       if (what.startsWith('paused')) return { text: 'Paused', tone: 'danger' };
       if (what === 'resumed') return { text: 'Resumed', tone: 'ok' };
       return { text: 'Settings changed', tone: 'neutral' };
+    case 'server-request':
+      return { text: 'Server asked the client', tone: 'neutral' };
     case 'client':
       return { text: entry.tool === 'unwrap' ? 'Client unwrapped' : 'Client wrapped', tone: 'neutral' };
   }

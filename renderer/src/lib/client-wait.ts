@@ -7,7 +7,9 @@ export interface WaitClock {
   /** The card's clock. */
   short: string;
   urgent: boolean;
-  /** The detail's sentence about the client. */
+  /** `short` is about when the agent gives up (not Countersign's timeout). */
+  agent?: boolean;
+  /** The detail's line about the client (one line on a small window). */
   sentence?: string;
 }
 
@@ -22,15 +24,16 @@ export function waitClock(call: PendingCall, now: number): WaitClock {
     return {
       short: `agent kept waiting · ${denyText}`,
       urgent: deny < 30_000,
-      sentence: `The client asked for progress, and Countersign sends it while you decide: a client that restarts its clock on progress waits until ${clockTime(call.expiresAt)}; one that does not stops at about ${at}.`,
+      sentence: `Kept informed by progress: waits until ${clockTime(call.expiresAt)} if it restarts its clock on progress, else stops at about ${at}.`,
     };
   }
   const basis = wait.basis === 'observed'
-    ? `This client stopped waiting after ${duration(wait.givesUpAt - call.createdAt)} before.`
-    : 'It sent no progress token, and most MCP clients (the SDK default) stop waiting after 60 s.';
+    ? `this client stopped waiting after ${duration(wait.givesUpAt - call.createdAt)} before`
+    : 'no progress token, and the MCP SDK default is 60 s';
   return {
     short: left > 0 ? `agent gives up in ~${duration(left)}` : 'agent may have stopped waiting',
+    agent: true,
     urgent: left < 20_000,
-    sentence: `${left > 0 ? `The agent will likely stop waiting at ${at} (in ${duration(left)})` : `The agent has likely stopped waiting (at ${at})`}, long before Countersign's own timeout. ${basis}`,
+    sentence: `${left > 0 ? `Likely stops waiting at ${at} (in ${duration(left)})` : `Has likely stopped waiting (at ${at})`}: ${basis}.`,
   };
 }

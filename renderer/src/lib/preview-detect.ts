@@ -9,7 +9,22 @@ export interface EditPair {
 export type PreviewPlan =
   | { kind: 'write'; path: string; content: string; pathKey: string; contentKey: string }
   | { kind: 'edit'; path?: string; edits: EditPair[] }
+  | { kind: 'move'; source: string; destination: string }
+  | { kind: 'delete'; path: string }
   | { kind: 'none' };
+
+/** Source and target of move/rename-style tools (server-filesystem's move_file uses the first). */
+const MOVE_KEYS: Array<[string, string]> = [
+  ['source', 'destination'],
+  ['from', 'to'],
+  ['src', 'dst'],
+  ['src', 'dest'],
+  ['oldPath', 'newPath'],
+  ['old_path', 'new_path'],
+  ['source_path', 'destination_path'],
+];
+/** A tool whose name says it deletes: delete_file, remove-dir, rm, unlink, trash… */
+const DELETE_NAME = /(^|[_\-.])(delete|remove|rm|rmdir|unlink|trash|erase)([_\-.]|$)/i;
 
 const PATH_KEYS = ['path', 'file_path', 'filePath', 'filepath', 'file', 'filename', 'fileName', 'target_file'];
 const CONTENT_KEYS = ['content', 'contents', 'file_text', 'fileText', 'new_content', 'newContent', 'text', 'data', 'body'];
@@ -38,9 +53,13 @@ function pairOf(obj: Record<string, unknown>): EditPair | undefined {
   return undefined;
 }
 
-export function detectPreview(args: unknown): PreviewPlan {
+export function detectPreview(args: unknown, tool = ''): PreviewPlan {
   if (!isObject(args)) return { kind: 'none' };
+  for (const [a, b] of MOVE_KEYS) {
+    if (typeof args[a] === 'string' && typeof args[b] === 'string') return { kind: 'move', source: args[a] as string, destination: args[b] as string };
+  }
   const path = firstString(args, PATH_KEYS);
+  if (path && DELETE_NAME.test(tool)) return { kind: 'delete', path: path[1] };
   if (Array.isArray(args.edits)) {
     const edits = args.edits.filter(isObject).map(pairOf);
     if (edits.length > 0 && edits.every((e): e is EditPair => e !== undefined)) return { kind: 'edit', path: path?.[1], edits };

@@ -19,7 +19,11 @@ describe('preview selection', () => {
     expect(detectPreview({ file_path: '/a', file_text: 'x' })).toMatchObject({ kind: 'write', path: '/a', content: 'x' });
     expect(detectPreview({ path: '/a', edits: [{ oldText: 'a', newText: 'b' }], dryRun: false })).toEqual({ kind: 'edit', path: '/a', edits: [{ oldText: 'a', newText: 'b' }] });
     expect(detectPreview({ file_path: '/a', old_string: 'a', new_string: 'b' })).toEqual({ kind: 'edit', path: '/a', edits: [{ oldText: 'a', newText: 'b' }] });
-    expect(detectPreview({ source: '/a', destination: '/b' })).toEqual({ kind: 'none' });
+    expect(detectPreview({ source: '/a', destination: '/b' })).toEqual({ kind: 'move', source: '/a', destination: '/b' });
+    expect(detectPreview({ path: '/a' }, 'delete_file')).toEqual({ kind: 'delete', path: '/a' });
+    expect(detectPreview({ path: '/a' }, 'rm')).toEqual({ kind: 'delete', path: '/a' });
+    expect(detectPreview({ path: '/a' }, 'read_file')).toEqual({ kind: 'none' });
+    expect(detectPreview({ path: '/a' }, 'remover_of_nothing')).toEqual({ kind: 'none' });
     expect(detectPreview({ path: '/a' })).toEqual({ kind: 'none' });
     expect(detectPreview({ path: '/a', edits: [{ oldText: 'a' }] })).toEqual({ kind: 'none' });
     expect(detectPreview('just a string')).toEqual({ kind: 'none' });
@@ -117,5 +121,42 @@ describe('diff core', () => {
     const result = computeLineDiff(before, after, { timeoutMs: 1300 });
     expect(performance.now() - start).toBeLessThan(3000);
     if (result) expect(result.added).toBe(1000);
+  });
+});
+
+describe('move and delete previews', () => {
+  it('a move shows source and target, whether each exists, and their sizes', async () => {
+    const api = new FakeApi();
+    api.files['/w/a.txt'] = { exists: true, size: 2100, content: 'x' };
+    api.files['/w/b.txt'] = { exists: true, size: 512, content: 'y' };
+    api.pending = [makeCall({ tool: 'move_file', arguments: { source: '/w/a.txt', destination: '/w/b.txt' } })];
+    await renderApp(api);
+    const preview = screen.getByRole('region', { name: 'Preview' });
+    expect(within(preview).getByRole('heading').textContent).toBe('Preview of the move');
+    await within(preview).findByText('The target exists: it may be replaced');
+    expect(preview.textContent).toMatch(/Moves\/w\/a\.txt \(a file of 2\.1 kB\)/);
+    expect(preview.textContent).toMatch(/To\/w\/b\.txt \(a file of 512 B\)/);
+  });
+
+  it('a move to a new path says so; a folder source is named as one', async () => {
+    const api = new FakeApi();
+    api.files['/w/dir'] = { exists: true, directory: true, refused: 'The path is a folder.' };
+    api.pending = [makeCall({ tool: 'move_file', arguments: { source: '/w/dir', destination: '/w/new' } })];
+    await renderApp(api);
+    const preview = screen.getByRole('region', { name: 'Preview' });
+    await within(preview).findByText('New path');
+    expect(preview.textContent).toMatch(/\/w\/dir \(a folder\)/);
+    expect(preview.textContent).toMatch(/\/w\/new \(nothing there\)/);
+    expect(preview.textContent).not.toMatch(/target exists/);
+  });
+
+  it('a delete-style tool shows what would be lost', async () => {
+    const api = new FakeApi();
+    api.files['/w/old.log'] = { exists: true, size: 3_400_000, tooLarge: true };
+    api.pending = [makeCall({ tool: 'delete_file', arguments: { path: '/w/old.log' } })];
+    await renderApp(api);
+    const preview = screen.getByRole('region', { name: 'Preview' });
+    await within(preview).findByText('Deletes an existing file');
+    expect(preview.textContent).toMatch(/Deletes \/w\/old\.log \(a file of 3\.4 MB\)/);
   });
 });

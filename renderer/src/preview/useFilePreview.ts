@@ -6,7 +6,7 @@ import { useApi } from '../store/context';
 
 export type FileState =
   | { state: 'loading' }
-  | { state: 'unavailable'; why: string }
+  | { state: 'unavailable'; why: string; directory?: boolean }
   | ({ state: 'ready' } & FilePreview);
 
 export function useFilePreview(path: string | undefined): FileState {
@@ -21,7 +21,7 @@ export function useFilePreview(path: string | undefined): FileState {
     setFile({ state: 'loading' });
     const read = typeof api.readFileForPreview === 'function' ? api.readFileForPreview(path) : Promise.reject(new Error('unknown API method "readFileForPreview"'));
     read.then(
-      (res) => live && setFile(res.refused ? { state: 'unavailable', why: res.refused } : { state: 'ready', ...res }),
+      (res) => live && setFile(res.refused ? { state: 'unavailable', why: res.refused, directory: res.directory } : { state: 'ready', ...res }),
       (err) => live && setFile({ state: 'unavailable', why: isUnsupported(err) ? 'this version of the broker cannot read files for previews' : errorText(err) }),
     );
     return () => {

@@ -10,6 +10,8 @@ import { PreviewPanel } from '../preview/PreviewPanel';
 import { TrustBadge } from '../ui/Badges';
 import { VisibleText } from '../ui/VisibleText';
 import { DecisionBar } from './DecisionBar';
+import { DetailChips } from './DetailChips';
+import { InputRound } from './InputRound';
 import { WarningList } from './WarningList';
 
 interface Props {
@@ -26,6 +28,7 @@ interface Props {
 export const CallDetail = forwardRef<HTMLHeadingElement, Props>(function CallDetail({ call, now, busy, reason, onReason, onDecide, onBack }, headingRef) {
   const client = [call.client?.name, call.client?.version].filter(Boolean).join(' ');
   const clientSentence = waitClock(call, now).sentence;
+  const warnings = callWarnings(call);
   return (
     <article className="detail" aria-labelledby={`detail-title-${call.id}`}>
       <div className="detail-scroll">
@@ -48,14 +51,16 @@ export const CallDetail = forwardRef<HTMLHeadingElement, Props>(function CallDet
             <dd>
               {duration(now - call.createdAt)} since {clockTime(call.createdAt)}; denied automatically at {clockTime(call.expiresAt)}
               {call.expiresAt > now ? ` (in ${duration(call.expiresAt - now)})` : ''}
-              {clientSentence && <span className="client-wait"> {clientSentence}</span>}
             </dd>
+            {clientSentence && (<><dt>Agent</dt><dd className="client-wait">{clientSentence}</dd></>)}
           </dl>
+          <DetailChips warnings={warnings} />
         </header>
-        <section aria-label="Warnings" className="detail-section">
+        <section aria-label="Warnings" className="detail-section detail-warnings">
           <h3 className="section-title">Warnings</h3>
-          <WarningList warnings={callWarnings(call)} />
+          <WarningList warnings={warnings} />
         </section>
+        {call.input && <InputRound input={call.input} />}
         <PreviewPanel call={call} />
         <ArgumentsView value={call.arguments} flagged={call.preview} />
       </div>

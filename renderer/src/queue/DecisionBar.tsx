@@ -25,13 +25,14 @@ export function DecisionBar({ call, busy, reason, onReason, onDecide }: Props) {
           <Icon name="x" />Deny<kbd aria-hidden="true">D</kbd>
         </button>
         <div className="field deny-reason">
-          <label htmlFor={reasonId}>Reason for denying (optional, the client sees it)</label>
-          <input id={reasonId} type="text" maxLength={2000} value={reason} onChange={(e) => onReason(e.target.value)} placeholder="e.g. wrong folder" />
+          {/* One row on small windows: the label is read out, the placeholder says the same. */}
+          <label htmlFor={reasonId} className="sr-only">Reason for denying (optional, the client sees it)</label>
+          <input id={reasonId} type="text" maxLength={2000} value={reason} onChange={(e) => onReason(e.target.value)} placeholder="Reason for denying (optional, the client sees it)" />
         </div>
       </div>
       <div className="decision-more">
-        <button type="button" className="btn" disabled={busy} onClick={() => onDecide({ kind: 'allow-session' })}>Allow for this session</button>
-        <button type="button" className="btn" disabled={busy} onClick={() => onDecide({ kind: 'always-allow' })}>Always allow</button>
+        <button type="button" className="btn btn-small" disabled={busy} onClick={() => onDecide({ kind: 'allow-session' })}>Allow for this session</button>
+        <button type="button" className="btn btn-small" disabled={busy} onClick={() => onDecide({ kind: 'always-allow' })}>Always allow</button>
         <RuleMaker call={call} busy={busy} onDecide={onDecide} />
         <span className="hint">
           {call.serverTrusted

@@ -16,9 +16,11 @@ interface Props {
   selected: boolean;
   now: number;
   onSelect(id: string): void;
+  /** A click opens the call (on a narrow window the detail then covers the list). */
+  onOpen(id: string): void;
 }
 
-export const QueueCard = memo(function QueueCard({ call, index, total, selected, now, onSelect }: Props) {
+export const QueueCard = memo(function QueueCard({ call, index, total, selected, now, onSelect, onOpen }: Props) {
   // The same headline the detail shows first; notes (info) stay in the detail.
   const { headline, more } = splitHeadline(callWarnings(call));
   const hidden = more.filter((w) => w.severity !== 'info').length;
@@ -33,7 +35,7 @@ export const QueueCard = memo(function QueueCard({ call, index, total, selected,
       aria-setsize={total}
       tabIndex={selected ? 0 : -1}
       className={`card ${selected ? 'card-selected' : ''}`}
-      onClick={() => onSelect(call.id)}
+      onClick={() => onOpen(call.id)}
       onFocus={() => !selected && onSelect(call.id)}
     >
       <div className="card-tool">
@@ -47,9 +49,10 @@ export const QueueCard = memo(function QueueCard({ call, index, total, selected,
       <div className="card-meta">
         <span className="card-server"><VisibleText text={call.server} /></span>
         <TrustBadge trusted={call.serverTrusted} />
-        <span className={`card-clock ${clock.urgent ? 'card-clock-urgent' : ''}`}>
+        <span className={`card-clock ${clock.urgent ? 'card-clock-urgent' : ''}`} title={`Waiting ${duration(now - call.createdAt)}`}>
           <Icon name="clock" size={13} />
-          {`${duration(now - call.createdAt)} · ${clock.short}`}
+          {/* When the agent's own clock is the nearer one, it alone fits a narrow card. */}
+          {clock.agent ? clock.short : `${duration(now - call.createdAt)} · ${clock.short}`}
         </span>
       </div>
       <ul className="card-warnings" aria-label="Warnings">

@@ -64,6 +64,12 @@ export function QueueScreen() {
     wantFocus.current = true;
   }, []);
 
+  // A click selects the call and opens its detail (which, on a narrow window, covers the list).
+  const openCall = useCallback((id: string) => {
+    select(id);
+    setDetailOpen(true);
+  }, [select]);
+
   const decideCall = async (call: PendingCall | undefined, decision: DecisionRequest) => {
     if (!call || busy) return;
     setBusy(true);
@@ -117,7 +123,7 @@ export function QueueScreen() {
           role="listbox"
           label={`Pending calls, ${count(pending.length, 'call')}`}
           renderRow={(i) => (
-            <QueueCard call={pending[i]!} index={i} total={pending.length} selected={pending[i]!.id === selectedId} now={now} onSelect={select} />
+            <QueueCard call={pending[i]!} index={i} total={pending.length} selected={pending[i]!.id === selectedId} now={now} onSelect={select} onOpen={openCall} />
           )}
         />
       </section>

@@ -2,6 +2,7 @@
 // a URL. Env and header values go to the broker and are never shown again.
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import type { ServerConfig } from '../../../shared/api';
+import type { LimitsProfile } from '../../../shared/limits';
 import { useApi, useActions } from '../store/context';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -17,12 +18,24 @@ function pairs(text: string, sep: '=' | ':'): Record<string, string> | string {
   return out;
 }
 
+/** The limits the form asks for; undefined when none, a sentence when a folder is not absolute. */
+function limitsOf(noNetwork: boolean, read: string, write: string): LimitsProfile | undefined | string {
+  const lines = (t: string) => t.split('\n').map((l) => l.trim()).filter(Boolean);
+  const r = lines(read);
+  const w = lines(write);
+  const bad = [...r, ...w].find((p) => !p.startsWith('/'));
+  if (bad) return `“${bad}” is not an absolute folder (it must start with /).`;
+  if (!noNetwork && !r.length && !w.length) return undefined;
+  return { network: noNetwork ? 'none' : 'unrestricted', filesystem: r.length || w.length ? { read: r, write: w } : 'host', passEnv: [] };
+}
+
 export function AddServerForm({ onAdded }: { onAdded?(name: string): void }) {
   const api = useApi();
   const { run, refreshServers } = useActions();
   const id = useId();
   const [kind, setKind] = useState<'command' | 'url'>('command');
-  const [f, setF] = useState({ name: '', command: '', args: '', env: '', cwd: '', url: '', headers: '' });
+  const [f, setF] = useState({ name: '', command: '', args: '', env: '', cwd: '', url: '', headers: '', read: '', write: '' });
+  const [noNetwork, setNoNetwork] = useState(false);
   const [error, setError] = useState('');
   const set = (k: keyof typeof f) => (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setF({ ...f, [k]: e.target.value });
 
@@ -35,7 +48,9 @@ export function AddServerForm({ onAdded }: { onAdded?(name: string): void }) {
       const env = pairs(f.env, '=');
       if (typeof env === 'string') return setError(env);
       const args = f.args.split('\n').filter((a, i, all) => a !== '' || i < all.length - 1);
-      config = { command: f.command.trim(), ...(args.length && { args }), ...(Object.keys(env).length && { env }), ...(f.cwd.trim() && { cwd: f.cwd.trim() }) };
+      const limits = limitsOf(noNetwork, f.read, f.write);
+      if (typeof limits === 'string') return setError(limits);
+      config = { command: f.command.trim(), ...(args.length && { args }), ...(Object.keys(env).length && { env }), ...(f.cwd.trim() && { cwd: f.cwd.trim() }), ...(limits && { limits }) };
     } else {
       const headers = pairs(f.headers, ':');
       if (typeof headers === 'string') return setError(headers);
@@ -47,7 +62,8 @@ export function AddServerForm({ onAdded }: { onAdded?(name: string): void }) {
     if (!ok) return;
     await refreshServers();
     onAdded?.(f.name);
-    setF({ name: '', command: '', args: '', env: '', cwd: '', url: '', headers: '' });
+    setF({ name: '', command: '', args: '', env: '', cwd: '', url: '', headers: '', read: '', write: '' });
+    setNoNetwork(false);
   };
 
   return (
@@ -79,6 +95,14 @@ export function AddServerForm({ onAdded }: { onAdded?(name: string): void }) {
             <label htmlFor={`${id}-cwd`}>Working folder (optional)</label>
             <input id={`${id}-cwd`} value={f.cwd} onChange={set('cwd')} spellCheck={false} />
           </div>
+          <fieldset className="field">
+            <legend>Limits (optional; change them later on its page)</legend>
+            <label><input type="checkbox" checked={noNetwork} onChange={(e) => setNoNetwork(e.target.checked)} /> No network</label>
+            <label htmlFor={`${id}-read`}>Read-only folders, one per line</label>
+            <textarea id={`${id}-read`} rows={2} value={f.read} onChange={set('read')} spellCheck={false} />
+            <label htmlFor={`${id}-write`}>Writable folders, one per line (with either list, nothing else of your home is visible)</label>
+            <textarea id={`${id}-write`} rows={2} value={f.write} onChange={set('write')} spellCheck={false} />
+          </fieldset>
         </>
       ) : (
         <>

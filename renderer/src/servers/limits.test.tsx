@@ -88,4 +88,24 @@ describe('server limits', () => {
     expect(row.textContent).toContain('read-only: enforced (trusted, and its files are mounted read-only)');
     expect(row.textContent).toContain('No network (enforced): nothing can leave through this call');
   });
+
+  it('adds a server with limits from the form, and refuses a relative folder', async () => {
+    const api = new FakeApi();
+    await renderApp(api, 'servers');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Add server' }));
+    const form = screen.getByRole('form', { name: 'Add a server' });
+    await user.type(within(form).getByLabelText('Name'), 'files');
+    await user.type(within(form).getByLabelText('Command'), 'node');
+    await user.click(within(form).getByRole('checkbox', { name: 'No network' }));
+    await user.type(within(form).getByLabelText('Read-only folders, one per line'), 'project');
+    await user.click(within(form).getByRole('button', { name: 'Add server' }));
+    expect(within(form).getByRole('alert').textContent).toContain('“project” is not an absolute folder');
+    expect(api.callsOf('addServer')).toEqual([]);
+    await user.clear(within(form).getByLabelText('Read-only folders, one per line'));
+    await user.type(within(form).getByLabelText('Read-only folders, one per line'), '/home/me/project');
+    await user.type(within(form).getByLabelText(/^Writable folders/), '/home/me/out');
+    await user.click(within(form).getByRole('button', { name: 'Add server' }));
+    expect(api.callsOf('addServer')).toEqual([['files', { command: 'node', limits: { network: 'none', filesystem: { read: ['/home/me/project'], write: ['/home/me/out'] }, passEnv: [] } }]]);
+  });
 });

@@ -4,6 +4,7 @@ import type { Settings } from '../../../shared/api';
 import type { DesktopApi } from '../bridge/pick-bridge';
 import { useApi, useActions, useApp } from '../store/context';
 import { DesktopSettings } from './DesktopSettings';
+import { InlineApproval } from './InlineApproval';
 import { RulesList } from './RulesList';
 
 export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
@@ -37,6 +38,8 @@ export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
         </form>
         <p className="muted small">An unanswered call is denied when its time is up; the client is told why.</p>
       </section>
+
+      <InlineApproval />
 
       <section className="block" aria-labelledby={`${id}-theme`}>
         <h2 id={`${id}-theme`}>Theme</h2>

@@ -66,7 +66,16 @@ describe('settings: rules', () => {
 });
 
 describe('activity', () => {
-  it('filters the log, shows full arguments and who decided, and refreshes on new entries', async () => {
+  it('a call a rule allowed names the rule', async () => {
+    const api = new FakeApi();
+    api.log = [entry({ seq: 1, tool: 'write_file', decidedBy: 'rule', rule: { id: 'r1', text: "write_file on 'fs': files under /p/src, until 09:00" } })];
+    await renderApp(api, 'activity');
+    const [row] = within(await screen.findByRole('list', { name: 'Audit log' })).getAllByRole('listitem');
+    await userEvent.click(within(row!).getByRole('button'));
+    expect(row!.textContent).toContain("Allowed by your rulewrite_file on 'fs': files under /p/src, until 09:00");
+  });
+
+  it('filters the log, shows full arguments and who decided, and adds new entries without reading the log again', async () => {
     const api = new FakeApi();
     api.log = [entry({ seq: 1 }), entry({ seq: 2, tool: 'write_file', decision: 'deny', decidedBy: 'person', status: 'denied', detail: 'not now', arguments: { path: '/b', content: 'x' } })];
     await renderApp(api, 'activity');
@@ -84,8 +93,17 @@ describe('activity', () => {
     await user.type(screen.getByLabelText('Search tools, servers, arguments'), 'secret');
     await waitFor(() => expect(api.callsOf('queryLog').at(-1)).toEqual([{ decision: 'deny', search: 'secret', limit: 200 }]));
     const before = api.callsOf('queryLog').length;
-    act(() => api.emit({ type: 'log-appended', entry: entry({ seq: 3 }) }));
-    await waitFor(() => expect(api.callsOf('queryLog').length).toBe(before + 1));
+    // One the filters select goes on top, once; one they do not select stays out; no query either way.
+    const denied = entry({ seq: 3, tool: 'move_file', decision: 'deny', decidedBy: 'person', status: 'denied', detail: 'a secret place' });
+    act(() => api.emit({ type: 'log-appended', entry: denied }));
+    act(() => api.emit({ type: 'log-appended', entry: entry({ seq: 4, tool: 'read_secret' }) }));
+    await waitFor(() => expect(within(list).getAllByRole('listitem')[0]!.textContent).toContain('move_file'));
+    expect(list.querySelectorAll(':scope > li')).toHaveLength(3);
+    expect(list.textContent).not.toContain('read_secret');
+    expect(api.callsOf('queryLog')).toHaveLength(before);
+    // More arrived than the live tail holds: the screen asks the broker again.
+    act(() => api.emit({ type: 'log-appended', entry: entry({ seq: 900, decision: 'deny', detail: 'secret' }) }));
+    await waitFor(() => expect(api.callsOf('queryLog')).toHaveLength(before + 1));
   });
 
   it('shows changes of state with their kind and the surface that made them', async () => {

@@ -3,6 +3,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type {
   ApiMethod, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, PendingCall, ServerChanges, Settings,
+  AuditEntry,
 } from '../../../shared/api';
 import type { Rule } from '../../../shared/decision';
 import { errorText, isUnsupported } from '../bridge/api-error';
@@ -33,8 +34,10 @@ export interface AppState {
   changes: ServerChanges[];
   /** Methods this broker does not have yet: their screens say so instead of failing. */
   unsupported: Partial<Record<ApiMethod, true>>;
-  /** Bumped on every audit entry, so the Activity screen knows to refetch. */
+  /** Bumped on every audit entry; the entries themselves are in logTail. */
   logVersion: number;
+  /** The latest audit entries as they were written (oldest first, at most LOG_TAIL): the Activity screen adds them without a query. */
+  logTail: AuditEntry[];
   selectedId?: string;
   notices: Notice[];
   /** Calls the agent stopped waiting for before anyone decided (newest last). */
@@ -64,6 +67,8 @@ export type AppStore = StoreApi<AppState & AppActions>;
 
 const NOTICE_MS = 12_000;
 const MAX_STOPPED = 5;
+/** Audit entries kept for the Activity screen's live updates; a longer gap makes it query again. */
+export const LOG_TAIL = 500;
 const ANNOUNCE_MS = 1_000;
 
 export function createAppStore(api: CountersignApi): AppStore {
@@ -125,6 +130,7 @@ export function createAppStore(api: CountersignApi): AppStore {
       changes: [],
       unsupported: {},
       logVersion: 0,
+      logTail: [],
       notices: [],
       stopped: [],
       announcement: '',
@@ -169,7 +175,7 @@ export function createAppStore(api: CountersignApi): AppStore {
             void refreshStatus();
             break;
           case 'log-appended':
-            set((s) => ({ logVersion: s.logVersion + 1 }));
+            set((s) => ({ logVersion: s.logVersion + 1, logTail: [...s.logTail.slice(-(LOG_TAIL - 1)), event.entry] }));
             break;
         }
       },
@@ -185,6 +191,11 @@ export function createAppStore(api: CountersignApi): AppStore {
         } catch (err) {
           get().notify('error', `The decision was not sent: ${errorText(err)}`);
           return { ok: false, error: errorText(err) };
+        }
+        if (!result.ok && result.error === 'not-saved') {
+          // Nothing was decided: the call stays in the queue.
+          get().notify('error', result.message);
+          return result;
         }
         removePending(id);
         if (!result.ok) get().notify('info', 'That call was no longer waiting: it was already decided, timed out or cancelled.');

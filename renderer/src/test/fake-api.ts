@@ -1,7 +1,7 @@
 // An in-memory CountersignApi for component tests: the bridge boundary, so the UI above it is real.
 import type { LimitsProfile } from '../../../shared/limits.js';
 import type {
-  AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, LogQuery, PendingCall,
+  AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, InlineApprovalClient, LogQuery, PendingCall,
   PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerConfig, ServerView, Settings, UnsealedGrant, UnsealedRef,
 } from '../../../shared/api';
 import type {
@@ -90,6 +90,7 @@ export class FakeApi implements CountersignApi {
   changes: ServerChanges[] = [];
   log: AuditEntry[] = [];
   files: Record<string, FilePreview> = {};
+  inline: InlineApprovalClient[] = [];
   decideNote?: string;
   pinResult: PinView = { definitionsHash: 'abc', pinnedAt: '2026-01-01T00:00:00Z', by: 'person' };
   clients: ClientView[] = [makeClient()];
@@ -168,6 +169,14 @@ export class FakeApi implements CountersignApi {
       s.config = { ...s.config, limits };
       if (s.limits) s.limits = { ...s.limits, profile: limits };
     }));
+  }
+  listInlineApproval() { return this.answer('listInlineApproval', [], () => structuredClone(this.inline)); }
+  setInlineApproval(client: string, enabled: boolean) {
+    return this.answer('setInlineApproval', [client, enabled], () => {
+      const c = this.inline.find((x) => x.client === client);
+      if (c) c.enabled = enabled;
+      else this.inline.push({ client, enabled, seen: false });
+    });
   }
   importServers(mcpServers: Record<string, unknown>) {
     return this.answer('importServers', [mcpServers], () => {
