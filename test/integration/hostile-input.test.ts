@@ -152,7 +152,7 @@ describe('hostile arguments', () => {
       await client.close();
     }
     await broker.logWhen({ tool: 'echo' }, (l) => l.some((e) => (e.arguments as { message?: string }).message === message));
-    const out = execFileSync(NODE, [CLI, 'log', '--json', '--data-dir', broker.dataDir], { encoding: 'utf8' });
+    const out = execFileSync(NODE, [CLI, 'log', '--json', '--data-dir', broker.dataDir], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
     expect(out).not.toMatch(/[\u007f-\u009f\u200b-\u200f\u2028-\u202e\u{e0000}-\u{e007f}]/u);
     const entries = out.trim().split('\n').map((l) => JSON.parse(l) as AuditEntry);
     expect(entries.some((e) => (e.arguments as { message?: string }).message === message)).toBe(true);
