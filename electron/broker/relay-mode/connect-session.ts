@@ -68,6 +68,7 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     if (lease.protect && isCritical(findProtected(args, lease.protect.scope), lease.protect.toolOnlyReads)) return undefined;
     // The broker checked the schema for the call that earned the lease; each later call is checked here,
     // and asks the broker (which checks and asks) when it breaks it or the check is not ready yet.
+    if (depthRefusal(args)) return undefined; // the broker refuses and logs it
     const check = checkSchemaIfReady(s.knownTools().find((t) => t.name === tool), args, protocolVersion);
     if (!check || check.violated) return undefined;
     const started = Date.now();
