@@ -69,6 +69,7 @@ export class AuditLog {
     const saved = { last: this.#last, size: this.#size, ino: this.#ino, endsWithNewline: this.#endsWithNewline, firstSeq: this.#firstSeq };
     try {
       let text = '';
+      let pending = 0;
       for (const entry of entries) {
         const { seq: _seq, prev: _prev, hash: _hash, ...fields } = entry as Partial<AuditEntry>;
         const seq = this.#last.seq + 1;
@@ -76,14 +77,17 @@ export class AuditLog {
         const body = JSON.parse(JSON.stringify({ seq, ...fields, prev: this.#last.hash })) as Omit<AuditEntry, 'hash'>;
         const full: AuditEntry = { ...body, hash: hashEntry(body) };
         const line = JSON.stringify(full) + '\n';
-        const pending = Buffer.byteLength(text);
-        if (this.#size + pending > 0 && this.#size + pending + Buffer.byteLength(line) > this.#maxBytes) {
+        // Counted as it grows: measuring the whole batch text per entry made large batches quadratic.
+        const lineBytes = Buffer.byteLength(line);
+        if (this.#size + pending > 0 && this.#size + pending + lineBytes > this.#maxBytes) {
           this.#write(text);
           durable = written.length;
           text = '';
+          pending = 0;
           this.#rotate(seq);
         }
         text += line;
+        pending += lineBytes;
         this.#last = { seq, hash: full.hash };
         written.push(full);
         if (this.#size === 0 && text === line) this.#firstSeq = seq;
