@@ -1,6 +1,7 @@
 // Newline-delimited JSON-RPC over any pair of streams: a child's stdio, a local socket, our own stdin/stdout.
 import type { Readable, Writable } from 'node:stream';
-import { checkEnvelope, errorResponse, ErrorCode, type JsonRpcMessage } from '../../shared/jsonrpc.js';
+import { ErrorCode, type JsonRpcMessage } from '../../shared/jsonrpc.js';
+import { guardLine, refusalFor, sniffId } from './jsonrpc-guard.js';
 import type { MessageTransport } from './transport.js';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -20,20 +21,10 @@ export interface LineTransportOptions {
 
 export interface BadLine {
   reason: string;
+  /** JSON-RPC error code for the answer (parse error or invalid request). */
+  code?: number;
   /** The request id, when one could be read, so the peer can be answered. */
   id: string | number | null;
-}
-
-/** Finds `"id": <value>` near the start of an oversize line without parsing it all. */
-function sniffId(head: string): string | number | null {
-  const m = /"id"\s*:\s*("(?:[^"\\]|\\.){0,200}"|-?\d{1,16})/.exec(head);
-  if (!m?.[1]) return null;
-  try {
-    const v: unknown = JSON.parse(m[1]);
-    return typeof v === 'string' || typeof v === 'number' ? v : null;
-  } catch {
-    return null;
-  }
 }
 
 export class LineTransport implements MessageTransport {
@@ -100,22 +91,11 @@ export class LineTransport implements MessageTransport {
     this.chunks = [];
     this.buffered = 0;
     if (this.opts.takeLine?.(bytes)) return;
-    const line = bytes.toString('utf8');
-    if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (err) {
-      this.opts.onBadLine?.({ reason: `invalid JSON: ${(err as Error).message}`, id: sniffId(line.slice(0, 4096)) });
-      return;
-    }
-    const checked = checkEnvelope(value);
-    if (!checked.ok) {
-      const id = typeof value === 'object' && value && 'id' in value ? (value as { id: unknown }).id : null;
-      this.opts.onBadLine?.({ reason: checked.reason, id: typeof id === 'string' || typeof id === 'number' ? id : null });
-      return;
-    }
-    this.onmessage?.(checked.message);
+    // Checked on the bytes: invalid UTF-8 is refused, never re-encoded as U+FFFD and passed on.
+    const guarded = guardLine(bytes);
+    if (guarded.ok) return void this.onmessage?.(guarded.message);
+    if (guarded.empty) return;
+    this.opts.onBadLine?.({ reason: guarded.reason, id: guarded.id, code: guarded.code });
   }
 
   send(message: JsonRpcMessage): Promise<void> {
@@ -150,6 +130,5 @@ export class LineTransport implements MessageTransport {
 
 /** The JSON-RPC answer to a bad line, when it carried a request id. */
 export function badLineResponse(bad: BadLine): JsonRpcMessage {
-  const code = bad.reason.startsWith('invalid JSON') ? ErrorCode.ParseError : ErrorCode.InvalidRequest;
-  return errorResponse(bad.id, code, `Countersign refused a message: ${bad.reason}`);
+  return refusalFor({ ...bad, code: bad.code ?? (bad.reason.startsWith('invalid JSON') ? ErrorCode.ParseError : ErrorCode.InvalidRequest) });
 }

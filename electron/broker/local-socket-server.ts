@@ -83,8 +83,8 @@ export class LocalSocketServer {
         output: socket,
         maxMessageBytes,
         onBadLine: (bad) => {
-          if (bad.id !== null) void lines.send(badLineResponse(bad)).catch(() => undefined);
-          else process.stderr.write(`countersign: ignored a bad message from a client of '${server}': ${bad.reason}\n`);
+          // Always answered, with `"id": null` when no id could be read.
+          void lines.send(badLineResponse(bad)).catch(() => undefined);
         },
         onCloseStreams: () => socket.end(),
       });

@@ -7,6 +7,7 @@ import { runRelayMode } from '../broker/relay-mode/connect-session.js';
 import { socketPath } from '../broker/data-dir.js';
 import { HANDSHAKE_VERSION, readFirstLine, type HelloReply } from '../broker/local-handshake.js';
 import { ErrorCode, errorResponse } from '../../shared/jsonrpc.js';
+import { escapeControl } from '../../shared/escape.js';
 import { parseClientId } from '../broker/client-key.js';
 import { UsageError } from './args.js';
 import { currentAgent } from './agent-process.js';
@@ -65,7 +66,7 @@ export async function runConnect(server: string, dataDir: string, opts: ConnectO
     upstreamTimeoutMs: reply.upstreamTimeoutMs,
     input: process.stdin,
     output: process.stdout,
-    onWarning: (text) => process.stderr.write(`countersign: ${text}\n`),
+    onWarning: (text) => process.stderr.write(`countersign: ${escapeControl(text)}\n`),
   });
   // The session is over: stop reading stdin so the process can exit.
   process.stdin.destroy();

@@ -152,9 +152,38 @@ describe('hostile arguments', () => {
       await client.close();
     }
     await broker.logWhen({ tool: 'echo' }, (l) => l.some((e) => (e.arguments as { message?: string }).message === message));
-    const out = execFileSync(NODE, [CLI, 'log', '--json', '--data-dir', broker.dataDir], { encoding: 'utf8' });
+    const out = execFileSync(NODE, [CLI, 'log', '--json', '--data-dir', broker.dataDir], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
     expect(out).not.toMatch(/[\u007f-\u009f\u200b-\u200f\u2028-\u202e\u{e0000}-\u{e007f}]/u);
     const entries = out.trim().split('\n').map((l) => JSON.parse(l) as AuditEntry);
     expect(entries.some((e) => (e.arguments as { message?: string }).message === message)).toBe(true);
+  }, 60_000);
+
+  it("answers every malformed line on connect's stdin with a JSON-RPC error, forwards none, and goes on", async () => {
+    const target = join(scratch, 'utf8.txt');
+    const raw = new RawConnect(broker.dataDir, 'fs');
+    try {
+      await raw.handshake();
+      const head = Buffer.from(`{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"write_file","arguments":{"path":${JSON.stringify(target)},"content":"`);
+      raw.write(Buffer.concat([head, Buffer.from([0xff, 0xfe, 0x80]), Buffer.from('"}}}\n')]));
+      raw.write('{"jsonrpc":"2.0","id":null,"method":"tools/list"}\n');
+      raw.write('[{"jsonrpc":"2.0","id":22,"method":"ping"}]\n');
+      raw.write('{"jsonrpc":"2.0", "method": nope\n');
+      raw.write(`${JSON.stringify({ jsonrpc: '2.0', id: 23, method: 'ping' })}\n`);
+      await raw.next((m) => m.id === 23);
+      const errors = raw.messages.filter((m): m is { id: unknown; error: { code: number; message: string } } => typeof m === 'object' && m !== null && 'error' in m);
+      expect(errors.find((e) => e.id === 21)?.error).toMatchObject({ code: -32700, message: expect.stringContaining('not valid UTF-8') });
+      const nullIds = errors.filter((e) => e.id === null).map((e) => e.error);
+      expect(nullIds).toEqual([
+        expect.objectContaining({ code: -32600, message: expect.stringContaining('id must be a string or a number') }),
+        expect.objectContaining({ code: -32600, message: expect.stringContaining('batches are not supported') }),
+        expect.objectContaining({ code: -32700 }),
+      ]);
+      // Every answer is one JSON object with jsonrpc 2.0; nothing malformed reached the server.
+      expect(raw.messages.every((m) => typeof m === 'object' && m !== null && (m as { jsonrpc?: string }).jsonrpc === '2.0')).toBe(true);
+      expect(existsSync(target)).toBe(false);
+      expect(await broker.api<PendingCall[]>('listPending')).toEqual([]);
+    } finally {
+      await raw.close();
+    }
   }, 60_000);
 });

@@ -45,8 +45,8 @@ describe('LineTransport', () => {
     await t.start();
     input.write('{"id": 5, "jsonrpc": "2.0", "method": \n{"jsonrpc":"2.0","id":6,"method":3}\n');
     await tick();
-    expect(bad[0]).toMatchObject({ id: 5, reason: expect.stringMatching(/^invalid JSON/) });
-    expect(bad[1]).toEqual({ id: 6, reason: 'method must be a string' });
+    expect(bad[0]).toMatchObject({ id: 5, code: -32700, reason: expect.stringMatching(/^invalid JSON/) });
+    expect(bad[1]).toEqual({ id: 6, reason: 'method must be a string', code: -32600 });
   });
 
   it('writes one line per message and closes once on end', async () => {

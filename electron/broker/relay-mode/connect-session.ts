@@ -54,8 +54,9 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     output: opts.output,
     takeLine: lane.fromClient,
     onBadLine: (bad) => {
-      if (bad.id !== null) void downstream.send(badLineResponse(bad)).catch(() => undefined);
-      else opts.onWarning?.(`ignored a bad message from the client: ${bad.reason}`);
+      // Always answered, with `"id": null` when no id could be read: silence would leave the client waiting.
+      void downstream.send(badLineResponse(bad)).catch(() => undefined);
+      opts.onWarning?.(`refused a bad message from the client: ${bad.reason}`);
     },
   });
 
@@ -67,6 +68,7 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     if (lease.protect && isCritical(findProtected(args, lease.protect.scope), lease.protect.toolOnlyReads)) return undefined;
     // The broker checked the schema for the call that earned the lease; each later call is checked here,
     // and asks the broker (which checks and asks) when it breaks it or the check is not ready yet.
+    if (depthRefusal(args)) return undefined; // the broker refuses and logs it
     const check = checkSchemaIfReady(s.knownTools().find((t) => t.name === tool), args, protocolVersion);
     if (!check || check.violated) return undefined;
     const started = Date.now();
