@@ -44,6 +44,8 @@ export async function startBroker(opts: HostOptions): Promise<RunningBroker> {
   try {
     const broker = new Broker(opts);
     cleanups.push(() => broker.close());
+    // In the status too, so the UI shows it, not only the terminal that started it.
+    if (opts.host && !isLoopbackHost(opts.host)) broker.warn(beyondLoopbackWarning(opts.host));
     const mcpToken = loadOrCreateToken(opts.dataDir);
     const apiToken = randomBytes(32).toString('base64url');
     const sock = socketPath(opts.dataDir);
@@ -69,4 +71,8 @@ export async function startBroker(opts: HostOptions): Promise<RunningBroker> {
     await stop();
     throw err;
   }
+}
+
+export function beyondLoopbackWarning(host: string): string {
+  return `WARNING: binding to ${host}, not loopback. Other machines that can reach this address can try to connect; only the bearer token protects it.`;
 }

@@ -2,7 +2,6 @@
 import { spawn } from 'node:child_process';
 import { startBroker } from '../broker/broker-host.js';
 import { InstanceLockError } from '../broker/instance-lock.js';
-import { isLoopbackHost } from '../broker/http/broker-http-server.js';
 import { escapeControl } from '../../shared/escape.js';
 
 export interface ServeOptions {
@@ -19,11 +18,6 @@ export interface ServeOptions {
 }
 
 export async function runServe(opts: ServeOptions): Promise<number> {
-  if (opts.host && !isLoopbackHost(opts.host)) {
-    process.stderr.write(
-      `countersign: WARNING: binding to ${opts.host}, not loopback. Other machines that can reach this address can try to connect; only the bearer token protects it.\n`,
-    );
-  }
   let running;
   try {
     running = await startBroker({

@@ -248,7 +248,8 @@ describe('McpHttpEndpoint with the SDK client', () => {
         return { model: 'test-model', role: 'assistant', content: { type: 'text', text: 'green' } };
       });
       await client.connect(transport);
-      expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      // 24 random bytes, base64url: at least 128 bits, as the issue asks (a UUIDv4 has 122).
+      expect(transport.sessionId).toMatch(/^[A-Za-z0-9_-]{32}$/);
       expect(h.endpoint.sessionCount).toBe(1);
       expect(client.getServerVersion()).toEqual({ name: 'responder', version: '1.0.0' });
 

@@ -103,7 +103,7 @@ async function listen(endpoint?: McpHttpEndpoint): Promise<void> {
 }
 
 /** node:http lets the test set Host, which fetch does not. */
-function raw(headers: Record<string, string>, body = '{}'): Promise<{ status: number; headers: IncomingHttpHeaders; body: any }> {
+function raw(headers: Record<string, string>, body: string | Buffer = '{}'): Promise<{ status: number; headers: IncomingHttpHeaders; body: any }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers }, (res) => {
       let text = '';
@@ -228,5 +228,14 @@ describe('readJsonBody', () => {
       expect(res.body.error.code).toBe(-32700);
       expect(res.body.error.message).toMatch(/^Parse error: /);
     }
+  });
+
+  it('refuses a body that is not valid UTF-8 (never decoded to U+FFFD and passed on)', async () => {
+    await listen();
+    // {"a":"<0xff>"}: valid JSON around a byte no UTF-8 text contains.
+    const res = await raw(headers(), Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xff]), Buffer.from('"}')]));
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(-32700);
+    expect(res.body.error.message).toBe('Parse error: the body is not valid UTF-8');
   });
 });

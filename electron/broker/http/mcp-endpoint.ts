@@ -1,7 +1,7 @@
 // The /mcp/<server> Streamable HTTP endpoint: sessions, POST/GET/DELETE, envelope checks. Our own instead of
 // the SDK's server transport because the broker must relay messages unchanged (no schema re-validation,
 // any MCP-Protocol-Version, bodies far above 4 MB).
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   checkEnvelope,
@@ -206,7 +206,7 @@ export class McpHttpEndpoint {
 
   private async openSession(res: ServerResponse, serverName: string, init: JsonRpcMessage & { id: JsonRpcId }, sse: boolean, client: string | undefined): Promise<void> {
     const session = new HttpSessionTransport({
-      sessionId: randomUUID(),
+      sessionId: newSessionId(),
       serverName,
       keepAliveMs: this.opts.keepAliveMs,
       maxQueuedMessages: this.opts.maxQueuedMessages,
@@ -281,4 +281,9 @@ export class McpHttpEndpoint {
     res.writeHead(200, { 'Content-Length': '0' });
     res.end();
   }
+}
+
+/** 192 random bits (a UUIDv4 has 122): a session id is all that names a session on the wire. */
+export function newSessionId(): string {
+  return randomBytes(24).toString('base64url');
 }

@@ -4,6 +4,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, errorResponse } from '../../../shared/jsonrpc.js';
 
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /** 32 MiB: tool arguments can carry files, but an unbounded body would let any caller exhaust memory. */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
@@ -179,11 +181,12 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number = DEFAULT_MA
       chunks.push(chunk);
     };
     const onEnd = (): void => {
-      const text = Buffer.concat(chunks, size).toString('utf8');
       try {
+        // Fatal: invalid UTF-8 is refused, never turned into U+FFFD and forwarded (as on stdio).
+        const text = STRICT_UTF8.decode(Buffer.concat(chunks, size));
         settle({ ok: true, value: JSON.parse(text) as unknown });
       } catch (error) {
-        const detail = error instanceof Error ? error.message : String(error);
+        const detail = error instanceof TypeError ? 'the body is not valid UTF-8' : error instanceof Error ? error.message : String(error);
         settle({ ok: false, status: 400, code: ErrorCode.ParseError, message: `Parse error: ${detail}` });
       }
     };

@@ -21,12 +21,14 @@ describe('arguments', () => {
   });
 
   it('shows runs of whitespace, tabs and odd spaces', () => {
-    render(<ArgumentsView value={{ note: 'safe text' + ' '.repeat(40) + '; rm -rf ~', tabbed: 'a\tb', nbsp: 'x\u00a0y', trailing: 'end  ' }} />);
+    render(<ArgumentsView value={{ note: 'safe text' + ' '.repeat(40) + '; rm -rf ~', tabbed: 'a\tb', nbsp: 'x\u00a0y', trailing: 'end  ', leading: '   rm -rf ~' }} />);
     const tree = screen.getByRole('list', { name: 'arguments as a tree' });
     const ws = marks(tree, 'ws');
     expect(ws).toContain('·'.repeat(40));
     expect(ws).toContain('→\t');
     expect(ws).toContain('··');
+    expect(ws).toContain('···'); // the leading run of 'leading'
+    expect(marks(tree, 'ws').filter((m) => m === '···')).toHaveLength(1);
     expect(marks(tree, 'ctl')).toContain('\\u00a0');
   });
 
