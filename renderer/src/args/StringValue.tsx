@@ -12,7 +12,7 @@ export function StringValue({ value }: { value: string }) {
   if (!long) {
     return (
       <span className="jv jv-string">
-        “<VisibleText text={value} />”
+        “<VisibleText text={value} markLeading />”
       </span>
     );
   }
@@ -21,7 +21,7 @@ export function StringValue({ value }: { value: string }) {
       <span className="jv-meta">
         string · {value.length.toLocaleString('en-US')} characters{lines > 1 ? ` · ${lines.toLocaleString('en-US')} lines` : ''}
       </span>
-      <span className="jv-block"><LongText text={value} /></span>
+      <span className="jv-block"><LongText text={value} markLeading /></span>
     </span>
   );
 }

@@ -7,17 +7,24 @@ export type Segment =
   | { kind: 'mark'; text: string; title: string; cls: 'ctl' | 'ws' };
 
 // Control/invisible (as shared/escape.ts, minus \t \n), unusual spaces, tabs, runs of 2+ spaces after
-// text, spaces that lead the text (they can push it out of view), spaces before a line end, and 3+
-// newlines in a row. \r is a control: it can overwrite a line.
+// text, spaces before a line end, and 3+ newlines in a row. \r is a control: it can overwrite a line.
 const CTL = '[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff\\u{e0000}-\\u{e007f}\\ud800-\\udfff]';
 const ODD_SPACE = '[\\u00a0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000]';
-const PATTERN = new RegExp(`(${CTL})|(${ODD_SPACE})|(\\t)|(^ +|(?<=[^\\s]) {2,}| +(?=\\n|$))|(\\n{3,})`, 'gu');
+const PATTERN = new RegExp(`(${CTL})|(${ODD_SPACE})|(\\t)|((?<=[^\\s]) {2,}| +(?=\\n|$))|(\\n{3,})`, 'gu');
 
 function codePoint(ch: string): string {
   return `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-export function segmentText(input: string): Segment[] {
+/**
+ * `leading`: also mark the spaces a value starts with (an argument padded so its real text sits out of
+ * view). Not for diffs and code, where leading spaces are indentation.
+ */
+export function segmentText(input: string, opts: { leading?: boolean } = {}): Segment[] {
+  const lead = opts.leading ? /^ +/.exec(input)?.[0] : undefined;
+  if (lead) {
+    return [{ kind: 'mark', cls: 'ws', text: '·'.repeat(lead.length), title: `${lead.length} leading spaces` }, ...segmentText(input.slice(lead.length))];
+  }
   const out: Segment[] = [];
   let last = 0;
   const push = (text: string) => {

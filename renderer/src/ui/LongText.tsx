@@ -26,14 +26,14 @@ function chunks(text: string): Array<{ text: string; lines: number }> {
   return out;
 }
 
-export const LongText = memo(function LongText({ text }: { text: string }) {
+export const LongText = memo(function LongText({ text, markLeading }: { text: string; markLeading?: boolean }) {
   const parts = useMemo(() => (text.length > SMALL ? chunks(text) : undefined), [text]);
-  if (!parts) return <VisibleText text={text} />;
+  if (!parts) return <VisibleText text={text} markLeading={markLeading} />;
   return (
     <>
       {parts.map((p, i) => (
         <span key={i} className="text-chunk" style={{ containIntrinsicSize: `auto ${p.lines * LINE_PX}px` }}>
-          <VisibleText text={p.text} />
+          <VisibleText text={p.text} markLeading={markLeading && i === 0} />
         </span>
       ))}
     </>

@@ -3,8 +3,8 @@
 import { memo } from 'react';
 import { segmentText } from '../lib/visible-text';
 
-export const VisibleText = memo(function VisibleText({ text, className }: { text: string; className?: string }) {
-  const segments = segmentText(text);
+export const VisibleText = memo(function VisibleText({ text, className, markLeading }: { text: string; className?: string; markLeading?: boolean }) {
+  const segments = segmentText(text, { leading: markLeading });
   return (
     <span className={className}>
       {segments.map((s, i) =>
