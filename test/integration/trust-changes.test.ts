@@ -247,7 +247,9 @@ describe('changed tool definitions', () => {
         seen++;
       });
       const current = servers.rug!;
-      current.set({ tools: [poisoned(readNotes), addNumbers, { ...readNotes, name: 'burst' }] });
+      // Its schema declares `count`: a call that breaks its tool's schema would ask (issue 11), not run.
+      const burst = { ...readNotes, name: 'burst', inputSchema: { type: 'object' as const, properties: { count: { type: 'number' } }, required: ['count'] } };
+      current.set({ tools: [poisoned(readNotes), addNumbers, burst] });
       await until(() => broker.api<ServerChanges[]>('listChanges'), (c) => c.some((s) => s.server === 'rug' && s.tools.some((t) => t.name === 'burst')));
       await acceptShown(broker.api, 'rug', ['burst']);
       seen = 0;
