@@ -1,10 +1,8 @@
 // `countersign servers add … --no-network --read-only DIR` and `servers limits <name>` as a person uses
 // them: the real CLI (dist), a real data dir, real bubblewrap behind the enforcement it reports.
-import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { ServerView } from '../../shared/api.js';
 import { Broker } from '../../electron/broker/broker.js';
@@ -12,17 +10,9 @@ import { detectSandbox } from '../../electron/broker/sandbox/detect.js';
 import { limitsText } from '../../electron/cli/server-limits.js';
 import { makeDataDir, removeDir } from '../helpers/broker-harness.js';
 import { CLI, FILESYSTEM_SERVER, NODE } from '../helpers/paths.js';
+import { runCli } from '../helpers/cli-run.js';
 
-const run = promisify(execFile);
-async function cs(dataDir: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(NODE, [CLI, '--data-dir', dataDir, ...args], { env: { ...process.env, COUNTERSIGN_HOME: '' } });
-    return { stdout, stderr, code: 0 };
-  } catch (err) {
-    const e = err as { stdout: string; stderr: string; code: number };
-    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
-  }
-}
+const cs = runCli;
 
 describe.skipIf(process.platform !== 'linux')('countersign servers … limits', () => {
   it('adds a server with limits, shows what enforces them, loosens with a question and tightens at once', { timeout: 60_000 }, async () => {

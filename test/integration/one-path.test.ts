@@ -1,26 +1,16 @@
 // One way to change state, through the real surfaces: the CLI talks to a running `countersign serve`
 // over its local socket (the broker sees the change at once, in its log, as the CLI's), or opens the
 // same core in-process when none runs; the browser's HTTP API takes the same path as 'browser'.
-import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry, ServerView } from '../../shared/api.js';
 import { makeDataDir, removeDir, startServe } from '../helpers/broker-harness.js';
 import { viewOf } from '../helpers/consent.js';
 import { CLI, MEMORY_SERVER, NODE } from '../helpers/paths.js';
+import { runCli } from '../helpers/cli-run.js';
 
-const run = promisify(execFile);
-async function cs(dataDir: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(NODE, [CLI, '--data-dir', dataDir, ...args], { env: { ...process.env, COUNTERSIGN_HOME: '' } });
-    return { stdout, stderr, code: 0 };
-  } catch (err) {
-    const e = err as { stdout: string; stderr: string; code: number };
-    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
-  }
-}
+const cs = runCli;
 
 const logOf = async (dataDir: string) =>
   (await cs(dataDir, 'log', '--json')).stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditEntry);

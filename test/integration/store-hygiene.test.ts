@@ -11,18 +11,11 @@ import { Broker } from '../../electron/broker/broker.js';
 import { configure, makeDataDir, removeDir } from '../helpers/broker-harness.js';
 import { seenOf, viewOf } from '../helpers/consent.js';
 import { CLI, MEMORY_SERVER, NODE } from '../helpers/paths.js';
+import { runCli } from '../helpers/cli-run.js';
 import { recordingTool, startInProcess, type InProcess } from '../helpers/in-process.js';
 
 const run = promisify(execFile);
-async function cs(dataDir: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(NODE, [CLI, '--data-dir', dataDir, ...args], { env: { ...process.env, COUNTERSIGN_HOME: '' } });
-    return { stdout, stderr, code: 0 };
-  } catch (err) {
-    const e = err as { stdout: string; stderr: string; code: number };
-    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
-  }
-}
+const cs = runCli;
 
 let world: InProcess | undefined;
 const dirs: string[] = [];
