@@ -1,10 +1,11 @@
 // The MCP Inspector CLI in its modern (2026-07-28) mode against both ways in: `connect` and /mcp/<server>.
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../shared/api.js';
-import { configure, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
+import type { TestBroker } from '../helpers/broker-harness.js';
 import { CLI, NODE, ROOT } from '../helpers/paths.js';
 import { v2Server } from '../helpers/v2-client.js';
+import { serveForSuite } from '../helpers/served-suite.js';
 
 const INSPECTOR = `${ROOT}node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js`;
 
@@ -29,20 +30,10 @@ function inspector(args: string[]): Promise<{ code: number | null; stdout: strin
 describe('the MCP Inspector CLI, modern era', () => {
   const notes = v2Server('1.0.0');
   let broker: TestBroker;
-  let dataDir: string;
-  beforeAll(async () => {
-    dataDir = makeDataDir();
-    configure(dataDir, { notes: notes.config }, ['notes']);
-    broker = await startServe(dataDir);
-  });
-  afterAll(async () => {
-    await broker.stop();
-    removeDir(dataDir);
-    removeDir(notes.dir);
-  });
+  serveForSuite({ notes: notes.config }, ['notes'], [notes.dir], (b) => (broker = b));
 
   const ways = (): Record<string, string[]> => ({
-    connect: ['--', NODE, CLI, 'connect', 'notes', '--data-dir', dataDir], // after '--': the command, not options
+    connect: ['--', NODE, CLI, 'connect', 'notes', '--data-dir', broker.dataDir], // after '--': the command, not options
     http: ['--transport', 'http', '--server-url', `${broker.baseUrl}/mcp/notes?client=inspector`, '--header', `Authorization: Bearer ${broker.mcpToken}`],
   });
 

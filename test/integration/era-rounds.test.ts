@@ -1,11 +1,12 @@
 // Multi round-trip calls (2026-07-28) through Countersign, via `connect` and HTTP: the retry is recognised
 // as the same call continuing (the card shows the input), a continuation after a one-time yes is asked
 // again while one after "allow for session" is not, and the log says what happened in each round.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import type { AuditEntry, PendingCall } from '../../shared/api.js';
-import { configure, makeDataDir, removeDir, startServe, type TestBroker, type Via } from '../helpers/broker-harness.js';
+import type { TestBroker, Via } from '../helpers/broker-harness.js';
 import { connectV2, v2Server } from '../helpers/v2-client.js';
+import { serveForSuite } from '../helpers/served-suite.js';
 
 type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
 const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text ?? '').join('\n');
@@ -13,18 +14,8 @@ const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text ?? ''
 describe.each<Via>(['connect', 'http'])('multi round-trip calls via %s', (via) => {
   const notes = v2Server('1.0.0');
   let broker: TestBroker;
-  let dataDir: string;
   const calls = () => (existsSync(notes.callsFile) ? readFileSync(notes.callsFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { tool: string; arguments: { name?: string }; inputResponses?: unknown }) : []);
-  beforeAll(async () => {
-    dataDir = makeDataDir();
-    configure(dataDir, { notes: notes.config }, ['notes']);
-    broker = await startServe(dataDir);
-  });
-  afterAll(async () => {
-    await broker.stop();
-    removeDir(dataDir);
-    removeDir(notes.dir);
-  });
+  serveForSuite({ notes: notes.config }, ['notes'], [notes.dir], (b) => (broker = b));
   const confirmYes = () => ({ action: 'accept' as const, content: { confirm: true } });
 
   it('asks again after a one-time yes, showing the input, and logs both rounds', async () => {

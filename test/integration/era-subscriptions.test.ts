@@ -1,24 +1,15 @@
 // 2026-07-28 subscriptions through Countersign: the acknowledgement and each notification carry the
 // client's own listen id (Countersign rewrites request ids upstream, and must rewrite these back).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServerChanges } from '../../shared/api.js';
-import { configure, makeDataDir, removeDir, startServe, type TestBroker, type Via } from '../helpers/broker-harness.js';
+import type { TestBroker, Via } from '../helpers/broker-harness.js';
 import { connectV2, v2Server } from '../helpers/v2-client.js';
+import { serveForSuite } from '../helpers/served-suite.js';
 
 describe.each<Via>(['connect', 'http'])('subscriptions/listen via %s', (via) => {
   const notes = v2Server('1.0.0');
   let broker: TestBroker;
-  let dataDir: string;
-  beforeAll(async () => {
-    dataDir = makeDataDir();
-    configure(dataDir, { notes: notes.config }, ['notes']);
-    broker = await startServe(dataDir);
-  });
-  afterAll(async () => {
-    await broker.stop();
-    removeDir(dataDir);
-    removeDir(notes.dir);
-  });
+  serveForSuite({ notes: notes.config }, ['notes'], [notes.dir], (b) => (broker = b));
 
   it('acknowledges the listen and delivers list_changed under the client\'s id', async () => {
     const client = await connectV2(broker, 'notes', via);
