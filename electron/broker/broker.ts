@@ -271,7 +271,10 @@ export class Broker {
 
   emit(event: BrokerEvent): void {
     // Anything but the queue and the log may change a decision: `connect` must ask again.
-    if (!QUIET_EVENTS.has(event.type)) this.revokeLeases();
+    if (!QUIET_EVENTS.has(event.type)) {
+      this.revokeLeases();
+      this.scopes.clear();
+    }
     for (const l of this.listeners) {
       try {
         l(event);
@@ -322,11 +325,12 @@ export class Broker {
     const cwd = config && 'command' in config && config.cwd ? config.cwd : process.cwd();
     // The server's folder and the folders it is given are where project configs could be written.
     const projects = [cwd, ...(config && 'command' in config ? (config.args ?? []).filter((a) => isAbsolute(a)) : [])];
-    const paths = this.protectedPaths(projects);
-    const key = JSON.stringify([cwd, paths]);
+    // Keyed by what the paths come from, not by the paths: listing the clients' configs costs more than
+    // a call's own check. Any change of settings clears it (emit), anything else lapses within a second.
+    const key = JSON.stringify(projects);
     const cached = this.scopes.get(key);
     if (cached && cached.until > Date.now()) return cached.scope;
-    const scope = scopeFor(paths, cwd, this.opts.env ?? process.env);
+    const scope = scopeFor(this.protectedPaths(projects), cwd, this.opts.env ?? process.env);
     if (this.scopes.size > 100) this.scopes.clear();
     this.scopes.set(key, { scope, until: Date.now() + 1000 });
     return scope;

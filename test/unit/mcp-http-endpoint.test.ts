@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpHttpEndpoint, type McpEndpointOptions } from '../../electron/broker/http/mcp-endpoint.js';
-import type { HttpSessionTransport } from '../../electron/broker/http/mcp-http-session.js';
+import { HEADERS_WAIT_MS, type HttpSessionTransport } from '../../electron/broker/http/mcp-http-session.js';
 import { guardRequest, loopbackHosts, loopbackOrigins, sendRejection } from '../../electron/broker/http/request-guard.js';
 import {
   isRequest,
@@ -557,6 +557,26 @@ describe('McpHttpEndpoint over raw HTTP', () => {
     const after = await post(h.url(), { jsonrpc: '2.0', id: 'p2', method: 'ping' }, headers);
     expect(after.status).toBe(404);
     await expect(h.sessions[0]!.send({ jsonrpc: '2.0', method: 'x' })).rejects.toThrow(/closed/);
+  });
+
+  it('sends the headers of a slow SSE answer after a short wait, and a quick one together with its answer', async () => {
+    const h = (harness = await startHarness());
+    const sessionId = await rawSession(h);
+    const headers = { ...bothAccept, 'Mcp-Session-Id': sessionId };
+    // Held: the client still learns that its stream is open (status, session id) before any answer.
+    const started = Date.now();
+    const held = await post(h.url(), { jsonrpc: '2.0', id: 'slow', method: 'tools/call', params: { name: 'hold' } }, headers);
+    expect(held.status).toBe(200);
+    expect(held.headers.get('content-type')).toBe('text/event-stream');
+    expect(held.headers.get('mcp-session-id')).toBe(sessionId);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(HEADERS_WAIT_MS - 20);
+    await until(() => h.held.has('slow'));
+    await h.sessions[0]!.send({ jsonrpc: '2.0', id: 'slow', result: { done: true } });
+    expect(JSON.parse((await held.text()).split('data: ')[1]!)).toMatchObject({ id: 'slow', result: { done: true } });
+    // Answered at once: status, event and end of stream arrive together, well before the wait.
+    const quick = await post(h.url(), { jsonrpc: '2.0', id: 'q', method: 'ping' }, headers);
+    expect(quick.headers.get('mcp-session-id')).toBe(sessionId);
+    expect(await quick.text()).toBe('event: message\ndata: {"jsonrpc":"2.0","id":"q","result":{}}\n\n');
   });
 
   it('routes related and progress messages to their POST stream and refuses a duplicate in-flight id', async () => {

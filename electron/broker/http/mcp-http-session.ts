@@ -11,6 +11,11 @@ import {
 import type { MessageTransport, SendOptions } from '../transport.js';
 
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
+/**
+ * A POST's SSE headers wait this long for its first event: a quick answer then leaves in one write with
+ * them (one wake-up of the client instead of three). A slow one (a person deciding) gets them after this.
+ */
+export const HEADERS_WAIT_MS = 200;
 export const DEFAULT_MAX_QUEUED_MESSAGES = 1000;
 
 export interface HttpSessionOptions {
@@ -49,12 +54,12 @@ interface PostExchange {
   slots: Array<{ key: Key; response?: JsonRpcMessage }>;
   progressTokens: Key[];
   open: boolean;
-  keepAlive?: NodeJS.Timeout;
+  stopKeepAlive?: () => void;
 }
 
 interface StandaloneStream {
   res: ServerResponse;
-  keepAlive?: NodeJS.Timeout;
+  stopKeepAlive?: () => void;
 }
 
 export class HttpSessionTransport implements MessageTransport {
@@ -186,8 +191,7 @@ export class HttpSessionTransport implements MessageTransport {
         'Cache-Control': 'no-cache, no-transform',
         Connection: 'keep-alive',
       });
-      res.flushHeaders();
-      exchange.keepAlive = this.startKeepAlive(res);
+      exchange.stopKeepAlive = this.startKeepAlive(res, HEADERS_WAIT_MS);
     }
     else if (opts.headers) {
       for (const [name, value] of Object.entries(opts.headers)) res.setHeader(name, value);
@@ -221,7 +225,7 @@ export class HttpSessionTransport implements MessageTransport {
     res.flushHeaders();
     this.lastActivity = performance.now();
     const stream: StandaloneStream = { res };
-    stream.keepAlive = this.startKeepAlive(res);
+    stream.stopKeepAlive = this.startKeepAlive(res);
     this.standalone = stream;
     const drop = (): void => {
       if (this.standalone === stream) this.endStandalone(stream);
@@ -282,16 +286,19 @@ export class HttpSessionTransport implements MessageTransport {
     const key = keyOf(response.id);
     if (!exchange.pending.delete(key)) return;
     if (this.byRequest.get(key) === exchange) this.byRequest.delete(key);
-    if (exchange.sse) this.write(exchange.res, response);
-    else {
+    if (exchange.sse) {
+      // The last answer ends the stream in the same write.
+      if (exchange.pending.size === 0) return this.complete(exchange, sseEvent(response));
+      this.write(exchange.res, response);
+    } else {
       const slot = exchange.slots.find((s) => s.key === key && !s.response);
       if (slot) slot.response = response;
     }
     if (exchange.pending.size === 0) this.complete(exchange);
   }
 
-  /** Every request of the POST is answered: send the JSON body, or end the SSE stream. */
-  private complete(exchange: PostExchange): void {
+  /** Every request of the POST is answered: send the JSON body, or end the SSE stream (with `last`). */
+  private complete(exchange: PostExchange, last?: string): void {
     if (!exchange.open) return;
     const res = exchange.res;
     if (!exchange.sse && !res.headersSent && !res.destroyed) {
@@ -300,14 +307,14 @@ export class HttpSessionTransport implements MessageTransport {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) });
       res.end(body);
     }
-    this.finish(exchange);
+    this.finish(exchange, last);
   }
 
   /** Forget the exchange; later answers for its requests are dropped. */
-  private finish(exchange: PostExchange): void {
+  private finish(exchange: PostExchange, last?: string): void {
     if (!exchange.open) return;
     exchange.open = false;
-    clearInterval(exchange.keepAlive);
+    exchange.stopKeepAlive?.();
     for (const key of exchange.pending.keys()) {
       if (this.byRequest.get(key) === exchange) this.byRequest.delete(key);
     }
@@ -317,13 +324,13 @@ export class HttpSessionTransport implements MessageTransport {
     const index = this.exchanges.indexOf(exchange);
     if (index >= 0) this.exchanges.splice(index, 1);
     if (!exchange.res.writableEnded && !exchange.res.destroyed) {
-      if (exchange.res.headersSent) exchange.res.end();
+      if (exchange.res.headersSent) exchange.res.end(last);
       else exchange.res.destroy(); // JSON mode torn down before all answers: nothing valid to send
     }
   }
 
   private endStandalone(stream: StandaloneStream): void {
-    clearInterval(stream.keepAlive);
+    stream.stopKeepAlive?.();
     if (this.standalone === stream) this.standalone = undefined;
     if (!stream.res.writableEnded && !stream.res.destroyed) stream.res.end();
   }
@@ -334,12 +341,23 @@ export class HttpSessionTransport implements MessageTransport {
   }
 
   // SSE comments are ignored by clients but keep idle proxies and sockets from dropping the stream.
-  private startKeepAlive(res: ServerResponse): NodeJS.Timeout | undefined {
-    if (!(this.keepAliveMs > 0)) return undefined;
-    const timer = setInterval(() => {
-      if (!res.writableEnded && !res.destroyed) res.write(': keep-alive\n\n');
-    }, this.keepAliveMs);
-    timer.unref();
-    return timer;
+  // With `headersMs`, headers still held back go out first, after that long. Returns how to stop it.
+  private startKeepAlive(res: ServerResponse, headersMs?: number): () => void {
+    let timer: NodeJS.Timeout | undefined;
+    const open = (): boolean => !res.writableEnded && !res.destroyed;
+    const every = (): void => {
+      if (!(this.keepAliveMs > 0)) return;
+      timer = setInterval(() => open() && res.write(': keep-alive\n\n'), this.keepAliveMs);
+      timer.unref();
+    };
+    if (headersMs === undefined) every();
+    else {
+      timer = setTimeout(() => {
+        if (open()) res.flushHeaders();
+        every();
+      }, headersMs);
+      timer.unref();
+    }
+    return () => clearTimeout(timer);
   }
 }
