@@ -3,7 +3,7 @@
 // effect only when the files say so AND the seal says so: a hand edit that adds trust, consent or a
 // rule changes nothing until the person confirms it; one that removes them applies at once. The
 // generation sealed along must match the vault's, so an older sealed copy cannot be replayed.
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -90,25 +90,6 @@ export class GrantSeal {
   unsafe(): string | undefined {
     const problems = this.#hygiene.problems();
     return problems.length ? describeProblems(problems) : undefined;
-  }
-
-  /**
-   * Throws when a grant could not be saved now: safe mode, or a data folder (or key folder) the disk
-   * will not write to (read-only, full, gone). Checked before a decision that saves a rule is let
-   * through, so it is never reported as saved when it could not be.
-   */
-  assertCanSave(): void {
-    const unsafe = this.unsafe();
-    if (unsafe) throw new SafeModeError(unsafe);
-    const dirs = [this.#dataDir, ...(this.#vault.keyFile ? [path.dirname(this.#vault.keyFile)] : [])];
-    for (const dir of dirs) {
-      const probe = path.join(dir, `.write-probe.${process.pid}.${randomBytes(4).toString('hex')}`);
-      try {
-        fs.writeFileSync(probe, 'probe', { flag: 'wx', mode: 0o600 });
-      } finally {
-        fs.rmSync(probe, { force: true });
-      }
-    }
   }
 
   /** Look at the folder's and files' modes again on the next check (after a fix). */
