@@ -7,7 +7,9 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { limitsSchema } from '../../../shared/api-schema.js';
 import { canonicalJson } from '../../../shared/canonical-json.js';
+import type { LimitsProfile } from '../../../shared/limits.js';
 import type { ProtectedPath } from '../../../shared/protected-paths.js';
 import { writeFileAtomicSync } from '../atomic-file.js';
 import { FileVersion } from '../file-version.js';
@@ -33,6 +35,12 @@ const grantsSchema = z.object({
   launch: z.record(sha),
   /** Hashes of "always allow" rules (canonical JSON of the whole rule, so every field is covered). */
   rules: z.array(sha),
+  /**
+   * Server → the limits (canonical JSON) of its last approved launch: what a team-policy entry that
+   * states no limits covers. Not pruned with trust.json, so deleting a record there does not erase it.
+   * Optional: files sealed before it existed verify as written.
+   */
+  limits: z.record(z.string()).optional(),
 }).strict();
 const fileSchema = z.object({ version: z.literal(1), generation: z.number().int().min(1), grants: grantsSchema, tag: z.string() }).strict();
 
@@ -109,6 +117,22 @@ export class GrantSeal {
 
   hasRule(hash: string): boolean {
     return this.#read().grants.rules.includes(hash);
+  }
+
+  /** The limits of the server's last approved launch, as sealed (undefined when none is). */
+  limitsBaseline(server: string): LimitsProfile | undefined {
+    const { limits } = this.#read().grants;
+    if (!limits || !Object.hasOwn(limits, server)) return undefined;
+    const parsed = limitsSchema.safeParse(JSON.parse(limits[server]!));
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  /**
+   * True when grants were sealed here before but the sealed file is now missing or not valid: what
+   * it held (such as a limits baseline) can no longer be known, so nothing may be assumed from its absence.
+   */
+  recordsLost(): boolean {
+    return this.#read().generation === 0 && this.#vault.load().generation > 0;
   }
 
   /** Every sealed grant (a copy). */
