@@ -2,12 +2,16 @@
 // the limits it states, or, stating none, with the limits of the last approved launch (sealed). An agent
 // that strips limits from settings.json gets a server that waits for the person, not one that runs
 // unlimited. Real broker core, real files, the real API, SDK servers in-process.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerView } from '../../shared/api.js';
 import type { LimitsProfile } from '../../shared/limits.js';
+import { makeDataDir, removeDir } from '../helpers/broker-harness.js';
+import { runCli } from '../helpers/cli-run.js';
 import { approveShown, viewOf } from '../helpers/consent.js';
+import { FILESYSTEM_SERVER, NODE } from '../helpers/paths.js';
 import { recordingTool, startInProcess, type InProcess } from '../helpers/in-process.js';
 
 let world: InProcess | undefined;
@@ -20,7 +24,7 @@ const SCOPED: LimitsProfile = { network: 'none', filesystem: { read: ['/srv/note
 const NARROWER: LimitsProfile = { network: 'none', filesystem: { read: [], write: [] }, passEnv: [] };
 
 async function withPolicy(entry: Record<string, unknown>): Promise<InProcess> {
-  const policy = join((await import('node:os')).tmpdir(), `cs-policy-limits-${process.pid}-${Date.now()}.json`);
+  const policy = join(tmpdir(), `cs-policy-limits-${process.pid}-${Date.now()}.json`);
   writeFileSync(policy, JSON.stringify({ version: 1, servers: { notes: { command: ['in-process', 'notes'], ...entry } } }));
   world = await startInProcess({ env: { ...process.env, COUNTERSIGN_HOME: '', COUNTERSIGN_POLICY: policy } });
   return world;
@@ -116,5 +120,36 @@ describe('team policy pre-approval bound to limits', () => {
     editByHand(w, undefined);
     await settle();
     expect(await startError(w)).toMatch(/not looser limits than last approved \(no network · read-only \/srv\/notes\)/);
+  });
+});
+
+describe('team policy pre-approval bound to limits, through the real CLI', () => {
+  it('limits stripped from settings.json by hand: the policy does not start the server, the person is asked', { timeout: 120_000 }, async () => {
+    const dir = makeDataDir();
+    const project = mkdtempSync(join(tmpdir(), 'cs-policy-cli-'));
+    const policy = join(project, '..', `${project.split('/').pop()}-policy.json`);
+    writeFileSync(policy, JSON.stringify({ version: 1, servers: { files: { command: [NODE, FILESYSTEM_SERVER, project] } } }));
+    process.env.COUNTERSIGN_POLICY = policy;
+    try {
+      const added = await runCli(dir, 'servers', 'add', 'files', '--no-network', '--read-only', project, '--', NODE, FILESYSTEM_SERVER, project);
+      expect(added.code, added.stderr).toBe(0);
+      expect((await runCli(dir, 'servers', 'approve', 'files', '--yes')).code).toBe(0);
+      const file = join(dir, 'settings.json');
+      const data = JSON.parse(readFileSync(file, 'utf8'));
+      delete data.servers.files.limits;
+      writeFileSync(file, JSON.stringify(data));
+      // Pinning starts the server to learn what it is: here the policy may not start it unlimited.
+      const pinned = await runCli(dir, 'servers', 'pin', 'files', '--yes');
+      expect(pinned.code).not.toBe(0);
+      expect(pinned.stderr).toMatch(/has not started 'files'.*not looser limits than last approved \(no network · read-only .*\); it is set to run with no limits/s);
+      const view = JSON.parse((await runCli(dir, 'servers', 'show', 'files', '--json')).stdout) as ServerView;
+      expect(view.launch).toMatchObject({ approved: false });
+      expect(view.pin).toBeUndefined();
+    } finally {
+      delete process.env.COUNTERSIGN_POLICY;
+      removeDir(dir);
+      rmSync(project, { recursive: true, force: true });
+      rmSync(policy, { force: true });
+    }
   });
 });
