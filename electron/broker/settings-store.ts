@@ -5,7 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { ServerConfig, Settings } from '../../shared/api.js';
 import type { Rule } from '../../shared/decision.js';
-import { remoteConfigSchema, serverConfigSchema, settingsSchema, stdioConfigSchema, storedRuleSchema } from '../../shared/api-schema.js';
+import { remoteConfigSchema, serverConfigSchema, serverNameSchema, settingsSchema, stdioConfigSchema, storedRuleSchema } from '../../shared/api-schema.js';
 import { canonicalJson } from '../../shared/canonical-json.js';
 import { JsonFile } from './store/json-file.js';
 import { ruleHash, type GrantSeal } from './store/grant-seal.js';
@@ -19,10 +19,8 @@ const DEFAULT_SETTINGS: Settings = { approvalTimeoutSeconds: 120, upstreamTimeou
 
 // ---- validation -------------------------------------------------------------------------------
 
-const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
 export function validateServerName(name: string): string | undefined {
-  if (typeof name !== 'string' || !SERVER_NAME.test(name)) {
+  if (!serverNameSchema.safeParse(name).success) {
     return 'Server names are 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit.';
   }
   return undefined;
@@ -49,7 +47,7 @@ function describe(error: z.ZodError): string {
 
 const fileSchema = z.object({
   schemaVersion: z.literal(1),
-  servers: z.record(z.string().regex(SERVER_NAME), serverConfigSchema),
+  servers: z.record(serverNameSchema, serverConfigSchema),
   trusted: z.record(z.boolean()),
   rules: z.array(storedRuleSchema),
   settings: settingsSchema,

@@ -8,6 +8,7 @@ import {
   parseServerConfig,
   validateServerName,
 } from '../../electron/broker/settings-store.js';
+import { makeUnwritable } from '../helpers/unwritable.js';
 
 const temps: string[] = [];
 function tempDir(): string {
@@ -261,6 +262,22 @@ describe('SettingsStore corrupt files', () => {
     const { store, warnings } = open(dir);
     expectMovedAside(dir, warnings[0], original);
     expect(store.listServers()).toEqual({});
+  });
+
+  it('in a read-only folder, an unreadable file stays (never written over) and nothing is trusted', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'settings.json'), '{"servers": {"a": {"command": ');
+    const restore = makeUnwritable(dir);
+    try {
+      const { store, warnings } = open(dir);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/could not be read \(it is not valid JSON: .*\); it could not be moved aside, so it is ignored and nothing is saved until it is moved away\. Countersign started with safe defaults: no server is trusted\./);
+      expect(store.listServers()).toEqual({});
+      expect(() => store.addServer('b', { command: 'x' })).toThrow(/could not be moved aside: nothing was saved/);
+      expect(fs.readFileSync(path.join(dir, 'settings.json'), 'utf8')).toBe('{"servers": {"a": {"command": ');
+    } finally {
+      restore();
+    }
   });
 
   it('recovers from corruption after open and tells the listeners', () => {
