@@ -7,8 +7,8 @@ import type { ToolDefinition } from '../../../shared/tool.js';
 import { badLineResponse, LineTransport } from '../line-transport.js';
 import { RelaySession, type GateVerdict, type SessionHooks, type ToolCallContext } from '../relay-session.js';
 import type { ExitInfo } from '../server-process.js';
-import { depthRefusal, TOO_DEEP_ARGUMENTS } from '../argument-checks.js';
-import { checkSchemaIfReady, warmSchema } from '../schema-check.js';
+import { depthRefusal, TOO_DEEP_ARGUMENTS } from '../argument-depth.js';
+import { LeaseChecks } from './lease-check.js';
 import { AttachedUpstream } from './attached-upstream.js';
 import { ControlChannel } from './control-channel.js';
 import { isCritical } from '../../../shared/protected-paths.js';
@@ -38,13 +38,12 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   const control = opts.control;
   const channel = new ControlChannel(new LineTransport({ input: control, output: control, onCloseStreams: () => control.end() }));
   const leases = new LeaseCache();
+  const checks = new LeaseChecks();
   const reports = new ReportQueue(channel);
   const deciding = new Map<number, ToolCallContext>();
   const upstream = new AttachedUpstream(opts.socketPath, opts.attachToken);
   let upstreamTimeoutMs = opts.upstreamTimeoutMs;
   let nextCall = 1;
-  /** The MCP revision the server answered with: it picks the schema dialect when $schema is absent. */
-  let protocolVersion: string | undefined;
 
   // Set up before anything flows: the lane needs the session, which needs the transports.
   const lane = fastLane(() => session, () => downstream, upstream);
@@ -66,11 +65,10 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     if (!lease) return undefined;
     // Self-protection holds under a lease too: a call naming Countersign's files asks the broker.
     if (lease.protect && isCritical(findProtected(args, lease.protect.scope), lease.protect.toolOnlyReads)) return undefined;
-    // The broker checked the schema for the call that earned the lease; each later call is checked here,
-    // and asks the broker (which checks and asks) when it breaks it or the check is not ready yet.
     if (depthRefusal(args)) return undefined; // the broker refuses and logs it
-    const check = checkSchemaIfReady(s.knownTools().find((t) => t.name === tool), args, protocolVersion);
-    if (!check || check.violated) return undefined;
+    // The broker checked the schema for the call that earned the lease; each later call is checked here
+    // with the validator it sent, and asks the broker (which checks and asks) when it breaks the schema.
+    if (lease.schema !== undefined && !checks.passes(lease.schema, args)) return undefined;
     const started = Date.now();
     return {
       forward: true,
@@ -102,9 +100,9 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
       upstreamTimeoutMs = reply.upstreamTimeoutMs;
       if (!reply.forward) return { forward: false, result: reply.result };
       // Decided on the listing we have now: a lease holds only while that listing does.
-      if (reply.lease && session.toolsGeneration === generation) {
+      // Without the schema's validator here, no lease: every call of the tool asks the broker.
+      if (reply.lease && session.toolsGeneration === generation && (!reply.lease.schema || checks.accept(reply.lease.schema))) {
         leases.grant(ctx.toolName, generation, reply.lease, reply.retryOnTimeout);
-        warmSchema(session.knownTools().find((t) => t.name === ctx.toolName), protocolVersion);
       }
       return {
         forward: true,
@@ -122,7 +120,6 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     decideToolCall,
     quickVerdict,
     onInitialized: (s, result) => {
-      if (typeof result.protocolVersion === 'string') protocolVersion = result.protocolVersion;
       channel.notify('initialized', { client: s.clientInfo, result, elicitation: session.clientElicits });
     },
     onToolsListed: (_s, tools) => channel.notify('listed', { tools }),

@@ -43,6 +43,7 @@ export interface RemoteSessionDeps {
 
 export class RemoteSession implements GateSession {
   readonly allowedTools = new Set<string>();
+  readonly takesLeases = true;
   clientInfo?: { name?: string; version?: string };
   /** The client declared form-mode elicitation (as `connect` saw its initialize). */
   clientElicits = false;
@@ -57,6 +58,8 @@ export class RemoteSession implements GateSession {
   private started = false;
   private leasesGiven = 0;
   private saidBye = false;
+  /** Keys of the schema validators this `connect` has been sent (see schema-export.ts). */
+  private readonly schemasSent = new Set<string>();
 
   constructor(
     readonly id: string,
@@ -228,7 +231,13 @@ export class RemoteSession implements GateSession {
       throw new Error('the session is closed');
     }
     this.forwarded.set(p.call, verdict.onSettled);
-    const lease = verdict.lease && this.deps.leaseEpoch() === epoch ? { ...verdict.lease, ttlMs: LEASE_TTL_MS } : undefined;
+    let lease = verdict.lease && this.deps.leaseEpoch() === epoch ? { ...verdict.lease, ttlMs: LEASE_TTL_MS } : undefined;
+    if (lease?.schema) {
+      // Its validator's code goes to this `connect` once; later leases name it by key.
+      const { key } = lease.schema;
+      if (this.schemasSent.has(key)) lease = { ...lease, schema: { key } };
+      else this.schemasSent.add(key);
+    }
     if (lease) this.leasesGiven += 1;
     return { forward: true, retryOnTimeout: verdict.retryOnTimeout, lease, upstreamTimeoutMs, decidedBy: verdict.decidedBy };
   }
