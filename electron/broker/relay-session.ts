@@ -563,9 +563,9 @@ export class RelaySession implements GateSession {
         }
         if (shown) out = { ...message, id: downId, result: { ...message.result, tools: shown } };
       }
-      this.toClient(out, downId);
       if (pending.call) {
-        // After the answer is on its way: the audit write is not on the client's critical path.
+        // Settled before the answer goes out: the call's entry (or `connect`'s report of it) is on its way
+        // before the client sees the result, so a crash right after cannot lose how it ended.
         if (isResult(message) && isInputRequired(message.result)) {
           // Not run: the server wants input first. The retry is recognised as this call continuing.
           this.rounds.record(pending.call.request, message.result, pending.call.decidedBy, pending.call.round ?? 1);
@@ -576,6 +576,7 @@ export class RelaySession implements GateSession {
           pending.call.onSettled({ status: 'failed', error: message.error.message });
         }
       }
+      this.toClient(out, downId);
       return;
     }
     if (isRequest(message)) {

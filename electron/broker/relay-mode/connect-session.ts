@@ -1,6 +1,7 @@
 // Relay mode, `connect`'s side: the client's session runs here, in the same RelaySession the broker
 // uses, so the only extra hop between client and server is this process. Decisions come from the
-// broker over the control socket, or from a lease it gave; every call is reported to its audit log.
+// broker over the control socket, or from a lease it gave; every call is reported to its audit log,
+// a leased one before it reaches the server.
 import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import type { ToolDefinition } from '../../../shared/tool.js';
@@ -16,7 +17,8 @@ import { findProtected } from '../self-protection.js';
 import { LeaseCache } from './lease-cache.js';
 import { waitEndOf } from '../client-patience.js';
 import type { DecideReply } from './protocol.js';
-import { ReportQueue } from './report-queue.js';
+import { reportsBeforeCalls } from './report-order.js';
+import type { Report } from './protocol.js';
 import { fastLane } from './fast-lane.js';
 
 export interface RelayModeOptions {
@@ -39,7 +41,8 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   const channel = new ControlChannel(new LineTransport({ input: control, output: control, onCloseStreams: () => control.end() }));
   const leases = new LeaseCache();
   const checks = new LeaseChecks();
-  const reports = new ReportQueue(channel);
+  // Each report is written at once (report-order.ts): a crash of this process loses no log entry.
+  const report = (item: Report): void => channel.notify('report', { items: [item] });
   const deciding = new Map<number, ToolCallContext>();
   const upstream = new AttachedUpstream(opts.socketPath, opts.attachToken);
   let upstreamTimeoutMs = opts.upstreamTimeoutMs;
@@ -70,16 +73,13 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     // with the validator it sent, and asks the broker (which checks and asks) when it breaks the schema.
     if (lease.schema !== undefined && !checks.passes(lease.schema, args)) return undefined;
     const started = Date.now();
+    const call = nextCall++;
+    // Reported now, before it is forwarded: the broker knows of it even if this process dies next.
+    report({ kind: 'leased', call: { call, time: new Date(started).toISOString(), tool, arguments: args, decidedBy: lease.decidedBy, reasons: lease.reasons } });
     return {
       forward: true,
       retryOnTimeout: lease.retryOnTimeout,
-      onSettled: (outcome) => reports.push({
-        kind: 'leased',
-        call: {
-          time: new Date(started).toISOString(), tool, arguments: args, decidedBy: lease.decidedBy,
-          reasons: lease.reasons, durationMs: Date.now() - started, outcome,
-        },
-      }),
+      onSettled: (outcome) => report({ kind: 'settled', call, outcome, durationMs: Date.now() - started }),
     };
   };
 
@@ -107,7 +107,7 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
       return {
         forward: true,
         retryOnTimeout: reply.retryOnTimeout,
-        onSettled: (outcome) => reports.push({ kind: 'settled', call, outcome }),
+        onSettled: (outcome) => report({ kind: 'settled', call, outcome }),
         decidedBy: reply.decidedBy,
       };
     } finally {
@@ -160,7 +160,6 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
 
   const done = new Promise<void>((resolve) => {
     hooks.onClosed = () => {
-      reports.flush();
       channel.notify('bye', {});
       void channel.close().finally(resolve);
     };
@@ -173,6 +172,7 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   await channel.start();
   control.resume(); // the handshake left it paused
   await session.start();
+  reportsBeforeCalls(opts.input, control, upstream);
   await done;
 }
 

@@ -40,16 +40,15 @@ export const wire = {
       z.object({
         kind: z.literal('leased'),
         call: z.object({
+          call: callNumber,
           time: z.string().max(64),
           tool: z.string(),
           arguments: z.unknown(),
           decidedBy,
           reasons: z.array(z.string().max(128)).max(64),
-          durationMs: z.number().nonnegative(),
-          outcome,
         }),
       }),
-      z.object({ kind: z.literal('settled'), call: callNumber, outcome }),
+      z.object({ kind: z.literal('settled'), call: callNumber, outcome, durationMs: z.number().nonnegative().optional() }),
     ])).max(100_000),
   }),
   definition: z.object({ definition: tool.optional() }),
