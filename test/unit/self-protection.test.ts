@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../shared/decide.js';
 import { isCritical, looksLikePath, pathCandidates, relation } from '../../shared/protected-paths.js';
-import { findProtected, realpathOfExisting, scopeFor, type ProtectScope } from '../../electron/broker/self-protection.js';
+import { findProtected, realFolder, realpathOfExisting, scopeFor, type ProtectScope } from '../../electron/broker/self-protection.js';
 
 let root: string;
 let dataDir: string;
@@ -62,6 +62,21 @@ describe('self-protection: what names the data folder', () => {
     expect(kinds({ url: 'https://example.com/.config/Countersign/settings.json' })).toEqual([]);
     expect(kinds({ text: 'hello world', n: 3 })).toEqual([]);
     expect(kinds({ path: `${dataDir}-other/settings.json` })).toEqual([]);
+  });
+
+  it("gives the same answers when the server's folder is known with symlinks followed (connect, once per lease)", () => {
+    const linked = path.join(root, 'linked-project');
+    symlinkSync(work, linked);
+    const args = [
+      'innocent/settings.json', 'sub/cfg/Countersign/new-file.json', '../.config/Countersign/settings.json', 'dangling',
+      'notes.txt', 'sub', '.', '', 'message', path.join(dataDir, 'x'), '~/.config', `cat innocent/trust.json > out`,
+    ].map((p) => ({ path: p, [p]: 1 }));
+    for (const s of [scope, { ...scope, cwd: linked }]) {
+      const real = realFolder(s.cwd);
+      expect(real).toBe(work);
+      for (const a of args) expect(findProtected(a, s, real)).toEqual(findProtected(a, s));
+    }
+    expect(findProtected({ path: 'innocent/settings.json' }, { ...scope, cwd: linked }, work).map((m) => m.kind)).toEqual(['inside']);
   });
 
   it('refuses to be outrun: more path-like values than it follows make the call critical', () => {

@@ -13,7 +13,7 @@ import { LeaseChecks } from './lease-check.js';
 import { AttachedUpstream } from './attached-upstream.js';
 import { ControlChannel } from './control-channel.js';
 import { isCritical } from '../../../shared/protected-paths.js';
-import { findProtected } from '../self-protection.js';
+import { findProtected, realFolder, type ProtectScope } from '../self-protection.js';
 import { LeaseCache } from './lease-cache.js';
 import { waitEndOf } from '../client-patience.js';
 import type { DecideReply } from './protocol.js';
@@ -62,12 +62,20 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     },
   });
 
+  // The server's folder with symlinks followed, once per lease (its scope): the server already runs there.
+  const realCwds = new WeakMap<ProtectScope, string | null>();
+  const realCwdOf = (scope: ProtectScope): string | undefined => {
+    let real = realCwds.get(scope);
+    if (real === undefined) realCwds.set(scope, (real = realFolder(scope.cwd) ?? null));
+    return real ?? undefined;
+  };
+
   // A call under a lease goes straight on; the broker hears of it (for the log) once it ends.
   const quickVerdict: SessionHooks['quickVerdict'] = (s, tool, args) => {
     const lease = leases.find(tool, s.toolsGeneration);
     if (!lease) return undefined;
     // Self-protection holds under a lease too: a call naming Countersign's files asks the broker.
-    if (lease.protect && isCritical(findProtected(args, lease.protect.scope), lease.protect.toolOnlyReads)) return undefined;
+    if (lease.protect && isCritical(findProtected(args, lease.protect.scope, realCwdOf(lease.protect.scope)), lease.protect.toolOnlyReads)) return undefined;
     if (depthRefusal(args)) return undefined; // the broker refuses and logs it
     // The broker checked the schema for the call that earned the lease; each later call is checked here
     // with the validator it sent, and asks the broker (which checks and asks) when it breaks the schema.

@@ -36,7 +36,8 @@ export const wire = {
   /** `by`: whether the client cancelled (or left), or the session ended; `reason` as the client gave it. */
   cancel: z.object({ call: callNumber, by: z.enum(['client', 'session']).optional(), reason: z.string().max(1000).optional() }),
   report: z.object({
-    items: z.array(z.union([
+    // Discriminated: a plain union would build an error for each member a `settled` item is not (per call).
+    items: z.array(z.discriminatedUnion('kind', [
       z.object({
         kind: z.literal('leased'),
         call: z.object({
