@@ -28,7 +28,7 @@ const common = {
 // An ESM bundle has no require(); bundled CommonJS dependencies still call it.
 const requireBanner = { js: "import { createRequire as __csCreateRequire } from 'node:module'; const require = __csCreateRequire(import.meta.url);" };
 // The keyring is a native module: loaded from node_modules (unpacked from the asar) at run time.
-const nodeExternal = ['electron', 'electron-store', '@napi-rs/keyring'];
+const nodeExternal = ['electron', '@napi-rs/keyring'];
 
 // Chunk names carry a content hash: clear the old ones so the folder holds one build.
 rmSync(join(electronOut, 'cli'), { recursive: true, force: true });
@@ -64,7 +64,6 @@ await Promise.all([
     format: 'esm',
     // Electron 45 runs Node 22.
     target: 'node22',
-    // electron-store is loaded only if installed (electron/main/store-backend.ts).
     external: nodeExternal,
     banner: requireBanner,
   }),

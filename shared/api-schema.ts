@@ -2,10 +2,14 @@
 // before anything reaches the broker. zod is pure, so this stays usable on both sides.
 import { z } from 'zod';
 import type { ApiMethod } from './api.js';
+import type { Rule } from './decision.js';
+import type { LimitsProfile } from './limits.js';
 import { CLIENT_IDS } from './clients.js';
 import { MAX_RULE_MINUTES } from './rules.js';
 
-const serverName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a server name: letters, digits, . _ - (max 64)');
+/** A server's name (the API's argument and a key of settings.json's servers). */
+export const serverNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a server name: letters, digits, . _ - (max 64)');
+const serverName = serverNameSchema;
 const stringMap = z.record(z.string().max(1000), z.string().max(100_000));
 
 const absolutePath = z.string().min(1).max(4096).regex(/^\/[^\0]*$/, 'an absolute path');
@@ -66,12 +70,39 @@ export const decisionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('deny'), reason: z.string().max(2000).optional() }).strict(),
 ]);
 
-export const settingsPatchSchema = z.object({
-  approvalTimeoutSeconds: z.number().int().min(1).max(86_400).optional(),
-  upstreamTimeoutSeconds: z.number().int().min(1).max(86_400).optional(),
-  theme: z.enum(['system', 'light', 'dark']).optional(),
+/** The broker's settings (the one definition: `Settings` in api.ts is inferred from it). */
+export const settingsSchema = z.object({
+  approvalTimeoutSeconds: z.number().int().min(1).max(86_400),
+  upstreamTimeoutSeconds: z.number().int().min(1).max(86_400),
+  theme: z.enum(['system', 'light', 'dark']),
+  /** The team policy file (COUNTERSIGN_POLICY overrides it). */
   policyPath: z.string().min(1).max(4096).optional(),
 }).strict();
+export const settingsPatchSchema = settingsSchema.partial().strict();
+
+/** A saved rule as settings.json holds it (session rules live in memory only, so `session` is never stored). */
+export const storedRuleSchema = z.object({
+  id: z.string().min(1),
+  server: z.string(),
+  tool: z.string().min(1),
+  action: z.literal('allow'),
+  createdAt: z.string(),
+  scope: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('tool') }).strict(),
+    z.object({ kind: z.literal('under'), dir: z.string().min(1), keys: z.array(z.string()) }).strict(),
+    z.object({ kind: z.literal('same-target'), targets: z.array(z.object({ key: z.string(), path: z.string() }).strict()).min(1) }).strict(),
+    z.object({ kind: z.literal('exact'), arguments: z.string() }).strict(),
+  ]).optional(),
+  expiresAt: z.string().optional(),
+  coversExfiltration: z.boolean().optional(),
+  definitionHash: z.string().optional(),
+}).strict();
+// Rule (decision.ts) and LimitsProfile (limits.ts) are written out there for the pure decision code;
+// these lines keep the schemas and those types from drifting apart (tsc fails if they do).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameRule: Same<z.infer<typeof storedRuleSchema>, Omit<Rule, 'session'>> = true;
+const sameLimits: Same<z.infer<typeof limitsSchema>, LimitsProfile> = true;
+void sameRule, void sameLimits;
 
 export const logQuerySchema = z.object({
   server: z.string().max(200).optional(),

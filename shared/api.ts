@@ -9,6 +9,8 @@ import type { Finding, LaunchView, PinView, ReviewAction, ReviewedTool, SeenServ
 import type { LimitsEnforcement, LimitsOffer, LimitsProfile, SandboxSupport } from './limits.js';
 import type { CallFacts } from './call-warnings.js';
 import type { RuleRequest } from './rules.js';
+import type { z } from 'zod';
+import type { serverConfigSchema, settingsSchema } from './api-schema.js';
 export type { RuleLifetime, RuleRequest, ScopeChoice } from './rules.js';
 
 export type * from './clients.js';
@@ -22,10 +24,11 @@ export type { Finding, LaunchView, PinnedPackage, PinView, ReviewAction, Reviewe
  */
 export type Actor = 'browser' | 'desktop' | 'cli' | 'policy' | 'countersign' | 'client';
 
-export type ServerConfig =
-  /** `limits`: what its sandbox lets it reach; part of the launch hash, so the launch consent covers them. */
-  | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string; limits?: LimitsProfile }
-  | { url: string; headers?: Record<string, string> };
+/**
+ * A server's launch config, as the zod schema in api-schema.ts defines it (the one definition).
+ * `limits`: what its sandbox lets it reach; part of the launch hash, so the launch consent covers them.
+ */
+export type ServerConfig = z.infer<typeof serverConfigSchema>;
 
 export interface ServerView {
   name: string;
@@ -213,13 +216,7 @@ export interface LogQuery {
   limit?: number;
 }
 
-export interface Settings {
-  approvalTimeoutSeconds: number;
-  upstreamTimeoutSeconds: number;
-  theme: 'system' | 'light' | 'dark';
-  /** The team policy file (COUNTERSIGN_POLICY overrides it). */
-  policyPath?: string;
-}
+export type Settings = z.infer<typeof settingsSchema>;
 
 export interface BrokerStatus {
   version: string;

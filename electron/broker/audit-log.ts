@@ -297,7 +297,8 @@ export class AuditLog {
   /** Rotated files, oldest first. */
   #rotatedFiles(): string[] {
     const found: { name: string; seq: number; n: number }[] = [];
-    for (const name of fs.readdirSync(this.#dir)) {
+    // A data folder that vanished holds no rotated files (the next append makes it again: audit-guard.ts).
+    for (const name of readdirOrEmpty(this.#dir)) {
       const m = ROTATED.exec(name);
       if (m) found.push({ name, seq: Number(m[1]), n: Number(m[2] ?? 0) });
     }
@@ -421,4 +422,13 @@ function lastEntryOf(file: string): { entry?: AuditEntry; damaged: boolean; ends
 
 function firstEntryOf(file: string): AuditEntry | undefined {
   return entriesOf(file)[0];
+}
+
+function readdirOrEmpty(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
 }

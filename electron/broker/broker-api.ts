@@ -54,16 +54,15 @@ export class BrokerApi implements CountersignApi {
     const call = this.core.pending.get(id);
     if (!call) return { ok: false, error: 'not-pending' };
     const rule = decision.kind === 'allow-rule' ? newRule(call, decision.rule) : undefined;
-    if (decision.kind === 'always-allow' || (rule && rule.session === undefined)) {
-      // A rule that cannot be saved (a read-only or full disk, safe mode) is not reported as saved:
-      // nothing is decided, and the call keeps waiting.
-      try {
-        this.core.seal.assertCanSave();
-      } catch (err) {
-        return { ok: false, error: 'not-saved', message: `The rule could not be saved (${(err as Error).message}), so nothing was decided: the call still waits. Allow it once, or fix the problem and try again.` };
-      }
+    let decided: boolean;
+    try {
+      // A rule is saved within the decision (pending-queue commit): ok only once it is on disk.
+      decided = this.core.pending.decide(id, decision, this.actor, rule);
+    } catch (err) {
+      // A read-only or full disk, safe mode: nothing is decided, and the call keeps waiting.
+      return { ok: false, error: 'not-saved', message: `The rule could not be saved (${(err as Error).message}), so nothing was decided: the call still waits. Allow it once, or fix the problem and try again.` };
     }
-    if (!this.core.pending.decide(id, decision, this.actor, rule)) return { ok: false, error: 'not-pending' };
+    if (!decided) return { ok: false, error: 'not-pending' };
     const untrustedGrant = !call.serverTrusted && (decision.kind === 'allow-session' || decision.kind === 'always-allow' || decision.kind === 'allow-rule');
     return {
       ok: true,

@@ -25,7 +25,7 @@ import { scopeFor, type ProtectedPath, type ProtectScope } from './self-protecti
 import { ProbeTransport, probeTools } from './probe-client.js';
 import { RelaySession } from './relay-session.js';
 import { serverRequestEntry } from './protocol/server-requests.js';
-import { SettingsStore, type BackendFactory } from './settings-store.js';
+import { SettingsStore } from './settings-store.js';
 import { GrantSeal } from './store/grant-seal.js';
 import { cleanTmpLeftovers } from './store/tmp-cleanup.js';
 import { AuditGuard } from './store/audit-guard.js';
@@ -45,7 +45,6 @@ export { VERSION } from './broker-api.js';
 
 export interface BrokerOptions {
   dataDir: string;
-  backend?: BackendFactory;
   /** Overrides the saved approval timeout (e.g. `serve --approval-timeout`). */
   approvalTimeoutSeconds?: number;
   progressIntervalMs?: number;
@@ -121,7 +120,7 @@ export class Broker {
     // Temp files of writes that were killed midway (only their writer could finish them, and it is gone).
     cleanTmpLeftovers(opts.dataDir);
     this.seal = GrantSeal.open(opts.dataDir, opts.env ?? process.env, (w) => this.warn(w));
-    const opened = SettingsStore.open({ dataDir: opts.dataDir, backend: opts.backend, seal: this.seal });
+    const opened = SettingsStore.open({ dataDir: opts.dataDir, seal: this.seal });
     this.store = opened.store;
     const audit = AuditLog.open(opts.dataDir, { maxBytes: opts.auditMaxBytes });
     this.audit = audit.log;

@@ -216,6 +216,13 @@ export class CallGate {
     const waiting = this.deps.pending.wait(call, {
       timeoutMs, signal: ctx.signal, sendProgress: ctx.sendProgress,
       clientWait: patience && ((createdAt) => patience.estimate(session.clientInfo?.name, createdAt, ctx.progressRequested)),
+      // The rule is saved in the decision itself: if the disk refuses it, the person is told and the
+      // call keeps waiting (it is never reported as saved, and never released on a rule that is not).
+      commit: (resolution) => {
+        if (resolution.kind === 'always-allow') this.deps.addRule(server, ctx.toolName, resolution.actor);
+        // Bound to the definition the person saw; a changed one is not covered.
+        else if (resolution.kind === 'allow-rule') this.deps.addRule(server, ctx.toolName, resolution.actor, { ...resolution.rule, definitionHash: tool ? definitionHashSync(tool) : undefined });
+      },
     });
     const { inline } = this.deps;
     const shown = this.deps.pending.get(waiting.id);
@@ -246,13 +253,8 @@ export class CallGate {
       case 'allow-session':
         session.allowedTools.add(ctx.toolName);
         break;
-      case 'always-allow':
-        this.deps.addRule(server, ctx.toolName, resolution.actor);
-        break;
+      case 'always-allow': // saved by commit, before the call was released
       case 'allow-rule':
-        // Bound to the definition the person saw; a changed one is not covered.
-        this.deps.addRule(server, ctx.toolName, resolution.actor, { ...resolution.rule, definitionHash: tool ? definitionHashSync(tool) : undefined });
-        break;
       case 'allow-once':
         break;
     }

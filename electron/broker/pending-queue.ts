@@ -17,6 +17,7 @@ export type Resolution =
 interface Entry {
   call: PendingCall;
   resolve(r: Resolution): void;
+  commit?(r: Resolution): void;
   timer: NodeJS.Timeout;
   progress?: NodeJS.Timeout;
 }
@@ -33,6 +34,11 @@ export interface WaitOptions {
   sendProgress(progress: number, message: string): void;
   /** When the client is likely to give up, from the moment the call starts waiting. */
   clientWait?(createdAt: number): ClientWait;
+  /**
+   * Makes a decision's lasting part real (saves an "always allow" rule) before the call is released.
+   * When it throws, nothing is decided: the call keeps waiting and decide() throws the error.
+   */
+  commit?(r: Resolution): void;
 }
 
 export class PendingQueue {
@@ -79,7 +85,7 @@ export class PendingQueue {
     }
     const timer = setTimeout(() => finish({ kind: 'deny', by: 'timeout' }, 'timeout'), opts.timeoutMs);
     timer.unref();
-    const entry: Entry = { call: full, resolve: (r) => finish(r, r.kind === 'deny' ? 'denied' : r.kind === 'cancelled' ? (r.end.by === 'client' ? 'agent-stopped' : 'cancelled') : 'allowed'), timer };
+    const entry: Entry = { call: full, commit: opts.commit, resolve: (r) => finish(r, r.kind === 'deny' ? 'denied' : r.kind === 'cancelled' ? (r.end.by === 'client' ? 'agent-stopped' : 'cancelled') : 'allowed'), timer };
     // Keep the client from giving up while a person decides.
     const interval = this.opts.progressIntervalMs ?? 10_000;
     let ticks = 0;
@@ -95,15 +101,19 @@ export class PendingQueue {
   }
 
   /** False when the call is not pending (decided, timed out, cancelled, unknown). */
+  /**
+   * False when the call is not pending. Throws, leaving the call waiting, when the decision's rule
+   * could not be saved (the wait's commit step): the answer follows the real save.
+   */
   decide(id: string, decision: DecisionRequest, actor: Actor, rule?: NewRule): boolean {
     const entry = this.entries.get(id);
     if (!entry) return false;
     if (decision.kind === 'allow-rule' && !rule) return false;
-    entry.resolve(
-      decision.kind === 'deny' ? { kind: 'deny', reason: decision.reason, by: 'person', actor }
-        : decision.kind === 'allow-rule' ? { kind: 'allow-rule', actor, rule: rule! }
-          : { kind: decision.kind, actor },
-    );
+    const resolution: Resolution = decision.kind === 'deny' ? { kind: 'deny', reason: decision.reason, by: 'person', actor }
+      : decision.kind === 'allow-rule' ? { kind: 'allow-rule', actor, rule: rule! }
+        : { kind: decision.kind, actor };
+    entry.commit?.(resolution);
+    entry.resolve(resolution);
     return true;
   }
 }

@@ -1,68 +1,26 @@
-// Servers, trust, rules and settings, persisted through conf (electron-store's base) behind a seam.
+// Servers, trust, rules and settings: settings.json in the data dir, through the one store file kind
+// (store/json-file.ts: zod schema, migration, atomic write, move-aside). The schemas are the shared ones.
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
-import Conf, { type Schema } from 'conf';
 import { z } from 'zod';
 import type { ServerConfig, Settings } from '../../shared/api.js';
 import type { Rule } from '../../shared/decision.js';
-import { remoteConfigSchema, stdioConfigSchema } from '../../shared/api-schema.js';
-import { writeFileAtomicSync } from './atomic-file.js';
-import { FileVersion } from './file-version.js';
+import { remoteConfigSchema, serverConfigSchema, serverNameSchema, settingsSchema, stdioConfigSchema, storedRuleSchema } from '../../shared/api-schema.js';
+import { canonicalJson } from '../../shared/canonical-json.js';
+import { JsonFile } from './store/json-file.js';
 import { ruleHash, type GrantSeal } from './store/grant-seal.js';
 import { launchHash } from './trust/launch-consent.js';
-
-export interface StoreBackend {
-  /** Re-read from disk on every access; throws when the file is unreadable or fails the schema. */
-  readonly store: Record<string, unknown>;
-  set(key: string, value: unknown): void;
-  readonly path: string;
-}
-
-export type Migration = (store: StoreBackend) => void;
-
-/** Options that both `new Conf(opts)` and `new ElectronStore(opts)` accept. */
-export interface BackendOptions {
-  cwd: string;
-  /** conf's name for the file (without extension)… */
-  configName: string;
-  /** …and electron-store's, which overwrites configName with it (default 'config'). */
-  name: string;
-  projectName: string;
-  projectVersion: string;
-  schema: Schema<Record<string, unknown>>;
-  rootSchema: { required: string[] };
-  migrations: Record<string, Migration>;
-  clearInvalidConfig: false;
-  /** Server names may contain dots: keys are never paths. */
-  accessPropertiesByDotNotation: false;
-  configFileMode: number;
-}
-
-export type BackendFactory = (opts: BackendOptions) => StoreBackend;
 
 export class SettingsError extends Error {
   override name = 'SettingsError';
 }
 
-interface SettingsData {
-  schemaVersion: 1;
-  servers: Record<string, ServerConfig>;
-  trusted: Record<string, boolean>;
-  rules: Rule[];
-  settings: Settings;
-}
-
 const DEFAULT_SETTINGS: Settings = { approvalTimeoutSeconds: 120, upstreamTimeoutSeconds: 300, theme: 'system' };
-/** Version of the file format, which drives conf's migrations; independent of the app version. */
-export const SETTINGS_FORMAT_VERSION = '0.1.0';
 
 // ---- validation -------------------------------------------------------------------------------
 
-const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
 export function validateServerName(name: string): string | undefined {
-  if (typeof name !== 'string' || !SERVER_NAME.test(name)) {
+  if (!serverNameSchema.safeParse(name).success) {
     return 'Server names are 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit.';
   }
   return undefined;
@@ -81,129 +39,39 @@ export function parseServerConfig(value: unknown): ServerConfig {
   return result.data;
 }
 
-const settingsPatch = z
-  .object({
-    approvalTimeoutSeconds: z.number().int().min(1).max(86_400),
-    upstreamTimeoutSeconds: z.number().int().min(1).max(86_400),
-    theme: z.enum(['system', 'light', 'dark']),
-    policyPath: z.string().min(1).max(4096).optional(),
-  })
-  .strict();
-
 function describe(error: z.ZodError): string {
   return error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
 }
 
-// ---- file schema and migrations ----------------------------------------------------------------
+// ---- the file --------------------------------------------------------------------------------
 
-const stringMapSchema = { type: 'object', additionalProperties: { type: 'string' } } as const;
-const timeoutSchema = { type: 'integer', minimum: 1, maximum: 86_400 } as const;
+const fileSchema = z.object({
+  schemaVersion: z.literal(1),
+  servers: z.record(serverNameSchema, serverConfigSchema),
+  trusted: z.record(z.boolean()),
+  rules: z.array(storedRuleSchema),
+  settings: settingsSchema,
+}).strict();
 
-const pathList = { type: 'array', items: { type: 'string', pattern: '^/' } } as const;
-const LIMITS_FILE_SCHEMA = {
-  type: 'object',
-  required: ['network', 'filesystem', 'passEnv'],
-  additionalProperties: false,
-  properties: {
-    network: { enum: ['none', 'unrestricted'] },
-    filesystem: {
-      oneOf: [
-        { const: 'host' },
-        { type: 'object', required: ['read', 'write'], additionalProperties: false, properties: { read: pathList, write: pathList } },
-      ],
-    },
-    passEnv: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } },
-  },
-} as const;
+type SettingsData = z.infer<typeof fileSchema>;
 
-const FILE_SCHEMA: Schema<Record<string, unknown>> = {
-  schemaVersion: { const: 1 },
-  servers: {
-    type: 'object',
-    propertyNames: { pattern: SERVER_NAME.source },
-    additionalProperties: {
-      oneOf: [
-        {
-          type: 'object',
-          required: ['command'],
-          additionalProperties: false,
-          properties: {
-            command: { type: 'string', minLength: 1 },
-            args: { type: 'array', items: { type: 'string' } },
-            env: stringMapSchema,
-            cwd: { type: 'string' },
-            limits: LIMITS_FILE_SCHEMA,
-          },
-        },
-        {
-          type: 'object',
-          required: ['url'],
-          additionalProperties: false,
-          properties: { url: { type: 'string', pattern: '^[Hh][Tt][Tt][Pp][Ss]?:' }, headers: stringMapSchema },
-        },
-      ],
-    },
-  },
-  trusted: { type: 'object', additionalProperties: { type: 'boolean' } },
-  rules: {
-    type: 'array',
-    items: {
-      type: 'object',
-      required: ['id', 'server', 'tool', 'action', 'createdAt'],
-      additionalProperties: false,
-      properties: {
-        id: { type: 'string', minLength: 1 },
-        server: { type: 'string' },
-        tool: { type: 'string', minLength: 1 },
-        action: { const: 'allow' },
-        createdAt: { type: 'string' },
-        scope: {
-          oneOf: [
-            { type: 'object', required: ['kind'], additionalProperties: false, properties: { kind: { const: 'tool' } } },
-            { type: 'object', required: ['kind', 'dir', 'keys'], additionalProperties: false, properties: { kind: { const: 'under' }, dir: { type: 'string', minLength: 1 }, keys: { type: 'array', items: { type: 'string' } } } },
-            {
-              type: 'object', required: ['kind', 'targets'], additionalProperties: false,
-              properties: { kind: { const: 'same-target' }, targets: { type: 'array', minItems: 1, items: { type: 'object', required: ['key', 'path'], additionalProperties: false, properties: { key: { type: 'string' }, path: { type: 'string' } } } } },
-            },
-            { type: 'object', required: ['kind', 'arguments'], additionalProperties: false, properties: { kind: { const: 'exact' }, arguments: { type: 'string' } } },
-          ],
-        },
-        expiresAt: { type: 'string' },
-        coversExfiltration: { type: 'boolean' },
-        definitionHash: { type: 'string' },
-      },
-    },
-  },
-  settings: {
-    type: 'object',
-    required: ['approvalTimeoutSeconds', 'upstreamTimeoutSeconds', 'theme'],
-    additionalProperties: false,
-    properties: {
-      approvalTimeoutSeconds: timeoutSchema,
-      upstreamTimeoutSeconds: timeoutSchema,
-      theme: { enum: ['system', 'light', 'dark'] },
-      policyPath: { type: 'string', minLength: 1, maxLength: 4096 },
-    },
-  },
-};
+const EMPTY: SettingsData = Object.freeze({ schemaVersion: 1, servers: {}, trusted: {}, rules: [], settings: DEFAULT_SETTINGS });
 
-const MIGRATIONS: Record<string, Migration> = {
-  // First versioned format: fill in whatever an older file lacks. Wrong-typed values are kept so
-  // that the schema check rejects the file instead of a migration silently dropping data.
-  '0.1.0': (backend) => {
-    const data = backend.store;
-    const fill = (key: string, value: unknown) => {
-      if (!Object.hasOwn(data, key)) backend.set(key, value);
-    };
-    fill('servers', {});
-    fill('trusted', {});
-    fill('rules', []);
-    const settings = data.settings;
-    if (isPlainObject(settings)) backend.set('settings', { ...DEFAULT_SETTINGS, ...settings });
-    else fill('settings', { ...DEFAULT_SETTINGS });
-    backend.set('schemaVersion', 1);
-  },
-};
+/**
+ * Files written before this format (and by conf, which kept its own `__internal__` record of the
+ * migrations it ran): the missing parts are filled in with safe defaults (no trust, no rules).
+ * Wrong-typed values are kept, so the schema check moves the file aside rather than dropping data.
+ */
+export function migrateSettings(raw: unknown): unknown {
+  if (!isPlainObject(raw)) throw new SettingsError('it does not hold a JSON object');
+  const { __internal__: _conf, ...data } = raw;
+  const settings = isPlainObject(data.settings) ? { ...DEFAULT_SETTINGS, ...data.settings } : (data.settings ?? { ...DEFAULT_SETTINGS });
+  const next = { schemaVersion: 1, servers: {}, trusted: {}, rules: [], ...data, settings };
+  if (!Object.hasOwn(data, 'schemaVersion')) next.schemaVersion = 1;
+  // Unchanged (compared whatever the key order): the file is current and is not rewritten.
+  const same = canonicalJson(next) === canonicalJson(raw);
+  return same ? raw : next;
+}
 
 /** What a scoped or expiring rule adds to the plain one (session rules are never written). */
 export type RuleExtra = Partial<Pick<Rule, 'scope' | 'expiresAt' | 'coversExfiltration' | 'definitionHash'>>;
@@ -212,70 +80,50 @@ function definedOnly<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
-export function backendOptions(dataDir: string): BackendOptions {
-  return {
-    cwd: path.resolve(dataDir),
-    configName: 'settings',
-    name: 'settings',
-    projectName: 'countersign',
-    projectVersion: SETTINGS_FORMAT_VERSION,
-    schema: FILE_SCHEMA,
-    rootSchema: { required: Object.keys(FILE_SCHEMA) },
-    migrations: MIGRATIONS,
-    clearInvalidConfig: false,
-    accessPropertiesByDotNotation: false,
-    // Server env and headers may hold secrets.
-    configFileMode: 0o600,
-  };
-}
-
-// ---- atomic writes -----------------------------------------------------------------------------
-
-/**
- * conf writes through `atomically`, except under Snap or after EXDEV, where it falls back to a plain
- * writeFileSync that a crash can truncate. Replacing its write step closes that gap. Works for any
- * conf subclass, so the Electron shell can wrap electron-store the same way. (No encryption here.)
- */
-export function withAtomicWrites<C extends new (...args: any[]) => object>(Base: C): C {
-  return class extends Base {
-    _write(value: unknown): void {
-      const self = this as unknown as { path: string; _serialize(value: unknown): string };
-      writeFileAtomicSync(self.path, self._serialize(value));
-    }
-  };
-}
-
-const AtomicConf = withAtomicWrites(Conf);
-
-export const confBackend: BackendFactory = (opts) =>
-  new AtomicConf(opts as unknown as ConstructorParameters<typeof Conf>[0]) as unknown as StoreBackend;
-
 // ---- the store ---------------------------------------------------------------------------------
 
 export class SettingsStore {
   readonly path: string;
-  #backend: StoreBackend;
-  readonly #factory: BackendFactory;
-  readonly #options: BackendOptions;
+  readonly #file: JsonFile<SettingsData>;
   readonly #listeners = new Set<(warning: string) => void>();
-  #cache?: { key: string; data: SettingsData };
-  #version!: FileVersion;
+  /** Where warnings go: the list open() returns, then the listeners. */
+  #warn: (warning: string) => void;
+  /** The file version the sealed grants were last pruned against. */
+  #prunedFor?: SettingsData;
   /** Trust and rules take effect only when sealed too (a hand edit cannot add them). */
   readonly #seal?: GrantSeal;
 
-  static open(opts: { dataDir: string; backend?: BackendFactory; seal?: GrantSeal }): { store: SettingsStore; warnings: string[] } {
+  static open(opts: { dataDir: string; seal?: GrantSeal }): { store: SettingsStore; warnings: string[] } {
     const warnings: string[] = [];
-    const store = new SettingsStore(opts.dataDir, opts.backend ?? confBackend, (w) => warnings.push(w), opts.seal);
+    const store = new SettingsStore(opts.dataDir, (w) => warnings.push(w), opts.seal);
     return { store, warnings };
   }
 
-  private constructor(dataDir: string, factory: BackendFactory, warn: (warning: string) => void, seal?: GrantSeal) {
+  private constructor(dataDir: string, warn: (warning: string) => void, seal?: GrantSeal) {
     this.#seal = seal;
-    this.#factory = factory;
-    this.#options = backendOptions(dataDir);
-    this.path = path.join(this.#options.cwd, `${this.#options.configName}.json`);
-    this.#version = new FileVersion(this.path);
-    this.#backend = this.#openBackend(warn);
+    this.#warn = warn;
+    this.path = path.join(path.resolve(dataDir), 'settings.json');
+    this.#file = new JsonFile<SettingsData>({
+      path: this.path,
+      schema: fileSchema,
+      empty: () => EMPTY,
+      migrate: migrateSettings,
+      warn: (w) => this.#warn(w),
+      lost: (reason, moved, stuck) =>
+        `Settings file ${this.path} could not be read (${reason}); ` +
+        (moved ? `it was moved to ${moved}. ` : stuck ? 'it could not be moved aside, so it is ignored and nothing is saved until it is moved away. ' : 'another Countersign process has moved it aside. ') +
+        'Countersign started with safe defaults: no server is trusted.',
+    });
+    // On disk in this format from the start (an older one is migrated once); a read-only folder
+    // does not stop the start: the defaults are used and the first change reports the disk.
+    try {
+      this.#file.settle();
+    } catch {
+      // nothing lost: the file stays as it was
+    }
+    this.#read();
+    this.#warn = (w) => this.#emit(w);
+    this.#file.recheck();
   }
 
   /** Problems found after open (a file corrupted while running). Returns the unsubscribe function. */
@@ -425,7 +273,7 @@ export class SettingsStore {
 
   updateSettings(patch: Partial<Settings>): Settings {
     const defined = Object.fromEntries(Object.entries(patch ?? {}).filter(([, v]) => v !== undefined));
-    const result = settingsPatch.safeParse({ ...this.#read().settings, ...defined });
+    const result = settingsSchema.safeParse({ ...this.#read().settings, ...defined });
     if (!result.success) throw new SettingsError(`Invalid settings: ${describe(result.error)}`);
     this.#set('settings', result.data);
     return result.data;
@@ -464,10 +312,9 @@ export class SettingsStore {
     });
   }
 
-  #set(key: string, value: unknown): void {
-    this.#cache = undefined;
-    this.#backend.set(key, value);
-    this.#version.invalidate();
+  /** Read-modify-write of one part of the file (re-read first, so another process's change is kept). */
+  #set<K extends keyof SettingsData>(key: K, value: SettingsData[K]): void {
+    this.#file.write({ ...this.#file.read(), [key]: value });
   }
 
   /**
@@ -475,89 +322,12 @@ export class SettingsStore {
    * once; a stat per read spares parsing and validating the file on every tool call.
    */
   #read(): SettingsData {
-    const key = this.#version.current();
-    if (key && this.#cache?.key === key) return this.#cache.data;
-    const data = this.#readFresh();
-    this.#version.invalidate();
-    const after = this.#version.current();
-    this.#cache = after && after === key ? { key, data } : undefined;
-    this.#prune(data);
+    const data = this.#file.read();
+    if (data !== this.#prunedFor) {
+      this.#prunedFor = data;
+      this.#prune(data);
+    }
     return data;
-  }
-
-  #readFresh(): SettingsData {
-    let data: Record<string, unknown>;
-    try {
-      data = this.#backend.store;
-    } catch (error) {
-      const reason = this.#corruptionReason(error);
-      if (!reason) throw error;
-      this.#backend = this.#startOver(reason, undefined, (w) => this.#emit(w));
-      data = this.#backend.store;
-    }
-    // conf reads a deleted file as {}: start again from defaults rather than crash on it.
-    if (data.schemaVersion !== 1) {
-      this.#backend = this.#openBackend((w) => this.#emit(w));
-      data = this.#backend.store;
-    }
-    return data as unknown as SettingsData;
-  }
-
-  #openBackend(warn: (warning: string) => void): StoreBackend {
-    let original: Buffer | undefined;
-    let reason: string | undefined;
-    try {
-      original = fs.readFileSync(this.path);
-      reason = notASettingsObject(original);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') reason = (error as Error).message;
-    }
-    if (!reason) {
-      try {
-        const backend = this.#factory(this.#options);
-        void backend.store; // validate now, not on first use
-        return backend;
-      } catch (error) {
-        reason = this.#corruptionReason(error);
-        if (!reason) throw error;
-      }
-    }
-    return this.#startOver(reason, original, warn);
-  }
-
-  /** Move the bad file aside (never delete it) and begin again from defaults. */
-  #startOver(reason: string, original: Buffer | undefined, warn: (warning: string) => void): StoreBackend {
-    const moved = this.#moveAside(original);
-    warn(
-      `Settings file ${this.path} could not be read (${reason}); ` +
-        (moved ? `it was moved to ${moved}. ` : 'another Countersign process has moved it aside. ') +
-        'Countersign started with safe defaults: no server is trusted.',
-    );
-    return this.#factory(this.#options);
-  }
-
-  #moveAside(original: Buffer | undefined): string | undefined {
-    // A migration may have rewritten the file before its schema check failed: keep the person's bytes.
-    if (original && !original.equals(readOrEmpty(this.path))) writeFileAtomicSync(this.path, original);
-    const stamp = new Date().toISOString().replace(/:/g, '');
-    let target = `${this.path}.corrupt-${stamp}`;
-    for (let n = 1; fs.existsSync(target); n++) target = `${this.path}.corrupt-${stamp}-${n}`;
-    try {
-      fs.renameSync(this.path, target);
-      return target;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
-  }
-
-  #corruptionReason(error: unknown): string | undefined {
-    if (!(error instanceof Error)) return undefined;
-    if (error.name === 'SyntaxError') return `it is not valid JSON: ${error.message}`;
-    if (/schema violation|during the migration/i.test(error.message)) return error.message;
-    const { code, path: errorPath } = error as NodeJS.ErrnoException;
-    if (errorPath === this.path && ['EACCES', 'EPERM', 'EISDIR'].includes(code ?? '')) return error.message;
-    return undefined;
   }
 
   #emit(warning: string): void {
@@ -568,25 +338,6 @@ export class SettingsStore {
         // One faulty listener must not stop the others or the read that found the problem.
       }
     }
-  }
-}
-
-function notASettingsObject(bytes: Buffer): string | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(bytes.toString('utf8'));
-  } catch (error) {
-    return `it is not valid JSON: ${(error as Error).message}`;
-  }
-  // conf would otherwise read null or an array as an empty store and migrate over it.
-  return isPlainObject(value) ? undefined : 'it does not hold a JSON object';
-}
-
-function readOrEmpty(file: string): Buffer {
-  try {
-    return fs.readFileSync(file);
-  } catch {
-    return Buffer.alloc(0);
   }
 }
 

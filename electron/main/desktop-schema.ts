@@ -2,10 +2,13 @@
 import { z } from 'zod';
 import { DESKTOP_METHODS, type DesktopMethod } from '../ipc/desktop-api.js';
 
+/** The desktop app's own preferences (desktop.json), and the patch the window may send: one shape. */
+export const desktopPrefsSchema = z.object({ notifications: z.boolean().optional() }).strict();
+
 export const desktopArgs = {
   openExternal: z.tuple([z.string().min(1).max(2048)]),
   getDesktopSettings: z.tuple([]),
-  updateDesktopSettings: z.tuple([z.object({ notifications: z.boolean().optional() }).strict()]),
+  updateDesktopSettings: z.tuple([desktopPrefsSchema]),
   installCommandLineTool: z.tuple([]),
 } satisfies Record<DesktopMethod, z.ZodTypeAny>;
 

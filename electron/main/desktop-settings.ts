@@ -1,65 +1,46 @@
-// The shell's own settings (not the broker's): desktop.json in the data dir, through the same store
-// class the broker uses. The broker's Settings type is shared with the browser UI, which has no
-// notifications to turn off, so this lives here.
-import fs from 'node:fs';
+// The shell's own preferences (not the broker's): desktop.json in the data dir, through the same store
+// file kind as the broker's files (store/json-file.ts). The broker's Settings type is shared with the
+// browser UI, which has no notifications to turn off, so this lives here.
 import path from 'node:path';
-import type { BackendFactory, BackendOptions, StoreBackend } from '../broker/settings-store.js';
+import { JsonFile } from '../broker/store/json-file.js';
 import { DEFAULT_DESKTOP_SETTINGS, type DesktopSettings } from '../ipc/desktop-api.js';
+import { desktopPrefsSchema } from './desktop-schema.js';
 
-export function desktopStoreOptions(dataDir: string): BackendOptions {
-  return {
-    cwd: path.resolve(dataDir),
-    configName: 'desktop',
-    name: 'desktop',
-    projectName: 'countersign',
-    projectVersion: '0.1.0',
-    schema: { notifications: { type: 'boolean' } },
-    rootSchema: { required: [] },
-    migrations: {},
-    clearInvalidConfig: false,
-    accessPropertiesByDotNotation: false,
-    configFileMode: 0o600,
-  };
+type DesktopFile = { notifications?: boolean };
+
+/** Files electron-store wrote carry its `__internal__` record: not ours, dropped on read. */
+function migrate(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('it does not hold a JSON object');
+  if (!('__internal__' in raw)) return raw;
+  const { __internal__: _store, ...rest } = raw as Record<string, unknown>;
+  return rest;
 }
 
 export class DesktopSettingsStore {
-  #backend?: StoreBackend;
+  readonly #file: JsonFile<DesktopFile>;
   readonly #listeners = new Set<(settings: DesktopSettings) => void>();
 
   /** A file that cannot be read is moved aside (never deleted) and the defaults are used. */
-  constructor(dataDir: string, factory: BackendFactory, warn: (text: string) => void = () => {}) {
-    const opts = desktopStoreOptions(dataDir);
-    const file = path.join(opts.cwd, `${opts.configName}.json`);
-    try {
-      this.#backend = factory(opts);
-      void this.#backend.store;
-    } catch (error) {
-      const aside = `${file}.corrupt-${new Date().toISOString().replace(/:/g, '')}`;
-      try {
-        fs.renameSync(file, aside);
-        this.#backend = factory(opts);
-        warn(`Desktop settings ${file} could not be read (${(error as Error).message}); moved to ${aside}.`);
-      } catch {
-        this.#backend = undefined;
-        warn(`Desktop settings ${file} could not be read (${(error as Error).message}); using defaults.`);
-      }
-    }
+  constructor(dataDir: string, warn: (text: string) => void = () => {}) {
+    const file = path.join(path.resolve(dataDir), 'desktop.json');
+    this.#file = new JsonFile<DesktopFile>({
+      path: file,
+      schema: desktopPrefsSchema,
+      empty: () => ({}),
+      migrate,
+      warn,
+      lost: (reason, moved) => `Desktop settings ${file} could not be read (${reason}); ${moved ? `moved to ${moved}` : 'it is left where it is'}. Using the defaults.`,
+    });
+    this.#file.read(); // a bad file is reported at start, not at the first notification
   }
 
   get(): DesktopSettings {
-    try {
-      const stored = this.#backend?.store.notifications;
-      return { notifications: typeof stored === 'boolean' ? stored : DEFAULT_DESKTOP_SETTINGS.notifications };
-    } catch {
-      return { ...DEFAULT_DESKTOP_SETTINGS };
-    }
+    return { notifications: this.#file.read().notifications ?? DEFAULT_DESKTOP_SETTINGS.notifications };
   }
 
+  /** Throws when the disk refuses (the file stays as it was). */
   update(patch: Partial<DesktopSettings>): DesktopSettings {
-    if (patch.notifications !== undefined) {
-      if (!this.#backend) throw new Error('Desktop settings cannot be saved: the settings file could not be opened.');
-      this.#backend.set('notifications', patch.notifications);
-    }
+    if (patch.notifications !== undefined) this.#file.write({ ...this.#file.read(), notifications: patch.notifications });
     const now = this.get();
     for (const listener of this.#listeners) listener(now);
     return now;

@@ -26,7 +26,6 @@ import { RendererChannel } from './renderer-channel.js';
 import { APP_SCHEME } from './security-config.js';
 import { guardWebContents, hardenSession, registerAppProtocol } from './session.js';
 import { startupErrorMessage } from './startup-error.js';
-import { ELECTRON_STORE_IPC_CHANNEL, loadStoreBackend } from './store-backend.js';
 import { TrayController, type Toggle } from './tray-controller.js';
 import { createNotification, createTray, notificationsSupported } from './tray-shell.js';
 import { createAppWindow } from './window.js';
@@ -100,12 +99,9 @@ async function start(): Promise<void> {
   registerAppProtocol(protocol, RENDERER_DIR);
   Menu.setApplicationMenu(process.platform === 'darwin' ? Menu.buildFromTemplate([{ role: 'appMenu' }, { role: 'editMenu' }, { role: 'windowMenu' }]) : null);
 
-  const store = await loadStoreBackend();
-  if (store.warning) log(store.warning);
   try {
     running = await startBroker({
       dataDir,
-      backend: store.factory,
       rendererDir: RENDERER_DIR,
       onWarning: log,
       onServerStderr: (server, text) => void process.stderr.write(`[${escapeControl(server)}] ${escapeControl(text, { keepNewlines: true })}`),
@@ -126,9 +122,7 @@ async function start(): Promise<void> {
     launchHash,
     pickLaunch,
   });
-  const settings = new DesktopSettingsStore(dataDir, store.factory, log);
-  // Registered once by the first electron-store; later ones (a settings file re-opened) do not add it back.
-  ipcMain.removeAllListeners(ELECTRON_STORE_IPC_CHANNEL);
+  const settings = new DesktopSettingsStore(dataDir, log);
 
   const desktop: DesktopHandlers = {
     openExternal: async (url) => (await openExternal(url)) === 'opened',

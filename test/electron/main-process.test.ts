@@ -124,7 +124,7 @@ describe('main process under a fake Electron', () => {
     expect(s.protocols).toEqual(['app']);
     expect(s.permissionHandlers).toEqual(['check', 'device', 'request']);
     expect(s.ipcChannels).toEqual([IPC.api, IPC.desktop, IPC.rendererReady].sort());
-    // No fire-and-forget listeners: the one electron-store adds is removed.
+    // No fire-and-forget listeners: every channel is an invoke handler behind the gatekeeper.
     expect(s.ipcListeners).toEqual([]);
     expect(s.window!.options.webPreferences).toEqual({ ...WEB_PREFERENCES, preload: path.join(path.dirname(main), 'preload.cjs') });
     expect(s.window!.url).toBe('app://countersign/index.html');

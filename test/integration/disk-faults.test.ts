@@ -2,7 +2,7 @@
 // an audit log the disk refuses, a data folder removed under the running broker. Real files, the real
 // broker core, real SDK servers in-process.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, closeSync, openSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { approveShown, viewOf } from '../helpers/consent.js';
@@ -81,6 +81,37 @@ describe('disk faults', () => {
     expect(await world.api.decide(pending.id, { kind: 'allow-once' })).toMatchObject({ ok: true, forwarded: true });
     expect(text(await call)).toBe('ran write_notes');
     expect((await world.log({ server: 'notes' })).filter((e) => e.kind === 'rule')).toEqual([]);
+  });
+
+  it('"always allow" answers from the real save: settings.json refusing the write in a writable folder leaves the call waiting', async () => {
+    const server = await world.serve('notes', (s, calls) => void recordingTool(s, calls, 'write_notes', { readOnlyHint: false }), { trusted: true });
+    const client = await world.connect('notes');
+    await client.listTools();
+    const settingsFile = join(world.dataDir, 'settings.json');
+    undo.push(makeFileUnwritable(settingsFile));
+    // The folder still takes new files (a write probe there passes): only the save itself can tell.
+    writeFileSync(join(world.dataDir, 'probe'), 'x');
+    rmSync(join(world.dataDir, 'probe'));
+    const before = readFileSync(settingsFile, 'utf8');
+    const call = client.callTool({ name: 'write_notes', arguments: { text: 'x' } });
+    const pending = await world.waitForPending();
+    for (const decision of [{ kind: 'always-allow' }, { kind: 'allow-rule', rule: { scope: { kind: 'tool' }, lifetime: { kind: 'always' } } }] as const) {
+      const result = await world.api.decide(pending.id, decision);
+      expect(result, decision.kind).toMatchObject({ ok: false, error: 'not-saved' });
+      expect('message' in result && result.message).toMatch(/could not be saved \(.*(EPERM|EACCES).*\), so nothing was decided: the call still waits/);
+      expect(world.broker.pending.list().map((c) => c.id)).toEqual([pending.id]);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.calls.list).toEqual([]);
+    expect(await world.api.listRules()).toEqual([]);
+    expect(readFileSync(settingsFile, 'utf8')).toBe(before);
+    expect((await world.log({ server: 'notes' })).filter((e) => e.kind === 'rule')).toEqual([]);
+    // Writable again: the same answer now saves the rule first, then releases the call.
+    undo.pop()!();
+    expect(await world.api.decide(pending.id, { kind: 'always-allow' })).toMatchObject({ ok: true, forwarded: true });
+    expect(text(await call)).toBe('ran write_notes');
+    expect((await world.api.listRules()).map((r) => [r.server, r.tool])).toEqual([['notes', 'write_notes']]);
+    expect((await world.log({ server: 'notes' })).filter((e) => e.kind === 'rule')).toHaveLength(1);
   });
 
   it('an audit log the disk refuses: the call that ran is reported unlogged, new calls are refused, and all is written once it is writable', async () => {

@@ -67,8 +67,36 @@ describe('JsonFile', () => {
     undo.push(makeUnwritable(dir));
     expect(file.read()).toEqual({ version: 2, items: [] });
     expect(warnings[0]).toMatch(/kept in place$/);
+    expect(warnings[0]).toMatch(/^lost: it is not valid JSON: /);
     expect(existsSync(file.path)).toBe(true);
-    expect(() => file.write({ version: 2, items: ['x'] })).toThrow(/EPERM|EACCES|EROFS/);
+    // The bad file is never written over (its bytes would be lost): refused before the disk is tried.
+    expect(() => file.write({ version: 2, items: ['x'] })).toThrow(/could not be moved aside: nothing was saved/);
     expect(readFileSync(file.path, 'utf8')).toBe('not json');
+    expect(warnings).toHaveLength(1); // warned once, not on every read
+    expect(file.read()).toEqual({ version: 2, items: [] });
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('a write the disk refuses throws and leaves a good file as it was', () => {
+    const { file, dir } = open();
+    file.write({ version: 2, items: ['a'] });
+    undo.push(makeUnwritable(dir));
+    expect(() => file.write({ version: 2, items: ['b'] })).toThrow(/EPERM|EACCES|EROFS/);
+    expect(file.read()).toEqual({ version: 2, items: ['a'] });
+  });
+
+  it('settle() writes a missing or older-format file in this format, and leaves a current one alone', () => {
+    const { file } = open();
+    file.settle();
+    expect(JSON.parse(readFileSync(file.path, 'utf8'))).toEqual({ version: 2, items: [] });
+    writeFileSync(file.path, JSON.stringify({ version: 1, item: 'old' }));
+    file.recheck();
+    file.settle();
+    expect(JSON.parse(readFileSync(file.path, 'utf8'))).toEqual({ version: 2, items: ['old'] });
+    const bytes = '{"version":2,"items":["kept","as","written"]}';
+    writeFileSync(file.path, bytes);
+    file.recheck();
+    file.settle();
+    expect(readFileSync(file.path, 'utf8')).toBe(bytes);
   });
 });

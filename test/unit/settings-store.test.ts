@@ -1,16 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Conf from 'conf';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  type BackendOptions,
   SettingsError,
   SettingsStore,
-  confBackend,
   parseServerConfig,
   validateServerName,
 } from '../../electron/broker/settings-store.js';
+import { makeUnwritable } from '../helpers/unwritable.js';
 
 const temps: string[] = [];
 function tempDir(): string {
@@ -39,7 +37,7 @@ describe('SettingsStore basics', () => {
     expect(store.getSettings()).toEqual(DEFAULTS);
     const data = fileJson(store);
     expect(data).toMatchObject({ schemaVersion: 1, servers: {}, trusted: {}, rules: [], settings: DEFAULTS });
-    expect(data.__internal__.migrations.version).toBe('0.1.0');
+    expect(data).not.toHaveProperty('__internal__');
     if (process.platform !== 'win32') expect(fs.statSync(store.path).mode & 0o777).toBe(0o600);
   });
 
@@ -266,6 +264,22 @@ describe('SettingsStore corrupt files', () => {
     expect(store.listServers()).toEqual({});
   });
 
+  it('in a read-only folder, an unreadable file stays (never written over) and nothing is trusted', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'settings.json'), '{"servers": {"a": {"command": ');
+    const restore = makeUnwritable(dir);
+    try {
+      const { store, warnings } = open(dir);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/could not be read \(it is not valid JSON: .*\); it could not be moved aside, so it is ignored and nothing is saved until it is moved away\. Countersign started with safe defaults: no server is trusted\./);
+      expect(store.listServers()).toEqual({});
+      expect(() => store.addServer('b', { command: 'x' })).toThrow(/could not be moved aside: nothing was saved/);
+      expect(fs.readFileSync(path.join(dir, 'settings.json'), 'utf8')).toBe('{"servers": {"a": {"command": ');
+    } finally {
+      restore();
+    }
+  });
+
   it('recovers from corruption after open and tells the listeners', () => {
     const dir = tempDir();
     const { store } = open(dir);
@@ -290,7 +304,7 @@ describe('SettingsStore corrupt files', () => {
   });
 });
 
-describe('SettingsStore migrations and backend seam', () => {
+describe('SettingsStore migrations and writes', () => {
   it('migrates a file from an older version, keeping its servers', () => {
     const dir = tempDir();
     fs.writeFileSync(
@@ -309,45 +323,52 @@ describe('SettingsStore migrations and backend seam', () => {
     const data = fileJson(store);
     expect(data.schemaVersion).toBe(1);
     expect(data.rules).toEqual([]);
-    expect(data.__internal__.migrations.version).toBe('0.1.0');
+    expect(data).not.toHaveProperty('__internal__');
   });
 
-  it('builds its backend through the factory with options electron-store also understands', () => {
+  it('reads a file conf wrote (tabs, its __internal__ record) unchanged, and drops only that record on the next write', () => {
     const dir = tempDir();
-    const seen: BackendOptions[] = [];
-    const { store } = SettingsStore.open({
-      dataDir: dir,
-      backend: (opts) => {
-        seen.push(opts);
-        return confBackend(opts);
-      },
-    });
-    store.addServer('a', { command: 'x' });
-    expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({
-      cwd: path.resolve(dir),
-      configName: 'settings',
-      name: 'settings',
-      projectVersion: '0.1.0',
-      clearInvalidConfig: false,
-    });
-    expect(Object.keys(seen[0]!.migrations)).toEqual(['0.1.0']);
-    // A plain Conf given the same options reads the same file.
-    const plain = new Conf(seen[0] as never);
-    expect((plain.store as Record<string, unknown>).servers).toEqual({ a: { command: 'x' } });
+    const rule = { id: 'r1', server: 'fs', tool: 'read_file', action: 'allow', createdAt: '2026-11-01T10:00:00.000Z', scope: { kind: 'under', dir: '/p', keys: ['path'] }, expiresAt: '2999-01-01T00:00:00.000Z' };
+    const written = {
+      schemaVersion: 1,
+      servers: { fs: { command: 'node', args: ['server.js', '/p'], env: { TOKEN: 't' }, limits: { network: 'none', filesystem: { read: ['/p'], write: [] }, passEnv: [] } }, 'remote.api': { url: 'https://example.com/mcp' } },
+      trusted: { fs: true },
+      rules: [rule],
+      settings: { approvalTimeoutSeconds: 30, upstreamTimeoutSeconds: 300, theme: 'dark', policyPath: '/etc/countersign/policy.json' },
+      __internal__: { migrations: { version: '0.1.0' } },
+    };
+    const bytes = JSON.stringify(written, undefined, '\t');
+    fs.writeFileSync(path.join(dir, 'settings.json'), bytes, { mode: 0o600 });
+    const { store, warnings } = open(dir);
+    expect(warnings).toEqual([]);
+    const { __internal__: _conf, ...rest } = written;
+    expect(store.listServers()).toEqual(rest.servers);
+    expect(store.isTrusted('fs')).toBe(true); // no seal in this store: the file alone counts
+    expect(store.listRules()).toEqual([rule]);
+    expect(store.getSettings()).toEqual(rest.settings);
+    expect(asideFiles(dir)).toEqual([]);
+    // Migrated once, at open: the same content without conf's record.
+    expect(fileJson(store)).toEqual(rest);
+    store.updateSettings({ theme: 'light' });
+    expect(fileJson(store)).toEqual({ ...rest, settings: { ...rest.settings, theme: 'light' } });
   });
 
-  it('never writes the settings file in place, even where conf would (Snap)', () => {
+  it('leaves a current file untouched at open (no rewrite)', () => {
+    const dir = tempDir();
+    open(dir).store.addServer('a', { command: 'x' });
+    const before = fs.statSync(path.join(dir, 'settings.json'), { bigint: true });
+    const bytes = fs.readFileSync(path.join(dir, 'settings.json'));
+    open(dir);
+    expect(fs.readFileSync(path.join(dir, 'settings.json'))).toEqual(bytes);
+    expect(fs.statSync(path.join(dir, 'settings.json'), { bigint: true }).ino).toBe(before.ino);
+  });
+
+  it('never writes the settings file in place (a crash cannot leave half a file)', () => {
     const dir = tempDir();
     const { store } = open(dir);
     const spy = vi.spyOn(fs, 'writeFileSync');
-    vi.stubEnv('SNAP', '/snap/countersign/1');
-    try {
-      store.addServer('a', { command: 'x' });
-      store.setTrusted('a', true);
-    } finally {
-      vi.unstubAllEnvs();
-    }
+    store.addServer('a', { command: 'x' });
+    store.setTrusted('a', true);
     expect(spy.mock.calls.filter(([target]) => target === store.path)).toEqual([]);
     expect(open(dir).store.isTrusted('a')).toBe(true);
     expect(fs.readdirSync(dir).sort()).toEqual(['settings.json']); // no temp files left

@@ -3,11 +3,13 @@
 // effect only when the files say so AND the seal says so: a hand edit that adds trust, consent or a
 // rule changes nothing until the person confirms it; one that removes them applies at once. The
 // generation sealed along must match the vault's, so an older sealed copy cannot be replayed.
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { limitsSchema } from '../../../shared/api-schema.js';
 import { canonicalJson } from '../../../shared/canonical-json.js';
+import type { LimitsProfile } from '../../../shared/limits.js';
 import type { ProtectedPath } from '../../../shared/protected-paths.js';
 import { writeFileAtomicSync } from '../atomic-file.js';
 import { FileVersion } from '../file-version.js';
@@ -33,6 +35,12 @@ const grantsSchema = z.object({
   launch: z.record(sha),
   /** Hashes of "always allow" rules (canonical JSON of the whole rule, so every field is covered). */
   rules: z.array(sha),
+  /**
+   * Server → the limits (canonical JSON) of its last approved launch: what a team-policy entry that
+   * states no limits covers. Not pruned with trust.json, so deleting a record there does not erase it.
+   * Optional: files sealed before it existed verify as written.
+   */
+  limits: z.record(z.string()).optional(),
 }).strict();
 const fileSchema = z.object({ version: z.literal(1), generation: z.number().int().min(1), grants: grantsSchema, tag: z.string() }).strict();
 
@@ -92,25 +100,6 @@ export class GrantSeal {
     return problems.length ? describeProblems(problems) : undefined;
   }
 
-  /**
-   * Throws when a grant could not be saved now: safe mode, or a data folder (or key folder) the disk
-   * will not write to (read-only, full, gone). Checked before a decision that saves a rule is let
-   * through, so it is never reported as saved when it could not be.
-   */
-  assertCanSave(): void {
-    const unsafe = this.unsafe();
-    if (unsafe) throw new SafeModeError(unsafe);
-    const dirs = [this.#dataDir, ...(this.#vault.keyFile ? [path.dirname(this.#vault.keyFile)] : [])];
-    for (const dir of dirs) {
-      const probe = path.join(dir, `.write-probe.${process.pid}.${randomBytes(4).toString('hex')}`);
-      try {
-        fs.writeFileSync(probe, 'probe', { flag: 'wx', mode: 0o600 });
-      } finally {
-        fs.rmSync(probe, { force: true });
-      }
-    }
-  }
-
   /** Look at the folder's and files' modes again on the next check (after a fix). */
   recheck(): void {
     this.#hygiene.invalidate();
@@ -128,6 +117,22 @@ export class GrantSeal {
 
   hasRule(hash: string): boolean {
     return this.#read().grants.rules.includes(hash);
+  }
+
+  /** The limits of the server's last approved launch, as sealed (undefined when none is). */
+  limitsBaseline(server: string): LimitsProfile | undefined {
+    const { limits } = this.#read().grants;
+    if (!limits || !Object.hasOwn(limits, server)) return undefined;
+    const parsed = limitsSchema.safeParse(JSON.parse(limits[server]!));
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  /**
+   * True when grants were sealed here before but the sealed file is now missing or not valid: what
+   * it held (such as a limits baseline) can no longer be known, so nothing may be assumed from its absence.
+   */
+  recordsLost(): boolean {
+    return this.#read().generation === 0 && this.#vault.load().generation > 0;
   }
 
   /** Every sealed grant (a copy). */

@@ -42,9 +42,10 @@ export function launchView(config: ServerConfig, record: ServerTrust): LaunchVie
 }
 
 export class LaunchConsentError extends Error {
-  constructor(readonly server: string) {
+  /** `why`: more than "new or changed", such as limits a team policy does not cover. */
+  constructor(readonly server: string, why?: string) {
     super(
-      `Countersign has not started '${server}': its command line is new or changed, and waits for your approval. ` +
+      `Countersign has not started '${server}': its command line is new or changed${why ? ` (${why})` : ''}, and waits for your approval. ` +
         `Review it in Countersign (Servers), or run: countersign servers approve ${server}`,
     );
   }

@@ -2,6 +2,7 @@
 // block servers, force "always ask" for tools, and pre-approve a server's exact command with a pin.
 import fs from 'node:fs';
 import { z } from 'zod';
+import { limitsSchema } from '../../../shared/api-schema.js';
 import { FileVersion } from '../file-version.js';
 
 const policySchema = z.object({
@@ -9,6 +10,11 @@ const policySchema = z.object({
   servers: z.record(z.object({
     /** The exact command line the team reviewed; the server starts without asking only when it matches. */
     command: z.array(z.string()).min(1).optional(),
+    /**
+     * The limits the team approved it with: covered only with these or tighter. Absent: only with the
+     * limits of its last approved launch (policy-limits.ts). Looser ones need the person.
+     */
+    limits: limitsSchema.optional(),
     pin: z.object({
       version: z.string().optional(),
       definitionsHash: z.string().regex(/^[0-9a-f]{64}$/).optional(),

@@ -20,6 +20,7 @@ import { isStdio, launchApproved, launchHash, LaunchConsentError, launchView } f
 import { checkPinnedLaunch, defaultNode, type PackageContext } from '../packages/package-check.js';
 import { npxCacheDir } from '../packages/npx-resolution.js';
 import { pinPackage } from './pin-package.js';
+import { forgetLimitsBaseline, policyLimitsRefusal, sealLimitsBaseline } from './policy-limits.js';
 import { TeamPolicySource } from './team-policy.js';
 import { TrustStore, type IdentityRecord, type PinRecord } from './trust-store.js';
 import type { GrantSeal } from '../store/grant-seal.js';
@@ -111,10 +112,19 @@ export class TrustManager {
     const unsafe = this.opts.seal?.unsafe();
     if (unsafe) throw new BlockedServerError(`Countersign will not start '${name}'. ${unsafe}`);
     const record = this.store.get(name);
-    if (launchApproved(config, record)) return;
+    const { seal } = this.opts;
+    if (launchApproved(config, record)) {
+      // Launches approved before baselines were sealed: the approved limits become the baseline now.
+      if (isStdio(config) && seal && !seal.limitsBaseline(name)) this.saveOrWarn(`the approved limits of '${name}'`, () => sealLimitsBaseline(seal, name, config));
+      return;
+    }
     const entry = this.policy.serverEntry(name);
-    // The team reviewed this exact command: its approval stands in for the person's.
+    // The team reviewed this exact command: its approval stands in for the person's, within limits.
     if (isStdio(config) && entry?.command && sameArgv(entry.command, [config.command, ...(config.args ?? [])])) {
+      const refused = policyLimitsRefusal(name, config, entry.limits, seal);
+      if (refused) throw new LaunchConsentError(name, refused);
+      // The baseline first: a failed write then leaves the launch unapproved, never approved without it.
+      sealLimitsBaseline(seal, name, config);
       this.store.update(name, (r) => (r.launch = { hash: launchHash(config), approvedAt: new Date().toISOString(), by: 'policy' }));
       this.opts.record({ kind: 'launch', actor: 'policy', server: name, what: 'command approved by the team policy', details: launchView(config, record) });
       return;
@@ -123,6 +133,7 @@ export class TrustManager {
   }
 
   approveLaunch(name: string, config: ServerConfig, actor: Actor): void {
+    if (isStdio(config)) sealLimitsBaseline(this.opts.seal, name, config);
     this.store.update(name, (r) => (r.launch = { hash: launchHash(config), approvedAt: new Date().toISOString(), by: isPerson(actor) ? 'person' : 'policy' }));
     this.opts.record({ kind: 'launch', actor, server: name, what: 'command line approved', details: launchView(config, this.store.get(name)) });
   }
@@ -135,6 +146,7 @@ export class TrustManager {
     const record = this.store.get(name);
     if (!launchApproved(before, record) || !record.launch) return false;
     const by = record.launch.by;
+    if (isStdio(after)) sealLimitsBaseline(this.opts.seal, name, after);
     this.store.update(name, (r) => (r.launch = { hash: launchHash(after), approvedAt: new Date().toISOString(), by }));
     return true;
   }
@@ -417,6 +429,7 @@ export class TrustManager {
 
   forget(server: string): void {
     this.store.forget(server);
+    forgetLimitsBaseline(this.opts.seal, server);
     this.identities.delete(server);
   }
 }
