@@ -34,6 +34,9 @@ export class AuditLog {
   #last = { seq: 0, hash: GENESIS };
   #size = 0;
   #ino: number | undefined;
+  #mode: number | undefined;
+  /** The current file, kept open for appends: one write per batch instead of open, write and close. */
+  #fd: number | undefined;
   #endsWithNewline = true;
   #firstSeq: number | undefined;
   /** Runs before every read and append: the broker writes its batched call entries here first. */
@@ -63,7 +66,8 @@ export class AuditLog {
   appendMany(entries: NewAuditEntry[]): AuditEntry[] {
     this.beforeAccess?.();
     const st = statOrUndefined(this.path);
-    if ((st?.size ?? 0) !== this.#size || st?.ino !== this.#ino) this.#load();
+    // A changed mode reopens too: a file made read-only must refuse us as it would a fresh open.
+    if ((st?.size ?? 0) !== this.#size || st?.ino !== this.#ino || st?.mode !== this.#mode) this.#load();
     const written: AuditEntry[] = [];
     let durable = 0;
     const saved = { last: this.#last, size: this.#size, ino: this.#ino, endsWithNewline: this.#endsWithNewline, firstSeq: this.#firstSeq };
@@ -109,12 +113,32 @@ export class AuditLog {
     if (!lines) return;
     // A line cut short by a crash is left alone; ours starts on a fresh line after it.
     const text = (this.#endsWithNewline ? '' : '\n') + lines;
-    const fresh = this.#size === 0;
-    fs.appendFileSync(this.path, text, { flag: 'a', mode: 0o600 });
+    const bytes = Buffer.from(text);
+    if (this.#fd === undefined) {
+      this.#fd = fs.openSync(this.path, 'a', 0o600);
+      const st = fs.fstatSync(this.#fd);
+      this.#ino = st.ino;
+      this.#mode = st.mode;
+    }
+    for (let done = 0; done < bytes.length; ) done += fs.writeSync(this.#fd, bytes, done);
     // Known without a second stat: what we saw before plus what we wrote (a rotation reset both).
-    if (fresh) this.#ino = statOrUndefined(this.path)?.ino;
-    this.#size += Buffer.byteLength(text);
+    this.#size += bytes.length;
     this.#endsWithNewline = true;
+  }
+
+  /** Lets go of the open file (the broker closing). Appending later opens it again. */
+  close(): void {
+    this.#closeFd();
+  }
+
+  #closeFd(): void {
+    if (this.#fd === undefined) return;
+    try {
+      fs.closeSync(this.#fd);
+    } catch {
+      // Already gone with its file system: nothing to release.
+    }
+    this.#fd = undefined;
   }
 
   /** Oldest first. `limit` keeps the newest N matches. */
@@ -266,12 +290,14 @@ export class AuditLog {
 
   /** Pick up seq and prev from the end of the log; report a damaged last line. */
   #load(): string[] {
+    this.#closeFd();
     const st = statOrUndefined(this.path);
     const tail = st && st.size > 0 ? lastEntryOf(this.path) : undefined;
     const last = tail?.entry ?? this.#lastOnDisk(false);
     this.#last = last ? { seq: last.seq, hash: last.hash } : { seq: 0, hash: GENESIS };
     this.#size = st?.size ?? 0;
     this.#ino = st?.ino;
+    this.#mode = st?.mode;
     this.#endsWithNewline = tail?.endsWithNewline ?? true;
     this.#firstSeq = undefined;
     if (!tail?.damaged) return [];
@@ -287,9 +313,11 @@ export class AuditLog {
     let target = path.join(this.#dir, `${stem}.jsonl`);
     // Never overwrite an earlier file, whatever happened to the names.
     for (let n = 1; fs.existsSync(target); n++) target = path.join(this.#dir, `${stem}-${n}.jsonl`);
+    this.#closeFd();
     fs.renameSync(this.path, target);
     this.#size = 0;
     this.#ino = undefined;
+    this.#mode = undefined;
     this.#endsWithNewline = true;
     this.#firstSeq = undefined;
   }

@@ -178,7 +178,7 @@ export class Broker {
       settings: () => this.effectiveSettings(),
       paused: () => this.paused,
       history: (key) => this.history(key),
-      // A forwarded call is logged once its answer is out: batched. Denials are written at once.
+      // A forwarded call is logged before its answer goes out, by group commit. Denials are written at once.
       audit: (entry) => (entry.decision === 'allow' ? this.callLog.push(entry) : this.appendAudit(entry)),
       trust: this.trust,
       listings: () => this.lastTools,
@@ -252,15 +252,14 @@ export class Broker {
 
   private auditBatch?: NewAuditEntry[];
 
-  /** Call entries, written in batches off the call path (see audit-batch.ts). */
-  private readonly callLog = new AuditBatch(
-    (entries) => this.writeAudit(entries),
-    (err, entries) => this.warn(`Countersign could not write ${entries.length} call(s) to its audit log: ${err.message}`),
-  );
+  /** Call entries, written by group commit before their answers go out (see audit-batch.ts). */
+  private readonly callLog = new AuditBatch((entries) => this.writeAudit(entries));
 
-  private writeAudit(entries: NewAuditEntry[]): void {
+  /** How many of `entries` reached the disk; the rest wait in the guard (fail closed until they are written). */
+  private writeAudit(entries: NewAuditEntry[]): number {
     const written = this.auditGuard.append(entries);
     if (this.listeners.size) for (const entry of written) this.emit({ type: 'log-appended', entry });
+    return written.length;
   }
 
   warn(text: string): void {
@@ -519,6 +518,7 @@ export class Broker {
   async close(): Promise<void> {
     await Promise.allSettled([...this.sessions].map((s) => s.close('Countersign is shutting down')));
     this.callLog.flush();
+    this.audit.close();
     this.auditGuard.stop();
     this.listeners.clear();
   }

@@ -30,7 +30,8 @@ export interface GateDeps {
   paused(): boolean;
   /** Shared by every session of one client, so a local read in one makes a send in another ask. */
   history(clientKey: string): { readLocalData: boolean } & ReadHistory;
-  audit(entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>): void;
+  /** A forwarded call's entry may be written later: it then says whether it reached the disk. */
+  audit(entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>): void | Promise<boolean>;
   trust: TrustManager;
   /** Every server's last complete listing, for cross-server findings. */
   listings(): Map<string, ToolDefinition[]>;
@@ -141,8 +142,8 @@ export class CallGate {
     const schemaNote = schema.violated ? { detail: schema.findings[0]!.message } : {};
     const started = Date.now();
     const reasons = decision.reasons.map((r) => r.code);
-    const log = (fields: Pick<AuditEntry, 'decision' | 'decidedBy' | 'status'> & { detail?: string; actor?: Actor }): void => {
-      this.deps.audit({
+    const log = (fields: Pick<AuditEntry, 'decision' | 'decidedBy' | 'status'> & { detail?: string; actor?: Actor }): void | Promise<boolean> => {
+      return this.deps.audit({
         time: new Date(started).toISOString(),
         server,
         tool: ctx.toolName,

@@ -71,8 +71,14 @@ export interface LeaseInfo {
   schema?: { key: string; code?: string };
 }
 
+/**
+ * Logs how a forwarded call ended. A promise holds the call's answer until the entry is on disk: true once
+ * written, false when the log did not take it (the answer then says the call is not logged).
+ */
+export type Settle = (outcome: CallOutcome) => void | Promise<boolean>;
+
 export type GateVerdict =
-  | { forward: true; retryOnTimeout: boolean; onSettled(outcome: CallOutcome): void; lease?: LeaseInfo; decidedBy?: DecidedBy }
+  | { forward: true; retryOnTimeout: boolean; onSettled: Settle; lease?: LeaseInfo; decidedBy?: DecidedBy }
   | { forward: false; result: Record<string, unknown> };
 
 export interface SessionHooks {
@@ -106,7 +112,7 @@ interface ForwardedCall {
   retried: boolean;
   /** When it counts as timed out upstream (performance.now() time). */
   deadline: number;
-  onSettled(outcome: CallOutcome): void;
+  onSettled: Settle;
   upId: number;
   /** Who allowed it, and which round of a multi round-trip call it is (1 for a first call). */
   decidedBy?: DecidedBy;
@@ -299,7 +305,7 @@ export class RelaySession implements GateSession {
    * The server's result for `upId`: the client's id to write it with, and how to settle the call once
    * written; null when it is to be dropped (stray, or the session is closed), as fromServer would.
    */
-  passResult(upId: number): { downId: JsonRpcId; onSettled?: (outcome: CallOutcome) => void } | null | undefined {
+  passResult(upId: number): { downId: JsonRpcId; onSettled?: Settle } | null | undefined {
     const pending = this.closed ? undefined : this.upPending.get(upId);
     if (!pending) return null;
     if (pending.downId === null || !this.passesAsBytes(pending)) return undefined;
@@ -356,10 +362,21 @@ export class RelaySession implements GateSession {
       const pending = this.upPending.get(inflight.upId);
       this.upPending.delete(inflight.upId);
       if (pending?.call) {
-        pending.call.onSettled({ status: code === ErrorCode.UpstreamTimeout ? 'timeout' : 'failed', error: text });
+        const outcome: CallOutcome = { status: code === ErrorCode.UpstreamTimeout ? 'timeout' : 'failed', error: text };
+        return this.answerLogged(pending.call, outcome, errorResponse(downId, code, text), downId);
       }
     }
     this.toClient(errorResponse(downId, code, text), downId);
+  }
+
+  /** A forwarded call's answer goes out once its audit entry is written (a crash then loses no answered call). */
+  private answerLogged(call: ForwardedCall, outcome: CallOutcome, answer: JsonRpcMessage, downId: JsonRpcId): void {
+    const logged = call.onSettled(outcome);
+    if (!logged) return this.toClient(answer, downId);
+    void logged.then((written) => {
+      const result = errorResult(`Countersign ran this call but could not write it to its audit log, so its answer is withheld. The entry is kept and written once the log is writable; until then new calls are refused.`);
+      this.toClient(written ? answer : { jsonrpc: '2.0', id: downId, result: shapedResult(result, call.request) }, downId);
+    });
   }
 
   private handleToolCall(request: JsonRpcRequest): void {
@@ -563,20 +580,18 @@ export class RelaySession implements GateSession {
         }
         if (shown) out = { ...message, id: downId, result: { ...message.result, tools: shown } };
       }
-      if (pending.call) {
-        // Settled before the answer goes out: the call's entry (or `connect`'s report of it) is on its way
-        // before the client sees the result, so a crash right after cannot lose how it ended.
-        if (isResult(message) && isInputRequired(message.result)) {
-          // Not run: the server wants input first. The retry is recognised as this call continuing.
-          this.rounds.record(pending.call.request, message.result, pending.call.decidedBy, pending.call.round ?? 1);
-          pending.call.onSettled({ status: 'input-required', detail: describeRequested(inputRequested(message.result)) });
-        } else if (isResult(message)) {
-          pending.call.onSettled({ status: message.result.isError === true ? 'error' : 'ok' });
-        } else {
-          pending.call.onSettled({ status: 'failed', error: message.error.message });
-        }
+      if (!pending.call) return this.toClient(out, downId);
+      let outcome: CallOutcome;
+      if (isResult(message) && isInputRequired(message.result)) {
+        // Not run: the server wants input first. The retry is recognised as this call continuing.
+        this.rounds.record(pending.call.request, message.result, pending.call.decidedBy, pending.call.round ?? 1);
+        outcome = { status: 'input-required', detail: describeRequested(inputRequested(message.result)) };
+      } else if (isResult(message)) {
+        outcome = { status: message.result.isError === true ? 'error' : 'ok' };
+      } else {
+        outcome = { status: 'failed', error: message.error.message };
       }
-      this.toClient(out, downId);
+      this.answerLogged(pending.call, outcome, out, downId);
       return;
     }
     if (isRequest(message)) {
