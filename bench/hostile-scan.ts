@@ -1,4 +1,5 @@
-// Scanning hostile-sized arguments: 10 MB of base64, prose, mixed Unicode and keyword-dense text.
+// Scanning hostile-sized arguments: 10 MB of base64, prose, mixed Unicode and keyword-dense text, and
+// base64 and prose against 300 other servers' tool names (each one a rule of the scan).
 // - the text scan (shared/description-scan.ts) alone, beside JSON.stringify of the same text (what the
 //   broker does anyway to log it), target ≤ 200 ms per 10 MB;
 // - the broker's argument scan (scanArguments), which yields: the longest the event loop was held while
@@ -18,13 +19,20 @@ const TARGET_SCAN_MS = 200;
 const TARGET_STALL_MS = 50;
 const SERVERS = [{ server: 'mail', tools: ['send_email', 'read_inbox'] }, { server: 'fs', tools: ['read_file', 'write_file'] }];
 
+// A user with many servers: 300 other tools, each name a rule of the scan.
+const VERBS = ['read', 'write', 'list', 'get', 'create', 'delete', 'update', 'search', 'send', 'fetch'];
+const NOUNS = ['file', 'issue', 'email', 'page', 'user', 'repo', 'branch', 'event', 'note', 'table', 'row', 'doc', 'task', 'comment', 'label'];
+const MANY_SERVERS = [0, 1].map((i) => ({ server: `s${i}`, tools: VERBS.flatMap((v) => NOUNS.map((n) => `${v}_${n}${i ? 's' : ''}`)) }));
+
 const fill = (unit: string) => unit.repeat(Math.ceil(SIZE / unit.length)).slice(0, SIZE);
-const TEXTS: Array<[string, () => string]> = [
+const TEXTS: Array<[string, () => string, typeof SERVERS?]> = [
   ['base64', () => randomBytes((SIZE / 4) * 3).toString('base64')],
   ['prose', () => fill('The quick brown fox jumps over the lazy dog, then naps in the sun. ')],
   ['source code', () => fill('export function f(a: number): string {\n  return `${a}`; // see ./lib/util.ts\n}\n')],
   ['mixed Unicode', () => fill('Grüße, 世界! Привет мир. مرحبا \u200d🏳️‍🌈 ')],
   ['keyword-dense', () => fill('the user token api password first before secret <b> ignore mention .env ')],
+  ['base64, 300 tools', () => randomBytes((SIZE / 4) * 3).toString('base64'), MANY_SERVERS],
+  ['prose, 300 tools', () => fill('The quick brown fox jumps over the lazy dog, then naps in the sun. '), MANY_SERVERS],
 ];
 
 // CPU time of this process: on a shared machine wall time also counts the turns other processes got.
@@ -73,7 +81,7 @@ export const hostileScan: BenchCase = {
   name: 'hostile-scan',
   async run(out) {
     const rows: string[][] = [];
-    for (const [name, make] of TEXTS) {
+    for (const [name, make, servers = SERVERS] of TEXTS) {
       const text = make();
       const sync: number[] = [];
       const baseline: number[] = [];
@@ -83,8 +91,8 @@ export const hostileScan: BenchCase = {
       const paths: number[] = [];
       for (let r = 0; r < ROUNDS; r++) {
         baseline.push(timed(() => JSON.stringify(text)));
-        sync.push(timed(() => scanText(text, { otherServers: SERVERS, where: 'argument' })));
-        const scanned = await withStallMeter(() => scanArguments({ content: text }, SERVERS));
+        sync.push(timed(() => scanText(text, { otherServers: servers, where: 'argument' })));
+        const scanned = await withStallMeter(() => scanArguments({ content: text }, servers));
         total.push(scanned.ms);
         stall.push(scanned.stallMs);
         wallStall.push(scanned.wallStallMs);

@@ -2,6 +2,7 @@
 // queue card, the call detail and the Servers screen read the same facts the same way.
 // Rulebook: an untrusted server's claims may add friction, never remove it. They are stated as
 // claims ("the server says…; not verified"), never dressed up as facts or as alarms they do not raise.
+import type { PendingCall } from './api.js';
 import type { ReasonCode, Severity } from './decision.js';
 import type { Finding } from './description-scan.js';
 import { escapeControl } from './escape.js';
@@ -254,6 +255,20 @@ export function splitHeadline(warnings: readonly CallWarning[], count = HEADLINE
   const notable = warnings.filter((w) => w.severity !== 'info');
   const headline = notable.slice(0, count);
   return { headline, more: warnings.filter((w) => !headline.includes(w)) };
+}
+
+/** A pending call's warnings: what the queue card, the detail and the client's inline form all show. */
+export function pendingCallWarnings(call: Pick<PendingCall, 'server' | 'serverTrusted' | 'tool' | 'hints' | 'reasons' | 'arguments' | 'findings' | 'facts'>): CallWarning[] {
+  return callWarnings({
+    server: call.server,
+    tool: call.tool,
+    trusted: call.serverTrusted,
+    hints: call.hints,
+    reasons: (call.reasons ?? []).map((r) => r.code),
+    arguments: call.arguments,
+    findings: call.findings ?? [],
+    facts: call.facts,
+  });
 }
 
 /** Words for a warning's source, as the card and the detail show them. */

@@ -1,6 +1,7 @@
 // Looks for known tool-poisoning tricks in text a server (or the model) wrote: hidden
 // characters, instructions aimed at the model, references to secrets or other servers' tools.
 // Heuristics only WARN, they never decide: a person reads the finding and judges.
+import { AnchorSearch, onlyBase64, type AnchorRule } from './anchor-search.js';
 import { escapeControl } from './escape.js';
 import type { ToolDefinition } from './tool.js';
 
@@ -287,10 +288,8 @@ const MAX_SELECTOR_FINDINGS = 3;
 // ---------------------------------------------------------------------------------------------
 // Words
 
-interface Pattern {
+export interface Pattern extends AnchorRule {
   rule: Rule;
-  /** Lowercase text every match contains one of: a window without any is skipped without running `re`. */
-  anchors: string[];
   re: RegExp;
   message: (noun: string, match: string) => string;
 }
@@ -312,24 +311,28 @@ const INSTRUCTIONS: Pattern[] = [
   {
     rule: 'injection',
     anchors: ['user', 'mention'],
+    needs: /\s/,
     re: /\b(?:do\s+not|don['’]t|never|must\s+not|should\s+not)\s+(?:\w+\s+){0,3}?(?:tell|mention|inform|notify|reveal|show|alert|disclose|let)\w*\b[^.!?]{0,80}?\busers?\b|\b(?:do\s+not|don['’]t|never)\s+mention\b|\bwithout\s+(?:telling|informing|notifying|alerting|asking|letting)\s+(?:the\s+)?users?\b|\bthe\s+user\s+(?:must|should|need)\s*(?:not|n['’]t)\s+(?:know|see|be\s+told)\b/i,
     message: (noun, m) => `${noun} asks the model to keep something from you (${quote(m)}).`,
   },
   {
     rule: 'injection',
     anchors: ['ignore', 'disregard', 'forget', 'override'],
+    needs: /\s/,
     re: /\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|other|system|original)\s+(?:instructions?|prompts?|rules|directions|guidelines|messages)\b/i,
     message: (noun) => `${noun} tells the model to ignore its earlier instructions.`,
   },
   {
     rule: 'directive',
     anchors: ['before'],
+    needs: /\s/,
     re: /\bbefore\s+(?:using|calling|invoking|running|executing)\s+(?:this|the|any)\s+(?:tool|function)\b[^.!?]{0,80}?\b(?:read|open|fetch|cat|load|send|include|pass|upload)\b/i,
     message: (noun, m) => `${noun} tells the model to do something before using the tool (${quote(m)}).`,
   },
   {
     rule: 'directive',
     anchors: ['first', 'before'],
+    needs: /\s/,
     re: /\byou\s+(?:must|need\s+to|have\s+to)\b[^.!?]{0,80}?\bfirst\b|\byou\s+first\s+(?:must|need\s+to|have\s+to)\b|\b(?:always|must)\s+(?:call|use|run)\s+this\s+tool\s+(?:first|before)\b/i,
     message: (noun, m) => `${noun} tells the model it must do something first (${quote(m)}).`,
   },
@@ -351,6 +354,7 @@ const SECRETS: Pattern[] = [
   {
     rule: 'secretFile',
     anchors: ['mcp', 'claude', '.cursor', '.codeium'],
+    needs: /\./,
     re: /\bmcp(?:_config)?\.json\b|\bclaude_desktop_config\.json\b|\.claude\.json\b|(?<![\w.-])\.cursor\b|\.codeium[\\/]windsurf\b/i,
     message: (noun, m) => `${noun} refers to AI client configuration (${quote(m)}), which holds other servers' credentials.`,
   },
@@ -368,7 +372,8 @@ const SECRETS: Pattern[] = [
   },
   {
     rule: 'secretPhrase',
-    anchors: ['api', 'pass', 'private', 'secret', 'token', 'seed'],
+    // Every alternative's first word, so each anchor sits at the match's leading \b.
+    anchors: ['api', 'pass', 'private', 'secret', 'client', 'access', 'auth', 'bearer', 'refresh', 'session', 'oauth', 'github', 'seed'],
     re: /\b(?:api[\s_-]?keys?|apikey|passwords?|passwd|passphrase|private[\s_-]?keys?|secret[\s_-]?keys?|client[\s_-]?secrets?|(?:access|auth|bearer|refresh|session|oauth|github|api)[\s_-]?tokens?|seed\s+phrase)\b/i,
     message: (noun, m) => `${noun} mentions credentials (${quote(m)}).`,
   },
@@ -381,43 +386,94 @@ const SECRET_WORDS: Pattern = {
   message: (noun, m) => `${noun} uses the word ${quote(m)}, which can refer to credentials.`,
 };
 
+/** Every word rule in the order the prefilter numbers them (its tests check it never misses one). */
+export const WORD_RULES: readonly Pattern[] = [...INSTRUCTIONS, ...SECRETS, SECRET_WORDS];
+
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // Names like send_email or getUser are distinctive; plain words like "search" appear in prose.
 const distinctive = (name: string) => /[_.\-\d]/.test(name) || /[a-z][A-Z]/.test(name);
 
-interface CrossPattern {
+interface CrossPattern extends AnchorRule {
   server: string;
   tool: string;
   re: RegExp;
 }
 
-// Compiled once per list of servers (an argument walk scans many strings against the same list).
-const crossCache = new WeakMap<ServerTools[], CrossPattern[]>();
-function crossPatterns(servers: ServerTools[]): CrossPattern[] {
-  let compiled = crossCache.get(servers);
-  if (!compiled) {
-    compiled = servers.flatMap(({ server, tools }) => tools
-      .filter((tool) => tool.trim().length >= 2 && tool.length <= 512)
-      .map((tool) => ({ server, tool, re: new RegExp(`(?<![\\w-])${escapeRegExp(tool)}(?![\\w-])`, 'gi') })));
-    crossCache.set(servers, compiled);
-  }
-  return compiled;
+/** Every word rule, in one list: instructions, secrets, the bare secret words, then other servers' tools. */
+interface Rules {
+  cross: CrossPattern[];
+  search: AnchorSearch;
 }
+const SECRETS_AT = INSTRUCTIONS.length;
+const SECRET_WORDS_AT = SECRETS_AT + SECRETS.length;
+const CROSS_AT = SECRET_WORDS_AT + 1;
+
+// Compiled once per list of servers (an argument walk scans many strings against the same list).
+const rulesCache = new WeakMap<ServerTools[], Rules>();
+function rulesFor(servers: ServerTools[]): Rules {
+  let rules = rulesCache.get(servers);
+  if (!rules) {
+    const cross = servers.flatMap(({ server, tools }) => tools
+      .filter((tool) => tool.trim().length >= 2 && tool.length <= 512)
+      .map((tool) => ({ server, tool, anchors: [tool], re: new RegExp(`(?<![\\w-])${escapeRegExp(tool)}(?![\\w-])`, 'gi') })));
+    rules = { cross, search: new AnchorSearch([...WORD_RULES, ...cross]) };
+    rulesCache.set(servers, rules);
+  }
+  return rules;
+}
+const NO_SERVERS = rulesFor([]);
 
 const URL_RE = /\b(?:https?|ftp|file|wss?):\/\/[^\s<>"'`)\]}]+/gi;
 const URL_REST = /[^\s<>"'`)\]}]*/y;
-// The lookbehind makes a try inside a short word fail at once (prose would cost a rescan per letter).
-const BASE64 = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{80,}={0,2}/g;
+// A base64 run: 80 or more of these characters, with nothing of them just before it.
+const MIN_BASE64 = 80;
+const BASE64_AT = /[A-Za-z0-9+/_-]{80,}={0,2}/y;
 const BASE64_REST = /[A-Za-z0-9+/_-]*={0,2}/y;
+const RUN_REST = /[A-Za-z0-9+/_-]*/y;
+const BASE64_CHAR = new Uint8Array(128);
+for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-') BASE64_CHAR[ch.charCodeAt(0)] = 1;
+const isBase64Char = (code: number) => code < 128 && BASE64_CHAR[code] === 1;
+const BLOCK = MIN_BASE64 / 2;
+
+const skipRun = (slice: string, at: number) => {
+  RUN_REST.lastIndex = at;
+  RUN_REST.exec(slice);
+  return RUN_REST.lastIndex;
+};
+
+/**
+ * The first base64 run that starts at or after `at`. A run of 80 holds a whole block of 40 of a grid
+ * laid from `at`, so each block is read only up to its first other character (a space a few letters
+ * in, in prose) and the rest skipped: a regex would try every word start instead.
+ */
+function nextBase64(slice: string, at: number): RegExpExecArray | null {
+  // Inside a run that began earlier, no run starts.
+  if (at > 0 && isBase64Char(slice.charCodeAt(at - 1))) at = skipRun(slice, at);
+  for (let block = at; block + BLOCK <= slice.length; block += BLOCK) {
+    let i = block;
+    while (i < block + BLOCK && isBase64Char(slice.charCodeAt(i))) i++;
+    if (i < block + BLOCK) continue;
+    // A whole block: its run starts after the last other character before it (at most a block back).
+    let start = block;
+    while (start > at && isBase64Char(slice.charCodeAt(start - 1))) start--;
+    BASE64_AT.lastIndex = start;
+    const m = BASE64_AT.exec(slice);
+    if (m) return m;
+    // Too short: the grid starts again after it.
+    at = skipRun(slice, block);
+    block = at - BLOCK;
+  }
+  return null;
+}
 // Only the start of a blob is decoded: enough to show it and to find smuggled instructions near its top.
 const DECODE_CHARS = 64 * 1024;
 
 function decodeBase64(blob: string): string | undefined {
   try {
     const std = blob.slice(0, DECODE_CHARS).replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
-    const bytes = Uint8Array.from(atob(std.slice(0, std.length - (std.length % 4))), (c) => c.charCodeAt(0));
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return /^[\x20-\x7e\n\t\r]+$/.test(text) ? text : undefined;
+    // One character per byte; printable ASCII bytes are their own UTF-8, so no decoder is needed.
+    const bytes = atob(std.slice(0, std.length - (std.length % 4)));
+    return /^[\x20-\x7e\n\t\r]+$/.test(bytes) ? bytes : undefined;
   } catch {
     return undefined;
   }
@@ -436,14 +492,6 @@ function mixCheck(run: OpenRun, piece: string): OpenRun {
   run.lower ||= /[a-z]/.test(piece);
   run.digit ||= /\d/.test(piece);
   return run;
-}
-
-const anchorCache = new Map<string, RegExp>();
-function anchorRegExp(anchors: string[]): RegExp {
-  const key = [...new Set(anchors)].sort((a, b) => b.length - a.length).join('\u0000');
-  let re = anchorCache.get(key);
-  if (!re) anchorCache.set(key, (re = new RegExp(key.split('\u0000').map(escapeRegExp).join('|'), 'gi')));
-  return re;
 }
 
 const globalCopies = new WeakMap<RegExp, RegExp>();
@@ -473,7 +521,7 @@ class TextScan {
   private readonly secrets: Array<Finding | undefined> = [];
   private secretWord: Finding | undefined;
   private readonly cross: Array<Finding | undefined> = [];
-  private readonly crossList: CrossPattern[];
+  private readonly rules: Rules;
   private urlResume = 0;
   private readonly urls = { count: 0, start: -1, end: -1, hosts: new Set<string>() };
   private urlOpen = false;
@@ -483,61 +531,61 @@ class TextScan {
 
   constructor(text: string, where: Where, noun: string, servers: ServerTools[], private readonly wordsOnly = false) {
     this.scan = { text, where, noun, findings: [] };
-    this.crossList = crossPatterns(servers);
+    this.rules = servers.length ? rulesFor(servers) : NO_SERVERS;
   }
 
   get length(): number {
     return this.scan.text.length;
   }
 
-  /** The anchors of the rules still unmatched that this slice holds, found in one native pass. */
-  private anchorsIn(slice: string): Set<string> {
-    const wanted = [
-      ...INSTRUCTIONS.filter((_, k) => !this.instructions[k]),
-      ...SECRETS.filter((_, k) => !this.secrets[k]),
-      ...(this.secretWord ? [] : [SECRET_WORDS]),
-    ].flatMap((p) => p.anchors);
-    const found = new Set<string>();
-    if (!wanted.length) return found;
-    const re = anchorRegExp(wanted);
-    re.lastIndex = 0;
-    for (let m = re.exec(slice); m; m = re.exec(slice)) found.add(m[0].toLowerCase());
-    return found;
+  /** The word rules still unmatched: indexes into the rule list (see Rules). */
+  private wanted(): number[] {
+    const wanted: number[] = [];
+    INSTRUCTIONS.forEach((_, k) => this.instructions[k] || wanted.push(k));
+    SECRETS.forEach((_, k) => this.secrets[k] || wanted.push(SECRETS_AT + k));
+    if (!this.secretWord) wanted.push(SECRET_WORDS_AT);
+    if (!this.wordsOnly) this.rules.cross.forEach((_, k) => this.cross[k] || wanted.push(CROSS_AT + k));
+    return wanted;
   }
 
   /** Scans [from, to); windows must be given in order, edges on code point boundaries. */
   step(from: number, to: number): void {
-    const { text } = this.scan;
-    if (!this.wordsOnly) this.stepCharacters(from, to);
+    const { text, noun } = this.scan;
     const sliceStart = Math.max(0, from - LOOKBEHIND);
     const sliceEnd = Math.min(text.length, to + OVERLAP);
     const slice = text.slice(sliceStart, sliceEnd);
-    const has = this.anchorsIn(slice);
+    const base64 = onlyBase64(slice);
+    // Base64 characters are all plain ASCII: no character rule has anything to look at.
+    if (!this.wordsOnly) {
+      if (base64) this.charPos = Math.max(this.charPos, to);
+      else this.stepCharacters(from, to);
+    }
     const first = (re: RegExp, at: number) => {
       const g = globalOf(re);
       g.lastIndex = at - sliceStart;
       const m = g.exec(slice);
       return m && sliceStart + m.index < to ? { index: sliceStart + m.index, text: m[0] } : undefined;
     };
-    const patterns = (list: Pattern[], found: Array<Finding | undefined>, code: FindingCode) => list.forEach(({ rule, anchors, re, message }, k) => {
-      if (found[k] || !anchors.some((a) => has.has(a))) return;
+    // Full regexes run only for the rules whose anchors this slice holds.
+    for (const r of this.rules.search.hits(slice, sliceStart === 0, this.wanted(), base64)) {
+      const pattern = r < SECRETS_AT ? INSTRUCTIONS[r]! : r < SECRET_WORDS_AT ? SECRETS[r - SECRETS_AT]! : r === SECRET_WORDS_AT ? SECRET_WORDS : undefined;
+      if (pattern) {
+        const m = first(pattern.re, from);
+        if (!m) continue;
+        const code = r < SECRETS_AT ? 'model-instructions' : 'secret-reference';
+        const finding = this.finding(code, pattern.rule, pattern.message(noun, m.text), m.index, m.index + m.text.length);
+        if (r < SECRETS_AT) this.instructions[r] = finding;
+        else if (r < SECRET_WORDS_AT) this.secrets[r - SECRETS_AT] = finding;
+        else this.secretWord = finding;
+        continue;
+      }
+      const { server, tool, re } = this.rules.cross[r - CROSS_AT]!;
       const m = first(re, from);
-      if (m) found[k] = this.finding(code, rule, message(this.scan.noun, m.text), m.index, m.index + m.text.length);
-    });
-    patterns(INSTRUCTIONS, this.instructions, 'model-instructions');
-    patterns(SECRETS, this.secrets, 'secret-reference');
-    if (!this.secretWord && SECRET_WORDS.anchors.some((a) => has.has(a))) {
-      const m = first(SECRET_WORDS.re, from);
-      if (m) this.secretWord = this.finding('secret-reference', SECRET_WORDS.rule, SECRET_WORDS.message(this.scan.noun, m.text), m.index, m.index + m.text.length);
+      if (!m) continue;
+      const rule = distinctive(tool) ? 'crossDistinct' : 'crossGeneric';
+      this.cross[r - CROSS_AT] = this.finding('cross-server-reference', rule, `${noun} mentions ${quote(tool)}, a tool of the server ${quote(server)}.`, m.index, m.index + m.text.length);
     }
     if (this.wordsOnly) return;
-    this.crossList.forEach(({ server, tool, re }, k) => {
-      if (this.cross[k]) return;
-      const m = first(re, from);
-      if (!m) return;
-      const rule = distinctive(tool) ? 'crossDistinct' : 'crossGeneric';
-      this.cross[k] = this.finding('cross-server-reference', rule, `${this.scan.noun} mentions ${quote(tool)}, a tool of the server ${quote(server)}.`, m.index, m.index + m.text.length);
-    });
     this.stepUrls(slice, sliceStart, from, to);
     if (!this.blob) this.stepBase64(slice, sliceStart, from, to);
   }
@@ -555,6 +603,8 @@ class TextScan {
   }
 
   private stepUrls(slice: string, sliceStart: number, from: number, to: number): void {
+    // Every URL holds "://" a few characters after its start, so a slice without ':' has none.
+    if (!this.urlOpen && !slice.includes(':')) return;
     if (this.urlOpen) {
       const end = this.runEnd(URL_REST, slice, sliceStart, from);
       if (end === undefined) return;
@@ -589,8 +639,7 @@ class TextScan {
       this.b64Resume = end;
       if (open.upper && open.lower && open.digit) return void (this.blob = { start: open.start, end });
     }
-    BASE64.lastIndex = Math.max(from, this.b64Resume) - sliceStart;
-    for (let m = BASE64.exec(slice); m; m = BASE64.exec(slice)) {
+    for (let m = nextBase64(slice, Math.max(from, this.b64Resume) - sliceStart); m; m = nextBase64(slice, m.index + m[0].length)) {
       const start = sliceStart + m.index;
       if (start >= to) break;
       const end = start + m[0].length;
@@ -602,7 +651,6 @@ class TextScan {
       }
       // Real base64 mixes cases and digits; long snake_case words or hex digests do not.
       if (run.upper && run.lower && run.digit) return void (this.blob = { start, end });
-      BASE64.lastIndex = end - sliceStart;
     }
   }
 

@@ -2,42 +2,13 @@
 // nesting depth (checked without recursion) and a text scan that gives the event loop back often.
 import { scanText, scanTextAsync, SCAN_WINDOW, type Finding, type ServerTools } from '../../shared/description-scan.js';
 
-/**
- * Deepest nesting of arrays and objects a call's arguments may have. Real tools nest a few levels;
- * deeper input is refused before anything recursive (hashes, previews, the log) touches it.
- */
-export const MAX_ARGUMENT_DEPTH = 64;
+export { MAX_ARGUMENT_DEPTH, nestingDepth, TOO_DEEP_REFUSAL, depthRefusal, TOO_DEEP_ARGUMENTS } from './argument-depth.js';
+import { MAX_ARGUMENT_DEPTH } from './argument-depth.js';
+
 /** Most findings one call's arguments add to its card. */
 export const MAX_ARGUMENT_FINDINGS = 50;
 /** Longest stretch the scan holds the event loop before yielding. */
 export const SCAN_SLICE_MS = 10;
-
-/** The nesting depth of a JSON value, counted without recursion; stops counting past `limit`. */
-export function nestingDepth(value: unknown, limit = MAX_ARGUMENT_DEPTH): number {
-  let deepest = 0;
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    const inner = depth + 1;
-    if (inner > deepest) deepest = inner;
-    if (deepest > limit) return deepest;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) {
-      if (child !== null && typeof child === 'object') stack.push([child, inner]);
-    }
-  }
-  return deepest;
-}
-
-export const TOO_DEEP_REFUSAL = `The call's arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels, more than Countersign checks, so it was refused and not run.`;
-
-/** The refusal sentence when the arguments nest deeper than the limit, else undefined. */
-export function depthRefusal(args: unknown): string | undefined {
-  return nestingDepth(args) > MAX_ARGUMENT_DEPTH ? TOO_DEEP_REFUSAL : undefined;
-}
-
-/** What the log keeps of arguments that were refused for their depth: a note, not the value. */
-export const TOO_DEEP_ARGUMENTS = { countersign: `arguments not recorded: nested deeper than ${MAX_ARGUMENT_DEPTH} levels` };
 
 /** A pause for long scans: yields to the event loop once `sliceMs` have passed since the last yield. */
 export function yielder(sliceMs = SCAN_SLICE_MS): () => Promise<void> | undefined {

@@ -6,6 +6,7 @@ import type { DecidedBy, Rule } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import { depthRefusal, TOO_DEEP_ARGUMENTS, TOO_DEEP_REFUSAL } from './argument-checks.js';
 import { checkSchema, withSchemaCheck } from './schema-check.js';
+import { leaseSchema } from './schema-export.js';
 import { gatherFacts, rememberRead, type ReadHistory } from './call-facts.js';
 import type { NewRule, PendingQueue } from './pending-queue.js';
 import { isPlainRule, ruleText } from '../../shared/rules.js';
@@ -135,7 +136,8 @@ export class CallGate {
       protectedMatches,
       enforced,
     });
-    const schema = await checkSchema(tool, ctx.arguments, trust.identityOf(server)?.protocolVersion);
+    const protocolVersion = trust.identityOf(server)?.protocolVersion;
+    const schema = await checkSchema(tool, ctx.arguments, protocolVersion);
     const decision = withSchemaCheck(decided, schema, { server, tool: ctx.toolName });
     const schemaNote = schema.violated ? { detail: schema.findings[0]!.message } : {};
     const started = Date.now();
@@ -165,15 +167,19 @@ export class CallGate {
           await this.deps.onLocalRead?.(session.clientKey);
         }
       }
+      // Only an automatic allow may be reused without asking; a person's yes was for this one call.
+      // A scoped, expiring or session rule is checked per call: `connect` may not repeat it by tool name.
+      const leasable = session.takesLeases === true && !(decidedBy === 'person' || (decision.rule && !isPlainRule(decision.rule)));
+      // `connect` checks each leased call against the schema with this; none it can use: no lease.
+      const check = leasable ? await leaseSchema(tool, protocolVersion) : undefined;
       return {
         forward: true,
         retryOnTimeout: trusted && decision.hints.supplied.idempotentHint && decision.hints.idempotentHint && !decision.hints.readOnlyHint,
         onSettled: (outcome: CallOutcome) => log({ decision: 'allow', decidedBy, actor, ...settledFields(outcome) }),
         decidedBy: granted,
-        // Only an automatic allow may be reused without asking; a person's yes was for this one call.
-        // A scoped, expiring or session rule is checked per call: `connect` may not repeat it by tool name.
-        lease: decidedBy === 'person' || (decision.rule && !isPlainRule(decision.rule)) ? undefined : {
+        lease: check === undefined ? undefined : {
           decidedBy, reasons, untilLocalRead: !hadReadLocal, protect: { scope, toolOnlyReads: decision.hints.readOnlyHint },
+          ...(check ? { schema: check } : {}),
         },
       };
     };

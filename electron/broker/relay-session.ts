@@ -24,6 +24,8 @@ export interface GateSession {
   readonly clientKey: string;
   clientInfo?: { name?: string; version?: string };
   readonly allowedTools: Set<string>;
+  /** Reuses automatic allows under a lease (relay mode's `connect`): only then is one made. */
+  readonly takesLeases?: boolean;
   toolDefinition(name: string): Promise<ToolDefinition | undefined>;
   knownTools(): ToolDefinition[];
 }
@@ -65,6 +67,8 @@ export interface LeaseInfo {
   untilLocalRead: boolean;
   /** Self-protection: a leased call whose arguments name these paths is not leased, it asks the broker. */
   protect?: { scope: import('./self-protection.js').ProtectScope; toolOnlyReads: boolean };
+  /** The validator leased calls are checked with (schema-export.ts); none: the tool has no schema. */
+  schema?: { key: string; code?: string };
 }
 
 /**
@@ -304,12 +308,22 @@ export class RelaySession implements GateSession {
   passResult(upId: number): { downId: JsonRpcId; onSettled?: Settle } | null | undefined {
     const pending = this.closed ? undefined : this.upPending.get(upId);
     if (!pending) return null;
-    if (pending.downId === null || pending.method === 'initialize' || pending.method === 'tools/list') return undefined;
-    // 2026-07-28: a call's result may be input_required, discover names the server, listen carries its id.
-    if (pending.method === 'server/discover' || pending.method === 'subscriptions/listen' || (this.era.modern && pending.call)) return undefined;
+    if (pending.downId === null || !this.passesAsBytes(pending)) return undefined;
     this.upPending.delete(upId);
     this.downInflight.delete(pending.downId);
     return { downId: pending.downId, onSettled: pending.call?.onSettled };
+  }
+
+  /** Whether passResult could pass the result for `upId` (no change made): the lane skips its scan when not. */
+  mayPassResult(upId: number): boolean {
+    const pending = this.closed ? undefined : this.upPending.get(upId);
+    return pending !== undefined && this.passesAsBytes(pending);
+  }
+
+  private passesAsBytes(pending: UpstreamPending): boolean {
+    if (pending.downId === null || pending.method === 'initialize' || pending.method === 'tools/list') return false;
+    // 2026-07-28: a call's result may be input_required, discover names the server, listen carries its id.
+    return !(pending.method === 'server/discover' || pending.method === 'subscriptions/listen' || (this.era.modern && pending.call));
   }
 
   private sendUpstream(message: JsonRpcMessage, downId?: JsonRpcId): Promise<void> {

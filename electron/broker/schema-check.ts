@@ -1,6 +1,6 @@
 // Checks a call's arguments against the tool's inputSchema with ajv, in the dialect the schema
 // declares ($schema), else 2020-12 for MCP 2025-11-25 and later and draft-07 before. ajv is loaded on
-// first use only (connect's cold start must not pay for it), and each schema is compiled once per
+// first use only, in the broker (`connect` checks leased calls with code exported by schema-export.ts), and each schema is compiled once per
 // canonical hash. A broken schema is a finding, never a crash; violations are findings that make an
 // automatic allow ask instead.
 import { createHash } from 'node:crypto';
@@ -29,7 +29,6 @@ const MAX_CACHED = 512;
 const MAX_SHOWN_ERRORS = 8;
 const cache = new Map<string, Compiled>();
 let compilers: Promise<Record<Dialect, Compiler>> | undefined;
-let loaded: Record<Dialect, Compiler> | undefined;
 
 /** The dialect a schema asks for; without $schema, what the session's MCP revision implies. */
 export function dialectOf(schema: unknown, protocolVersion?: string): Dialect {
@@ -51,13 +50,13 @@ function load(): Promise<Record<Dialect, Compiler>> {
       const Ctor = ((mod as { default?: unknown }).default ?? mod) as new (o: typeof options) => Compiler;
       return new Ctor(options);
     };
-    loaded = { 'draft-07': make(draft07), '2019-09': make(v2019), '2020-12': make(v2020) };
-    return loaded;
+    return { 'draft-07': make(draft07), '2019-09': make(v2019), '2020-12': make(v2020) };
   })();
   return compilers;
 }
 
-const keyOf = (schema: unknown, dialect: Dialect) => `${dialect}:${createHash('sha256').update(canonicalJson(schema)).digest('hex')}`;
+/** One compiled schema per dialect and canonical content. */
+export const schemaKey = (schema: unknown, dialect: Dialect): string => `${dialect}:${createHash('sha256').update(canonicalJson(schema)).digest('hex')}`;
 
 function compileWith(compiler: Compiler, schema: unknown): Compiled {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return { ok: false, error: 'the inputSchema is not a JSON object' };
@@ -79,7 +78,7 @@ async function compiled(tool: ToolDefinition, protocolVersion?: string): Promise
   const dialect = dialectOf(tool.inputSchema, protocolVersion);
   let key: string;
   try {
-    key = keyOf(tool.inputSchema, dialect);
+    key = schemaKey(tool.inputSchema, dialect);
   } catch (err) {
     return { ok: false, error: (err as Error).message };
   }
@@ -87,16 +86,6 @@ async function compiled(tool: ToolDefinition, protocolVersion?: string): Promise
   if (hit) return hit;
   const all = await load();
   return remember(key, compileWith(all[dialect], tool.inputSchema));
-}
-
-/** The compiled schema if ajv is loaded and this schema was compiled before; never loads or compiles. */
-function compiledIfReady(tool: ToolDefinition, protocolVersion?: string): Compiled | undefined {
-  if (!loaded) return undefined;
-  try {
-    return cache.get(keyOf(tool.inputSchema, dialectOf(tool.inputSchema, protocolVersion)));
-  } catch {
-    return undefined;
-  }
 }
 
 function describe(e: ErrorObject): string {
@@ -172,21 +161,6 @@ function safeJson(v: unknown): string {
 export async function checkSchema(tool: ToolDefinition | undefined, args: unknown, protocolVersion?: string): Promise<SchemaCheck> {
   if (!tool || tool.inputSchema === undefined) return { violated: false, findings: [] };
   return result(await compiled(tool, protocolVersion), tool, args);
-}
-
-/**
- * The check when it can run at once (ajv loaded, this schema compiled), else undefined: for the
- * synchronous lease path in `connect`, which asks the broker instead until `warmSchema` has run.
- */
-export function checkSchemaIfReady(tool: ToolDefinition | undefined, args: unknown, protocolVersion?: string): SchemaCheck | undefined {
-  if (!tool || tool.inputSchema === undefined) return { violated: false, findings: [] };
-  const ready = compiledIfReady(tool, protocolVersion);
-  return ready ? result(ready, tool, args) : undefined;
-}
-
-/** Loads ajv and compiles the schema in the background, so later checks can run synchronously. */
-export function warmSchema(tool: ToolDefinition | undefined, protocolVersion?: string): void {
-  if (tool?.inputSchema !== undefined) void compiled(tool, protocolVersion).catch(() => undefined);
 }
 
 /**

@@ -78,6 +78,32 @@ export function realpathOfExisting(p: string, cache: Map<string, Seen> = new Map
   }
 }
 
+/**
+ * realpathOfExisting of `base` joined with `rest`, where `base` is a folder known to exist with no symlink
+ * on its way: only what follows it is looked at (a symlink there: the full walk).
+ */
+function realpathUnder(base: string, rest: string, cache: Map<string, Seen>): string {
+  const parts = rest.split(path.sep).filter(Boolean);
+  let existing = base;
+  for (const part of parts) {
+    const next = path.join(existing, part);
+    const kind = lstatKind(next, cache);
+    if (kind === 'missing') break;
+    if (kind === 'link') return realpathOfExisting(path.join(base, ...parts), cache);
+    existing = next;
+  }
+  return path.join(base, ...parts);
+}
+
+/** A folder with symlinks followed, when it exists. */
+export function realFolder(p: string): string | undefined {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return undefined;
+  }
+}
+
 export function scopeFor(paths: readonly ProtectedPath[], cwd: string, env: NodeJS.ProcessEnv = process.env): ProtectScope {
   const roots = paths
     .filter((p) => p.path)
@@ -106,8 +132,13 @@ export function resolveAsServer(text: string, scope: Pick<ProtectScope, 'cwd' | 
   return path.resolve(scope.cwd, p);
 }
 
-/** Every protected file or folder a call's arguments name. */
-export function findProtected(args: unknown, scope: ProtectScope): ProtectedMatch[] {
+/**
+ * Every protected file or folder a call's arguments name. `realCwd`: the server's folder with symlinks
+ * followed, when the caller knows it for a server already running there (`connect`, once per lease): a
+ * relative path then costs the lstats of its own parts only. The server resolves relative paths from the
+ * folder it started in, whatever happens to that folder's path later.
+ */
+export function findProtected(args: unknown, scope: ProtectScope, realCwd?: string): ProtectedMatch[] {
   if (!scope.roots.length) return [];
   const texts = pathCandidates(args);
   if (texts.length > MAX_FOLLOWED) {
@@ -118,7 +149,8 @@ export function findProtected(args: unknown, scope: ProtectScope): ProtectedMatc
   for (const text of texts) {
     const abs = resolveAsServer(text, scope);
     if (!abs) continue;
-    const real = realpathOfExisting(abs, cache);
+    const underCwd = realCwd !== undefined && (abs === scope.cwd || abs.startsWith(scope.cwd.endsWith(path.sep) ? scope.cwd : scope.cwd + path.sep));
+    const real = underCwd ? realpathUnder(realCwd, abs.slice(scope.cwd.length), cache) : realpathOfExisting(abs, cache);
     candidates.push({ text, forms: real === abs ? [abs] : [abs, real] });
   }
   return matchProtected(candidates, scope.roots, {

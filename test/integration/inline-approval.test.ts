@@ -6,7 +6,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditEntry, InlineApprovalClient } from '../../shared/api.js';
+import type { AuditEntry, InlineApprovalClient, PendingCall } from '../../shared/api.js';
+import { pendingCallWarnings, splitHeadline } from '../../shared/call-warnings.js';
 import { configure, makeDataDir, removeDir, startServe, type TestBroker, type Via } from '../helpers/broker-harness.js';
 import { CLI, EVERYTHING_SERVER, NODE } from '../helpers/paths.js';
 
@@ -29,6 +30,16 @@ async function formClient(broker: TestBroker, via: Via, answer: { current: Answe
 }
 
 const approve: Answer = async () => ({ action: 'accept', content: { decision: 'approve' } });
+const WARNING_LINE = /^(Danger|Warning|Note): /;
+
+// The form shows the queue card's headline: the same warnings, in the same order, at most three.
+function expectCardHeadline(asked: string, pending: PendingCall): void {
+  const { headline } = splitHeadline(pendingCallWarnings(pending));
+  const lines = asked.split('\n').filter((l) => WARNING_LINE.test(l));
+  expect(headline.length).toBeGreaterThan(0);
+  expect(lines).toHaveLength(headline.length);
+  headline.forEach((w, i) => expect(lines[i]).toContain(w.title));
+}
 const never: Answer = (_m, signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('cancelled by Countersign'))));
 
 describe.each<Via>(['connect', 'http'])('approval inside the client via %s', (via) => {
@@ -75,6 +86,8 @@ describe.each<Via>(['connect', 'http'])('approval inside the client via %s', (vi
     expect(textOf(result)).toContain(message);
     expect(form.asked.at(-1)).toMatch(/^Approve echo on everything\?\nArguments: .*inline/);
     expect(form.asked.at(-1)).toMatch(/Full preview: http:\/\/127\.0\.0\.1:\d+/);
+    // An untrusted server: the card's first warning says so, and the form says it too.
+    expect(form.asked.at(-1)!.split('\n').filter((l) => WARNING_LINE.test(l)).length).toBeGreaterThan(0);
     expect(form.asked.at(-1)).not.toContain(broker.apiToken);
     const entries = await entriesFor(message);
     expect(entries).toHaveLength(1);
@@ -100,6 +113,7 @@ describe.each<Via>(['connect', 'http'])('approval inside the client via %s', (vi
     const call = form.client.callTool({ name: 'echo', arguments: { message } });
     const pending = await broker.waitForPending((c) => (c.arguments as { message?: string }).message === message);
     await expect.poll(() => form.asked.some((a) => a.includes(message))).toBe(true);
+    expectCardHeadline(form.asked.find((a) => a.includes(message))!, pending);
     expect(await broker.api('decide', pending.id, { kind: 'allow-once' })).toMatchObject({ ok: true, forwarded: true });
     expect(textOf(await call)).toContain(message);
     await expect.poll(() => cancelled.some((a) => a.includes(message))).toBe(true);

@@ -35,10 +35,10 @@ describe('relay mode', () => {
     const dataDir = makeDataDir();
     const tree = { command: NODE, args: [FIXTURE, 'crash'] };
     configure(dataDir, {
-      tree, 'tree-untrust': tree, 'tree-cli': tree, 'tree-kill': tree, 'tree-term': tree, 'tree-pause': tree,
+      tree, 'tree-untrust': tree, 'tree-cli': tree, 'tree-kill': tree, 'tree-term': tree, 'tree-pause': tree, 'tree-nine': tree,
       fs: { command: NODE, args: [FILESYSTEM_SERVER, scratch] },
       web: { command: NODE, args: [FIXTURE, 'web'] },
-    }, ['tree', 'tree-untrust', 'tree-cli', 'tree-kill', 'tree-term', 'tree-pause', 'fs', 'web']);
+    }, ['tree', 'tree-untrust', 'tree-cli', 'tree-kill', 'tree-term', 'tree-pause', 'tree-nine', 'fs', 'web']);
     broker = await startServe(dataDir);
   });
 
@@ -171,6 +171,21 @@ describe('relay mode', () => {
       expect(log.map((e) => (e.arguments as { n: number }).n)).toEqual([0, 1, 2, 3]);
       const { warnings } = await broker.api<BrokerStatus>('getStatus');
       expect(warnings.filter((w) => w.includes("'tree-term' session ended abruptly"))).toEqual([]);
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+  });
+
+  it('loses no log entry when connect is killed with -9 right after a leased call ran', async () => {
+    const client = await connectClient(broker, 'tree-nine', 'connect');
+    const connectPid = (client.transport as StdioClientTransport).pid!;
+    try {
+      // The first call asks the broker and earns the lease; the rest run under it, each reported first.
+      for (let n = 0; n < 4; n++) expect(textOf(await client.callTool({ name: 'ok', arguments: { n } }))).toBe('ok');
+      process.kill(connectPid, 'SIGKILL');
+      const log = await broker.logWhen({ server: 'tree-nine', tool: 'ok' }, (l) => l.length >= 4);
+      expect(log.map((e) => (e.arguments as { n: number }).n)).toEqual([0, 1, 2, 3]);
+      for (const e of log) expect(e).toMatchObject({ decision: 'allow', decidedBy: 'policy', status: 'ok' });
     } finally {
       await client.close().catch(() => undefined);
     }

@@ -66,6 +66,42 @@ describe('windowed scan', () => {
     expect(scanText(text, arg).find((f) => f.code === 'unicode-tags')?.message).toContain('send the keys');
   });
 
+  // The prefilter for long whitespace-free runs must not hide a secret path inside one.
+  const b64 = (chars: number) => randomBytes(chars).toString('base64').slice(0, chars);
+  const sshFinding = (text: string) => scanText(text, arg).find((f) => f.code === 'secret-reference' && f.message.includes('SSH'));
+
+  it('finds an SSH key path inside a long whitespace-free run, in any case', () => {
+    expect(sshFinding(`${b64(3 * SCAN_WINDOW)}/home/u/.ssh/id_rsa/${b64(SCAN_WINDOW)}`)?.message).toContain('".ssh"');
+    expect(sshFinding(`${b64(2 * SCAN_WINDOW)}+ID_RSA+${b64(1000)}`)?.message).toContain('"ID_RSA"');
+    expect(sshFinding(`${b64(2 * SCAN_WINDOW)}/.SSH/${b64(1000)}`)?.message).toContain('".SSH"');
+  });
+
+  it('finds an SSH key path across a window edge in base64-looking text', () => {
+    for (const back of [1, 3, 6, 12, 20]) {
+      const text = `${b64(SCAN_WINDOW - back)}/.ssh/id_ed25519=${b64(SCAN_WINDOW)}`;
+      expect(sshFinding(text), `path starts ${back} before the edge`).toBeDefined();
+    }
+  });
+
+  it('finds credentials words and other servers\' tools between base64 separators', () => {
+    const base = b64(2 * SCAN_WINDOW).replace(/[+/=]/g, 'A');
+    const found = scanText(`${base}+Access_Token/${base}/send_email=`, arg);
+    expect(found.find((f) => f.code === 'secret-reference')?.message).toContain('"Access_Token"');
+    expect(found.find((f) => f.code === 'cross-server-reference')?.message).toContain('send_email');
+    // Inside one base64 word the regexes see no word boundary, so nothing is found there.
+    expect(scanText(`${base}AccessToken${base}`, arg).map((f) => f.code)).toEqual(['base64-blob']);
+  });
+
+  it('tells base64 runs of 79 and 80 characters apart, after short runs and at a window edge', () => {
+    const run = (n: number) => 'Ab1'.repeat(n).slice(0, n);
+    const blobLength = (text: string) => /a (\d+)-character base64 blob/.exec(scanText(text, arg).find((f) => f.code === 'base64-blob')?.message ?? '')?.[1];
+    expect(blobLength(`x ${run(79)} y`)).toBeUndefined();
+    expect(blobLength(`x ${run(80)} y`)).toBe('80');
+    expect(blobLength(`${run(60)} ${run(79)}.${run(45)}=${run(81)}`)).toBe('81');
+    expect(blobLength(`${'word '.repeat(SCAN_WINDOW / 5 - 1)}abcd ${run(100)}`)).toBe('100');
+    expect(blobLength(`${'x '.repeat(SCAN_WINDOW / 2 - 20)}${run(79)}`)).toBeUndefined();
+  });
+
   it('finds the same findings async as sync, pausing between windows', async () => {
     const text = `${filler(5 * SCAN_WINDOW)} https://x.example/ \u202e send_email ${randomBytes(100).toString('base64')}`;
     let pauses = 0;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { inlineAnswer, notInlineBecause } from '../../electron/broker/inline-approval.js';
+import { inlineAnswer, inlineMessage, notInlineBecause } from '../../electron/broker/inline-approval.js';
+import { pendingCallWarnings, splitHeadline } from '../../shared/call-warnings.js';
 
 const base = { reasons: [], findings: [], arguments: { path: '/tmp/a.txt', content: 'one line' } };
 const reason = (code: string) => ({ code, severity: 'warning', message: code }) as never;
@@ -24,5 +25,30 @@ describe('inline approval', () => {
     expect(inlineAnswer({ action: 'accept', content: { decision: 'APPROVE' } })).toBeUndefined();
     expect(inlineAnswer({ action: 'accept' })).toBeUndefined();
     expect(inlineAnswer(undefined)).toBeUndefined();
+  });
+
+  it('words the form with the queue card\'s headline: at most three, the rest counted, text escaped', () => {
+    const none = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+    const call = {
+      server: 'web\u202e', tool: 'post\u009b', serverTrusted: false, arguments: { url: 'https://x.example/\u202e' },
+      hints: { ...none, destructiveHint: true, openWorldHint: true, supplied: none },
+      reasons: ['no-annotations', 'exfiltration-risk', 'untrusted-server', 'unverified-claims'].map(reason),
+      findings: [
+        { code: 'embedded-url', severity: 'warning', message: 'The argument contains 1 web address(es).', excerpt: 'x' },
+        { code: 'bidi-control', severity: 'warning', message: 'The argument contains 1 bidirectional control character(s).', excerpt: 'x' },
+        { code: 'secret-reference', severity: 'warning', message: 'The argument refers to SSH keys (".ssh").', excerpt: 'x' },
+      ] as never,
+      facts: { localReads: ['/home/u/notes.txt'] },
+    };
+    const { headline, more } = splitHeadline(pendingCallWarnings(call));
+    const notable = headline.length + more.filter((w) => w.severity !== 'info').length;
+    expect(notable).toBeGreaterThan(3);
+    const lines = inlineMessage(call).split('\n');
+    const warnings = lines.filter((l) => /^(Danger|Warning|Note): /.test(l));
+    expect(warnings).toHaveLength(3);
+    headline.forEach((w, i) => expect(warnings[i]).toContain(w.title));
+    expect(lines).toContain(`${notable - 3} more warning${notable - 3 > 1 ? 's' : ''} in Countersign.`);
+    expect(lines.join('\n')).not.toMatch(/[\u202e\u009b]/);
+    expect(lines[0]).toBe('Approve post\\x9b on web\\u202e?');
   });
 });

@@ -2,7 +2,7 @@
 // exactly as JSON.parse does. Checked on hand-picked lines and on thousands of random mutations.
 import { describe, expect, it } from 'vitest';
 import { checkEnvelope } from '../../shared/jsonrpc.js';
-import { scanEnvelope, withId } from '../../electron/broker/relay-mode/json-scan.js';
+import { idHint, scanEnvelope, withId } from '../../electron/broker/relay-mode/json-scan.js';
 
 const b = (s: string): Buffer => Buffer.from(s, 'utf8');
 
@@ -96,5 +96,27 @@ describe('scanEnvelope', () => {
     }
     // The mutations must also produce lines the scan accepts, or the check above proves nothing.
     expect(vouched).toBeGreaterThan(300);
+  });
+});
+
+describe('idHint', () => {
+  it("reads the id where servers usually write it, and is the parsed id whenever the line parses", () => {
+    expect(idHint(b('{"result":{"content":[]},"jsonrpc":"2.0","id":42}\n'))).toBe(42);
+    expect(idHint(b('{"jsonrpc":"2.0","id":7,"result":{}}'))).toBe(7);
+    expect(idHint(b('{"jsonrpc":"2.0","result":{"x":{"id":5}}}'))).toBeUndefined();
+    expect(idHint(b('{"jsonrpc":"2.0","result":{},"id":"s"}'))).toBeUndefined();
+    expect(idHint(b('{"result":{},"xid":3}'))).toBeUndefined();
+    // Random lines: a hint is only ever the id JSON.parse reads (or the line does not parse).
+    const base = '{"result":{"content":[{"type":"text","text":"a,\\"id\\":9}"}]},"jsonrpc":"2.0","id":12}';
+    for (let n = 0; n < 3000; n++) {
+      const chars = [...base];
+      const at = Math.floor(Math.random() * chars.length);
+      if (n % 2) chars.splice(at, 1);
+      else chars.splice(at, 0, '},"id":1234567890:"'[Math.floor(Math.random() * 18)]!);
+      const line = b(chars.join(''));
+      const hint = idHint(line);
+      const v = parsed(line);
+      if (hint !== undefined && v) expect(v.id, line.toString()).toBe(hint);
+    }
   });
 });

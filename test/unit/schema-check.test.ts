@@ -1,7 +1,9 @@
 // Arguments against inputSchema with the real ajv: the declared dialect, clear violations, broken
-// schemas as findings, and the synchronous path that only runs once warmed.
+// schemas as findings, and the validators `connect` checks leased calls with, which must agree.
 import { describe, expect, it } from 'vitest';
-import { checkSchema, checkSchemaIfReady, dialectOf, warmSchema, withSchemaCheck } from '../../electron/broker/schema-check.js';
+import { checkSchema, dialectOf, withSchemaCheck } from '../../electron/broker/schema-check.js';
+import { leaseSchema } from '../../electron/broker/schema-export.js';
+import { LeaseChecks } from '../../electron/broker/relay-mode/lease-check.js';
 import type { DecisionResult } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 
@@ -70,14 +72,48 @@ describe('violations', () => {
   });
 });
 
-describe('synchronous path', () => {
-  it('says nothing until warmed, then checks at once', async () => {
-    const fresh = tool({ type: 'object', properties: { n: { type: 'number', description: `fresh ${Math.random()}` } }, additionalProperties: false });
-    expect(checkSchemaIfReady(fresh, { n: 'x' })).toBeUndefined();
-    warmSchema(fresh);
-    await checkSchema(fresh, {}); // the same compile, awaited
-    expect(checkSchemaIfReady(fresh, { n: 'x' })?.violated).toBe(true);
-    expect(checkSchemaIfReady(fresh, { n: 1 })?.violated).toBe(false);
+describe("connect's check of leased calls (exported validators)", () => {
+  const cases: Array<[unknown, unknown[]]> = [
+    [strict.inputSchema, [{ path: 'x' }, { path: 'x', count: 1.5 }, { count: 1 }, { path: 'x', sidenote: 1 }, undefined, [], 'x']],
+    [{ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { pair: { type: 'array', items: [{ type: 'string' }] } } }, [{ pair: ['a'] }, { pair: [1] }]],
+    [{ type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] } } }, [{ pair: ['a', 1] }, { pair: [1, 'a'] }]],
+    [{ type: 'object', properties: { s: { type: 'string', maxLength: 2, pattern: '^a' }, u: { type: 'array', uniqueItems: true }, c: { const: { k: [1] } }, e: { enum: ['x', 2] } } },
+      [{ s: 'a😀' }, { s: 'a😀😀' }, { s: 'b' }, { u: [{ a: 1 }, { a: 1 }] }, { u: [1, 2] }, { c: { k: [1] } }, { c: { k: [2] } }, { e: 2 }, { e: 'y' }]],
+    [{ $defs: { node: { type: 'object', properties: { next: { $ref: '#/$defs/node' }, v: { type: 'number' } } } }, $ref: '#/$defs/node' }, [{ next: { next: { v: 1 } } }, { next: { next: { v: 'x' } } }]],
+    [{ type: 'object', properties: { a: { type: 'string' } }, unevaluatedProperties: false, anyOf: [{ properties: { b: { type: 'number' } } }, { required: ['a'] }] }, [{ a: 'x' }, { a: 'x', b: 1 }, { a: 'x', z: 1 }]],
+    [{ type: 'object', properties: { f: { type: 'string', format: 'email' } } }, [{ f: 'not an email' }, { f: 3 }]],
+  ];
+
+  it('agrees with the broker on every call', async () => {
+    const checks = new LeaseChecks();
+    for (const [schema, calls] of cases) {
+      const exported = await leaseSchema(tool(schema));
+      expect(exported).toBeTruthy();
+      expect(checks.accept(exported!)).toBe(true);
+      // The second lease names the validator by key only.
+      expect(checks.accept({ key: exported!.key })).toBe(true);
+      for (const args of calls) {
+        const broker = await checkSchema(tool(schema), args);
+        expect({ schema, args, passes: checks.passes(exported!.key, args) }).toEqual({ schema, args, passes: !broker.violated });
+      }
+    }
+  });
+
+  it('gives no validator for a broken schema (no lease), and nothing to check without a schema', async () => {
+    for (const broken of [{ type: 'objekt' }, { $ref: '#/nowhere' }, 'not an object', { properties: { a: { minimum: 'x' } } }]) {
+      expect(await leaseSchema(tool(broken))).toBeUndefined();
+    }
+    expect(await leaseSchema({ name: 't' } as ToolDefinition)).toBeNull();
+  });
+
+  it('refuses code it cannot use, and passes nothing it has no validator for', () => {
+    const checks = new LeaseChecks();
+    expect(checks.accept({ key: 'k1', code: 'module.exports = require("node:fs").readFileSync;' })).toBe(false);
+    expect(checks.accept({ key: 'k2', code: 'module.exports = 42;' })).toBe(false);
+    expect(checks.accept({ key: 'k3', code: 'this is not javascript' })).toBe(false);
+    expect(checks.accept({ key: 'k4' })).toBe(false);
+    expect(checks.passes('k1', {})).toBe(false);
+    expect(checks.passes('unknown', {})).toBe(false);
   });
 });
 

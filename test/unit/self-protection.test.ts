@@ -6,8 +6,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../shared/decide.js';
-import { isCritical, looksLikePath, pathCandidates, relation } from '../../shared/protected-paths.js';
-import { findProtected, realpathOfExisting, scopeFor, type ProtectScope } from '../../electron/broker/self-protection.js';
+import { isCritical, looksLikePath, pathCandidates, pathWords, relation } from '../../shared/protected-paths.js';
+import { findProtected, realFolder, realpathOfExisting, scopeFor, type ProtectScope } from '../../electron/broker/self-protection.js';
 
 let root: string;
 let dataDir: string;
@@ -64,6 +64,21 @@ describe('self-protection: what names the data folder', () => {
     expect(kinds({ path: `${dataDir}-other/settings.json` })).toEqual([]);
   });
 
+  it("gives the same answers when the server's folder is known with symlinks followed (connect, once per lease)", () => {
+    const linked = path.join(root, 'linked-project');
+    symlinkSync(work, linked);
+    const args = [
+      'innocent/settings.json', 'sub/cfg/Countersign/new-file.json', '../.config/Countersign/settings.json', 'dangling',
+      'notes.txt', 'sub', '.', '', 'message', path.join(dataDir, 'x'), '~/.config', `cat innocent/trust.json > out`,
+    ].map((p) => ({ path: p, [p]: 1 }));
+    for (const s of [scope, { ...scope, cwd: linked }]) {
+      const real = realFolder(s.cwd);
+      expect(real).toBe(work);
+      for (const a of args) expect(findProtected(a, s, real)).toEqual(findProtected(a, s));
+    }
+    expect(findProtected({ path: 'innocent/settings.json' }, { ...scope, cwd: linked }, work).map((m) => m.kind)).toEqual(['inside']);
+  });
+
   it('refuses to be outrun: more path-like values than it follows make the call critical', () => {
     const many = Array.from({ length: 2500 }, (_, i) => `dir/${i}`);
     expect(kinds({ paths: [...many, 'innocent/settings.json'] })).toEqual(['inside']);
@@ -85,6 +100,24 @@ describe('self-protection: what names the data folder', () => {
     expect(['/x', '~/x', './x', '..', 'a/b', 'C:\\x', 'file:///x', '${HOME}/x', '%APPDATA%\\x'].every(looksLikePath)).toBe(true);
     expect(['hello', 'https://x/y', ''].some(looksLikePath)).toBe(false);
     expect(pathCandidates({ a: 'rm -rf ~/.config "x y"', b: ['one'] })).toEqual(expect.arrayContaining(['rm -rf ~/.config "x y"', '~/.config', 'one', 'a', 'b']));
+  });
+
+  it('pathWords finds exactly the words a plain regex (the spec, slow on 10 MB) finds, over 30,000 texts', () => {
+    const word = `[^\\s"'\`;|&<>(){}[\\],=]`;
+    const spec = new RegExp(`(?<!${word})(?:${word}*[\\\\/]${word}*|(?:~|\\.|\\$\\{?HOME\\b|%[A-Z_]+%)${word}*)`, 'gu');
+    const parts = ['/', '\\', '~', '.', '$', '%', '$HOME', '${HOME}', '${HOME', '%APPDATA%', 'HOME', 'a', 'é', '世', '🏳', '\u00a0', ' ', '\n',
+      '"', '`', ';', '|', '<', '(', '{', '}', '[', ',', '=', '_', 'file://', 'C:', '\u3000', '\u2028', '.ssh/id_rsa', '~/.config'];
+    let seed = 5;
+    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    let found = 0;
+    for (let i = 0; i < 30_000; i++) {
+      const text = Array.from({ length: 1 + Math.floor(rnd() * 12) }, () => parts[Math.floor(rnd() * parts.length)]).join('');
+      const words: string[] = [];
+      pathWords(text, (w) => (words.push(w), true));
+      expect(words, JSON.stringify(text)).toEqual([...text.matchAll(spec)].map((m) => m[0]));
+      found += words.length;
+    }
+    expect(found).toBeGreaterThan(30_000);
   });
 });
 

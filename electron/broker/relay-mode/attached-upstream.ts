@@ -82,6 +82,15 @@ export class AttachedUpstream implements MessageTransport {
     return this.lines.sendBytes(line);
   }
 
+  /** Holds what is written to the server until uncork (see report-order.ts). */
+  cork(): void {
+    this.socket?.cork();
+  }
+
+  uncork(): void {
+    this.socket?.uncork();
+  }
+
   async close(): Promise<void> {
     this.socket?.end();
     this.fireClose();

@@ -1,22 +1,24 @@
 // Relay mode, `connect`'s side: the client's session runs here, in the same RelaySession the broker
 // uses, so the only extra hop between client and server is this process. Decisions come from the
-// broker over the control socket, or from a lease it gave; every call is reported to its audit log.
+// broker over the control socket, or from a lease it gave; every call is reported to its audit log,
+// a leased one before it reaches the server.
 import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import type { ToolDefinition } from '../../../shared/tool.js';
 import { badLineResponse, LineTransport } from '../line-transport.js';
 import { RelaySession, type GateVerdict, type SessionHooks, type ToolCallContext } from '../relay-session.js';
 import type { ExitInfo } from '../server-process.js';
-import { depthRefusal, TOO_DEEP_ARGUMENTS } from '../argument-checks.js';
-import { checkSchemaIfReady, warmSchema } from '../schema-check.js';
+import { depthRefusal, TOO_DEEP_ARGUMENTS } from '../argument-depth.js';
+import { LeaseChecks } from './lease-check.js';
 import { AttachedUpstream } from './attached-upstream.js';
 import { ControlChannel } from './control-channel.js';
 import { isCritical } from '../../../shared/protected-paths.js';
-import { findProtected } from '../self-protection.js';
+import { findProtected, realFolder, type ProtectScope } from '../self-protection.js';
 import { LeaseCache } from './lease-cache.js';
 import { waitEndOf } from '../client-patience.js';
 import type { DecideReply } from './protocol.js';
-import { ReportQueue } from './report-queue.js';
+import { reportsBeforeCalls } from './report-order.js';
+import type { Report } from './protocol.js';
 import { fastLane } from './fast-lane.js';
 
 export interface RelayModeOptions {
@@ -38,13 +40,13 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   const control = opts.control;
   const channel = new ControlChannel(new LineTransport({ input: control, output: control, onCloseStreams: () => control.end() }));
   const leases = new LeaseCache();
-  const reports = new ReportQueue(channel);
+  const checks = new LeaseChecks();
+  // Each report is written at once (report-order.ts): a crash of this process loses no log entry.
+  const report = (item: Report): void => channel.notify('report', { items: [item] });
   const deciding = new Map<number, ToolCallContext>();
   const upstream = new AttachedUpstream(opts.socketPath, opts.attachToken);
   let upstreamTimeoutMs = opts.upstreamTimeoutMs;
   let nextCall = 1;
-  /** The MCP revision the server answered with: it picks the schema dialect when $schema is absent. */
-  let protocolVersion: string | undefined;
 
   // Set up before anything flows: the lane needs the session, which needs the transports.
   const lane = fastLane(() => session, () => downstream, upstream);
@@ -60,28 +62,32 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     },
   });
 
+  // The server's folder with symlinks followed, once per lease (its scope): the server already runs there.
+  const realCwds = new WeakMap<ProtectScope, string | null>();
+  const realCwdOf = (scope: ProtectScope): string | undefined => {
+    let real = realCwds.get(scope);
+    if (real === undefined) realCwds.set(scope, (real = realFolder(scope.cwd) ?? null));
+    return real ?? undefined;
+  };
+
   // A call under a lease goes straight on; the broker hears of it (for the log) once it ends.
   const quickVerdict: SessionHooks['quickVerdict'] = (s, tool, args) => {
     const lease = leases.find(tool, s.toolsGeneration);
     if (!lease) return undefined;
     // Self-protection holds under a lease too: a call naming Countersign's files asks the broker.
-    if (lease.protect && isCritical(findProtected(args, lease.protect.scope), lease.protect.toolOnlyReads)) return undefined;
-    // The broker checked the schema for the call that earned the lease; each later call is checked here,
-    // and asks the broker (which checks and asks) when it breaks it or the check is not ready yet.
+    if (lease.protect && isCritical(findProtected(args, lease.protect.scope, realCwdOf(lease.protect.scope)), lease.protect.toolOnlyReads)) return undefined;
     if (depthRefusal(args)) return undefined; // the broker refuses and logs it
-    const check = checkSchemaIfReady(s.knownTools().find((t) => t.name === tool), args, protocolVersion);
-    if (!check || check.violated) return undefined;
+    // The broker checked the schema for the call that earned the lease; each later call is checked here
+    // with the validator it sent, and asks the broker (which checks and asks) when it breaks the schema.
+    if (lease.schema !== undefined && !checks.passes(lease.schema, args)) return undefined;
     const started = Date.now();
+    const call = nextCall++;
+    // Reported now, before it is forwarded: the broker knows of it even if this process dies next.
+    report({ kind: 'leased', call: { call, time: new Date(started).toISOString(), tool, arguments: args, decidedBy: lease.decidedBy, reasons: lease.reasons } });
     return {
       forward: true,
       retryOnTimeout: lease.retryOnTimeout,
-      onSettled: (outcome) => reports.push({
-        kind: 'leased',
-        call: {
-          time: new Date(started).toISOString(), tool, arguments: args, decidedBy: lease.decidedBy,
-          reasons: lease.reasons, durationMs: Date.now() - started, outcome,
-        },
-      }),
+      onSettled: (outcome) => report({ kind: 'settled', call, outcome, durationMs: Date.now() - started }),
     };
   };
 
@@ -102,14 +108,14 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
       upstreamTimeoutMs = reply.upstreamTimeoutMs;
       if (!reply.forward) return { forward: false, result: reply.result };
       // Decided on the listing we have now: a lease holds only while that listing does.
-      if (reply.lease && session.toolsGeneration === generation) {
+      // Without the schema's validator here, no lease: every call of the tool asks the broker.
+      if (reply.lease && session.toolsGeneration === generation && (!reply.lease.schema || checks.accept(reply.lease.schema))) {
         leases.grant(ctx.toolName, generation, reply.lease, reply.retryOnTimeout);
-        warmSchema(session.knownTools().find((t) => t.name === ctx.toolName), protocolVersion);
       }
       return {
         forward: true,
         retryOnTimeout: reply.retryOnTimeout,
-        onSettled: (outcome) => reports.push({ kind: 'settled', call, outcome }),
+        onSettled: (outcome) => report({ kind: 'settled', call, outcome }),
         decidedBy: reply.decidedBy,
       };
     } finally {
@@ -122,7 +128,6 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     decideToolCall,
     quickVerdict,
     onInitialized: (s, result) => {
-      if (typeof result.protocolVersion === 'string') protocolVersion = result.protocolVersion;
       channel.notify('initialized', { client: s.clientInfo, result, elicitation: session.clientElicits });
     },
     onToolsListed: (_s, tools) => channel.notify('listed', { tools }),
@@ -163,7 +168,6 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
 
   const done = new Promise<void>((resolve) => {
     hooks.onClosed = () => {
-      reports.flush();
       channel.notify('bye', {});
       void channel.close().finally(resolve);
     };
@@ -176,6 +180,7 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   await channel.start();
   control.resume(); // the handshake left it paused
   await session.start();
+  reportsBeforeCalls(opts.input, control, upstream);
   await done;
 }
 

@@ -7,7 +7,7 @@ import type { JsonRpcRequest } from '../../../shared/jsonrpc.js';
 import type { LineTransport } from '../line-transport.js';
 import type { RelaySession } from '../relay-session.js';
 import type { AttachedUpstream } from './attached-upstream.js';
-import { scanEnvelope, withId } from './json-scan.js';
+import { idHint, scanEnvelope, withId } from './json-scan.js';
 
 /** Client requests relayed without a look inside: nothing in them is decided, recorded or rewritten. */
 const PASS_METHODS: ReadonlySet<string> = new Set([
@@ -51,6 +51,10 @@ export function fastLane(
       return true;
     },
     fromServer(line) {
+      // Most servers put the id first or last: a result the lane would not pass (a tools/list page) is
+      // not scanned at all (a long scan also wakes V8's optimizing compiler, megabytes of RSS).
+      const hint = idHint(line);
+      if (hint !== undefined && !session().mayPassResult(hint)) return false;
       if (!isUtf8(line)) return false;
       const env = scanEnvelope(line);
       if (!env || env.method !== undefined || !env.hasResult || env.hasError || typeof env.id !== 'number') return false;
@@ -59,8 +63,9 @@ export function fastLane(
       const claim = session().passResult(env.id);
       if (claim === undefined) return false;
       if (claim === null) return true;
-      void client().sendBytes(withId(line, env, JSON.stringify(claim.downId))).catch(() => undefined);
+      // Reported before the client sees the result, as on the ordinary path.
       claim.onSettled?.({ status: env.resultIsError ? 'error' : 'ok' });
+      void client().sendBytes(withId(line, env, JSON.stringify(claim.downId))).catch(() => undefined);
       return true;
     },
   };

@@ -13,6 +13,8 @@ export interface Lease {
   reasons: string[];
   retryOnTimeout: boolean;
   protect?: LeaseInfo['protect'];
+  /** The key of the validator each call's arguments must pass (lease-check.ts); none: no schema. */
+  schema?: string;
 }
 
 export class LeaseCache {
@@ -31,6 +33,7 @@ export class LeaseCache {
       reasons: grant.reasons,
       retryOnTimeout,
       protect: grant.protect,
+      schema: grant.schema?.key,
     });
   }
 

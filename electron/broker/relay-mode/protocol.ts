@@ -24,21 +24,23 @@ export type DecideReply =
   | { forward: false; result: Record<string, unknown>; upstreamTimeoutMs: number }
   | { forward: true; retryOnTimeout: boolean; lease?: LeaseGrant; upstreamTimeoutMs: number; decidedBy?: DecidedBy };
 
-/** A call `connect` allowed under a lease: the broker writes its audit entry. */
+/**
+ * A call `connect` allowed under a lease, reported before it is forwarded (report-order.ts): the broker
+ * writes its audit entry once the call's `settled` report comes, or as not finished if none does.
+ */
 export interface LeasedCall {
+  call: number;
   time: string;
   tool: string;
   arguments: unknown;
   decidedBy: DecidedBy;
   reasons: string[];
-  durationMs: number;
-  outcome: CallOutcome;
 }
 
 export type Report =
   | { kind: 'leased'; call: LeasedCall }
-  /** How a call the broker allowed ended. */
-  | { kind: 'settled'; call: number; outcome: CallOutcome };
+  /** How a call ended (one the broker allowed, or a leased one); `durationMs` as `connect` timed it. */
+  | { kind: 'settled'; call: number; outcome: CallOutcome; durationMs?: number };
 
 /** connect → broker. */
 export interface ToBroker {

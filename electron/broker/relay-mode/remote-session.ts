@@ -16,7 +16,6 @@ import { spawnServer, stopServer, type ExitInfo, type SandboxOptions, type Spawn
 import type { ControlChannel } from './control-channel.js';
 import type { z } from 'zod';
 import { LEASE_TTL_MS, type DecideReply } from './protocol.js';
-import { REPORT_DELAY_MS } from './report-queue.js';
 import { wire } from './wire-schemas.js';
 
 /** How long a local read waits for the other `connect` processes of its client to drop their leases. */
@@ -33,6 +32,8 @@ export interface RemoteSessionDeps {
   onListed(tools: ToolDefinition[]): void;
   rewrite(tools: ToolDefinition[]): ToolDefinition[] | undefined;
   audit(entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>): void;
+  /** An allowed call's entry: the same path as the gate's own (its order is the order calls settle). */
+  auditCall(entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>): void;
   /** Writes the entries `fn` makes in one go. */
   batchAudit(fn: () => void): void;
   onServerStderr?(text: string): void;
@@ -43,6 +44,7 @@ export interface RemoteSessionDeps {
 
 export class RemoteSession implements GateSession {
   readonly allowedTools = new Set<string>();
+  readonly takesLeases = true;
   clientInfo?: { name?: string; version?: string };
   /** The client declared form-mode elicitation (as `connect` saw its initialize). */
   clientElicits = false;
@@ -52,11 +54,14 @@ export class RemoteSession implements GateSession {
   private server?: Promise<SpawnedServer>;
   private spawned?: SpawnedServer;
   private readonly deciding = new Map<number, AbortController>();
-  private readonly forwarded = new Map<number, (outcome: CallOutcome) => void>();
+  /** Calls forwarded (allowed here, or leased in `connect`) until `connect` reports how they ended. */
+  private readonly forwarded = new Map<number, (outcome: CallOutcome, durationMs?: number) => void>();
   private closed = false;
   private started = false;
   private leasesGiven = 0;
   private saidBye = false;
+  /** Keys of the schema validators this `connect` has been sent (see schema-export.ts). */
+  private readonly schemasSent = new Set<string>();
 
   constructor(
     readonly id: string,
@@ -92,28 +97,31 @@ export class RemoteSession implements GateSession {
     });
     channel.handle('bye', () => void (this.saidBye = true));
     channel.onclose = () => {
-      // Leased calls are reported a few ms after they end: a `connect` that died may have taken some along.
+      // Every leased call was reported before it ran; one still running is logged as not finished.
       if (!this.saidBye && this.leasesGiven > 0) {
-        deps.warn(`The connect process of a '${serverName}' session ended abruptly: calls it ran in its last ${REPORT_DELAY_MS} ms may be missing from the audit log.`);
+        deps.warn(`The connect process of a '${serverName}' session ended abruptly: calls it was still running are logged as not finished.`);
       }
       void this.close('connect closed the session');
     };
   }
 
-  /** How calls ended, as `connect` reported them: the broker's own allows settle, leased ones are logged. */
+  /** What `connect` reports: a leased call (before it runs), and how each forwarded call ended (logged then). */
   private report(items: z.infer<typeof wire.report>['items']): void {
     for (const item of items) {
       if (item.kind === 'settled') {
-        this.forwarded.get(item.call)?.(item.outcome);
+        this.forwarded.get(item.call)?.(item.outcome, item.durationMs);
         this.forwarded.delete(item.call);
         continue;
       }
       const { call } = item;
-      this.deps.audit({
+      // A closed session has settled everything already: a late report is logged as not finished.
+      const settle = (outcome: CallOutcome, durationMs?: number): void => this.deps.auditCall({
         time: call.time, server: this.serverName, tool: call.tool, arguments: call.arguments, decision: 'allow',
-        decidedBy: call.decidedBy, reasons: call.reasons, durationMs: call.durationMs, client: this.clientInfo?.name,
-        ...settledFields(call.outcome),
+        decidedBy: call.decidedBy, reasons: call.reasons, durationMs: durationMs ?? Math.max(0, Date.now() - Date.parse(call.time)),
+        client: this.clientInfo?.name, ...settledFields(outcome),
       });
+      if (this.closed) settle({ status: 'failed', error: 'The session ended before the call finished.' });
+      else this.forwarded.set(call.call, settle);
     }
   }
 
@@ -228,7 +236,13 @@ export class RemoteSession implements GateSession {
       throw new Error('the session is closed');
     }
     this.forwarded.set(p.call, verdict.onSettled);
-    const lease = verdict.lease && this.deps.leaseEpoch() === epoch ? { ...verdict.lease, ttlMs: LEASE_TTL_MS } : undefined;
+    let lease = verdict.lease && this.deps.leaseEpoch() === epoch ? { ...verdict.lease, ttlMs: LEASE_TTL_MS } : undefined;
+    if (lease?.schema) {
+      // Its validator's code goes to this `connect` once; later leases name it by key.
+      const { key } = lease.schema;
+      if (this.schemasSent.has(key)) lease = { ...lease, schema: { key } };
+      else this.schemasSent.add(key);
+    }
     if (lease) this.leasesGiven += 1;
     return { forward: true, retryOnTimeout: verdict.retryOnTimeout, lease, upstreamTimeoutMs, decidedBy: verdict.decidedBy };
   }

@@ -36,20 +36,20 @@ export const wire = {
   /** `by`: whether the client cancelled (or left), or the session ended; `reason` as the client gave it. */
   cancel: z.object({ call: callNumber, by: z.enum(['client', 'session']).optional(), reason: z.string().max(1000).optional() }),
   report: z.object({
-    items: z.array(z.union([
+    // Discriminated: a plain union would build an error for each member a `settled` item is not (per call).
+    items: z.array(z.discriminatedUnion('kind', [
       z.object({
         kind: z.literal('leased'),
         call: z.object({
+          call: callNumber,
           time: z.string().max(64),
           tool: z.string(),
           arguments: z.unknown(),
           decidedBy,
           reasons: z.array(z.string().max(128)).max(64),
-          durationMs: z.number().nonnegative(),
-          outcome,
         }),
       }),
-      z.object({ kind: z.literal('settled'), call: callNumber, outcome }),
+      z.object({ kind: z.literal('settled'), call: callNumber, outcome, durationMs: z.number().nonnegative().optional() }),
     ])).max(100_000),
   }),
   definition: z.object({ definition: tool.optional() }),

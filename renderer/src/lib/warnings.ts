@@ -2,7 +2,7 @@
 // plus short titles for the reason codes the audit log stores.
 import type { PendingCall } from '../../../shared/api';
 import type { ReasonCode, Severity } from '../../../shared/decision';
-import { callWarnings as sharedWarnings, type CallWarning } from '../../../shared/call-warnings';
+import { pendingCallWarnings, type CallWarning } from '../../../shared/call-warnings';
 
 export interface Warning extends CallWarning {
   /** From the description/argument scan rather than the decision policy. */
@@ -35,16 +35,7 @@ export function reasonTitle(code: string): string {
 
 /** The call's warnings from the one shared model (shared/call-warnings), worst consequence first. */
 export function callWarnings(call: Pick<PendingCall, 'server' | 'serverTrusted' | 'tool' | 'hints' | 'reasons' | 'arguments' | 'findings' | 'facts'>): Warning[] {
-  return sharedWarnings({
-    server: call.server,
-    tool: call.tool,
-    trusted: call.serverTrusted,
-    hints: call.hints,
-    reasons: (call.reasons ?? []).map((r) => r.code),
-    arguments: call.arguments,
-    findings: call.findings ?? [],
-    facts: call.facts,
-  }).map((w) => ({ ...w, scan: w.code === 'scan' || undefined }));
+  return pendingCallWarnings(call).map((w) => ({ ...w, scan: w.code === 'scan' || undefined }));
 }
 
 export const SEVERITY_LABEL: Record<Severity, string> = { danger: 'Danger', warning: 'Warning', info: 'Note' };
