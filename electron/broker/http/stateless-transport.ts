@@ -9,6 +9,7 @@ import {
 } from '../../../shared/jsonrpc.js';
 import { subscriptionIdOf, withSubscriptionId } from '../protocol/subscriptions.js';
 import type { MessageTransport, SendOptions } from '../transport.js';
+import { HEADERS_WAIT_MS } from './mcp-http-session.js';
 
 interface Exchange {
   res: ServerResponse;
@@ -81,12 +82,15 @@ export class StatelessHttpTransport implements MessageTransport {
     this.exchanges.add(exchange);
     if (exchange.sse) {
       res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive' });
-      res.flushHeaders();
+      // Headers wait for the first event, as in mcp-http-session.ts: a quick answer leaves in one write.
       const every = this.opts.keepAliveMs ?? 15_000;
-      if (every > 0) {
+      exchange.keepAlive = setTimeout(() => {
+        if (!res.writableEnded && !res.destroyed) res.flushHeaders();
+        if (!(every > 0) || !exchange.open) return;
         exchange.keepAlive = setInterval(() => this.write(exchange, ': keep-alive\n\n'), every);
         exchange.keepAlive.unref();
-      }
+      }, HEADERS_WAIT_MS);
+      exchange.keepAlive.unref();
     }
     // The client went away before its answers: what it still waits for is cancelled.
     res.on('close', () => this.abandon(exchange));
@@ -124,8 +128,12 @@ export class StatelessHttpTransport implements MessageTransport {
 
   private answer(exchange: Exchange, ours: string, response: JsonRpcMessage): void {
     if (!exchange.waiting.delete(ours)) return;
-    if (exchange.sse) this.write(exchange, `event: message\ndata: ${JSON.stringify(response)}\n\n`);
-    else {
+    if (exchange.sse) {
+      const event = `event: message\ndata: ${JSON.stringify(response)}\n\n`;
+      // The last answer ends the stream in the same write.
+      if (exchange.waiting.size === 0) return this.finish(exchange, event);
+      this.write(exchange, event);
+    } else {
       const slot = exchange.slots.find((s) => s.ours === ours);
       if (slot) slot.response = response;
     }
@@ -144,13 +152,13 @@ export class StatelessHttpTransport implements MessageTransport {
     this.finish(exchange);
   }
 
-  private finish(exchange: Exchange): void {
+  private finish(exchange: Exchange, last?: string): void {
     if (!exchange.open) return;
     exchange.open = false;
-    clearInterval(exchange.keepAlive);
+    clearTimeout(exchange.keepAlive);
     this.exchanges.delete(exchange);
     if (!exchange.res.writableEnded && !exchange.res.destroyed) {
-      if (exchange.res.headersSent) exchange.res.end();
+      if (exchange.res.headersSent) exchange.res.end(last);
       else exchange.res.destroy();
     }
   }
