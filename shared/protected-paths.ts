@@ -106,9 +106,12 @@ export interface CompareOptions {
   caseInsensitive: boolean;
 }
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** One spelling for comparing: Unicode NFC (macOS stores NFD), the platform's case rule, no trailing separator. */
 export function comparable(path: string, opts: CompareOptions): string {
-  let p = path.normalize('NFC');
+  // ASCII is NFC already: skips ICU's normalizer (and the memory its first use maps in `connect`).
+  let p = ASCII.test(path) ? path : path.normalize('NFC');
   if (opts.caseInsensitive) p = p.toLowerCase();
   while (p.length > 1 && p.endsWith(opts.sep) && !/^[A-Za-z]:\\$/.test(p)) p = p.slice(0, -1);
   return p;
