@@ -2,7 +2,8 @@
 // each call's answer is held until its entry is on disk, so a crash loses nothing whose answer went out.
 // No synchronous file I/O on the call path: one asynchronous write is in flight at a time (a look at the
 // file, then one write on the descriptor kept open, audit-log.ts), and the next batch forms meanwhile
-// from whatever arrives. Answers are released when their batch's write completes.
+// from whatever arrives. Answers are released when their batch's write completes. Entries no answer
+// waits for (calls `connect` reported) may wait a few milliseconds for company (later()).
 // Order and the hash chain are unchanged: the chain is computed when a batch is handed to the log, and
 // anything else written to the log (or read from it) first writes the queued batch and finishes the write
 // in flight, synchronously (flush, and AuditLog's #settle).
@@ -10,6 +11,10 @@ import type { NewAuditEntry } from './audit-log.js';
 
 /** A batch never holds more entries than this (each call's arguments may be large). */
 export const MAX_BATCH_ENTRIES = 64;
+/** How long an entry nobody waits on (see later()) may wait for others to share its write. */
+export const LATER_MS = 10;
+
+const NOBODY = (): void => undefined;
 
 export interface BatchWriter {
   /** Looks at the log file without holding the event loop, for the write that follows. Never rejects. */
@@ -25,6 +30,7 @@ export class AuditBatch {
   private waiters: Array<(written: boolean) => void> = [];
   /** A look at the file or a write is under way: new entries wait for the next batch. */
   private busy = false;
+  private timer?: NodeJS.Timeout;
 
   constructor(private readonly writer: BatchWriter) {}
 
@@ -36,12 +42,31 @@ export class AuditBatch {
     return written;
   }
 
+  /**
+   * Queues an entry whose answer is not held here (a call `connect` ran and has reported): written with
+   * the next batch, or within LATER_MS, so a run of such calls shares one write. Order is kept.
+   */
+  later(entry: NewAuditEntry): void {
+    this.entries.push(entry);
+    this.waiters.push(NOBODY);
+    if (this.busy) return;
+    if (this.entries.length >= MAX_BATCH_ENTRIES) return this.next();
+    if (!this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        if (!this.busy) this.next();
+      }, LATER_MS);
+      this.timer.unref();
+    }
+  }
+
   get size(): number {
     return this.entries.length;
   }
 
   /** Writes what is queued now, synchronously (cheap when nothing is). */
   flush(): void {
+    this.stopTimer();
     if (!this.entries.length) return;
     const { entries, waiters } = this.take(this.entries.length);
     let written = 0;
@@ -55,6 +80,7 @@ export class AuditBatch {
 
   /** One look and one write for what has queued up by the time the look returns. */
   private next(): void {
+    this.stopTimer();
     if (!this.entries.length) {
       this.busy = false;
       return;
@@ -75,6 +101,12 @@ export class AuditBatch {
             this.next();
           });
       });
+  }
+
+  private stopTimer(): void {
+    if (!this.timer) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   private take(n: number): { entries: NewAuditEntry[]; waiters: Array<(written: boolean) => void> } {

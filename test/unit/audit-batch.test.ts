@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AuditBatch, MAX_BATCH_ENTRIES } from '../../electron/broker/audit-batch.js';
+import { AuditBatch, LATER_MS, MAX_BATCH_ENTRIES } from '../../electron/broker/audit-batch.js';
 import { AuditLog, type NewAuditEntry } from '../../electron/broker/audit-log.js';
 import { AuditGuard } from '../../electron/broker/store/audit-guard.js';
 
@@ -70,8 +70,9 @@ function setup(hooks: { beforeWrite?: () => void; afterWrite?: () => void } = {}
   });
   undo.push(() => guard.stop());
   const writes: number[] = [];
+  const looks = { count: 0 };
   const batch = new AuditBatch({
-    prepare: () => log.lookAtFile(),
+    prepare: () => (looks.count++, log.lookAtFile()),
     write: (entries) => {
       writes.push(entries.length);
       hooks.beforeWrite?.();
@@ -84,7 +85,7 @@ function setup(hooks: { beforeWrite?: () => void; afterWrite?: () => void } = {}
   log.beforeAccess = () => batch.flush();
   const onDisk = (): string[] =>
     fs.existsSync(log.path) ? fs.readFileSync(log.path, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { arguments: { message: string } }).arguments.message) : [];
-  return { dir, log, guard, batch, writes, onDisk };
+  return { dir, log, guard, batch, writes, looks, onDisk };
 }
 
 describe('AuditBatch', () => {
@@ -214,6 +215,39 @@ describe('AuditBatch', () => {
     guard.append([]);
     expect(onDisk()).toEqual(['call 1', 'call 2', 'change']);
     expect(log.verify()).toMatchObject({ ok: true, entries: 3 });
+  });
+
+  it('writes entries nobody waits on within a few ms, together, and with the next waited entry in order', async () => {
+    const { log, batch, writes, onDisk } = setup();
+    batch.later(call(1));
+    batch.later(call(2));
+    await new Promise((r) => setImmediate(r));
+    // No answer waits on them: they wait a little for company instead of taking a write each.
+    expect(onDisk()).toEqual([]);
+    await new Promise((r) => setTimeout(r, LATER_MS + 20));
+    expect(onDisk()).toEqual(['call 1', 'call 2']);
+    expect(writes).toEqual([2]);
+    batch.later(call(3));
+    const waited = batch.push(call(4));
+    // An answer held for its entry does not wait for the timer, and takes the earlier entry along, in order.
+    expect(await waited).toBe(true);
+    expect(writes).toEqual([2, 2]);
+    expect(log.read().map((e) => (e.arguments as { message: string }).message)).toEqual(['call 1', 'call 2', 'call 3', 'call 4']);
+    expect(log.verify().ok).toBe(true);
+  });
+
+  it('writes entries nobody waits on without waiting when a batch is full, and on a read', async () => {
+    const { log, batch, writes, looks, onDisk } = setup();
+    for (let n = 1; n < MAX_BATCH_ENTRIES; n++) batch.later(call(n));
+    expect(looks.count).toBe(0);
+    batch.later(call(MAX_BATCH_ENTRIES));
+    // Full: its write begins now (the look at the file comes first), not when the timer fires.
+    expect(looks.count).toBe(1);
+    await batch.push(call(MAX_BATCH_ENTRIES + 1));
+    expect(writes).toEqual([MAX_BATCH_ENTRIES, 1]);
+    expect(onDisk()).toHaveLength(MAX_BATCH_ENTRIES + 1);
+    batch.later(call(MAX_BATCH_ENTRIES + 2));
+    expect(log.read()).toHaveLength(MAX_BATCH_ENTRIES + 2);
   });
 
   it('settles false, never true, when the writer itself throws', async () => {
