@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuditBatch, MAX_BATCH_ENTRIES } from '../../electron/broker/audit-batch.js';
+import { AuditBatch, LATER_MS, MAX_BATCH_ENTRIES } from '../../electron/broker/audit-batch.js';
 import { AuditLog, AuditWriteError, type NewAuditEntry } from '../../electron/broker/audit-log.js';
 
 const temps: string[] = [];
@@ -109,5 +109,32 @@ describe('AuditBatch', () => {
       throw new Error('broken writer');
     });
     expect(await batch.push(call(1))).toBe(false);
+  });
+
+  it('writes entries nobody waits on within a few ms, together, and with the next waited entry in order', async () => {
+    const { log, batch, writes, onDisk } = setup();
+    batch.later(call(1));
+    batch.later(call(2));
+    await new Promise((r) => setImmediate(r));
+    // No answer waits on them: they wait a little for company instead of taking a write each.
+    expect(onDisk()).toBe(0);
+    await new Promise((r) => setTimeout(r, LATER_MS + 20));
+    expect(onDisk()).toBe(2);
+    expect(writes).toEqual([2]);
+    batch.later(call(3));
+    const waited = batch.push(call(4));
+    // An answer held for its entry does not wait for the timer, and takes the earlier entry along, in order.
+    expect(await waited).toBe(true);
+    expect(writes).toEqual([2, 2]);
+    expect(log.read().map((e) => (e.arguments as { message: string }).message)).toEqual(['call 1', 'call 2', 'call 3', 'call 4']);
+    expect(log.verify().ok).toBe(true);
+  });
+
+  it('writes entries nobody waits on at once when a batch is full, and on a read', () => {
+    const { log, batch, onDisk } = setup();
+    for (let n = 1; n <= MAX_BATCH_ENTRIES; n++) batch.later(call(n));
+    expect(onDisk()).toBe(MAX_BATCH_ENTRIES);
+    batch.later(call(MAX_BATCH_ENTRIES + 1));
+    expect(log.read()).toHaveLength(MAX_BATCH_ENTRIES + 1);
   });
 });
