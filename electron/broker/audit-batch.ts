@@ -93,8 +93,8 @@ export class AuditBatch {
         // A read or another append may have written them meanwhile (flush).
         if (!this.entries.length) return void (this.busy = false);
         const { entries, waiters } = this.take(Math.min(this.entries.length, MAX_BATCH_ENTRIES));
-        return this.writer
-          .write(entries)
+        return Promise.resolve()
+          .then(() => this.writer.write(entries))
           .catch(() => 0) // whatever broke, these answers must not claim a written entry
           .then((written) => {
             waiters.forEach((resolve, i) => resolve(i < written));

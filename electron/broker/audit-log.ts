@@ -118,10 +118,10 @@ export class AuditLog {
    * Neither flushes the broker's batch: it is the batch being written.
    */
   appendManyAsync(entries: NewAuditEntry[]): Promise<AuditEntry[]> {
-    this.#settle();
-    const looked = this.#looked?.generation === this.#generation ? this.#looked : undefined;
-    this.#looked = undefined;
     try {
+      this.#settle(); // none is in flight when the batch calls; should one be, it goes first
+      const looked = this.#looked?.generation === this.#generation ? this.#looked : undefined;
+      this.#looked = undefined;
       const st = looked ? looked.st : statOrUndefined(this.path);
       if (this.#differs(st)) this.#load();
       const chained = this.#chain(entries, this.#last);
