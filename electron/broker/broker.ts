@@ -34,7 +34,8 @@ import type { VersionResolver } from './trust/version-resolver.js';
 import { StdioUpstream, type ExitInfo } from './stdio-upstream.js';
 import type { ControlChannel } from './relay-mode/control-channel.js';
 import { RemoteSession } from './relay-mode/remote-session.js';
-import type { MessageTransport } from './transport.js';
+import { takesByteAnswers, type MessageTransport } from './transport.js';
+import { resultLane } from './http/result-lane.js';
 import type { SandboxSupport } from '../../shared/limits.js';
 import { sandboxSupport } from './sandbox/detect.js';
 import type { LimitsInForce } from '../../shared/enforced-limits.js';
@@ -365,7 +366,9 @@ export class Broker {
     const config = await this.startable(serverName);
     const common = this.sessionEvents(serverName, clientKey);
     const id = randomUUID();
-    const session = new RelaySession(serverName, clientKey, downstream, () => this.upstreamFor(serverName, config, id), {
+    // An HTTP session's results pass as their own bytes when nothing in them is to be changed.
+    const lane = takesByteAnswers(downstream) ? resultLane(() => session, downstream) : undefined;
+    const session: RelaySession = new RelaySession(serverName, clientKey, downstream, () => this.upstreamFor(serverName, config, id, lane), {
       decideToolCall: (ctx) => this.gate.decideToolCall(ctx),
       onToolsListed: (_s, tools) => common.onListed(tools),
       onServerRequest: (s, request, calls) => this.appendAudit(serverRequestEntry(serverName, s.clientInfo?.name, request.method, request.params, calls)),
@@ -469,11 +472,12 @@ export class Broker {
     this.emit({ type: 'servers-changed' });
   }
 
-  private upstreamFor(name: string, config: ServerConfig, sessionId: string): MessageTransport {
+  private upstreamFor(name: string, config: ServerConfig, sessionId: string, takeLine?: (line: Buffer) => boolean): MessageTransport {
     const injected = this.opts.upstream?.(name, config);
     if (injected) return injected;
     if ('url' in config) return new HttpUpstream(config.url, config.headers);
     const upstream = new StdioUpstream(config, {
+      takeLine,
       sandbox: this.sandboxFor(config),
       onStderr: (text) => this.opts.onServerStderr?.(name, text),
       onExit: (exit) => this.serverExited(name, exit),
