@@ -182,6 +182,7 @@ export class Broker {
       history: (key) => this.history(key),
       // A forwarded call is logged before its answer goes out, by group commit. Denials are written at once.
       audit: (entry) => (entry.decision === 'allow' ? this.callLog.push(entry) : this.appendAudit(entry)),
+      expectAudit: () => this.callLog.expect(),
       trust: this.trust,
       listings: () => this.lastTools,
       protectScope: (server) => this.protectScope(server),
@@ -257,6 +258,7 @@ export class Broker {
   /** Call entries, written by group commit before their answers go out (see audit-batch.ts). */
   private readonly callLog = new AuditBatch({
     prepare: () => this.audit.lookAtFile(),
+    fresh: () => this.audit.hasFreshLook(),
     write: (entries) => this.auditGuard.appendAsync(entries).then((written) => this.announce(written)),
     writeNow: (entries) => this.writeAudit(entries),
   });
