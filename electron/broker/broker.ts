@@ -404,7 +404,7 @@ export class Broker {
       onListed: common.onListed,
       rewrite: common.rewrite,
       audit: (entry) => this.appendAudit(entry),
-      auditCall: (entry) => this.callLog.push(entry),
+      auditCall: (entry) => this.callLog.later(entry),
       batchAudit: (fn) => this.batchAudit(fn),
       onServerStderr: (text) => this.opts.onServerStderr?.(serverName, text),
       onServerExit: (exit) => this.serverExited(serverName, exit),

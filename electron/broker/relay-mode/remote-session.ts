@@ -15,8 +15,8 @@ import type { CallOutcome, GateSession, GateVerdict, ToolCallContext } from '../
 import { spawnServer, stopServer, type ExitInfo, type SandboxOptions, type SpawnedServer, type StdioServerSpec } from '../server-process.js';
 import type { ControlChannel } from './control-channel.js';
 import type { z } from 'zod';
-import { LEASE_TTL_MS, type DecideReply } from './protocol.js';
-import { wire } from './wire-schemas.js';
+import { LEASE_TTL_MS, type DecideReply, type Report } from './protocol.js';
+import { reportItems, wire } from './wire-schemas.js';
 
 /** How long a local read waits for the other `connect` processes of its client to drop their leases. */
 const REVOKE_CONFIRM_MS = 2000;
@@ -32,7 +32,7 @@ export interface RemoteSessionDeps {
   onListed(tools: ToolDefinition[]): void;
   rewrite(tools: ToolDefinition[]): ToolDefinition[] | undefined;
   audit(entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>): void;
-  /** An allowed call's entry: the same path as the gate's own (its order is the order calls settle). */
+  /** A leased call's entry: the same path as the gate's own (its order is the order calls settle), written within ms. */
   auditCall(entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>): void;
   /** Writes the entries `fn` makes in one go. */
   batchAudit(fn: () => void): void;
@@ -92,7 +92,7 @@ export class RemoteSession implements GateSession {
       this.deciding.get(c.call)?.abort(end);
     });
     channel.handle('report', (p) => {
-      const { items } = wire.report.parse(p);
+      const items = reportItems(p);
       deps.batchAudit(() => this.report(items));
     });
     channel.handle('bye', () => void (this.saidBye = true));
@@ -106,7 +106,7 @@ export class RemoteSession implements GateSession {
   }
 
   /** What `connect` reports: a leased call (before it runs), and how each forwarded call ended (logged then). */
-  private report(items: z.infer<typeof wire.report>['items']): void {
+  private report(items: Report[]): void {
     for (const item of items) {
       if (item.kind === 'settled') {
         this.forwarded.get(item.call)?.(item.outcome, item.durationMs);
