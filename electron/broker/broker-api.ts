@@ -166,6 +166,8 @@ export class BrokerApi implements CountersignApi {
   }
 
   async queryLog(query: LogQuery): Promise<AuditEntry[]> {
+    // Calls `connect` has reported but the broker has not read yet are part of the answer.
+    await this.core.drainReports();
     return this.core.audit.query(query);
   }
 

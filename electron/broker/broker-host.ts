@@ -2,7 +2,7 @@
 // `countersign serve` and the desktop app both use this.
 import { randomBytes } from 'node:crypto';
 import { Broker, type BrokerOptions } from './broker.js';
-import { ensureDataDir, socketPath } from './data-dir.js';
+import { ensureDataDir, reportsSocketPath, socketPath } from './data-dir.js';
 import { BrokerHttpServer, isLoopbackHost } from './http/broker-http-server.js';
 import { acquireInstanceLock } from './instance-lock.js';
 import { LocalSocketServer } from './local-socket-server.js';
@@ -49,7 +49,7 @@ export async function startBroker(opts: HostOptions): Promise<RunningBroker> {
     const mcpToken = loadOrCreateToken(opts.dataDir);
     const apiToken = randomBytes(32).toString('base64url');
     const sock = socketPath(opts.dataDir);
-    const local = new LocalSocketServer(broker, { path: sock, maxMessageBytes: opts.maxMessageBytes });
+    const local = new LocalSocketServer(broker, { path: sock, reportsPath: reportsSocketPath(opts.dataDir), maxMessageBytes: opts.maxMessageBytes });
     await local.listen();
     cleanups.push(() => local.close());
     const http = new BrokerHttpServer(broker, {

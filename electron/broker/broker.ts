@@ -20,7 +20,7 @@ import { ClientConfigs } from './clients/client-configs.js';
 import { countersignCommand } from './cli-command.js';
 import { HttpUpstream } from './http-upstream.js';
 import { PendingQueue } from './pending-queue.js';
-import { socketPath } from './data-dir.js';
+import { reportsSocketPath, socketPath } from './data-dir.js';
 import { scopeFor, type ProtectedPath, type ProtectScope } from './self-protection.js';
 import { ProbeTransport, probeTools } from './probe-client.js';
 import { RelaySession } from './relay-session.js';
@@ -101,6 +101,8 @@ export class Broker {
   private readonly sessions = new Set<BrokerSession>();
   /** Relay-mode sessions waiting for their data connection, by attach token. */
   private readonly attaching = new Map<string, RemoteSession>();
+  /** Relay-mode sessions waiting for `connect`'s report connection, by its token. */
+  private readonly reporting = new Map<string, RemoteSession>();
   /** Bumped whenever `connect` leases are revoked. */
   private leaseEpoch = 0;
   private readonly histories = new Map<string, { readLocalData: boolean; sessions: number; reads?: string[] }>();
@@ -317,11 +319,11 @@ export class Broker {
   protectedPaths(projects: string[] = []): ProtectedPath[] {
     const { dataDir } = this.opts;
     const policy = this.policyPath();
-    const socket = socketPath(dataDir);
+    const sockets = process.platform === 'win32' ? [] : [socketPath(dataDir), reportsSocketPath(dataDir)].filter((s) => !s.startsWith(resolve(dataDir)));
     return [
       { path: dataDir, what: "Countersign's data folder" },
       ...(policy ? [{ path: policy, what: "Countersign's team policy file" }] : []),
-      ...(process.platform !== 'win32' && !socket.startsWith(resolve(dataDir)) ? [{ path: socket, what: "Countersign's socket" }] : []),
+      ...sockets.map((socket) => ({ path: socket, what: "Countersign's socket" })),
       // A client's config decides what commands it starts: a project's too (`.vscode/mcp.json`, …).
       ...knownClientConfigs(this.clients.where(), projects).map((c) => ({ path: c.path, what: `${c.client}'s MCP config` })),
       ...this.seal.protectedPaths(),
@@ -411,12 +413,14 @@ export class Broker {
       warn: (text) => this.warn(text),
       onClosed: (s) => {
         this.attaching.delete(s.attachToken);
+        this.reporting.delete(s.reportToken);
         common.onClosed(s);
       },
     });
     this.sessions.add(session);
     this.running.set(session.id, () => session.limitsInForce);
     this.attaching.set(session.attachToken, session);
+    this.reporting.set(session.reportToken, session);
     this.emit({ type: 'servers-changed' });
     return session;
   }
@@ -428,6 +432,20 @@ export class Broker {
     this.attaching.delete(token);
     session.attach(socket);
     return true;
+  }
+
+  /** A relay-mode report connection: false when its token names no session waiting for one. */
+  attachReports(token: string, socket: Socket): boolean {
+    const session = this.reporting.get(token);
+    if (!session) return false;
+    this.reporting.delete(token);
+    return session.attachReports(socket);
+  }
+
+  /** Takes the reports every `connect` has written so far (before the log is read). */
+  async drainReports(): Promise<void> {
+    const remote = [...this.sessions].filter((s): s is RemoteSession => s instanceof RemoteSession);
+    await Promise.all(remote.map((s) => s.drainReports()));
   }
 
   /** What to start for the server, when it exists and may start now (a pinned package checked first). */

@@ -44,18 +44,27 @@ const MAX_SOCKET_PATH_BYTES = 100;
 
 /** The broker's local endpoint: a Unix socket in the data dir, or a named pipe on Windows. */
 export function socketPath(dataDir: string, platform: NodeJS.Platform = process.platform): string {
+  return socketNamed('broker', dataDir, platform);
+}
+
+/** Where `connect` sends relay-mode reports (Unix only: relay mode is not used with named pipes). */
+export function reportsSocketPath(dataDir: string, platform: NodeJS.Platform = process.platform): string {
+  return socketNamed('reports', dataDir, platform);
+}
+
+function socketNamed(name: string, dataDir: string, platform: NodeJS.Platform): string {
   const p = pathFor(platform);
   const resolved = p.resolve(dataDir);
   if (platform === 'win32') {
     // Windows paths are case-insensitive: two spellings of one folder must reach the same broker.
     return `\\\\.\\pipe\\countersign-${shortHash(resolved.toLowerCase())}`;
   }
-  const inDir = p.join(resolved, 'broker.sock');
+  const inDir = p.join(resolved, `${name}.sock`);
   if (Buffer.byteLength(inDir) <= MAX_SOCKET_PATH_BYTES) return inDir;
   // Too long for bind(): use the temp folder. The uid keeps users apart on a shared /tmp; clients
   // should still check the socket's owner before sending the token.
   const uid = process.getuid?.() ?? 0;
-  return path.join(os.tmpdir(), `countersign-${uid}-${shortHash(resolved)}.sock`);
+  return path.join(os.tmpdir(), `countersign-${uid}-${shortHash(resolved)}${name === 'broker' ? '' : `-${name}`}.sock`);
 }
 
 function shortHash(text: string): string {

@@ -29,9 +29,19 @@ export interface Attach {
   attach: string;
 }
 
+/** The report connection of a relay-mode session (on the report socket, see relay-mode/report-reader.ts). */
+export interface ReportsHello {
+  countersign: number;
+  reports: string;
+}
+
 export type HelloReply =
   | { countersign: number; ok: true; mode?: 'pipe' | 'api' }
-  | { countersign: number; ok: true; mode: 'relay'; attach: string; upstreamTimeoutMs: number }
+  | {
+    countersign: number; ok: true; mode: 'relay'; attach: string; upstreamTimeoutMs: number;
+    /** Where and how `connect` opens its report connection; an older broker leaves it out (reports then go on the control socket). */
+    reports?: { path: string; token: string };
+  }
   | { countersign: number; ok: false; error: string };
 
 /** Reads one line from the socket; any bytes after it are pushed back for the next reader. */
@@ -72,6 +82,15 @@ export function readFirstLine(socket: Socket, timeoutMs = 10_000): Promise<strin
     socket.once('end', onEnd);
     socket.once('error', onEnd);
   });
+}
+
+/** The first line on the report socket: nothing else is accepted there. */
+export function parseReportsHello(line: string): ReportsHello {
+  const v: unknown = JSON.parse(line);
+  const r = (v && typeof v === 'object' ? v : {}) as Record<string, unknown>;
+  if (r.countersign !== HANDSHAKE_VERSION) throw new Error(`unsupported handshake version ${String(r.countersign)}`);
+  if (typeof r.reports !== 'string' || r.reports.length === 0 || r.reports.length > 200) throw new Error('handshake has a bad reports token');
+  return { countersign: HANDSHAKE_VERSION, reports: r.reports };
 }
 
 export function parseHello(line: string): Hello | Attach | ApiHello {

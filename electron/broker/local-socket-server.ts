@@ -5,7 +5,7 @@ import type { Broker } from './broker.js';
 import { badLineResponse, LineTransport } from './line-transport.js';
 import { clientKey, parseClientId } from './client-key.js';
 import { serveLocalApi } from './local-api.js';
-import { HANDSHAKE_VERSION, parseHello, readFirstLine, type ApiHello, type Attach, type Hello, type HelloReply } from './local-handshake.js';
+import { HANDSHAKE_VERSION, parseHello, parseReportsHello, readFirstLine, type ApiHello, type Attach, type Hello, type HelloReply } from './local-handshake.js';
 import { ControlChannel } from './relay-mode/control-channel.js';
 
 /**
@@ -16,29 +16,43 @@ const CONTROL_MAX_BYTES = 512 * 1024 * 1024;
 
 export interface LocalSocketOptions {
   path: string;
+  /** The socket `connect` sends relay-mode reports on (report-reader.ts); none: reports use the control socket. */
+  reportsPath?: string;
   maxMessageBytes?: number;
 }
 
 export class LocalSocketServer {
   private server?: Server;
+  private reportsServer?: Server;
   private readonly sockets = new Set<Socket>();
 
   constructor(private readonly broker: Broker, private readonly opts: LocalSocketOptions) {}
 
   async listen(): Promise<void> {
-    const { path } = this.opts;
-    // We hold the data dir's instance lock, so a socket file left here is from a broker that died.
-    if (process.platform !== 'win32' && existsSync(path)) unlinkSync(path);
-    const server = createServer((socket) => void this.accept(socket));
-    this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(path, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    if (process.platform !== 'win32') chmodSync(path, 0o600);
+    this.server = await listenAt(this.opts.path, createServer((socket) => void this.accept(socket)));
+    const { reportsPath } = this.opts;
+    if (reportsPath !== undefined && process.platform !== 'win32') {
+      // A readable high-water mark of 1 byte: Node stops reading a report socket as soon as a chunk waits
+      // unread, so `connect`'s writes wake nobody until the broker takes them (report-reader.ts).
+      this.reportsServer = await listenAt(reportsPath, createServer({ highWaterMark: 1 }, (socket) => void this.acceptReports(socket)));
+    }
+  }
+
+  /** A relay-mode session's report connection: bound to its session by the token, or dropped. */
+  private async acceptReports(socket: Socket): Promise<void> {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    try {
+      const hello = parseReportsHello(await readFirstLine(socket));
+      if (this.broker.attachReports(hello.reports, socket)) {
+        socket.write(JSON.stringify({ countersign: HANDSHAKE_VERSION, ok: true }) + '\n');
+        return;
+      }
+    } catch {
+      // Not a report connection: dropped below.
+    }
+    socket.destroy();
   }
 
   private async accept(socket: Socket): Promise<void> {
@@ -94,7 +108,9 @@ export class LocalSocketServer {
       if (hello.relay) {
         const remote = await this.broker.openRemoteSession(server, new ControlChannel(transport(CONTROL_MAX_BYTES)), key);
         if (remote) {
-          reply({ countersign: HANDSHAKE_VERSION, ok: true, mode: 'relay', attach: remote.attachToken, upstreamTimeoutMs: remote.upstreamTimeoutMs });
+          const { reportsPath } = this.opts;
+          const reports = this.reportsServer && reportsPath !== undefined ? { path: reportsPath, token: remote.reportToken } : undefined;
+          reply({ countersign: HANDSHAKE_VERSION, ok: true, mode: 'relay', attach: remote.attachToken, upstreamTimeoutMs: remote.upstreamTimeoutMs, ...(reports ? { reports } : {}) });
           await remote.start();
           socket.resume();
           return;
@@ -114,13 +130,32 @@ export class LocalSocketServer {
 
   async close(): Promise<void> {
     for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-    if (process.platform !== 'win32' && existsSync(this.opts.path)) {
-      try {
-        unlinkSync(this.opts.path);
-      } catch {
-        // Gone already.
-      }
+    await closeAt(this.opts.path, this.server);
+    if (this.reportsServer && this.opts.reportsPath !== undefined) await closeAt(this.opts.reportsPath, this.reportsServer);
+  }
+}
+
+async function listenAt(path: string, server: Server): Promise<Server> {
+  // We hold the data dir's instance lock, so a socket file left here is from a broker that died.
+  if (process.platform !== 'win32' && existsSync(path)) unlinkSync(path);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  if (process.platform !== 'win32') chmodSync(path, 0o600);
+  return server;
+}
+
+async function closeAt(path: string, server: Server | undefined): Promise<void> {
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  if (process.platform !== 'win32' && existsSync(path)) {
+    try {
+      unlinkSync(path);
+    } catch {
+      // Gone already.
     }
   }
 }

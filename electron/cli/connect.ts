@@ -63,6 +63,7 @@ export async function runConnect(server: string, dataDir: string, opts: ConnectO
     socketPath: path,
     control: socket,
     attachToken: reply.attach,
+    reports: reply.reports,
     upstreamTimeoutMs: reply.upstreamTimeoutMs,
     input: process.stdin,
     output: process.stdout,

@@ -56,9 +56,10 @@ describe('countersign CLI', () => {
     try {
       expect(statSync(join(dir, 'mcp-token')).mode & 0o777).toBe(0o600);
       expect(statSync(join(dir, 'broker.sock')).mode & 0o777).toBe(0o600);
+      expect(statSync(join(dir, 'reports.sock')).mode & 0o777).toBe(0o600);
       expect(statSync(dir).mode & 0o777).toBe(0o700);
       for (const f of readdirSync(dir)) {
-        if (f === 'broker.sock') continue;
+        if (f.endsWith('.sock')) continue;
         expect(readFileSync(join(dir, f), 'utf8')).not.toContain(broker.apiToken);
       }
       expect(broker.stderr()).not.toContain(broker.apiToken);

@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ensureDataDir, resolveDataDir, socketPath } from '../../electron/broker/data-dir.js';
+import { ensureDataDir, reportsSocketPath, resolveDataDir, socketPath } from '../../electron/broker/data-dir.js';
 
 const temps: string[] = [];
 function tempDir(): string {
@@ -75,6 +75,14 @@ describe('ensureDataDir', () => {
 describe('socketPath', () => {
   it('puts the socket in the data dir when the path is short enough', () => {
     expect(socketPath('/home/ada/.config/Countersign', 'linux')).toBe('/home/ada/.config/Countersign/broker.sock');
+  });
+
+  it('puts the report socket next to it, and its fallback apart from the broker socket', () => {
+    expect(path.dirname(reportsSocketPath('/home/ada/.config/Countersign', 'linux'))).toBe('/home/ada/.config/Countersign');
+    expect(path.basename(reportsSocketPath('/home/ada/.config/Countersign', 'linux'))).toBe('reports.sock');
+    const long = '/home/ada/' + 'x'.repeat(100);
+    expect(reportsSocketPath(long, 'linux')).toMatch(/-reports\.sock$/);
+    expect(reportsSocketPath(long, 'linux')).not.toBe(socketPath(long, 'linux'));
   });
 
   it('falls back to a per-user, per-dir socket in the temp folder for long paths', () => {

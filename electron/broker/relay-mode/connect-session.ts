@@ -21,6 +21,7 @@ import { reportsBeforeCalls } from './report-order.js';
 import type { Report } from './protocol.js';
 import { fastLane } from './fast-lane.js';
 import { isoTime } from './iso-time.js';
+import { openReportLink, type ReportLink } from './report-link.js';
 
 export interface RelayModeOptions {
   server: string;
@@ -28,6 +29,8 @@ export interface RelayModeOptions {
   /** The control connection, its handshake done. */
   control: Socket;
   attachToken: string;
+  /** The broker's report socket and this session's token for it (see report-link.ts). */
+  reports?: { path: string; token: string };
   upstreamTimeoutMs: number;
   input: Readable;
   output: Writable;
@@ -42,8 +45,12 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   const channel = new ControlChannel(new LineTransport({ input: control, output: control, onCloseStreams: () => control.end() }));
   const leases = new LeaseCache();
   const checks = new LeaseChecks();
+  // Reports go on their own connection, which the broker reads in batches; without one (an older
+  // broker, or it could not be opened), on the control socket, as before.
+  let link: ReportLink | undefined;
+  if (opts.reports) link = await openReportLink(opts.reports.path, opts.reports.token).catch(() => undefined);
   // Each report is written at once (report-order.ts): a crash of this process loses no log entry.
-  const report = (item: Report): void => channel.notify('report', { items: [item] });
+  const report = link ? link.send : (item: Report): void => channel.notify('report', { items: [item] });
   const deciding = new Map<number, ToolCallContext>();
   const upstream = new AttachedUpstream(opts.socketPath, opts.attachToken);
   let upstreamTimeoutMs = opts.upstreamTimeoutMs;
@@ -104,7 +111,11 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     try {
       // Too deep to send (or to hash, show and log): the broker refuses and logs it without them.
       const tooDeep = depthRefusal(ctx.arguments) !== undefined;
-      const params = { call, tool: ctx.toolName, arguments: tooDeep ? TOO_DEEP_ARGUMENTS : ctx.arguments, progress: ctx.progressRequested, input: ctx.input, ...(tooDeep ? { tooDeep: true as const } : {}) };
+      // `reported`: the broker reads that many report lines before it decides, so entries keep their order.
+      const params = {
+        call, tool: ctx.toolName, arguments: tooDeep ? TOO_DEEP_ARGUMENTS : ctx.arguments, progress: ctx.progressRequested, input: ctx.input,
+        ...(tooDeep ? { tooDeep: true as const } : {}), ...(link ? { reported: link.written } : {}),
+      };
       const reply = await channel.request<DecideReply>('decide', params);
       upstreamTimeoutMs = reply.upstreamTimeoutMs;
       if (!reply.forward) return { forward: false, result: reply.result };
@@ -169,6 +180,8 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
 
   const done = new Promise<void>((resolve) => {
     hooks.onClosed = () => {
+      // Its end tells the broker it has every report; then goodbye.
+      link?.socket.end();
       channel.notify('bye', {});
       void channel.close().finally(resolve);
     };
@@ -181,7 +194,7 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   await channel.start();
   control.resume(); // the handshake left it paused
   await session.start();
-  reportsBeforeCalls(opts.input, control, upstream);
+  reportsBeforeCalls(opts.input, link?.socket ?? control, upstream);
   await done;
 }
 

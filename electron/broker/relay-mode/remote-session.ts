@@ -17,9 +17,12 @@ import type { ControlChannel } from './control-channel.js';
 import type { z } from 'zod';
 import { LEASE_TTL_MS, type DecideReply, type Report } from './protocol.js';
 import { reportItems, wire } from './wire-schemas.js';
+import { ReportReader } from './report-reader.js';
 
 /** How long a local read waits for the other `connect` processes of its client to drop their leases. */
 const REVOKE_CONFIRM_MS = 2000;
+/** How long a closing session waits for the end of `connect`'s report connection (it ends it when it stops). */
+const REPORTS_END_MS = 1000;
 
 export interface RemoteSessionDeps {
   spec: StdioServerSpec;
@@ -50,6 +53,10 @@ export class RemoteSession implements GateSession {
   clientElicits = false;
   /** Single use: the data connection that presents it becomes the server's stdio. */
   readonly attachToken = randomBytes(24).toString('base64url');
+  /** Single use: the connection that presents it carries `connect`'s reports (report-reader.ts). */
+  readonly reportToken = randomBytes(24).toString('base64url');
+  private reports?: ReportReader;
+  private closing?: Promise<void>;
   private tools: ToolDefinition[] = [];
   private server?: Promise<SpawnedServer>;
   private spawned?: SpawnedServer;
@@ -81,7 +88,12 @@ export class RemoteSession implements GateSession {
       deps.onListed(this.tools);
     });
     channel.handle('rewrite', (p) => ({ tools: deps.rewrite(wire.rewrite.parse(p).tools as ToolDefinition[]) }));
-    channel.handle('decide', (p) => this.decide(wire.decide.parse(p)));
+    channel.handle('decide', async (p) => {
+      const d = wire.decide.parse(p);
+      // Every call `connect` reported before asking is taken first: entries keep the order calls ran in.
+      if (d.reported !== undefined && this.reports) await this.reports.until(d.reported);
+      return this.decide(d);
+    });
     channel.handle('server-request', (p) => {
       const { method, params, calls } = wire.serverRequest.parse(p);
       deps.audit(serverRequestEntry(serverName, this.clientInfo?.name, method, params, calls));
@@ -91,6 +103,7 @@ export class RemoteSession implements GateSession {
       const end: WaitEnd = c.by === 'client' ? { by: 'client', reason: c.reason } : { by: 'session', why: c.reason ?? 'the connect session ended' };
       this.deciding.get(c.call)?.abort(end);
     });
+    // Reports come on their own connection (attachReports); a `connect` without one sends them here.
     channel.handle('report', (p) => {
       const items = reportItems(p);
       deps.batchAudit(() => this.report(items));
@@ -179,6 +192,30 @@ export class RemoteSession implements GateSession {
     return enforcement ? { limits: this.deps.sandbox?.limits ?? NO_LIMITS, enforcement } : undefined;
   }
 
+  /** `connect`'s report connection (its handshake read): false when this session has one or is closed. */
+  attachReports(socket: Socket): boolean {
+    if (this.reports || this.closing) return false;
+    this.reports = new ReportReader(
+      socket,
+      (lines) => this.deps.batchAudit(() => {
+        for (const line of lines) {
+          try {
+            this.report(reportItems(JSON.parse(line.toString('utf8')) as Record<string, unknown>));
+          } catch {
+            // A bad report is dropped, as a bad notification on the control socket is.
+          }
+        }
+      }),
+      (why) => void this.close(`its report connection broke (${why})`),
+    );
+    return true;
+  }
+
+  /** Takes the reports waiting in the kernel (before the log is read). */
+  async drainReports(): Promise<void> {
+    await this.reports?.drain();
+  }
+
   /** Starts the server with the data connection as its stdin and stdout. */
   attach(socket: Socket): void {
     if (this.server || this.closed) {
@@ -263,9 +300,16 @@ export class RemoteSession implements GateSession {
     }
   }
 
-  async close(why: string): Promise<void> {
-    if (this.closed) return;
+  close(why: string): Promise<void> {
+    this.closing ??= this.shut(why);
+    return this.closing;
+  }
+
+  private async shut(why: string): Promise<void> {
     if (this.started) this.channel.notify('close', { why });
+    // Every report `connect` wrote is read first (it ends the connection when it stops, or died): those
+    // calls are logged as they ended, and only the rest as not finished.
+    await this.reports?.toEnd(REPORTS_END_MS);
     this.closed = true;
     for (const abort of this.deciding.values()) abort.abort({ by: 'session', why } satisfies WaitEnd);
     for (const settle of this.forwarded.values()) settle({ status: 'failed', error: `The session ended before the call finished (${why}).` });
