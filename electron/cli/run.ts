@@ -26,6 +26,8 @@ type Command = (sub: string[], dataDir: string, opts: CliOptions) => Promise<num
 const COMMANDS: Record<string, Command> = {
   serve: async (sub, dataDir, opts) => {
     const args = parseArgs(sub, { values: ['port', 'host', 'approval-timeout', 'progress-interval-ms', 'session-idle'], booleans: ['no-open'] });
+    // Before the broker loads: its start-up would otherwise already grow the young generation.
+    (await import('../broker/heap-tuning.js')).keepYoungGenerationSmall();
     const { runServe } = await import('./serve.js');
     return runServe({
       dataDir,

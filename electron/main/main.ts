@@ -10,6 +10,7 @@ import { escapeControl } from '../../shared/escape.js';
 import { pickLaunch } from '../broker/broker-api.js';
 import { startBroker, type RunningBroker } from '../broker/broker-host.js';
 import { countersignCommand, useInstalledApp } from '../broker/cli-command.js';
+import { keepYoungGenerationSmall } from '../broker/heap-tuning.js';
 import { launchHash } from '../broker/trust/launch-consent.js';
 import { IPC } from '../ipc/channels.js';
 import { installCommandLineTool } from './cli-install.js';
@@ -42,6 +43,8 @@ const log = (text: string): void => void process.stderr.write(`countersign: ${es
 
 // ---- before 'ready' (no top-level await above this point: 'ready' must not pass us by) ----------
 
+// This process hosts the broker for as long as the app runs (heap-tuning.ts says why).
+keepYoungGenerationSmall();
 // userData is the data dir, as the CLI resolves it; it also scopes Electron's single-instance lock,
 // so one app runs per data dir, just as one broker does. Chromium's own files go in a subfolder.
 const dataDir = desktopDataDir(process.argv, process.env);

@@ -13,12 +13,12 @@ import { resolveDataDir } from '../data-dir.js';
 import { ClientBackups } from './backups.js';
 import { CLIENTS, clientDef, locationsOf, type ClientDef, type Where } from './catalogue.js';
 import { wrappedLaunch } from './countersign-entry.js';
-import { scanFile, sha256, type ScannedFile } from './detect.js';
-import { planWrap } from './plan.js';
-import { planUnwrap } from './unwrap-plan.js';
-import { fileView } from './views.js';
-import { applyWrap, wrapAudit } from './wrap-apply.js';
-import { replaceConfig } from './write-config.js';
+import type { ScannedFile } from './detect.js';
+
+type Work = typeof import('./config-work.js');
+let workModule: Promise<Work> | undefined;
+/** The parsers, planners and writers, loaded when a client's config is first looked at (config-work.ts). */
+const loadWork = (): Promise<Work> => (workModule ??= import('./config-work.js'));
 
 export interface ClientConfigsDeps {
   dataDir: string;
@@ -64,9 +64,9 @@ export class ClientConfigs {
     return [p.normalize(dir)];
   }
 
-  private scan(def: ClientDef, opts: ClientScanOptions | undefined): ScannedFile[] {
+  private scan(work: Work, def: ClientDef, opts: ClientScanOptions | undefined): ScannedFile[] {
     const where = this.deps.where();
-    return locationsOf(def, where, this.projects(opts)).map((loc) => scanFile(loc, where));
+    return locationsOf(def, where, this.projects(opts)).map((loc) => work.scanFile(loc, where));
   }
 
   /** --data-dir for client entries, unless this is the folder `connect` finds without being told. */
@@ -80,32 +80,33 @@ export class ClientConfigs {
     dataDir === undefined ? this.dataDirArgs().length === 0 : path.resolve(dataDir) === path.resolve(this.deps.dataDir);
 
   async listClients(opts?: ClientScanOptions): Promise<ClientView[]> {
+    const work = await loadWork();
     const servers = new Set(Object.keys(this.deps.servers()));
     return CLIENTS.map((def) => {
-      const files = this.scan(def, opts);
+      const files = this.scan(work, def, opts);
       const found = files.filter((f) => f.exists);
       const wrappedAt = (f: ScannedFile) => this.backups.active(f.realPath)[0]?.time;
       return {
         id: def.id,
         name: def.name,
         found: found.length > 0,
-        files: found.map((f) => fileView(f, { servers, ours: this.ours, wrappedAt })),
+        files: found.map((f) => work.fileView(f, { servers, ours: this.ours, wrappedAt })),
         looked: files.map((f) => f.location.path),
         canUnwrap: found.some((f) => wrappedAt(f) !== undefined),
       };
     });
   }
 
-  private plan(client: string, opts: WrapOptions) {
+  private plan(work: Work, client: string, opts: WrapOptions) {
     const def = requireClient(client);
-    const files = this.scan(def, opts);
+    const files = this.scan(work, def, opts);
     if (!files.some((f) => f.exists)) throw new Error(`No ${def.name} config file was found. Countersign looked in: ${files.map((f) => f.location.path).join(', ')}.`);
     const names = new Set(files.flatMap((f) => f.entries.map((e) => e.name)));
     const unknown = (opts.only ?? []).filter((n) => !names.has(n));
     if (unknown.length) throw new Error(`${def.name}'s config has no server named ${unknown.map((n) => `'${n}'`).join(', ')}. Its servers: ${[...names].join(', ') || 'none'}.`);
     const dataDirArgs = this.dataDirArgs();
     const command = this.deps.command();
-    const plan = planWrap({
+    const plan = work.planWrap({
       client: def.id, files, servers: this.deps.servers(), only: opts.only,
       launch: (server) => wrappedLaunch(command, server, def.id, dataDirArgs),
       ours: this.ours,
@@ -114,17 +115,18 @@ export class ClientConfigs {
   }
 
   async previewWrap(client: string, opts: WrapOptions = {}): Promise<WrapPreview> {
-    const { def, files, changes, planHash } = this.plan(client, opts);
+    const { def, files, changes, planHash } = this.plan(await loadWork(), client, opts);
     return { client: def.id, files: files.map((f) => f.view), changes, planHash };
   }
 
   wrapClient(client: string, opts: WrapOptions, planHash: string, actor: Actor): Promise<WrapResult> {
     return this.serial(async () => {
-      const plan = this.plan(client, opts);
+      const work = await loadWork();
+      const plan = this.plan(work, client, opts);
       if (plan.planHash !== planHash) {
         throw new Error('The client\'s config or Countersign\'s servers changed since the preview, so nothing was written. Look at the new preview and confirm again.');
       }
-      return applyWrap(plan, {
+      return work.applyWrap(plan, {
         backups: this.backups,
         addServer: (name, config) => this.deps.addServer(name, config, actor),
         removeServer: (name) => this.deps.removeServer(name, actor),
@@ -134,31 +136,32 @@ export class ClientConfigs {
     });
   }
 
-  private unwrapPlan(client: string, opts: ClientScanOptions) {
+  private unwrapPlan(work: Work, client: string, opts: ClientScanOptions) {
     const def = requireClient(client);
-    const files = this.scan(def, opts)
+    const files = this.scan(work, def, opts)
       .map((file) => ({ file, records: this.backups.active(file.realPath) }))
       .filter((f) => f.records.length)
-      .map((f) => planUnwrap(f.file, f.records, this.backups));
-    const planHash = sha256(canonicalJson(files.map((f) => ({ path: f.file.realPath, before: f.file.hash ?? null, after: f.after === undefined ? null : sha256(f.after), records: f.records.map((r) => r.id) }))));
+      .map((f) => work.planUnwrap(f.file, f.records, this.backups));
+    const planHash = work.sha256(canonicalJson(files.map((f) => ({ path: f.file.realPath, before: f.file.hash ?? null, after: f.after === undefined ? null : work.sha256(f.after), records: f.records.map((r) => r.id) }))));
     return { def, files, planHash };
   }
 
   async previewUnwrap(client: string, opts: ClientScanOptions = {}): Promise<UnwrapPreview> {
-    const { def, files, planHash } = this.unwrapPlan(client, opts);
+    const { def, files, planHash } = this.unwrapPlan(await loadWork(), client, opts);
     return { client: def.id, files: files.map((f) => f.view), planHash };
   }
 
   unwrapClient(client: string, opts: ClientScanOptions, planHash: string | undefined, actor: Actor): Promise<UnwrapResult> {
     return this.serial(async () => {
+      const work = await loadWork();
       const started = Date.now();
-      const { def, files, planHash: now } = this.unwrapPlan(client, opts);
+      const { def, files, planHash: now } = this.unwrapPlan(work, client, opts);
       if (planHash !== undefined && planHash !== now) {
         throw new Error('The client\'s config changed since the preview, so nothing was written. Look at the new preview and confirm again.');
       }
       if (!files.length) return { client: def.id, files: [], servers: [] };
       const out: UnwrapResult = { client: def.id, files: [], servers: [...new Set(files.flatMap((f) => f.records.flatMap((r) => r.entries.map((e) => e.server))))] };
-      const audit = (detail: string, status?: 'failed') => this.deps.audit({ actor, ...wrapAudit('unwrap', def, started, {
+      const audit = (detail: string, status?: 'failed') => this.deps.audit({ actor, ...work.wrapAudit('unwrap', def, started, {
         files: out.files.map((f) => ({ path: f.path, how: f.how, backup: f.backup })),
         entries: out.files.flatMap((f) => f.entries),
       }, detail, status) });
@@ -168,7 +171,7 @@ export class ClientConfigs {
           if (f.after !== undefined && f.file.text !== undefined && f.after.toString() !== f.file.text) {
             // Their file as it is now, edits included, is kept before anything is written over it.
             backup = this.backups.keep(def.id, f.file.realPath, Buffer.from(f.file.text, 'utf8'), 'before-unwrap');
-            replaceConfig(f.file.realPath, f.file.hash, f.after, f.file.mode);
+            work.replaceConfig(f.file.realPath, f.file.hash, f.after, f.file.mode);
           }
           if (f.view.how !== 'missing') this.backups.markUnwrapped(f.records.map((r) => r.id), new Date().toISOString());
           out.files.push({ ...f.view, ...(backup && { backup: this.backups.pathOf(backup) }) });

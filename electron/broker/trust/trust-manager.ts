@@ -5,7 +5,6 @@ import type { Actor, BrokerEvent, ServerConfig, ServerView, ToolView } from '../
 import { createHash } from 'node:crypto';
 import { effectiveHints } from '../../../shared/annotations.js';
 import { canonicalJson } from '../../../shared/canonical-json.js';
-import { diffDefinitions, diffVersions } from '../../../shared/definition-diff.js';
 import type { ReasonCode } from '../../../shared/decision.js';
 import { scanTool, findShadowing, type Finding, type ServerTools } from '../../../shared/description-scan.js';
 import type { ToolDefinition } from '../../../shared/tool.js';
@@ -321,7 +320,10 @@ export class TrustManager {
     };
   }
 
-  listChanges(listings: Map<string, ToolDefinition[]>): ServerChanges[] {
+  async listChanges(listings: Map<string, ToolDefinition[]>): Promise<ServerChanges[]> {
+    // Loaded when changes are first shown: the word diff (the 'diff' package) is ~1 MB the broker
+    // would otherwise hold from start to end.
+    const { diffDefinitions, diffVersions } = await import('../../../shared/definition-diff.js');
     const out: ServerChanges[] = [];
     for (const server of Object.keys(this.opts.settings.listServers())) {
       const record = this.store.get(server);
