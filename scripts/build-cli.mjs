@@ -4,8 +4,28 @@
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
+// `connect` once more on its own, as one file (dist/connect.mjs): bin/countersign.mjs starts it for
+// `connect`, which then reads one module instead of the entry and its chunks (~10 ms of every cold start).
+const connectOnly = {
+  entryPoints: { connect: 'electron/cli/connect-main.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.mjs' },
+  // What it imports only on a rare path (the broker not running) stays in a chunk of its own.
+  chunkNames: 'connect/[name]-[hash]',
+  splitting: true,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: true,
+  banner: { js: "import { createRequire as __csCreateRequire } from 'node:module'; const require = __csCreateRequire(import.meta.url);" },
+  logLevel: 'warning',
+};
+
 // Chunk names carry a content hash: clear the old ones so dist/cli/ holds one build.
 rmSync('dist/cli', { recursive: true, force: true });
+rmSync('dist/connect', { recursive: true, force: true });
 
 await build({
   entryPoints: { cli: 'electron/cli/main.ts' },
@@ -23,3 +43,4 @@ await build({
   banner: { js: "import { createRequire as __csCreateRequire } from 'node:module'; const require = __csCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });
+await build(connectOnly);

@@ -106,9 +106,12 @@ export interface CompareOptions {
   caseInsensitive: boolean;
 }
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** One spelling for comparing: Unicode NFC (macOS stores NFD), the platform's case rule, no trailing separator. */
 export function comparable(path: string, opts: CompareOptions): string {
-  let p = path.normalize('NFC');
+  // ASCII is NFC already: skips ICU's normalizer (and the memory its first use maps in `connect`).
+  let p = ASCII.test(path) ? path : path.normalize('NFC');
   if (opts.caseInsensitive) p = p.toLowerCase();
   while (p.length > 1 && p.endsWith(opts.sep) && !/^[A-Za-z]:\\$/.test(p)) p = p.slice(0, -1);
   return p;
@@ -146,46 +149,56 @@ export interface ProtectedRoot extends ProtectedPath {
 export function matchProtected(candidates: ResolvedCandidate[], roots: ProtectedRoot[], opts: CompareOptions): ProtectedMatch[] {
   const found: ProtectedMatch[] = [];
   const seen = new Set<string>();
-  // Each spelling made comparable once, not once per pair: this runs on every leased call.
-  const cmp = comparer(roots, opts);
+  // The roots' spellings are prepared once per root list (a lease's scope is one list for many calls):
+  // this runs on every leased call, and is relation() of each pair without building a string per pair.
+  const prepared = preparedRoots(roots, opts);
+  const { sep } = opts;
   for (const c of candidates) {
-    const forms = c.forms.map(cmp);
-    for (const root of roots) {
+    const forms = c.forms.map((f) => comparable(f, opts));
+    const formsSep = forms.map((f) => (f.endsWith(sep) ? f : f + sep));
+    const formsRoot = forms.map((f) => isRoot(f, sep));
+    for (const root of prepared) {
       let kind: ProtectedMatch['kind'] | undefined;
-      for (const form of forms) {
-        for (const r of root.forms) {
-          const k = relationOf(form, cmp(r), opts);
-          if (k === 'inside' || (k === 'ancestor' && !kind)) kind = k;
+      for (let i = 0; i < forms.length && kind !== 'inside'; i++) {
+        const p = forms[i]!;
+        for (let j = 0; j < root.forms.length; j++) {
+          const r = root.forms[j]!;
+          if (p === r || p.startsWith(root.formsSep[j]!)) {
+            kind = 'inside';
+            break;
+          }
+          // A filesystem root holds everything; naming it is not naming Countersign's files.
+          if (!kind && !formsRoot[i] && r.startsWith(formsSep[i]!)) kind = 'ancestor';
         }
       }
-      const key = `${kind}\u0000${root.path}\u0000${c.text}`;
-      if (kind && !seen.has(key)) {
+      if (!kind) continue;
+      const key = `${kind}\u0000${root.root.path}\u0000${c.text}`;
+      if (!seen.has(key)) {
         seen.add(key);
-        found.push({ kind, what: root.what, root: root.path, text: c.text });
+        found.push({ kind, what: root.root.what, root: root.root.path, text: c.text });
       }
     }
   }
   return found.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'inside' ? -1 : 1));
 }
 
-/** comparable(), remembered per protected-root list (a lease's scope is one list for many calls). */
-const comparers = new WeakMap<ProtectedRoot[], { opts: CompareOptions; memo: Map<string, string> }>();
-function comparer(roots: ProtectedRoot[], opts: CompareOptions): (path: string) => string {
-  let entry = comparers.get(roots);
-  if (!entry || entry.opts.sep !== opts.sep || entry.opts.caseInsensitive !== opts.caseInsensitive) {
-    entry = { opts: { ...opts }, memo: new Map() };
-    comparers.set(roots, entry);
-  }
-  const { memo } = entry;
-  return (path) => {
-    let v = memo.get(path);
-    if (v === undefined) {
-      v = comparable(path, opts);
-      // Roots' forms repeat on every call; arguments' rarely do: keep the memo small.
-      if (memo.size < 1000) memo.set(path, v);
-    }
-    return v;
-  };
+interface PreparedRoot {
+  root: ProtectedRoot;
+  /** Its forms made comparable, and each with one trailing separator. */
+  forms: string[];
+  formsSep: string[];
+}
+
+const prepared = new WeakMap<ProtectedRoot[], { sep: string; caseInsensitive: boolean; roots: PreparedRoot[] }>();
+function preparedRoots(roots: ProtectedRoot[], opts: CompareOptions): PreparedRoot[] {
+  const entry = prepared.get(roots);
+  if (entry && entry.sep === opts.sep && entry.caseInsensitive === opts.caseInsensitive) return entry.roots;
+  const list = roots.map((root) => {
+    const forms = root.forms.map((f) => comparable(f, opts));
+    return { root, forms, formsSep: forms.map((f) => (f.endsWith(opts.sep) ? f : f + opts.sep)) };
+  });
+  prepared.set(roots, { sep: opts.sep, caseInsensitive: opts.caseInsensitive, roots: list });
+  return list;
 }
 
 /** Whether the matches make the call critical: naming the files always; a folder holding them unless the tool only reads. */

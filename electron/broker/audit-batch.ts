@@ -1,11 +1,12 @@
 // Call entries of the broker's own sessions (HTTP, and the broker-side relay), written by group commit:
-// the entries of one turn of the event loop go to the log in one write, and each call's answer is held
-// until that write returned. A crash then loses nothing whose answer went out.
-// The write is synchronous on a descriptor kept open (audit-log.ts): measured here, one write costs
-// 8–14 µs that way, against 30–45 µs for an asynchronous one, and the answer waits for it either way.
-// Entries no answer waits for (calls `connect` reported) may wait a few milliseconds for company (later()).
-// Order and the hash chain are unchanged: the chain is computed when the batch is written, and anything
-// else written to the log (or read from it) flushes the batch first.
+// each call's answer is held until its entry is on disk, so a crash loses nothing whose answer went out.
+// No synchronous file I/O on the call path: one asynchronous write is in flight at a time (a look at the
+// file, then one write on the descriptor kept open, audit-log.ts), and the next batch forms meanwhile
+// from whatever arrives. Answers are released when their batch's write completes. Entries no answer
+// waits for (calls `connect` reported) may wait a few milliseconds for company (later()).
+// Order and the hash chain are unchanged: the chain is computed when a batch is handed to the log, and
+// anything else written to the log (or read from it) first writes the queued batch and finishes the write
+// in flight, synchronously (flush, and AuditLog's #settle).
 import type { NewAuditEntry } from './audit-log.js';
 
 /** A batch never holds more entries than this (each call's arguments may be large). */
@@ -15,25 +16,29 @@ export const LATER_MS = 10;
 
 const NOBODY = (): void => undefined;
 
+export interface BatchWriter {
+  /** Looks at the log file without holding the event loop, for the write that follows. Never rejects. */
+  prepare(): Promise<void>;
+  /** Appends the entries in order; resolves with how many of them reached the disk. Never rejects. */
+  write(entries: NewAuditEntry[]): Promise<number>;
+  /** The same, now: how many reached the disk (never throws). */
+  writeNow(entries: NewAuditEntry[]): number;
+}
+
 export class AuditBatch {
   private entries: NewAuditEntry[] = [];
   private waiters: Array<(written: boolean) => void> = [];
-  private scheduled = false;
+  /** A look at the file or a write is under way: new entries wait for the next batch. */
+  private busy = false;
   private timer?: NodeJS.Timeout;
 
-  /** `write` appends the entries in order and returns how many of them reached the disk (never throws). */
-  constructor(private readonly write: (entries: NewAuditEntry[]) => number) {}
+  constructor(private readonly writer: BatchWriter) {}
 
   /** Resolves true once the entry is on disk, false when the log did not take it (it is kept, see audit-guard.ts). */
   push(entry: NewAuditEntry): Promise<boolean> {
     this.entries.push(entry);
     const written = new Promise<boolean>((resolve) => this.waiters.push(resolve));
-    if (this.entries.length >= MAX_BATCH_ENTRIES) this.flush();
-    else if (!this.scheduled) {
-      this.scheduled = true;
-      // After the I/O callbacks of this turn: answers read from the server together are logged together.
-      setImmediate(() => this.flush());
-    }
+    if (!this.busy) this.next();
     return written;
   }
 
@@ -44,9 +49,13 @@ export class AuditBatch {
   later(entry: NewAuditEntry): void {
     this.entries.push(entry);
     this.waiters.push(NOBODY);
-    if (this.entries.length >= MAX_BATCH_ENTRIES) this.flush();
-    else if (!this.scheduled && !this.timer) {
-      this.timer = setTimeout(() => this.flush(), LATER_MS);
+    if (this.busy) return;
+    if (this.entries.length >= MAX_BATCH_ENTRIES) return this.next();
+    if (!this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        if (!this.busy) this.next();
+      }, LATER_MS);
       this.timer.unref();
     }
   }
@@ -55,24 +64,54 @@ export class AuditBatch {
     return this.entries.length;
   }
 
-  /** Writes what is queued now (cheap when nothing is). */
+  /** Writes what is queued now, synchronously (cheap when nothing is). */
   flush(): void {
-    this.scheduled = false;
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
+    this.stopTimer();
     if (!this.entries.length) return;
-    const batch = this.entries;
-    const waiters = this.waiters;
-    this.entries = [];
-    this.waiters = [];
+    const { entries, waiters } = this.take(this.entries.length);
     let written = 0;
     try {
-      written = this.write(batch);
+      written = this.writer.writeNow(entries);
     } catch {
       written = 0; // whatever broke, these answers must not claim a written entry
     }
     waiters.forEach((resolve, i) => resolve(i < written));
+  }
+
+  /** One look and one write for what has queued up by the time the look returns. */
+  private next(): void {
+    this.stopTimer();
+    if (!this.entries.length) {
+      this.busy = false;
+      return;
+    }
+    this.busy = true;
+    void this.writer
+      .prepare()
+      .catch(() => undefined)
+      .then(() => {
+        // A read or another append may have written them meanwhile (flush).
+        if (!this.entries.length) return void (this.busy = false);
+        const { entries, waiters } = this.take(Math.min(this.entries.length, MAX_BATCH_ENTRIES));
+        return this.writer
+          .write(entries)
+          .catch(() => 0) // whatever broke, these answers must not claim a written entry
+          .then((written) => {
+            waiters.forEach((resolve, i) => resolve(i < written));
+            this.next();
+          });
+      });
+  }
+
+  private stopTimer(): void {
+    if (!this.timer) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private take(n: number): { entries: NewAuditEntry[]; waiters: Array<(written: boolean) => void> } {
+    const entries = this.entries.splice(0, n);
+    const waiters = this.waiters.splice(0, n);
+    return { entries, waiters };
   }
 }

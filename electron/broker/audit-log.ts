@@ -13,7 +13,11 @@ export type NewAuditEntry = Omit<AuditEntry, 'seq' | 'prev' | 'hash'>;
 export class AuditWriteError extends Error {
   override name = 'AuditWriteError';
   readonly code?: string;
-  constructor(override readonly cause: Error, readonly written: AuditEntry[]) {
+  /**
+   * `lostInFlight`: the asynchronous write still in flight could not be finished either (see #settle):
+   * its entries are not on disk and come before these.
+   */
+  constructor(override readonly cause: Error, readonly written: AuditEntry[], readonly lostInFlight = false) {
     super(`the audit log could not be written: ${cause.message}`);
     this.code = (cause as NodeJS.ErrnoException).code;
   }
@@ -25,6 +29,26 @@ const GENESIS = '0'.repeat(64);
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 const TAIL_CHUNK = 64 * 1024;
 const POLL_MS = 250;
+/** Written in place at our own end of the file, not with O_APPEND, and read back when that fails: see #settle. */
+const WRITE_FLAGS = fs.constants.O_RDWR | fs.constants.O_CREAT;
+
+/** A descriptor of the log and how many asynchronous writes still use it: its number must not be reused under them. */
+interface OpenFile {
+  fd: number;
+  busy: number;
+  retired: boolean;
+}
+
+/** The one asynchronous write whose bytes are not known to be on disk yet. */
+interface InFlight {
+  file: OpenFile;
+  bytes: Buffer;
+  position: number;
+  entries: AuditEntry[];
+  settled: boolean;
+  resolve(entries: AuditEntry[]): void;
+  reject(error: AuditWriteError): void;
+}
 
 export class AuditLog {
   readonly path: string;
@@ -36,7 +60,11 @@ export class AuditLog {
   #ino: number | undefined;
   #mode: number | undefined;
   /** The current file, kept open for appends: one write per batch instead of open, write and close. */
-  #fd: number | undefined;
+  #file: OpenFile | undefined;
+  #inFlight: InFlight | undefined;
+  /** Bumped by every change of what this writer knows of the file: a look at it taken before is stale. */
+  #generation = 0;
+  #looked: { generation: number; st: fs.Stats | undefined } | undefined;
   #endsWithNewline = true;
   #firstSeq: number | undefined;
   /** Runs before every read and append: the broker writes its batched call entries here first. */
@@ -65,24 +93,150 @@ export class AuditLog {
    */
   appendMany(entries: NewAuditEntry[]): AuditEntry[] {
     this.beforeAccess?.();
-    const st = statOrUndefined(this.path);
+    this.#settle();
+    return this.#appendNow(entries, statOrUndefined(this.path));
+  }
+
+  /**
+   * Looks at the file without holding the event loop, for the appendManyAsync that follows (anything
+   * this writer does to the file in between makes the look stale, and that append looks again).
+   */
+  lookAtFile(): Promise<void> {
+    const generation = this.#generation;
+    return new Promise((resolve) => {
+      fs.stat(this.path, (error, st) => {
+        if (!error || error.code === 'ENOENT') this.#looked = { generation, st: error ? undefined : st };
+        resolve();
+      });
+    });
+  }
+
+  /**
+   * Appends like appendMany, with the write asynchronous: chained and given its place in the file now,
+   * on disk when the promise resolves (rejects with an AuditWriteError when the disk refuses it). One at
+   * a time (audit-batch.ts). Whatever reads or appends synchronously meanwhile finishes this write first.
+   * Neither flushes the broker's batch: it is the batch being written.
+   */
+  appendManyAsync(entries: NewAuditEntry[]): Promise<AuditEntry[]> {
+    this.#settle();
+    const looked = this.#looked?.generation === this.#generation ? this.#looked : undefined;
+    this.#looked = undefined;
+    try {
+      const st = looked ? looked.st : statOrUndefined(this.path);
+      if (this.#differs(st)) this.#load();
+      const chained = this.#chain(entries, this.#last);
+      // Rotating is rare and renames files: done the synchronous way.
+      if (this.#size > 0 && this.#size + chained.bytes > this.#maxBytes) return Promise.resolve(this.#appendNow(entries, st));
+      return this.#writeAsync(chained);
+    } catch (error) {
+      return Promise.reject(error instanceof AuditWriteError ? error : new AuditWriteError(error as Error, []));
+    }
+  }
+
+  #differs(st: fs.Stats | undefined): boolean {
     // A changed mode reopens too: a file made read-only must refuse us as it would a fresh open.
-    if ((st?.size ?? 0) !== this.#size || st?.ino !== this.#ino || st?.mode !== this.#mode) this.#load();
+    return (st?.size ?? 0) !== this.#size || st?.ino !== this.#ino || st?.mode !== this.#mode;
+  }
+
+  /** The lines of `entries` chained after `last`, without touching the state of the writer. */
+  #chain(entries: NewAuditEntry[], last: { seq: number; hash: string }): { text: string; bytes: number; written: AuditEntry[] } {
+    let text = '';
+    let bytes = 0;
+    const written: AuditEntry[] = [];
+    for (const entry of entries) {
+      const { full, line } = chainLine(entry, last);
+      text += line;
+      bytes += Buffer.byteLength(line);
+      last = full;
+      written.push(full);
+    }
+    return { text, bytes, written };
+  }
+
+  #writeAsync(chained: { text: string; written: AuditEntry[] }): Promise<AuditEntry[]> {
+    const { written } = chained;
+    if (!written.length) return Promise.resolve(written);
+    const saved = this.#saved();
+    const bytes = Buffer.from((this.#endsWithNewline ? '' : '\n') + chained.text);
+    const file = this.#open();
+    if (this.#size === 0) this.#firstSeq = written[0]!.seq;
+    const position = this.#size;
+    // The place in the file is taken now: what is appended meanwhile goes after it.
+    this.#size += bytes.length;
+    this.#endsWithNewline = true;
+    const lastEntry = written.at(-1)!;
+    this.#last = { seq: lastEntry.seq, hash: lastEntry.hash };
+    this.#generation++;
+    return new Promise<AuditEntry[]>((resolve, reject) => {
+      const flight: InFlight = { file, bytes, position, entries: written, settled: false, resolve, reject };
+      this.#inFlight = flight;
+      file.busy++;
+      const step = (done: number): void => {
+        fs.write(file.fd, bytes, done, bytes.length - done, position + done, (error, n) => {
+          if (!error && done + n < bytes.length) return step(done + n);
+          file.busy--;
+          if (file.retired) this.#release(file);
+          if (flight.settled) return; // finished synchronously meanwhile (#settle)
+          flight.settled = true;
+          this.#inFlight = undefined;
+          if (!error) return resolve(written);
+          this.#recover(saved);
+          reject(new AuditWriteError(error, []));
+        });
+      };
+      step(0);
+    });
+  }
+
+  /**
+   * Finishes the write in flight now, before anything reads the log or writes after it: the same bytes
+   * at the same place, so whichever of the two lands last changes nothing (why the file is written in
+   * place and not with O_APPEND). Throws an AuditWriteError marked lostInFlight when the disk refuses.
+   */
+  #settle(): void {
+    const flight = this.#inFlight;
+    if (!flight) return;
+    this.#inFlight = undefined;
+    flight.settled = true;
+    try {
+      const { fd } = flight.file;
+      for (let done = 0; done < flight.bytes.length; ) done += fs.writeSync(fd, flight.bytes, done, flight.bytes.length - done, flight.position + done);
+    } catch (error) {
+      // The write in flight may have landed already: then its entries are on disk and nothing is lost.
+      if (landed(flight)) return flight.resolve(flight.entries);
+      this.#recover({ last: { seq: flight.entries[0]!.seq - 1, hash: flight.entries[0]!.prev }, size: flight.position, ino: this.#ino, endsWithNewline: true, firstSeq: this.#firstSeq });
+      const failure = new AuditWriteError(error as Error, [], true);
+      flight.reject(failure);
+      throw failure;
+    }
+    flight.resolve(flight.entries);
+  }
+
+  #saved(): Saved {
+    return { last: this.#last, size: this.#size, ino: this.#ino, endsWithNewline: this.#endsWithNewline, firstSeq: this.#firstSeq };
+  }
+
+  /** After a refused write: continue from what the disk holds (or, unreadable, from before the write). */
+  #recover(saved: Saved): void {
+    try {
+      this.#load();
+    } catch {
+      ({ last: this.#last, size: this.#size, ino: this.#ino, endsWithNewline: this.#endsWithNewline, firstSeq: this.#firstSeq } = saved);
+    }
+  }
+
+  #appendNow(entries: NewAuditEntry[], st: fs.Stats | undefined): AuditEntry[] {
+    if (this.#differs(st)) this.#load();
+    this.#generation++;
     const written: AuditEntry[] = [];
     let durable = 0;
-    const saved = { last: this.#last, size: this.#size, ino: this.#ino, endsWithNewline: this.#endsWithNewline, firstSeq: this.#firstSeq };
+    const saved = this.#saved();
     try {
       let text = '';
       let pending = 0;
       for (const entry of entries) {
-        const { seq: _seq, prev: _prev, hash: _hash, ...fields } = entry as Partial<AuditEntry>;
-        const seq = this.#last.seq + 1;
-        // The JSON round trip drops undefined fields, so the hash covers exactly what is written. The line
-        // is that same text with the hash added last (what JSON.stringify of the whole entry would write).
-        const bodyText = JSON.stringify({ seq, ...fields, prev: this.#last.hash });
-        const body = JSON.parse(bodyText) as Omit<AuditEntry, 'hash'>;
-        const full: AuditEntry = { ...body, hash: hashEntry(body) };
-        const line = `${bodyText.slice(0, -1)},"hash":"${full.hash}"}\n`;
+        const { full, line } = chainLine(entry, this.#last);
+        const seq = full.seq;
         // Counted as it grows: measuring the whole batch text per entry made large batches quadratic.
         const lineBytes = Buffer.byteLength(line);
         if (this.#size + pending > 0 && this.#size + pending + lineBytes > this.#maxBytes) {
@@ -101,12 +255,8 @@ export class AuditLog {
       this.#write(text);
       return written;
     } catch (error) {
-      try {
-        this.#load();
-      } catch {
-        ({ last: this.#last, size: this.#size, ino: this.#ino, endsWithNewline: this.#endsWithNewline, firstSeq: this.#firstSeq } = saved);
-        if (durable) this.#last = { seq: written[durable - 1]!.seq, hash: written[durable - 1]!.hash };
-      }
+      const onDisk = durable ? { ...saved, last: { seq: written[durable - 1]!.seq, hash: written[durable - 1]!.hash } } : saved;
+      this.#recover(onDisk);
       throw new AuditWriteError(error as Error, written.slice(0, durable));
     }
   }
@@ -116,13 +266,8 @@ export class AuditLog {
     // A line cut short by a crash is left alone; ours starts on a fresh line after it.
     const text = (this.#endsWithNewline ? '' : '\n') + lines;
     const bytes = Buffer.from(text);
-    if (this.#fd === undefined) {
-      this.#fd = fs.openSync(this.path, 'a', 0o600);
-      const st = fs.fstatSync(this.#fd);
-      this.#ino = st.ino;
-      this.#mode = st.mode;
-    }
-    for (let done = 0; done < bytes.length; ) done += fs.writeSync(this.#fd, bytes, done);
+    const { fd } = this.#open();
+    for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done, bytes.length - done, this.#size + done);
     // Known without a second stat: what we saw before plus what we wrote (a rotation reset both).
     this.#size += bytes.length;
     this.#endsWithNewline = true;
@@ -130,22 +275,48 @@ export class AuditLog {
 
   /** Lets go of the open file (the broker closing). Appending later opens it again. */
   close(): void {
+    try {
+      this.#settle();
+    } catch {
+      // Its entries are kept by whoever wrote them (audit-guard.ts).
+    }
     this.#closeFd();
   }
 
+  /** The current file, opened (created) when it is not yet. */
+  #open(): OpenFile {
+    if (!this.#file) {
+      const fd = fs.openSync(this.path, WRITE_FLAGS, 0o600);
+      this.#file = { fd, busy: 0, retired: false };
+      const st = fs.fstatSync(fd);
+      this.#ino = st.ino;
+      this.#mode = st.mode;
+    }
+    return this.#file;
+  }
+
   #closeFd(): void {
-    if (this.#fd === undefined) return;
+    const file = this.#file;
+    if (!file) return;
+    this.#file = undefined;
+    file.retired = true;
+    this.#release(file);
+  }
+
+  /** Closes a retired descriptor once no asynchronous write uses it any more. */
+  #release(file: OpenFile): void {
+    if (file.busy > 0 || file.fd < 0) return;
     try {
-      fs.closeSync(this.#fd);
+      fs.closeSync(file.fd);
     } catch {
       // Already gone with its file system: nothing to release.
     }
-    this.#fd = undefined;
+    file.fd = -1;
   }
 
   /** Oldest first. `limit` keeps the newest N matches. */
   read(query: LogQuery = {}): AuditEntry[] {
-    this.beforeAccess?.();
+    this.#beforeRead();
     const matches = logMatcher(query);
     const limit = logLimit(query);
     return this.#stable((files) => {
@@ -168,12 +339,12 @@ export class AuditLog {
    * first, yielding between chunks, and a limit stops the reading as soon as it is met.
    */
   query(query: LogQuery = {}): Promise<AuditEntry[]> {
-    this.beforeAccess?.();
+    this.#beforeRead();
     return queryFiles(this.#files(), query);
   }
 
   verify(): { ok: boolean; entries: number; problems: string[] } {
-    this.beforeAccess?.();
+    this.#beforeRead();
     return this.#stable((files) => {
       const problems: string[] = [];
       let entries = 0;
@@ -290,9 +461,20 @@ export class AuditLog {
     };
   }
 
+  /** A read sees every entry appended before it: the broker's batch and the write in flight are written first. */
+  #beforeRead(): void {
+    this.beforeAccess?.();
+    try {
+      this.#settle();
+    } catch {
+      // Refused: its entries are kept by whoever wrote them (audit-guard.ts); the read shows the disk.
+    }
+  }
+
   /** Pick up seq and prev from the end of the log; report a damaged last line. */
   #load(): string[] {
     this.#closeFd();
+    this.#generation++;
     const st = statOrUndefined(this.path);
     const tail = st && st.size > 0 ? lastEntryOf(this.path) : undefined;
     const last = tail?.entry ?? this.#lastOnDisk(false);
@@ -367,6 +549,31 @@ export class AuditLog {
       if (attempt >= 3 || this.#files().join('\n') === before.join('\n')) return result;
     }
   }
+}
+
+/** Whether the bytes of a write are in the file at their place. */
+function landed(flight: InFlight): boolean {
+  try {
+    const back = Buffer.alloc(flight.bytes.length);
+    const got = fs.readSync(flight.file.fd, back, 0, back.length, flight.position);
+    return got === back.length && back.equals(flight.bytes);
+  } catch {
+    return false;
+  }
+}
+
+type Saved = { last: { seq: number; hash: string }; size: number; ino: number | undefined; endsWithNewline: boolean; firstSeq: number | undefined };
+
+/** The entry chained after `last`, and its line. */
+function chainLine(entry: NewAuditEntry, last: { seq: number; hash: string }): { full: AuditEntry; line: string } {
+  const { seq: _seq, prev: _prev, hash: _hash, ...fields } = entry as Partial<AuditEntry>;
+  const seq = last.seq + 1;
+  // The JSON round trip drops undefined fields, so the hash covers exactly what is written. The line
+  // is that same text with the hash added last (what JSON.stringify of the whole entry would write).
+  const bodyText = JSON.stringify({ seq, ...fields, prev: last.hash });
+  const body = JSON.parse(bodyText) as Omit<AuditEntry, 'hash'>;
+  const full: AuditEntry = { ...body, hash: hashEntry(body) };
+  return { full, line: `${bodyText.slice(0, -1)},"hash":"${full.hash}"}\n` };
 }
 
 /** sha256 over the entry without `hash`, keys sorted at every level so the text is stable (the one canonical JSON). */

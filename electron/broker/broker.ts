@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import os from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { Actor, BrokerEvent, BrokerStatus, CountersignApi, ServerConfig, Settings } from '../../shared/api.js';
+import type { Actor, AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, ServerConfig, Settings } from '../../shared/api.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import { AuditLog, type NewAuditEntry } from './audit-log.js';
 import { AuditBatch } from './audit-batch.js';
@@ -126,6 +126,7 @@ export class Broker {
     this.audit = audit.log;
     this.auditGuard = new AuditGuard({
       write: (entries) => this.audit.appendMany(entries),
+      writeAsync: (entries) => this.audit.appendManyAsync(entries),
       path: this.audit.path,
       dir: opts.dataDir,
       changed: () => this.emit({ type: 'status-changed' }),
@@ -253,11 +254,18 @@ export class Broker {
   private auditBatch?: NewAuditEntry[];
 
   /** Call entries, written by group commit before their answers go out (see audit-batch.ts). */
-  private readonly callLog = new AuditBatch((entries) => this.writeAudit(entries));
+  private readonly callLog = new AuditBatch({
+    prepare: () => this.audit.lookAtFile(),
+    write: (entries) => this.auditGuard.appendAsync(entries).then((written) => this.announce(written)),
+    writeNow: (entries) => this.writeAudit(entries),
+  });
 
   /** How many of `entries` reached the disk; the rest wait in the guard (fail closed until they are written). */
   private writeAudit(entries: NewAuditEntry[]): number {
-    const written = this.auditGuard.append(entries);
+    return this.announce(this.auditGuard.append(entries));
+  }
+
+  private announce(written: AuditEntry[]): number {
     if (this.listeners.size) for (const entry of written) this.emit({ type: 'log-appended', entry });
     return written.length;
   }

@@ -133,6 +133,16 @@ export function resolveAsServer(text: string, scope: Pick<ProtectScope, 'cwd' | 
 }
 
 /**
+ * A name resolveAsServer reads as a file in the server's folder, unchanged: no separator, no leading
+ * `~ $ % .`, no `file:`, nothing trimmed.
+ */
+const PLAIN_NAME = /^[\w@+-][\w@+.-]*$/;
+
+function joinName(folder: string, name: string): string {
+  return folder.endsWith(path.sep) ? folder + name : folder + path.sep + name;
+}
+
+/**
  * Every protected file or folder a call's arguments name. `realCwd`: the server's folder with symlinks
  * followed, when the caller knows it for a server already running there (`connect`, once per lease): a
  * relative path then costs the lstats of its own parts only. The server resolves relative paths from the
@@ -147,6 +157,16 @@ export function findProtected(args: unknown, scope: ProtectScope, realCwd?: stri
   const cache = new Map<string, Seen>();
   const candidates: ResolvedCandidate[] = [];
   for (const text of texts) {
+    if (realCwd !== undefined && PLAIN_NAME.test(text)) {
+      // A plain name (most keys and values): the file of that name in the server's folder, as
+      // resolveAsServer and realpathUnder would find it, without their string work.
+      const abs = joinName(scope.cwd, text);
+      const next = joinName(realCwd, text);
+      const kind = lstatKind(next, cache);
+      const real = kind === 'link' ? realpathOfExisting(next, cache) : next;
+      candidates.push({ text, forms: real === abs ? [abs] : [abs, real] });
+      continue;
+    }
     const abs = resolveAsServer(text, scope);
     if (!abs) continue;
     const underCwd = realCwd !== undefined && (abs === scope.cwd || abs.startsWith(scope.cwd.endsWith(path.sep) ? scope.cwd : scope.cwd + path.sep));

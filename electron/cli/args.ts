@@ -61,3 +61,20 @@ export function intFlag(args: ParsedArgs, name: string, min: number, max: number
   if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
   return n;
 }
+
+/** Takes --data-dir out of argv wherever it appears, so subcommands need not know it. */
+export function splitDataDir(argv: string[]): { dataDir?: string; rest: string[] } {
+  const rest: string[] = [];
+  let dataDir: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    if (a === '--data-dir') dataDir = argv[++i];
+    else if (a.startsWith('--data-dir=')) dataDir = a.slice('--data-dir='.length);
+    else rest.push(a);
+  }
+  return { dataDir, rest };
+}

@@ -2,7 +2,7 @@
 // process per MCP server per client) starts as a bare relay, not the whole CLI. Used by the Node entry
 // (main.ts) and by the desktop app's command-line mode (electron/main/entry.ts).
 import { resolveDataDir } from '../broker/data-dir.js';
-import { intFlag, lastFlag, parseArgs, UsageError } from './args.js';
+import { intFlag, lastFlag, parseArgs, splitDataDir, UsageError } from './args.js';
 import { CLIENTS_USAGE, SERVERS_USAGE } from './usage.js';
 
 const USAGE = `Countersign: approve what AI agents do through MCP.
@@ -54,23 +54,6 @@ const COMMANDS: Record<string, Command> = {
   wrap: async (sub, dataDir) => (await import('./wrap.js')).runWrap(sub, dataDir),
   unwrap: async (sub, dataDir) => (await import('./wrap.js')).runUnwrap(sub, dataDir),
 };
-
-/** Takes --data-dir out of argv wherever it appears, so subcommands need not know it. */
-function splitDataDir(argv: string[]): { dataDir?: string; rest: string[] } {
-  const rest: string[] = [];
-  let dataDir: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') {
-      rest.push(...argv.slice(i));
-      break;
-    }
-    if (a === '--data-dir') dataDir = argv[++i];
-    else if (a.startsWith('--data-dir=')) dataDir = a.slice('--data-dir='.length);
-    else rest.push(a);
-  }
-  return { dataDir, rest };
-}
 
 async function dispatch(argv: string[], opts: CliOptions): Promise<number> {
   const { dataDir: flag, rest } = splitDataDir(argv);

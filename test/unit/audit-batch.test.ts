@@ -1,20 +1,27 @@
-// The broker's call entries by group commit on a real AuditLog in a temp dir: one write per turn of the
-// event loop, in order, hash-chained, flushed by any read or other append first, and each entry's promise
-// (which holds the call's answer) settles only once the entry is on disk, or says it is not.
+// The broker's call entries by group commit on a real AuditLog and AuditGuard in a temp dir: one
+// asynchronous write in flight at a time, the next batch forming meanwhile, in order, hash-chained;
+// any read or other append first writes what is queued and finishes the write in flight; and each
+// entry's promise (which holds the call's answer) settles only once the entry is on disk, or says it is not.
+import { execFileSync } from 'node:child_process';
+import { pbkdf2 } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuditBatch, LATER_MS, MAX_BATCH_ENTRIES } from '../../electron/broker/audit-batch.js';
-import { AuditLog, AuditWriteError, type NewAuditEntry } from '../../electron/broker/audit-log.js';
+import { AuditLog, type NewAuditEntry } from '../../electron/broker/audit-log.js';
+import { AuditGuard } from '../../electron/broker/store/audit-guard.js';
 
 const temps: string[] = [];
+const undo: Array<() => void> = [];
 function tempDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cs-audit-batch-'));
   temps.push(dir);
   return dir;
 }
 afterEach(() => {
+  vi.restoreAllMocks();
+  for (const u of undo.splice(0).reverse()) u();
   for (const dir of temps.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -25,31 +32,68 @@ function call(n: number): NewAuditEntry {
   };
 }
 
-function setup(): { log: AuditLog; batch: AuditBatch; writes: number[]; onDisk: () => number } {
+/** A file the disk truly refuses (chattr +i as root, where chmod does not stop writes). */
+function makeFileUnwritable(file: string): () => void {
+  const root = process.getuid?.() === 0;
+  if (root) execFileSync('chattr', ['+i', file]);
+  else fs.chmodSync(file, 0o444);
+  let restored = false;
+  const restore = () => {
+    if (restored) return;
+    restored = true;
+    if (root) execFileSync('chattr', ['-i', file]);
+    else fs.chmodSync(file, 0o600);
+  };
+  undo.push(restore);
+  return restore;
+}
+
+/** Holds every thread of libuv's pool for a while: an fs.write issued now waits behind them. */
+function occupyThreadPool(): Promise<void> {
+  const threads = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+  return Promise.all(
+    Array.from({ length: threads }, () => new Promise<void>((resolve) => pbkdf2('x', 'y', 200_000, 32, 'sha256', () => resolve()))),
+  ).then(() => undefined);
+}
+
+/** What the broker wires (broker.ts): the batch writes through the guard into the log. */
+function setup(hooks: { beforeWrite?: () => void; afterWrite?: () => void } = {}) {
   const dir = tempDir();
   const { log } = AuditLog.open(dir);
+  const guard = new AuditGuard({
+    write: (entries) => log.appendMany(entries),
+    writeAsync: (entries) => log.appendManyAsync(entries),
+    path: log.path,
+    dir,
+    changed: () => undefined,
+    retryMs: 60_000,
+  });
+  undo.push(() => guard.stop());
   const writes: number[] = [];
-  // What the broker does through its guard: how many of the entries reached the disk.
-  const batch = new AuditBatch((entries) => {
-    writes.push(entries.length);
-    try {
-      return log.appendMany(entries).length;
-    } catch (err) {
-      if (err instanceof AuditWriteError) return err.written.length;
-      throw err;
-    }
+  const looks = { count: 0 };
+  const batch = new AuditBatch({
+    prepare: () => (looks.count++, log.lookAtFile()),
+    write: (entries) => {
+      writes.push(entries.length);
+      hooks.beforeWrite?.();
+      const done = guard.appendAsync(entries).then((w) => w.length);
+      hooks.afterWrite?.();
+      return done;
+    },
+    writeNow: (entries) => guard.append(entries).length,
   });
   log.beforeAccess = () => batch.flush();
-  const onDisk = (): number => (fs.existsSync(log.path) ? fs.readFileSync(log.path, 'utf8').split('\n').filter(Boolean).length : 0);
-  return { log, batch, writes, onDisk };
+  const onDisk = (): string[] =>
+    fs.existsSync(log.path) ? fs.readFileSync(log.path, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { arguments: { message: string } }).arguments.message) : [];
+  return { dir, log, guard, batch, writes, looks, onDisk };
 }
 
 describe('AuditBatch', () => {
   it('writes the entries of one turn in one write, in order, and settles each only once it is on disk', async () => {
     const { log, batch, writes, onDisk } = setup();
     const seenOnDisk: number[] = [];
-    const pushed = [1, 2, 3, 4, 5].map((n) => batch.push(call(n)).then((ok) => (seenOnDisk.push(onDisk()), ok)));
-    expect(onDisk()).toBe(0);
+    const pushed = [1, 2, 3, 4, 5].map((n) => batch.push(call(n)).then((ok) => (seenOnDisk.push(onDisk().length), ok)));
+    expect(onDisk()).toEqual([]);
     expect(await Promise.all(pushed)).toEqual([true, true, true, true, true]);
     // Every answer released saw all five entries on disk already.
     expect(seenOnDisk).toEqual([5, 5, 5, 5, 5]);
@@ -57,58 +101,120 @@ describe('AuditBatch', () => {
     expect(batch.size).toBe(0);
     const entries = log.read();
     expect(entries.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
-    expect(entries.map((e) => (e.arguments as { message: string }).message)).toEqual(['call 1', 'call 2', 'call 3', 'call 4', 'call 5']);
+    expect(onDisk()).toEqual(['call 1', 'call 2', 'call 3', 'call 4', 'call 5']);
     expect(log.verify()).toEqual({ ok: true, entries: 5, problems: [] });
   });
 
-  it('writes within the same turn of the event loop: no timer delays an answer', async () => {
+  it('holds no synchronous file I/O: the file is looked at and written asynchronously', async () => {
     const { batch, onDisk } = setup();
-    const written = batch.push(call(1));
-    await new Promise((r) => setImmediate(r));
-    expect(onDisk()).toBe(1);
-    expect(await written).toBe(true);
+    await batch.push(call(1)); // the first write opens the file
+    const sync = ['writeSync', 'statSync', 'fstatSync', 'openSync', 'readSync', 'existsSync', 'appendFileSync'] as const;
+    const spies = sync.map((name) => vi.spyOn(fs, name));
+    expect(await Promise.all([batch.push(call(2)), batch.push(call(3))])).toEqual([true, true]);
+    expect(await batch.push(call(4))).toBe(true);
+    for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
+    expect(onDisk()).toEqual(['call 1', 'call 2', 'call 3', 'call 4']);
   });
 
-  it('is flushed by a read, so the log never looks behind to its own process', async () => {
-    const { log, batch, onDisk } = setup();
-    const a = batch.push(call(1));
-    const b = batch.push(call(2));
-    expect(log.read().map((e) => e.seq)).toEqual([1, 2]);
-    expect(onDisk()).toBe(2);
-    expect(await Promise.all([a, b])).toEqual([true, true]);
-  });
-
-  it('keeps order and the chain when another entry is appended directly meanwhile', () => {
-    const { log, batch } = setup();
-    void batch.push(call(1));
-    log.append({ ...call(2), tool: 'change' });
-    void batch.push(call(3));
-    batch.flush();
-    expect(log.read().map((e) => e.tool)).toEqual(['echo', 'change', 'echo']);
-    expect(log.verify().ok).toBe(true);
-  });
-
-  it('writes at once when a batch is full', () => {
-    const { batch, onDisk } = setup();
-    for (let n = 1; n <= MAX_BATCH_ENTRIES; n++) void batch.push(call(n));
-    expect(onDisk()).toBe(MAX_BATCH_ENTRIES);
-  });
-
-  it('says which entries the log did not take: their answers must not claim a written entry', async () => {
-    const { log, batch } = setup();
+  it('forms the next batch while a write is in flight, and writes it once that one is done', async () => {
+    let later: Array<Promise<boolean>> = [];
+    const { log, batch, writes, onDisk } = setup({
+      afterWrite: () => {
+        if (writes.length === 1) later = [batch.push(call(2)), batch.push(call(3))];
+      },
+    });
     const first = batch.push(call(1));
     expect(await first).toBe(true);
-    // The log's folder is gone: the append fails with a real ENOENT.
-    fs.rmSync(path.dirname(log.path), { recursive: true, force: true });
-    const lost = [batch.push(call(2)), batch.push(call(3))];
-    expect(await Promise.all(lost)).toEqual([false, false]);
+    expect(await Promise.all(later)).toEqual([true, true]);
+    expect(writes).toEqual([1, 2]);
+    expect(onDisk()).toEqual(['call 1', 'call 2', 'call 3']);
+    expect(log.verify()).toEqual({ ok: true, entries: 3, problems: [] });
   });
 
-  it('settles false, never true, when the writer itself throws', async () => {
-    const batch = new AuditBatch(() => {
-      throw new Error('broken writer');
+  it('is flushed by a read, queued or in flight, so the log never looks behind to its own process', async () => {
+    let inFlight: string[] | undefined;
+    const { log, batch, onDisk } = setup({ afterWrite: () => (inFlight ??= log.read().map((e) => (e.arguments as { message: string }).message)) });
+    const a = batch.push(call(1));
+    const b = batch.push(call(2));
+    // Queued, not yet handed to the log: a read writes them first.
+    expect(log.read().map((e) => e.seq)).toEqual([1, 2]);
+    expect(onDisk()).toEqual(['call 1', 'call 2']);
+    expect(await Promise.all([a, b])).toEqual([true, true]);
+    // In flight: a read finishes the write first.
+    expect(await batch.push(call(3))).toBe(true);
+    expect(inFlight).toEqual(['call 1', 'call 2', 'call 3']);
+    expect(log.verify()).toEqual({ ok: true, entries: 3, problems: [] });
+  });
+
+  it('keeps order and the chain when another entry is appended directly while a write is in flight', async () => {
+    let changed = false;
+    const { log, guard, batch, onDisk } = setup({
+      // The threads of the pool are busy: the write is surely still in flight when the change comes.
+      beforeWrite: () => void occupyThreadPool(),
+      afterWrite: () => {
+        if (changed) return;
+        changed = true;
+        guard.append([{ ...call(2), arguments: { message: 'change' }, tool: 'change' }]);
+      },
     });
-    expect(await batch.push(call(1))).toBe(false);
+    const first = batch.push(call(1));
+    expect(await first).toBe(true);
+    expect(await batch.push(call(3))).toBe(true);
+    await occupyThreadPool(); // the pool's queue drained: the first write landed twice, in the same place
+    expect(onDisk()).toEqual(['call 1', 'change', 'call 3']);
+    expect(log.read().map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(log.verify()).toEqual({ ok: true, entries: 3, problems: [] });
+  });
+
+  it('writes a long queue in batches of at most MAX_BATCH_ENTRIES', async () => {
+    const { batch, writes, onDisk } = setup();
+    const all = Array.from({ length: MAX_BATCH_ENTRIES + 10 }, (_, i) => batch.push(call(i + 1)));
+    expect((await Promise.all(all)).every(Boolean)).toBe(true);
+    expect(writes).toEqual([MAX_BATCH_ENTRIES, 10]);
+    expect(onDisk()).toHaveLength(MAX_BATCH_ENTRIES + 10);
+  });
+
+  it('says which entries the log did not take: their answers must not claim a written entry, and new calls are refused', async () => {
+    const { log, guard, batch, onDisk } = setup();
+    expect(await batch.push(call(1))).toBe(true);
+    const restore = makeFileUnwritable(log.path);
+    const lost = [batch.push(call(2)), batch.push(call(3))];
+    expect(await Promise.all(lost)).toEqual([false, false]);
+    expect(guard.refusal()).toMatch(/cannot write its audit log/);
+    expect(guard.unlogged().map((e) => (e.arguments as { message: string }).message)).toEqual(['call 2', 'call 3']);
+    restore();
+    guard.append([]);
+    expect(guard.refusal()).toBeUndefined();
+    expect(onDisk()).toEqual(['call 1', 'call 2', 'call 3']);
+    expect(log.verify()).toMatchObject({ ok: true, entries: 3 });
+  });
+
+  it('a write in flight that cannot be finished when another append comes: both kept, in order, nothing claimed', async () => {
+    let armed = false;
+    let pool: Promise<void> | undefined;
+    let restore: (() => void) | undefined;
+    const { log, guard, batch, onDisk } = setup({
+      beforeWrite: () => void (armed && (pool ??= occupyThreadPool())),
+      afterWrite: () => {
+        if (!armed || restore) return;
+        // The disk refuses now, before the write in flight ran: the change must finish it first, and cannot.
+        restore = makeFileUnwritable(log.path);
+        expect(guard.append([{ ...call(3), arguments: { message: 'change' }, tool: 'change' }])).toEqual([]);
+      },
+    });
+    expect(await batch.push(call(1))).toBe(true);
+    armed = true;
+    const inFlight = batch.push(call(2));
+    expect(await inFlight).toBe(false);
+    await pool; // the write in flight has run too (refused) before the disk takes writes again
+    await new Promise((r) => setImmediate(r));
+    expect(guard.unlogged().map((e) => (e.arguments as { message: string }).message)).toEqual(['call 2', 'change']);
+    expect(guard.refusal()).toMatch(/cannot write its audit log/);
+    restore!();
+    guard.append([]);
+    expect(onDisk()).toEqual(['call 1', 'call 2', 'change']);
+    expect(log.verify()).toMatchObject({ ok: true, entries: 3 });
   });
 
   it('writes entries nobody waits on within a few ms, together, and with the next waited entry in order', async () => {
@@ -117,9 +223,9 @@ describe('AuditBatch', () => {
     batch.later(call(2));
     await new Promise((r) => setImmediate(r));
     // No answer waits on them: they wait a little for company instead of taking a write each.
-    expect(onDisk()).toBe(0);
+    expect(onDisk()).toEqual([]);
     await new Promise((r) => setTimeout(r, LATER_MS + 20));
-    expect(onDisk()).toBe(2);
+    expect(onDisk()).toEqual(['call 1', 'call 2']);
     expect(writes).toEqual([2]);
     batch.later(call(3));
     const waited = batch.push(call(4));
@@ -130,11 +236,31 @@ describe('AuditBatch', () => {
     expect(log.verify().ok).toBe(true);
   });
 
-  it('writes entries nobody waits on at once when a batch is full, and on a read', () => {
-    const { log, batch, onDisk } = setup();
-    for (let n = 1; n <= MAX_BATCH_ENTRIES; n++) batch.later(call(n));
-    expect(onDisk()).toBe(MAX_BATCH_ENTRIES);
-    batch.later(call(MAX_BATCH_ENTRIES + 1));
-    expect(log.read()).toHaveLength(MAX_BATCH_ENTRIES + 1);
+  it('writes entries nobody waits on without waiting when a batch is full, and on a read', async () => {
+    const { log, batch, writes, looks, onDisk } = setup();
+    for (let n = 1; n < MAX_BATCH_ENTRIES; n++) batch.later(call(n));
+    expect(looks.count).toBe(0);
+    batch.later(call(MAX_BATCH_ENTRIES));
+    // Full: its write begins now (the look at the file comes first), not when the timer fires.
+    expect(looks.count).toBe(1);
+    await batch.push(call(MAX_BATCH_ENTRIES + 1));
+    expect(writes).toEqual([MAX_BATCH_ENTRIES, 1]);
+    expect(onDisk()).toHaveLength(MAX_BATCH_ENTRIES + 1);
+    batch.later(call(MAX_BATCH_ENTRIES + 2));
+    expect(log.read()).toHaveLength(MAX_BATCH_ENTRIES + 2);
+  });
+
+  it('settles false, never true, when the writer itself throws', async () => {
+    const batch = new AuditBatch({
+      prepare: () => Promise.resolve(),
+      write: () => Promise.reject(new Error('broken writer')),
+      writeNow: () => {
+        throw new Error('broken writer');
+      },
+    });
+    expect(await batch.push(call(1))).toBe(false);
+    const queued = batch.push(call(2));
+    batch.flush();
+    expect(await queued).toBe(false);
   });
 });

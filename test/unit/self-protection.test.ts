@@ -69,7 +69,7 @@ describe('self-protection: what names the data folder', () => {
     symlinkSync(work, linked);
     const args = [
       'innocent/settings.json', 'sub/cfg/Countersign/new-file.json', '../.config/Countersign/settings.json', 'dangling',
-      'notes.txt', 'sub', '.', '', 'message', path.join(dataDir, 'x'), '~/.config', `cat innocent/trust.json > out`,
+      'notes.txt', 'sub', '.', '', 'message', 'innocent', 'a-b_c.d@e+f', ' innocent', 'file:innocent', path.join(dataDir, 'x'), '~/.config', `cat innocent/trust.json > out`,
     ].map((p) => ({ path: p, [p]: 1 }));
     for (const s of [scope, { ...scope, cwd: linked }]) {
       const real = realFolder(s.cwd);
@@ -77,6 +77,8 @@ describe('self-protection: what names the data folder', () => {
       for (const a of args) expect(findProtected(a, s, real)).toEqual(findProtected(a, s));
     }
     expect(findProtected({ path: 'innocent/settings.json' }, { ...scope, cwd: linked }, work).map((m) => m.kind)).toEqual(['inside']);
+    // A plain name (the quick path) that is a symlink to the data folder, in a folder reached through a symlink.
+    expect(findProtected({ path: 'innocent' }, { ...scope, cwd: linked }, work).map((m) => m.kind)).toEqual(['inside']);
   });
 
   it('refuses to be outrun: more path-like values than it follows make the call critical', () => {

@@ -20,6 +20,7 @@ import type { DecideReply } from './protocol.js';
 import { reportsBeforeCalls } from './report-order.js';
 import type { Report } from './protocol.js';
 import { fastLane } from './fast-lane.js';
+import { isoTime } from './iso-time.js';
 
 export interface RelayModeOptions {
   server: string;
@@ -83,7 +84,7 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     const started = Date.now();
     const call = nextCall++;
     // Reported now, before it is forwarded: the broker knows of it even if this process dies next.
-    report({ kind: 'leased', call: { call, time: new Date(started).toISOString(), tool, arguments: args, decidedBy: lease.decidedBy, reasons: lease.reasons } });
+    report({ kind: 'leased', call: { call, time: isoTime(started), tool, arguments: args, decidedBy: lease.decidedBy, reasons: lease.reasons } });
     return {
       forward: true,
       retryOnTimeout: lease.retryOnTimeout,

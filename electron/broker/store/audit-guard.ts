@@ -9,6 +9,8 @@ import { AuditWriteError, type NewAuditEntry } from '../audit-log.js';
 
 export interface AuditGuardDeps {
   write(entries: NewAuditEntry[]): AuditEntry[];
+  /** The same without holding the event loop (AuditLog.appendManyAsync); rejects with an AuditWriteError. */
+  writeAsync?(entries: NewAuditEntry[]): Promise<AuditEntry[]>;
   /** The log file and its folder (recreated when it vanished). */
   path: string;
   dir: string;
@@ -21,6 +23,8 @@ export class AuditGuard {
   #queue: NewAuditEntry[] = [];
   #fault?: { since: string; error: string };
   #timer?: NodeJS.Timeout;
+  /** The entries of the asynchronous write in flight (appendAsync). */
+  #inFlight?: NewAuditEntry[];
 
   constructor(private readonly deps: AuditGuardDeps) {}
 
@@ -35,7 +39,10 @@ export class AuditGuard {
       return written;
     } catch (error) {
       const written = error instanceof AuditWriteError ? error.written : [];
-      this.#queue = all.slice(written.length);
+      // The write in flight could not be finished before this one: its entries come first.
+      const lost = error instanceof AuditWriteError && error.lostInFlight ? (this.#inFlight ?? []) : [];
+      if (lost.length) this.#inFlight = undefined;
+      this.#queue = [...lost, ...all.slice(written.length)];
       const cause = error instanceof AuditWriteError ? error.cause : (error as Error);
       const first = !this.#fault;
       this.#fault = { since: this.#fault?.since ?? new Date().toISOString(), error: cause.message };
@@ -46,6 +53,30 @@ export class AuditGuard {
       }
       return written;
     }
+  }
+
+  /**
+   * Like append, with the write asynchronous (one at a time: audit-batch.ts). Resolves with what reached
+   * the disk; never rejects. While the log is at fault, or when the write fails, it is append's way.
+   */
+  appendAsync(entries: NewAuditEntry[]): Promise<AuditEntry[]> {
+    const { writeAsync } = this.deps;
+    if (!writeAsync || this.#fault || this.#queue.length || this.#inFlight || !entries.length) return Promise.resolve(this.append(entries));
+    this.#inFlight = entries;
+    return writeAsync(entries).then(
+      (written) => {
+        if (this.#inFlight === entries) this.#inFlight = undefined;
+        return written;
+      },
+      () => {
+        // A synchronous append that could not finish this write either has queued its entries already.
+        if (this.#inFlight !== entries) return [];
+        this.#inFlight = undefined;
+        // Nothing was written after it: tried again now, the synchronous way, which makes a vanished
+        // folder again or keeps the entries and refuses new calls.
+        return this.append(entries);
+      },
+    );
   }
 
   #write(all: NewAuditEntry[]): AuditEntry[] {
