@@ -11,6 +11,8 @@ import type { NewAuditEntry } from './audit-log.js';
 
 /** A batch never holds more entries than this (each call's arguments may be large). */
 export const MAX_BATCH_ENTRIES = 64;
+/** A look at the file taken ahead (expect()) serves a write this soon after it; older, the file is looked at again. */
+export const LOOK_MAX_AGE_MS = 50;
 /** How long an entry nobody waits on (see later()) may wait for others to share its write. */
 export const LATER_MS = 10;
 
@@ -19,6 +21,8 @@ const NOBODY = (): void => undefined;
 export interface BatchWriter {
   /** Looks at the log file without holding the event loop, for the write that follows. Never rejects. */
   prepare(): Promise<void>;
+  /** Whether the last look still holds (nothing was written since). */
+  fresh?(): boolean;
   /** Appends the entries in order; resolves with how many of them reached the disk. Never rejects. */
   write(entries: NewAuditEntry[]): Promise<number>;
   /** The same, now: how many reached the disk (never throws). */
@@ -31,6 +35,8 @@ export class AuditBatch {
   /** A look at the file or a write is under way: new entries wait for the next batch. */
   private busy = false;
   private timer?: NodeJS.Timeout;
+  /** A look at the file taken ahead of the entry it is for (expect()). */
+  private ahead?: { at: number; settled: boolean; done: Promise<void> };
 
   constructor(private readonly writer: BatchWriter) {}
 
@@ -60,6 +66,17 @@ export class AuditBatch {
     }
   }
 
+  /**
+   * A call was forwarded: its entry follows when it ends. The look at the file starts now, while the
+   * server works, so that the write can go as soon as the entry comes (the answer waits for less).
+   */
+  expect(): void {
+    if (this.busy || this.ahead) return;
+    const ahead = { at: performance.now(), settled: false, done: Promise.resolve() };
+    ahead.done = this.writer.prepare().catch(() => undefined).then(() => void (ahead.settled = true));
+    this.ahead = ahead;
+  }
+
   get size(): number {
     return this.entries.length;
   }
@@ -86,15 +103,17 @@ export class AuditBatch {
       return;
     }
     this.busy = true;
-    void this.writer
-      .prepare()
-      .catch(() => undefined)
-      .then(() => {
+    const ahead = this.ahead;
+    this.ahead = undefined;
+    // A look taken ahead serves if it is recent and nothing was written since it returned.
+    const usable = ahead && performance.now() - ahead.at < LOOK_MAX_AGE_MS && (!ahead.settled || this.writer.fresh?.() !== false);
+    const looked = usable ? ahead.done : this.writer.prepare().catch(() => undefined);
+    void looked.then(() => {
         // A read or another append may have written them meanwhile (flush).
         if (!this.entries.length) return void (this.busy = false);
         const { entries, waiters } = this.take(Math.min(this.entries.length, MAX_BATCH_ENTRIES));
-        return this.writer
-          .write(entries)
+        return Promise.resolve()
+          .then(() => this.writer.write(entries))
           .catch(() => 0) // whatever broke, these answers must not claim a written entry
           .then((written) => {
             waiters.forEach((resolve, i) => resolve(i < written));

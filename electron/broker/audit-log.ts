@@ -102,13 +102,23 @@ export class AuditLog {
    * this writer does to the file in between makes the look stale, and that append looks again).
    */
   lookAtFile(): Promise<void> {
-    const generation = this.#generation;
     return new Promise((resolve) => {
-      fs.stat(this.path, (error, st) => {
-        if (!error || error.code === 'ENOENT') this.#looked = { generation, st: error ? undefined : st };
-        resolve();
-      });
+      const look = (tries: number): void => {
+        const generation = this.#generation;
+        fs.stat(this.path, (error, st) => {
+          // Written to meanwhile (synchronously): that look says nothing of the file now.
+          if (generation !== this.#generation && tries < 3) return look(tries + 1);
+          if (!error || error.code === 'ENOENT') this.#looked = { generation, st: error ? undefined : st };
+          resolve();
+        });
+      };
+      look(0);
     });
+  }
+
+  /** Whether the last look still tells what the file is (nothing was written or loaded since). */
+  hasFreshLook(): boolean {
+    return this.#looked?.generation === this.#generation;
   }
 
   /**
@@ -118,10 +128,10 @@ export class AuditLog {
    * Neither flushes the broker's batch: it is the batch being written.
    */
   appendManyAsync(entries: NewAuditEntry[]): Promise<AuditEntry[]> {
-    this.#settle();
-    const looked = this.#looked?.generation === this.#generation ? this.#looked : undefined;
-    this.#looked = undefined;
     try {
+      this.#settle(); // none is in flight when the batch calls; should one be, it goes first
+      const looked = this.#looked?.generation === this.#generation ? this.#looked : undefined;
+      this.#looked = undefined;
       const st = looked ? looked.st : statOrUndefined(this.path);
       if (this.#differs(st)) this.#load();
       const chained = this.#chain(entries, this.#last);

@@ -34,7 +34,8 @@ import type { VersionResolver } from './trust/version-resolver.js';
 import { StdioUpstream, type ExitInfo } from './stdio-upstream.js';
 import type { ControlChannel } from './relay-mode/control-channel.js';
 import { RemoteSession } from './relay-mode/remote-session.js';
-import type { MessageTransport } from './transport.js';
+import { takesByteAnswers, type MessageTransport } from './transport.js';
+import { resultLane } from './http/result-lane.js';
 import type { SandboxSupport } from '../../shared/limits.js';
 import { sandboxSupport } from './sandbox/detect.js';
 import type { LimitsInForce } from '../../shared/enforced-limits.js';
@@ -181,6 +182,7 @@ export class Broker {
       history: (key) => this.history(key),
       // A forwarded call is logged before its answer goes out, by group commit. Denials are written at once.
       audit: (entry) => (entry.decision === 'allow' ? this.callLog.push(entry) : this.appendAudit(entry)),
+      expectAudit: () => this.callLog.expect(),
       trust: this.trust,
       listings: () => this.lastTools,
       protectScope: (server) => this.protectScope(server),
@@ -256,6 +258,7 @@ export class Broker {
   /** Call entries, written by group commit before their answers go out (see audit-batch.ts). */
   private readonly callLog = new AuditBatch({
     prepare: () => this.audit.lookAtFile(),
+    fresh: () => this.audit.hasFreshLook(),
     write: (entries) => this.auditGuard.appendAsync(entries).then((written) => this.announce(written)),
     writeNow: (entries) => this.writeAudit(entries),
   });
@@ -365,7 +368,9 @@ export class Broker {
     const config = await this.startable(serverName);
     const common = this.sessionEvents(serverName, clientKey);
     const id = randomUUID();
-    const session = new RelaySession(serverName, clientKey, downstream, () => this.upstreamFor(serverName, config, id), {
+    // An HTTP session's results pass as their own bytes when nothing in them is to be changed.
+    const lane = takesByteAnswers(downstream) ? resultLane(() => session, downstream) : undefined;
+    const session: RelaySession = new RelaySession(serverName, clientKey, downstream, () => this.upstreamFor(serverName, config, id, lane), {
       decideToolCall: (ctx) => this.gate.decideToolCall(ctx),
       onToolsListed: (_s, tools) => common.onListed(tools),
       onServerRequest: (s, request, calls) => this.appendAudit(serverRequestEntry(serverName, s.clientInfo?.name, request.method, request.params, calls)),
@@ -469,11 +474,12 @@ export class Broker {
     this.emit({ type: 'servers-changed' });
   }
 
-  private upstreamFor(name: string, config: ServerConfig, sessionId: string): MessageTransport {
+  private upstreamFor(name: string, config: ServerConfig, sessionId: string, takeLine?: (line: Buffer) => boolean): MessageTransport {
     const injected = this.opts.upstream?.(name, config);
     if (injected) return injected;
     if ('url' in config) return new HttpUpstream(config.url, config.headers);
     const upstream = new StdioUpstream(config, {
+      takeLine,
       sandbox: this.sandboxFor(config),
       onStderr: (text) => this.opts.onServerStderr?.(name, text),
       onExit: (exit) => this.serverExited(name, exit),

@@ -32,6 +32,8 @@ export interface GateDeps {
   history(clientKey: string): { readLocalData: boolean } & ReadHistory;
   /** A forwarded call's entry may be written later: it then says whether it reached the disk. */
   audit(entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>): void | Promise<boolean>;
+  /** A call is about to be forwarded: its entry follows when it ends (audit-batch.ts looks at the log ahead). */
+  expectAudit?(): void;
   trust: TrustManager;
   /** Every server's last complete listing, for cross-server findings. */
   listings(): Map<string, ToolDefinition[]>;
@@ -181,6 +183,7 @@ export class CallGate {
       const leasable = session.takesLeases === true && !(decidedBy === 'person' || (decision.rule && !isPlainRule(decision.rule)));
       // `connect` checks each leased call against the schema with this; none it can use: no lease.
       const check = leasable ? await leaseSchema(tool, protocolVersion) : undefined;
+      this.deps.expectAudit?.();
       return {
         forward: true,
         retryOnTimeout: trusted && decision.hints.supplied.idempotentHint && decision.hints.idempotentHint && !decision.hints.readOnlyHint,

@@ -314,6 +314,39 @@ export class RelaySession implements GateSession {
     return { downId: pending.downId, onSettled: pending.call?.onSettled };
   }
 
+  /** The client's id of the request the server answers with `upId`, while that answer is awaited. */
+  awaitedDownId(upId: number): JsonRpcId | undefined {
+    const pending = this.closed ? undefined : this.upPending.get(upId);
+    return pending?.downId ?? undefined;
+  }
+
+  /**
+   * HTTP's pass-through of a result as bytes (http/result-lane.ts): settled as fromServer would, and a
+   * call's answer held until its entry is written (answerLogged). `send` writes the server's bytes with
+   * the client's id; a call the log did not take is answered as run but not logged instead.
+   * undefined: the ordinary path takes it; null: dropped (stray, or the session is closed).
+   */
+  passResultLogged(upId: number, outcome: CallOutcome, send: (downId: JsonRpcId) => void): true | null | undefined {
+    const pending = this.closed ? undefined : this.upPending.get(upId);
+    if (!pending) return null;
+    if (pending.downId === null || !this.passesAsBytes(pending)) return undefined;
+    this.upPending.delete(upId);
+    const downId = pending.downId;
+    this.downInflight.delete(downId);
+    const call = pending.call;
+    const logged = call?.onSettled(outcome);
+    if (!call || !logged) {
+      send(downId);
+      return true;
+    }
+    void logged.then((written) => {
+      if (this.closed) return;
+      if (written) send(downId);
+      else this.toClient(this.unloggedAnswer(call, downId), downId);
+    });
+    return true;
+  }
+
   /** Whether passResult could pass the result for `upId` (no change made): the lane skips its scan when not. */
   mayPassResult(upId: number): boolean {
     const pending = this.closed ? undefined : this.upPending.get(upId);
@@ -373,10 +406,12 @@ export class RelaySession implements GateSession {
   private answerLogged(call: ForwardedCall, outcome: CallOutcome, answer: JsonRpcMessage, downId: JsonRpcId): void {
     const logged = call.onSettled(outcome);
     if (!logged) return this.toClient(answer, downId);
-    void logged.then((written) => {
-      const result = errorResult(`Countersign ran this call but could not write it to its audit log, so its answer is withheld. The entry is kept and written once the log is writable; until then new calls are refused.`);
-      this.toClient(written ? answer : { jsonrpc: '2.0', id: downId, result: shapedResult(result, call.request) }, downId);
-    });
+    void logged.then((written) => this.toClient(written ? answer : this.unloggedAnswer(call, downId), downId));
+  }
+
+  private unloggedAnswer(call: ForwardedCall, downId: JsonRpcId): JsonRpcMessage {
+    const result = errorResult(`Countersign ran this call but could not write it to its audit log, so its answer is withheld. The entry is kept and written once the log is writable; until then new calls are refused.`);
+    return { jsonrpc: '2.0', id: downId, result: shapedResult(result, call.request) };
   }
 
   private handleToolCall(request: JsonRpcRequest): void {

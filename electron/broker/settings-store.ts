@@ -175,7 +175,16 @@ export class SettingsStore {
   isTrusted(name: string): boolean {
     const data = this.#read();
     if (!this.#trustedInFile(data, name)) return false;
-    return !this.#seal || this.#seal.trust(name) === launchHash(data.servers[name]!);
+    return !this.#seal || this.#seal.trust(name) === this.#launchHashOf(data.servers[name]!);
+  }
+
+  // Asked on every call: a config read from the file is never changed in place (every change writes a
+  // new snapshot), so its launch hash is computed once per snapshot.
+  readonly #launchHashes = new WeakMap<ServerConfig, string>();
+  #launchHashOf(config: ServerConfig): string {
+    let hash = this.#launchHashes.get(config);
+    if (hash === undefined) this.#launchHashes.set(config, (hash = launchHash(config)));
+    return hash;
   }
 
   /** What the file says, sealed or not (for listing hand-made grants). */

@@ -22,7 +22,14 @@ export class StdioUpstream implements MessageTransport {
 
   constructor(
     private readonly spec: StdioServerSpec,
-    private readonly opts: { maxMessageBytes?: number; onStderr?: (text: string) => void; onExit?: (exit: ExitInfo) => void; sandbox?: SandboxOptions } = {},
+    private readonly opts: {
+      maxMessageBytes?: number;
+      onStderr?: (text: string) => void;
+      onExit?: (exit: ExitInfo) => void;
+      sandbox?: SandboxOptions;
+      /** Sees each line from the server as bytes first (http/result-lane.ts); true when it handled it. */
+      takeLine?: (line: Buffer) => boolean;
+    } = {},
   ) {}
 
   async start(): Promise<void> {
@@ -34,7 +41,7 @@ export class StdioUpstream implements MessageTransport {
       this.fireClose();
       return started;
     }
-    const lines = new LineTransport({ input: child.stdout!, output: child.stdin!, maxMessageBytes: this.opts.maxMessageBytes });
+    const lines = new LineTransport({ input: child.stdout!, output: child.stdin!, maxMessageBytes: this.opts.maxMessageBytes, takeLine: this.opts.takeLine });
     this.lines = lines;
     lines.onmessage = (m) => this.onmessage?.(m);
     lines.onerror = () => {

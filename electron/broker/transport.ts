@@ -17,3 +17,16 @@ export interface MessageTransport {
   sessionId?: string;
   setProtocolVersion?: (version: string) => void;
 }
+
+/** A downstream that can write a server's result as its own bytes (an HTTP session: http/result-lane.ts). */
+export interface ByteAnswers {
+  /** Whether the answer to `id` may go out as bytes now. */
+  takesBytes(id: JsonRpcId): boolean;
+  /** Writes one message given as JSON bytes (ending in a newline) as the answer to `id`, as send would. */
+  sendBytes(json: Buffer, id: JsonRpcId): void;
+}
+
+export function takesByteAnswers(t: MessageTransport): t is MessageTransport & ByteAnswers {
+  const maybe = t as Partial<ByteAnswers>;
+  return typeof maybe.takesBytes === 'function' && typeof maybe.sendBytes === 'function';
+}

@@ -73,6 +73,7 @@ function setup(hooks: { beforeWrite?: () => void; afterWrite?: () => void } = {}
   const looks = { count: 0 };
   const batch = new AuditBatch({
     prepare: () => (looks.count++, log.lookAtFile()),
+    fresh: () => log.hasFreshLook(),
     write: (entries) => {
       writes.push(entries.length);
       hooks.beforeWrite?.();
@@ -248,6 +249,25 @@ describe('AuditBatch', () => {
     expect(onDisk()).toHaveLength(MAX_BATCH_ENTRIES + 1);
     batch.later(call(MAX_BATCH_ENTRIES + 2));
     expect(log.read()).toHaveLength(MAX_BATCH_ENTRIES + 2);
+  });
+
+  it('uses a look taken ahead (expect) when it is fresh, and looks again when something was written since', async () => {
+    const { log, batch, writes, looks, onDisk } = setup();
+    expect(await batch.push(call(1))).toBe(true);
+    expect(looks.count).toBe(1);
+    batch.expect();
+    expect(looks.count).toBe(2);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await batch.push(call(2))).toBe(true);
+    expect(looks.count).toBe(2); // the write went on the look taken ahead
+    batch.expect();
+    await new Promise((r) => setTimeout(r, 5));
+    log.append({ ...call(3), tool: 'change' }); // written since that look: it no longer tells the file
+    expect(await batch.push(call(4))).toBe(true);
+    expect(looks.count).toBe(4);
+    expect(writes).toEqual([1, 1, 1]);
+    expect(onDisk()).toEqual(['call 1', 'call 2', 'call 3', 'call 4']);
+    expect(log.verify()).toMatchObject({ ok: true, entries: 4 });
   });
 
   it('settles false, never true, when the writer itself throws', async () => {

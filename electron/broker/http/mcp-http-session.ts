@@ -43,6 +43,9 @@ function sseEvent(message: JsonRpcMessage): string {
   return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 }
 
+const SSE_HEAD = Buffer.from('event: message\ndata: ');
+const SSE_TAIL = Buffer.from('\n');
+
 /** The HTTP response of one POST that contained requests; it stays open until each request is answered. */
 interface PostExchange {
   res: ServerResponse;
@@ -112,6 +115,27 @@ export class HttpSessionTransport implements MessageTransport {
     if (this.closed) throw new Error(`MCP HTTP session ${this.sessionId} is closed`);
     this.lastActivity = performance.now();
     this.route(message, options);
+  }
+
+  /** Whether the answer to `id` may go out as bytes (sendBytes): its POST is an open event stream. */
+  takesBytes(id: JsonRpcId): boolean {
+    if (this.closed) return false;
+    const exchange = this.byRequest.get(keyOf(id));
+    return exchange !== undefined && exchange.sse && exchange.open;
+  }
+
+  /** The answer to `id` given as the JSON bytes of one message, newline ended (a result passed through): as send would write it. */
+  sendBytes(json: Buffer, id: JsonRpcId): void {
+    if (this.closed) return;
+    this.lastActivity = performance.now();
+    const key = keyOf(id);
+    const exchange = this.byRequest.get(key);
+    if (!exchange?.sse || !exchange.pending.delete(key)) return;
+    this.byRequest.delete(key);
+    const event = Buffer.concat([SSE_HEAD, json, SSE_TAIL]);
+    // The last answer ends the stream in the same write.
+    if (exchange.pending.size === 0) return this.complete(exchange, event);
+    if (!exchange.res.writableEnded && !exchange.res.destroyed) exchange.res.write(event);
   }
 
   async close(): Promise<void> {
@@ -298,7 +322,7 @@ export class HttpSessionTransport implements MessageTransport {
   }
 
   /** Every request of the POST is answered: send the JSON body, or end the SSE stream (with `last`). */
-  private complete(exchange: PostExchange, last?: string): void {
+  private complete(exchange: PostExchange, last?: string | Buffer): void {
     if (!exchange.open) return;
     const res = exchange.res;
     if (!exchange.sse && !res.headersSent && !res.destroyed) {
@@ -311,7 +335,7 @@ export class HttpSessionTransport implements MessageTransport {
   }
 
   /** Forget the exchange; later answers for its requests are dropped. */
-  private finish(exchange: PostExchange, last?: string): void {
+  private finish(exchange: PostExchange, last?: string | Buffer): void {
     if (!exchange.open) return;
     exchange.open = false;
     exchange.stopKeepAlive?.();

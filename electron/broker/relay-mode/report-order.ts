@@ -12,25 +12,28 @@ export interface Corkable {
   uncork(): void;
 }
 
-/** Checks again this often while the kernel will not take more report bytes (the broker is behind). */
-const DRAIN_POLL_MS = 1;
+const NOTHING = Buffer.alloc(0);
 
 export function reportsBeforeCalls(client: Readable, control: Socket, server: Corkable): void {
   let held = false;
   let waiting = false;
   const release = (): void => {
-    // Not drained yet: the calls wait. (A closed control socket ends the session anyway.)
+    if (!held) return;
+    // Not all with the kernel yet (the broker is behind): the calls wait. (A closed control socket ends
+    // the session anyway.) An empty write queued behind the reports calls back once they are all written.
     if (control.writableLength > 0 && !control.destroyed) {
       if (!waiting) {
         waiting = true;
-        setTimeout(() => {
+        const again = (): void => {
           waiting = false;
           release();
-        }, DRAIN_POLL_MS);
+        };
+        // Ending, it takes no more writes: look again shortly (the session is closing anyway).
+        if (control.writableEnded) setTimeout(again, 1);
+        else control.write(NOTHING, again);
       }
       return;
     }
-    if (!held) return;
     held = false;
     server.uncork();
   };
