@@ -4,34 +4,10 @@
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
-// `connect` once more on its own, as one file (dist/connect.mjs): bin/countersign.mjs starts it for
-// `connect`, which then reads one module instead of the entry and its chunks (~10 ms of every cold start).
-const connectOnly = {
-  entryPoints: { connect: 'electron/cli/connect-main.ts' },
+/** What both bundles share: ESM for Node 20, dependencies left to node_modules. */
+const common = {
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
-  // What it imports only on a rare path (the broker not running) stays in a chunk of its own.
-  chunkNames: 'connect/[name]-[hash]',
-  splitting: true,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  sourcemap: true,
-  banner: { js: "import { createRequire as __csCreateRequire } from 'node:module'; const require = __csCreateRequire(import.meta.url);" },
-  logLevel: 'warning',
-};
-
-// Chunk names carry a content hash: clear the old ones so dist/cli/ holds one build.
-rmSync('dist/cli', { recursive: true, force: true });
-rmSync('dist/connect', { recursive: true, force: true });
-
-await build({
-  entryPoints: { cli: 'electron/cli/main.ts' },
-  outdir: 'dist',
-  outExtension: { '.js': '.mjs' },
-  chunkNames: 'cli/[name]-[hash]',
   splitting: true,
   bundle: true,
   platform: 'node',
@@ -42,5 +18,14 @@ await build({
   // ESM bundles have no require(); some dependencies still call it.
   banner: { js: "import { createRequire as __csCreateRequire } from 'node:module'; const require = __csCreateRequire(import.meta.url);" },
   logLevel: 'warning',
-});
-await build(connectOnly);
+};
+
+// Chunk names carry a content hash: clear the old ones so dist/cli/ holds one build.
+rmSync('dist/cli', { recursive: true, force: true });
+rmSync('dist/connect', { recursive: true, force: true });
+
+await build({ ...common, entryPoints: { cli: 'electron/cli/main.ts' }, chunkNames: 'cli/[name]-[hash]' });
+// `connect` once more on its own, as one file (dist/connect.mjs): bin/countersign.mjs starts it for
+// `connect`, which then reads one module instead of the entry and its chunks (~10 ms of every cold start).
+// What it imports only on a rare path (the broker not running) stays in a chunk of its own.
+await build({ ...common, entryPoints: { connect: 'electron/cli/connect-main.ts' }, chunkNames: 'connect/[name]-[hash]' });

@@ -109,17 +109,24 @@ export class AuditBatch {
     const usable = ahead && performance.now() - ahead.at < LOOK_MAX_AGE_MS && (!ahead.settled || this.writer.fresh?.() !== false);
     const looked = usable ? ahead.done : this.writer.prepare().catch(() => undefined);
     void looked.then(() => {
-        // A read or another append may have written them meanwhile (flush).
-        if (!this.entries.length) return void (this.busy = false);
-        const { entries, waiters } = this.take(Math.min(this.entries.length, MAX_BATCH_ENTRIES));
-        return Promise.resolve()
-          .then(() => this.writer.write(entries))
-          .catch(() => 0) // whatever broke, these answers must not claim a written entry
-          .then((written) => {
-            waiters.forEach((resolve, i) => resolve(i < written));
-            this.next();
-          });
-      });
+      // A read or another append may have written them meanwhile (flush).
+      if (!this.entries.length) return void (this.busy = false);
+      const { entries, waiters } = this.take(Math.min(this.entries.length, MAX_BATCH_ENTRIES));
+      // Handed to the log in this same tick: taken from the queue, they are chained at once (a read or
+      // another append in between would not see them, or would go before them).
+      let writing: Promise<number>;
+      try {
+        writing = this.writer.write(entries);
+      } catch (error) {
+        writing = Promise.reject(error as Error);
+      }
+      return writing
+        .catch(() => 0) // whatever broke, these answers must not claim a written entry
+        .then((written) => {
+          waiters.forEach((resolve, i) => resolve(i < written));
+          this.next();
+        });
+    });
   }
 
   private stopTimer(): void {

@@ -213,6 +213,8 @@ export class AuditLog {
       for (let done = 0; done < flight.bytes.length; ) done += fs.writeSync(fd, flight.bytes, done, flight.bytes.length - done, flight.position + done);
     } catch (error) {
       // The write in flight may have landed already: then its entries are on disk and nothing is lost.
+      // Should it land only later (the disk refused us, then took it), the retry may write them twice:
+      // a duplicate, never a loss.
       if (landed(flight)) return flight.resolve(flight.entries);
       this.#recover({ last: { seq: flight.entries[0]!.seq - 1, hash: flight.entries[0]!.prev }, size: flight.position, ino: this.#ino, endsWithNewline: true, firstSeq: this.#firstSeq });
       const failure = new AuditWriteError(error as Error, [], true);
