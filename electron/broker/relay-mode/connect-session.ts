@@ -47,10 +47,16 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   const checks = new LeaseChecks();
   // Reports go on their own connection, which the broker reads in batches; without one (an older
   // broker, or it could not be opened), on the control socket, as before.
+  // Opened while the server starts (no round trip added to the cold start); a call is leased only after a
+  // decide, long after it is open. Once there, it carries every report (the broker reads the control
+  // socket at once, so reports sent there before come first).
   let link: ReportLink | undefined;
-  if (opts.reports) link = await openReportLink(opts.reports.path, opts.reports.token).catch(() => undefined);
+  const linking = opts.reports ? openReportLink(opts.reports.path, opts.reports.token).then((l) => (link = l), () => undefined) : undefined;
   // Each report is written at once (report-order.ts): a crash of this process loses no log entry.
-  const report = link ? link.send : (item: Report): void => channel.notify('report', { items: [item] });
+  const report = (item: Report): void => {
+    if (link) link.send(item);
+    else channel.notify('report', { items: [item] });
+  };
   const deciding = new Map<number, ToolCallContext>();
   const upstream = new AttachedUpstream(opts.socketPath, opts.attachToken);
   let upstreamTimeoutMs = opts.upstreamTimeoutMs;
@@ -194,8 +200,10 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   await channel.start();
   control.resume(); // the handshake left it paused
   await session.start();
+  await linking;
   reportsBeforeCalls(opts.input, link?.socket ?? control, upstream);
   await done;
+  link?.socket.end();
 }
 
 function exitInfo(p: Record<string, unknown>): ExitInfo {
