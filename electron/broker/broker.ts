@@ -182,8 +182,9 @@ export class Broker {
       settings: () => this.effectiveSettings(),
       paused: () => this.paused,
       history: (key) => this.history(key),
-      // A forwarded call is logged before its answer goes out, by group commit. Denials are written at once.
-      audit: (entry) => (entry.decision === 'allow' ? this.callLog.push(entry) : this.appendAudit(entry)),
+      // Every call is logged before its answer goes out, by group commit (no synchronous write on the call path).
+      audit: (entry) => this.callLog.push(entry),
+      auditNow: (entry) => this.appendAudit(entry),
       expectAudit: () => this.callLog.expect(),
       trust: this.trust,
       listings: () => this.lastTools,

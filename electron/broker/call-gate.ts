@@ -30,8 +30,13 @@ export interface GateDeps {
   paused(): boolean;
   /** Shared by every session of one client, so a local read in one makes a send in another ask. */
   history(clientKey: string): { readLocalData: boolean } & ReadHistory;
-  /** A forwarded call's entry may be written later: it then says whether it reached the disk. */
+  /**
+   * A call's entry, allowed or denied; it may be written later (group commit) and then says whether it
+   * reached the disk. The gate waits for it before the call's answer goes out.
+   */
   audit(entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>): void | Promise<boolean>;
+  /** Countersign's own refusals (arguments it could not handle): written at once, so a failure stays with this entry. */
+  auditNow?(entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>): void;
   /** A call is about to be forwarded: its entry follows when it ends (audit-batch.ts looks at the log ahead). */
   expectAudit?(): void;
   trust: TrustManager;
@@ -88,11 +93,12 @@ export class CallGate {
       time: new Date().toISOString(), server: ctx.session.serverName, tool: ctx.toolName, decision: 'deny' as const,
       decidedBy: 'policy' as const, reasons: [reason], durationMs: 0, status: 'denied' as const, detail: text, client: ctx.session.clientInfo?.name,
     };
+    const audit = this.deps.auditNow ?? ((e: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>) => void this.deps.audit(e));
     try {
-      this.deps.audit({ ...entry, arguments: loggedArguments });
+      audit({ ...entry, arguments: loggedArguments });
     } catch {
       // The arguments themselves may be what broke (the log hashes them): keep the entry without them.
-      this.deps.audit({ ...entry, arguments: { countersign: 'arguments not recorded: they could not be written to the log' } });
+      audit({ ...entry, arguments: { countersign: 'arguments not recorded: they could not be written to the log' } });
     }
     return { forward: false, result: errorResult(text) };
   }
@@ -103,7 +109,7 @@ export class CallGate {
     const refused = this.deps.refuse?.();
     if (refused) {
       // Kept with the entries waiting for the log: it is written once the log takes them.
-      this.deps.audit({
+      await this.deps.audit({
         time: new Date().toISOString(), server, tool: ctx.toolName, arguments: ctx.arguments, decision: 'deny',
         decidedBy: 'policy', reasons: [], durationMs: 0, status: 'denied', detail: refused, client: session.clientInfo?.name,
       });
@@ -115,7 +121,7 @@ export class CallGate {
     const { trust } = this.deps;
     const block = trust.callBlock(server, tool, ctx.toolName);
     if (block) {
-      this.deps.audit({
+      await this.deps.audit({
         time: new Date().toISOString(), server, tool: ctx.toolName, arguments: ctx.arguments, decision: 'deny',
         decidedBy: 'policy', reasons: [block.code], durationMs: 0, status: 'denied', detail: block.message,
         client: session.clientInfo?.name,
@@ -198,7 +204,7 @@ export class CallGate {
 
     if (decision.outcome === 'deny') {
       const text = decision.reasons[0]?.message ?? 'Countersign denied this call.';
-      log({ decision: 'deny', decidedBy: 'policy', status: 'denied', detail: text });
+      await log({ decision: 'deny', decidedBy: 'policy', status: 'denied', detail: text });
       return { forward: false, result: errorResult(text) };
     }
     if (decision.outcome === 'allow') return forward(decision.decidedBy);
@@ -253,14 +259,14 @@ export class CallGate {
         const waitedMs = Date.now() - started;
         if (resolution.end.by === 'client') this.deps.patience?.stopped(session.clientInfo?.name, waitedMs, resolution.end.reason);
         // The agent's client gave up, not the person: the log says whose the cancel was.
-        log({ decision: 'deny', decidedBy: resolution.end.by === 'client' ? 'client' : 'cancelled', status: 'cancelled', detail: stoppedDetail(resolution.end, waitedMs) });
+        await log({ decision: 'deny', decidedBy: resolution.end.by === 'client' ? 'client' : 'cancelled', status: 'cancelled', detail: stoppedDetail(resolution.end, waitedMs) });
         return { forward: false, result: errorResult('The call was cancelled before anyone decided. It was not run.') };
       }
       case 'deny': {
         const text = resolution.by === 'timeout'
           ? `No one approved this call within ${Math.round(timeoutMs / 1000)} s, so Countersign denied it. It was not run.`
           : `The person using Countersign denied this call${resolution.reason ? `: ${resolution.reason}` : '.'} It was not run.`;
-        log({ decision: 'deny', decidedBy: resolution.by, status: 'denied', detail: resolution.reason ?? text, actor: resolution.actor });
+        await log({ decision: 'deny', decidedBy: resolution.by, status: 'denied', detail: resolution.reason ?? text, actor: resolution.actor });
         return { forward: false, result: errorResult(text) };
       }
       case 'allow-session':
@@ -276,7 +282,7 @@ export class CallGate {
     const now = await session.toolDefinition(ctx.toolName).catch(() => undefined);
     const late = trust.callBlock(server, now, ctx.toolName);
     if (late) {
-      log({ decision: 'deny', decidedBy: 'policy', status: 'denied', detail: late.message, actor: resolution.actor });
+      await log({ decision: 'deny', decidedBy: 'policy', status: 'denied', detail: late.message, actor: resolution.actor });
       return { forward: false, result: errorResult(late.message) };
     }
     // A person's first approval records what the server looked like when they approved it.
