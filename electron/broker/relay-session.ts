@@ -306,12 +306,20 @@ export class RelaySession implements GateSession {
    * written; null when it is to be dropped (stray, or the session is closed), as fromServer would.
    */
   passResult(upId: number): { downId: JsonRpcId; onSettled?: Settle } | null | undefined {
+    const pending = this.takePassable(upId);
+    if (!pending) return pending;
+    return { downId: pending.downId, onSettled: pending.call?.onSettled };
+  }
+
+  /** The request `upId` answers, taken out of the books when its result may pass as bytes (see passResult). */
+  private takePassable(upId: number): (UpstreamPending & { downId: JsonRpcId }) | null | undefined {
     const pending = this.closed ? undefined : this.upPending.get(upId);
     if (!pending) return null;
-    if (pending.downId === null || !this.passesAsBytes(pending)) return undefined;
+    if (!this.passesAsBytes(pending)) return undefined;
+    const passable = pending as UpstreamPending & { downId: JsonRpcId }; // passesAsBytes refuses a null id
     this.upPending.delete(upId);
-    this.downInflight.delete(pending.downId);
-    return { downId: pending.downId, onSettled: pending.call?.onSettled };
+    this.downInflight.delete(passable.downId);
+    return passable;
   }
 
   /** The client's id of the request the server answers with `upId`, while that answer is awaited. */
@@ -327,13 +335,9 @@ export class RelaySession implements GateSession {
    * undefined: the ordinary path takes it; null: dropped (stray, or the session is closed).
    */
   passResultLogged(upId: number, outcome: CallOutcome, send: (downId: JsonRpcId) => void): true | null | undefined {
-    const pending = this.closed ? undefined : this.upPending.get(upId);
-    if (!pending) return null;
-    if (pending.downId === null || !this.passesAsBytes(pending)) return undefined;
-    this.upPending.delete(upId);
-    const downId = pending.downId;
-    this.downInflight.delete(downId);
-    const call = pending.call;
+    const pending = this.takePassable(upId);
+    if (!pending) return pending;
+    const { downId, call } = pending;
     const logged = call?.onSettled(outcome);
     if (!call || !logged) {
       send(downId);

@@ -7,7 +7,7 @@ import type { JsonRpcRequest } from '../../../shared/jsonrpc.js';
 import type { LineTransport } from '../line-transport.js';
 import type { RelaySession } from '../relay-session.js';
 import type { AttachedUpstream } from './attached-upstream.js';
-import { idHint, scanEnvelope, withId } from './json-scan.js';
+import { idHint, scanEnvelope, withId, type Envelope } from './json-scan.js';
 
 /** Client requests relayed without a look inside: nothing in them is decided, recorded or rewritten. */
 const PASS_METHODS: ReadonlySet<string> = new Set([
@@ -51,15 +51,8 @@ export function fastLane(
       return true;
     },
     fromServer(line) {
-      // Most servers put the id first or last: a result the lane would not pass (a tools/list page) is
-      // not scanned at all (a long scan also wakes V8's optimizing compiler, megabytes of RSS).
-      const hint = idHint(line);
-      if (hint !== undefined && !session().mayPassResult(hint)) return false;
-      if (!isUtf8(line)) return false;
-      const env = scanEnvelope(line);
-      if (!env || env.method !== undefined || !env.hasResult || env.hasError || typeof env.id !== 'number') return false;
-      // A result that asks for input (2026-07-28) is recorded as a round by the ordinary path, whatever the era.
-      if (line.includes(INPUT_REQUIRED)) return false;
+      const env = passableResult(line, session());
+      if (!env) return false;
       const claim = session().passResult(env.id);
       if (claim === undefined) return false;
       if (claim === null) return true;
@@ -69,4 +62,21 @@ export function fastLane(
       return true;
     },
   };
+}
+
+/**
+ * A server's line that may go to the client as its own bytes: a plain result (no error, no input asked)
+ * of a request `session` would pass. Its envelope, or undefined for the ordinary path.
+ */
+export function passableResult(line: Buffer, session: RelaySession): (Envelope & { id: number }) | undefined {
+  // Most servers put the id first or last: a result the lane would not pass (a tools/list page) is
+  // not scanned at all (a long scan also wakes V8's optimizing compiler, megabytes of RSS).
+  const hint = idHint(line);
+  if (hint !== undefined && !session.mayPassResult(hint)) return undefined;
+  if (!isUtf8(line)) return undefined;
+  const env = scanEnvelope(line);
+  if (!env || env.method !== undefined || !env.hasResult || env.hasError || typeof env.id !== 'number') return undefined;
+  // A result that asks for input (2026-07-28) is recorded as a round by the ordinary path, whatever the era.
+  if (line.includes(INPUT_REQUIRED)) return undefined;
+  return env as Envelope & { id: number };
 }
