@@ -1,12 +1,10 @@
 // connect's crash safety on real sockets: the server's socket stays corked until every report byte is with
 // the kernel, also when the broker reads slowly and the control socket backs up.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, connect, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import type { Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reportsBeforeCalls } from '../../electron/broker/relay-mode/report-order.js';
+import { unixSocketPair } from '../helpers/unix-socket-pair.js';
 
 const cleanup: Array<() => void> = [];
 afterEach(() => {
@@ -15,20 +13,8 @@ afterEach(() => {
 
 /** A connected pair of Unix sockets; the broker's end starts paused (a broker that is behind). */
 async function pair(): Promise<{ control: Socket; broker: Socket }> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'cs-report-order-'));
-  const server: Server = createServer({ pauseOnConnect: true });
-  const file = path.join(dir, 's');
-  await new Promise<void>((resolve) => server.listen(file, resolve));
-  const accepted = new Promise<Socket>((resolve) => server.once('connection', resolve));
-  const control = connect(file);
-  await new Promise((resolve) => control.once('connect', resolve));
-  const broker = await accepted;
-  cleanup.push(() => {
-    control.destroy();
-    broker.destroy();
-    server.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const { client: control, accepted: broker, close } = await unixSocketPair({ pauseOnConnect: true });
+  cleanup.push(close);
   return { control, broker };
 }
 

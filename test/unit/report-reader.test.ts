@@ -1,12 +1,10 @@
 // The broker's end of connect's report connection, on real Unix sockets from a server like the broker's
 // (readable high-water mark of 1 byte): reports are taken in batches, on demand up to a count, and to the
 // end when the writer is gone (a killed connect loses nothing it wrote).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, connect, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { REPORT_BATCH_MS, ReportReader } from '../../electron/broker/relay-mode/report-reader.js';
+import { unixSocketPair } from '../helpers/unix-socket-pair.js';
 
 const cleanup: Array<() => void> = [];
 afterEach(() => {
@@ -23,23 +21,11 @@ interface Pair {
 }
 
 async function pair(highWaterMark = 1): Promise<Pair> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'cs-report-reader-'));
-  const server: Server = createServer({ highWaterMark });
-  const file = path.join(dir, 's');
-  await new Promise<void>((resolve) => server.listen(file, resolve));
-  const accepted = new Promise<Socket>((resolve) => server.once('connection', resolve));
-  const writer = connect(file);
-  await new Promise((resolve) => writer.once('connect', resolve));
-  const socket = await accepted;
+  const { client: writer, accepted: socket, close } = await unixSocketPair({ highWaterMark });
   const batches: string[][] = [];
   const broken: string[] = [];
   const reader = new ReportReader(socket, (lines) => batches.push(lines.map((l) => l.toString('utf8'))), (why) => broken.push(why));
-  cleanup.push(() => {
-    writer.destroy();
-    socket.destroy();
-    server.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  cleanup.push(close);
   return { writer, socket, reader, batches, broken };
 }
 
