@@ -11,7 +11,7 @@ import { gatherFacts, rememberRead, type ReadHistory } from './call-facts.js';
 import type { NewRule, PendingQueue } from './pending-queue.js';
 import { isPlainRule, ruleText } from '../../shared/rules.js';
 import { definitionHashSync } from './trust/definition-tracker.js';
-import { findProtected, realFolder, type ProtectScope } from './self-protection.js';
+import { findProtected, realCwdOf, type ProtectScope } from './self-protection.js';
 import type { Finding } from '../../shared/description-scan.js';
 import type { EnforcedFacts as CardFacts } from '../../shared/call-warnings.js';
 import type { ProtectedMatch } from '../../shared/protected-paths.js';
@@ -65,15 +65,6 @@ export interface GateDeps {
 
 export class CallGate {
   constructor(private readonly deps: GateDeps) {}
-
-  // The server's folder with symlinks followed, once per scope (as `connect` does for a lease): the
-  // server already runs there, so a relative path costs the lstats of its own parts only.
-  private readonly realCwds = new WeakMap<ProtectScope, string | null>();
-  private realCwdOf(scope: ProtectScope): string | undefined {
-    let real = this.realCwds.get(scope);
-    if (real === undefined) this.realCwds.set(scope, (real = realFolder(scope.cwd) ?? null));
-    return real ?? undefined;
-  }
 
   /** Every call ends in the log: one that could not be decided is refused and logged with why. */
   async decideToolCall(ctx: ToolCallContext): Promise<GateVerdict> {
@@ -133,7 +124,7 @@ export class CallGate {
     const enforced = running ? enforcedFacts(running, this.deps.home?.()) : undefined;
     const limits = enforced && enforced.summary !== 'no limits' ? { limits: enforced.summary } : {};
     const scope = this.deps.protectScope(server);
-    const protectedMatches = findProtected(ctx.arguments, scope, this.realCwdOf(scope));
+    const protectedMatches = findProtected(ctx.arguments, scope, realCwdOf(scope));
     const rules = this.deps.rules();
     // Hashing the definition costs a canonical JSON: only when a rule of this tool was bound to one.
     const bound = rules.some((r) => r.definitionHash && r.server === server && r.tool === ctx.toolName);

@@ -104,6 +104,18 @@ export function realFolder(p: string): string | undefined {
   }
 }
 
+const realCwds = new WeakMap<ProtectScope, string | null>();
+
+/**
+ * The scope's server folder with symlinks followed, found once per scope (a `connect` lease's, or the
+ * broker's cached one): the server already runs there, so findProtected then looks only at what follows it.
+ */
+export function realCwdOf(scope: ProtectScope): string | undefined {
+  let real = realCwds.get(scope);
+  if (real === undefined) realCwds.set(scope, (real = realFolder(scope.cwd) ?? null));
+  return real ?? undefined;
+}
+
 export function scopeFor(paths: readonly ProtectedPath[], cwd: string, env: NodeJS.ProcessEnv = process.env): ProtectScope {
   const roots = paths
     .filter((p) => p.path)

@@ -13,7 +13,7 @@ import { LeaseChecks } from './lease-check.js';
 import { AttachedUpstream } from './attached-upstream.js';
 import { ControlChannel } from './control-channel.js';
 import { isCritical } from '../../../shared/protected-paths.js';
-import { findProtected, realFolder, type ProtectScope } from '../self-protection.js';
+import { findProtected, realCwdOf } from '../self-protection.js';
 import { LeaseCache } from './lease-cache.js';
 import { waitEndOf } from '../client-patience.js';
 import type { DecideReply } from './protocol.js';
@@ -75,14 +75,6 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
       opts.onWarning?.(`refused a bad message from the client: ${bad.reason}`);
     },
   });
-
-  // The server's folder with symlinks followed, once per lease (its scope): the server already runs there.
-  const realCwds = new WeakMap<ProtectScope, string | null>();
-  const realCwdOf = (scope: ProtectScope): string | undefined => {
-    let real = realCwds.get(scope);
-    if (real === undefined) realCwds.set(scope, (real = realFolder(scope.cwd) ?? null));
-    return real ?? undefined;
-  };
 
   // A call under a lease goes straight on; the broker hears of it (for the log) once it ends.
   const quickVerdict: SessionHooks['quickVerdict'] = (s, tool, args) => {
