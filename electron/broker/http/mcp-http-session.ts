@@ -132,10 +132,7 @@ export class HttpSessionTransport implements MessageTransport {
     const exchange = this.byRequest.get(key);
     if (!exchange?.sse || !exchange.pending.delete(key)) return;
     this.byRequest.delete(key);
-    const event = Buffer.concat([SSE_HEAD, json, SSE_TAIL]);
-    // The last answer ends the stream in the same write.
-    if (exchange.pending.size === 0) return this.complete(exchange, event);
-    if (!exchange.res.writableEnded && !exchange.res.destroyed) exchange.res.write(event);
+    this.streamAnswer(exchange, Buffer.concat([SSE_HEAD, json, SSE_TAIL]));
   }
 
   async close(): Promise<void> {
@@ -310,15 +307,16 @@ export class HttpSessionTransport implements MessageTransport {
     const key = keyOf(response.id);
     if (!exchange.pending.delete(key)) return;
     if (this.byRequest.get(key) === exchange) this.byRequest.delete(key);
-    if (exchange.sse) {
-      // The last answer ends the stream in the same write.
-      if (exchange.pending.size === 0) return this.complete(exchange, sseEvent(response));
-      this.write(exchange.res, response);
-    } else {
-      const slot = exchange.slots.find((s) => s.key === key && !s.response);
-      if (slot) slot.response = response;
-    }
+    if (exchange.sse) return this.streamAnswer(exchange, sseEvent(response));
+    const slot = exchange.slots.find((s) => s.key === key && !s.response);
+    if (slot) slot.response = response;
     if (exchange.pending.size === 0) this.complete(exchange);
+  }
+
+  /** One answer event on a POST's stream, its request already taken off; the last one ends the stream in the same write. */
+  private streamAnswer(exchange: PostExchange, event: string | Buffer): void {
+    if (exchange.pending.size === 0) return this.complete(exchange, event);
+    if (!exchange.res.writableEnded && !exchange.res.destroyed) exchange.res.write(event);
   }
 
   /** Every request of the POST is answered: send the JSON body, or end the SSE stream (with `last`). */
