@@ -4,6 +4,7 @@
 import { resolveDataDir } from '../broker/data-dir.js';
 import { intFlag, lastFlag, parseArgs, splitDataDir, UsageError } from './args.js';
 import { CLIENTS_USAGE, SERVERS_USAGE } from './usage.js';
+import { connectArgs } from './connect-argv.js';
 
 const USAGE = `Countersign: approve what AI agents do through MCP.
 
@@ -41,12 +42,9 @@ const COMMANDS: Record<string, Command> = {
     });
   },
   connect: async (sub, dataDir) => {
-    const args = parseArgs(sub, { values: ['client'] });
-    const [server, extra] = args.positional;
-    if (!server) throw new UsageError('connect needs a server name: countersign connect <server> [--client <id>]');
-    if (extra !== undefined || args.rest.length) throw new UsageError(`connect takes one server name, got more: '${extra ?? args.rest[0]}'`);
+    const { server, client } = connectArgs(sub);
     const { runConnect } = await import('./connect.js');
-    return runConnect(server, dataDir, { client: lastFlag(args, 'client') });
+    return runConnect(server, dataDir, { client });
   },
   servers: async (sub, dataDir) => (await import('./servers.js')).runServers(sub, dataDir),
   log: async (sub, dataDir) => (await import('./log.js')).runLog(sub, dataDir),
