@@ -121,16 +121,23 @@ function isRoot(p: string, sep: string): boolean {
   return p === sep || /^[a-z]:\\?$/i.test(p) || p === '';
 }
 
-/** How a resolved path relates to a protected one; both already absolute and normalised. */
-export function relation(path: string, protectedPath: string, opts: CompareOptions): 'inside' | 'ancestor' | undefined {
-  return relationOf(comparable(path, opts), comparable(protectedPath, opts), opts);
+/** A comparable spelling with one trailing separator, for prefix tests. */
+function withSep(p: string, sep: string): string {
+  return p.endsWith(sep) ? p : p + sep;
 }
 
-/** relation() of two paths already made comparable. */
-function relationOf(p: string, r: string, opts: CompareOptions): 'inside' | 'ancestor' | undefined {
-  if (p === r || p.startsWith(r.endsWith(opts.sep) ? r : r + opts.sep)) return 'inside';
+/** How a resolved path relates to a protected one; both already absolute and normalised. */
+export function relation(path: string, protectedPath: string, opts: CompareOptions): 'inside' | 'ancestor' | undefined {
+  const p = comparable(path, opts);
+  const r = comparable(protectedPath, opts);
+  return relationOf(p, withSep(p, opts.sep), isRoot(p, opts.sep), r, withSep(r, opts.sep));
+}
+
+/** relation() of two spellings already made comparable, each also given with its trailing separator. */
+function relationOf(p: string, pSep: string, pIsRoot: boolean, r: string, rSep: string): 'inside' | 'ancestor' | undefined {
+  if (p === r || p.startsWith(rSep)) return 'inside';
   // A filesystem root holds everything; naming it is not naming Countersign's files.
-  if (!isRoot(p, opts.sep) && r.startsWith(p.endsWith(opts.sep) ? p : p + opts.sep)) return 'ancestor';
+  if (!pIsRoot && r.startsWith(pSep)) return 'ancestor';
   return undefined;
 }
 
@@ -150,25 +157,23 @@ export function matchProtected(candidates: ResolvedCandidate[], roots: Protected
   const found: ProtectedMatch[] = [];
   const seen = new Set<string>();
   // The roots' spellings are prepared once per root list (a lease's scope is one list for many calls):
-  // this runs on every leased call, and is relation() of each pair without building a string per pair.
+  // this runs on every leased call, so no string is built per pair.
   const prepared = preparedRoots(roots, opts);
   const { sep } = opts;
   for (const c of candidates) {
     const forms = c.forms.map((f) => comparable(f, opts));
-    const formsSep = forms.map((f) => (f.endsWith(sep) ? f : f + sep));
+    const formsSep = forms.map((f) => withSep(f, sep));
     const formsRoot = forms.map((f) => isRoot(f, sep));
     for (const root of prepared) {
       let kind: ProtectedMatch['kind'] | undefined;
       for (let i = 0; i < forms.length && kind !== 'inside'; i++) {
-        const p = forms[i]!;
         for (let j = 0; j < root.forms.length; j++) {
-          const r = root.forms[j]!;
-          if (p === r || p.startsWith(root.formsSep[j]!)) {
+          const k = relationOf(forms[i]!, formsSep[i]!, formsRoot[i]!, root.forms[j]!, root.formsSep[j]!);
+          if (k === 'inside') {
             kind = 'inside';
             break;
           }
-          // A filesystem root holds everything; naming it is not naming Countersign's files.
-          if (!kind && !formsRoot[i] && r.startsWith(formsSep[i]!)) kind = 'ancestor';
+          if (k === 'ancestor') kind = 'ancestor';
         }
       }
       if (!kind) continue;
@@ -195,7 +200,7 @@ function preparedRoots(roots: ProtectedRoot[], opts: CompareOptions): PreparedRo
   if (entry && entry.sep === opts.sep && entry.caseInsensitive === opts.caseInsensitive) return entry.roots;
   const list = roots.map((root) => {
     const forms = root.forms.map((f) => comparable(f, opts));
-    return { root, forms, formsSep: forms.map((f) => (f.endsWith(opts.sep) ? f : f + opts.sep)) };
+    return { root, forms, formsSep: forms.map((f) => withSep(f, opts.sep)) };
   });
   prepared.set(roots, { sep: opts.sep, caseInsensitive: opts.caseInsensitive, roots: list });
   return list;
