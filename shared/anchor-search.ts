@@ -25,7 +25,8 @@ interface Compiled {
   rules: number[];
 }
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** `s` as a regex source that matches it literally. */
+export const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const WORD_START = /^[A-Za-z0-9_]/;
 // Base64 (both alphabets), where the only word boundaries are at + / = - and a small class finds them
 // much faster than \b does at every letter.

@@ -1,7 +1,7 @@
 // Looks for known tool-poisoning tricks in text a server (or the model) wrote: hidden
 // characters, instructions aimed at the model, references to secrets or other servers' tools.
 // Heuristics only WARN, they never decide: a person reads the finding and judges.
-import { AnchorSearch, onlyBase64, type AnchorRule } from './anchor-search.js';
+import { AnchorSearch, escapeRegExp, onlyBase64, type AnchorRule } from './anchor-search.js';
 import { escapeControl } from './escape.js';
 import type { ToolDefinition } from './tool.js';
 
@@ -389,7 +389,6 @@ const SECRET_WORDS: Pattern = {
 /** Every word rule in the order the prefilter numbers them (its tests check it never misses one). */
 export const WORD_RULES: readonly Pattern[] = [...INSTRUCTIONS, ...SECRETS, SECRET_WORDS];
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // Names like send_email or getUser are distinctive; plain words like "search" appear in prose.
 const distinctive = (name: string) => /[_.\-\d]/.test(name) || /[a-z][A-Z]/.test(name);
 
