@@ -1,7 +1,7 @@
 // Checks a call's arguments against the tool's inputSchema with ajv, in the dialect the schema
 // declares ($schema), else 2020-12 for MCP 2025-11-25 and later and draft-07 before. ajv is loaded on
-// first use only, in the broker (`connect` checks leased calls with code exported by schema-export.ts), and each schema is compiled once per
-// canonical hash. A broken schema is a finding, never a crash; violations are findings that make an
+// first use only, in the broker (`connect` checks leased calls with code exported by schema-export.ts),
+// and each schema is compiled once per canonical hash. A broken schema is a finding, never a crash; violations are findings that make an
 // automatic allow ask instead.
 import { createHash } from 'node:crypto';
 import type { ErrorObject, ValidateFunction } from 'ajv';
@@ -41,17 +41,19 @@ export function dialectOf(schema: unknown, protocolVersion?: string): Dialect {
   return protocolVersion !== undefined && protocolVersion < '2025-11-25' ? 'draft-07' : '2020-12';
 }
 
+/** One ajv instance per dialect, made with `options`; ajv itself is imported on the first call. */
+export async function ajvPerDialect<T>(options: object): Promise<Record<Dialect, T>> {
+  const [draft07, v2019, v2020] = await Promise.all([import('ajv'), import('ajv/dist/2019.js'), import('ajv/dist/2020.js')]);
+  const make = (mod: unknown): T => {
+    const Ctor = ((mod as { default?: unknown }).default ?? mod) as new (o: object) => T;
+    return new Ctor(options);
+  };
+  return { 'draft-07': make(draft07), '2019-09': make(v2019), '2020-12': make(v2020) };
+}
+
 function load(): Promise<Record<Dialect, Compiler>> {
-  compilers ??= (async () => {
-    const [draft07, v2019, v2020] = await Promise.all([import('ajv'), import('ajv/dist/2019.js'), import('ajv/dist/2020.js')]);
-    // Formats need ajv-formats, which is not a dependency: they are left unchecked rather than guessed.
-    const options = { allErrors: true, strict: false, validateFormats: false, logger: false } as const;
-    const make = (mod: unknown): Compiler => {
-      const Ctor = ((mod as { default?: unknown }).default ?? mod) as new (o: typeof options) => Compiler;
-      return new Ctor(options);
-    };
-    return { 'draft-07': make(draft07), '2019-09': make(v2019), '2020-12': make(v2020) };
-  })();
+  // Formats need ajv-formats, which is not a dependency: they are left unchecked rather than guessed.
+  compilers ??= ajvPerDialect<Compiler>({ allErrors: true, strict: false, validateFormats: false, logger: false });
   return compilers;
 }
 

@@ -3,7 +3,7 @@
 // schemas), so `connect` checks each leased call without loading ajv itself. Compiled once per schema.
 import type { ValidateFunction } from 'ajv';
 import type { ToolDefinition } from '../../shared/tool.js';
-import { dialectOf, schemaKey, type Dialect } from './schema-check.js';
+import { ajvPerDialect, dialectOf, schemaKey, type Dialect } from './schema-check.js';
 
 /** What `connect` checks a leased call's arguments with; `code` is a CommonJS module exporting the validator. */
 export interface LeaseSchema {
@@ -24,17 +24,13 @@ let exporters: Promise<{ ajv: Record<Dialect, Exporter>; standalone: (ajv: Expor
 
 function load(): NonNullable<typeof exporters> {
   exporters ??= (async () => {
-    const [draft07, v2019, v2020, standalone] = await Promise.all([
-      import('ajv'), import('ajv/dist/2019.js'), import('ajv/dist/2020.js'), import('ajv/dist/standalone/index.js'),
+    const [ajv, standalone] = await Promise.all([
+      // As schema-check.ts, but the first error is enough: `connect` only needs valid or not.
+      ajvPerDialect<Exporter>({ code: { source: true }, allErrors: false, strict: false, validateFormats: false, logger: false }),
+      import('ajv/dist/standalone/index.js'),
     ]);
-    // As schema-check.ts, but the first error is enough: `connect` only needs valid or not.
-    const options = { code: { source: true }, allErrors: false, strict: false, validateFormats: false, logger: false } as const;
-    const make = (mod: unknown): Exporter => {
-      const Ctor = ((mod as { default?: unknown }).default ?? mod) as new (o: typeof options) => Exporter;
-      return new Ctor(options);
-    };
     const gen = ((standalone as { default?: unknown }).default ?? standalone) as (ajv: Exporter, v: ValidateFunction) => string;
-    return { ajv: { 'draft-07': make(draft07), '2019-09': make(v2019), '2020-12': make(v2020) }, standalone: gen };
+    return { ajv, standalone: gen };
   })();
   return exporters;
 }
