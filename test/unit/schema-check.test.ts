@@ -65,6 +65,30 @@ describe('violations', () => {
     }
   });
 
+  it("says why a schema is broken in ajv's own words, as a plain ajv compile of that dialect would", async () => {
+    const [{ default: Ajv07 }, { default: Ajv2020 }] = await Promise.all([import('ajv'), import('ajv/dist/2020.js')]);
+    const options = { allErrors: true, strict: false, validateFormats: false, logger: false };
+    const plain = { 'draft-07': new Ajv07(options), '2020-12': new Ajv2020(options) } as const;
+    const broken: unknown[] = [
+      { type: 'objekt' }, { properties: { a: { minimum: 'x' }, b: { type: 7 } } }, { $ref: '#/nowhere' },
+      { $schema: 'https://example.com/own-meta', type: 'object' }, { $schema: 5, type: 'object' },
+      { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' },
+      { $schema: 'http://json-schema.org/draft-07/schema#', items: [{ type: 'strin' }] },
+    ];
+    for (const schema of broken) {
+      const dialect = dialectOf(schema) as keyof typeof plain;
+      let expected = '';
+      try {
+        plain[dialect].compile(schema as object);
+      } catch (err) {
+        expected = (err as Error).message;
+      }
+      expect(expected).not.toBe('');
+      const finding = (await checkSchema(tool(schema), {})).findings.find((f) => f.code === 'schema-invalid');
+      expect(finding?.message).toBe(`The tool's inputSchema cannot be used to check arguments: ${expected}.`);
+    }
+  });
+
   it('escapes control characters in field names it quotes', async () => {
     const check = await checkSchema(strict, { path: 'x', 'evil\u001b[2J\u202e': 1 });
     expect(check.findings[0]!.message).not.toMatch(/[\u001b\u202e]/);
