@@ -95,6 +95,8 @@ export interface SessionHooks {
   /** What the client may see of a tools/list page; undefined passes it unchanged. */
   rewriteToolsList?(session: RelaySession, tools: ToolDefinition[]): ToolDefinition[] | undefined | Promise<ToolDefinition[] | undefined>;
   onClosed?(session: RelaySession): void;
+  /** A forwarded tools/call as the line to write under `upId` (its own bytes, http/request-lane.ts); undefined: serialised. */
+  requestLine?(request: JsonRpcRequest, upId: number): Buffer | undefined;
   /** Seconds before a forwarded tools/call counts as timed out upstream. */
   upstreamTimeoutMs(): number;
 }
@@ -258,7 +260,10 @@ export class RelaySession implements GateSession {
 
   private forwardRequest(message: JsonRpcRequest, call?: Omit<ForwardedCall, 'upId'>): number {
     const upId = this.track(message, call);
-    void this.sendUpstream({ ...message, id: upId }, message.id);
+    const up = this.upstream;
+    const line = call && up?.sendLine && this.upstreamReady && !this.upstreamGoneReason ? this.hooks.requestLine?.(message, upId) : undefined;
+    if (line) void up!.sendLine!(line).catch((err: Error) => this.sendFailed(err, message, message.id));
+    else void this.sendUpstream({ ...message, id: upId }, message.id);
     return upId;
   }
 
