@@ -1,11 +1,19 @@
-// CPU time a process has used, in microseconds, from /proc/<pid>/schedstat (Linux, nanosecond
-// precision). Undefined elsewhere, or once the process is gone: the report then leaves CPU out.
-import { readFileSync } from 'node:fs';
+// CPU time a process has used, in microseconds, from /proc/<pid>/task/*/schedstat (Linux, nanosecond
+// precision): every thread, not only the main one, so V8's compiler and GC threads and libuv's pool
+// count too. Undefined elsewhere, or once the process is gone: the report then leaves CPU out.
+import { readdirSync, readFileSync } from 'node:fs';
 
 export function cpuMicros(pid: number | undefined): number | undefined {
   if (pid === undefined || process.platform !== 'linux') return undefined;
   try {
-    const ns = Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      } catch {
+        // A thread that ended between the listing and the read: its time is not counted.
+      }
+    }
     return Number.isFinite(ns) ? ns / 1000 : undefined;
   } catch {
     return undefined;

@@ -155,16 +155,27 @@ export interface ProtectedRoot extends ProtectedPath {
 /** Every match between the arguments' paths and the protected ones; `inside` matches first. */
 export function matchProtected(candidates: ResolvedCandidate[], roots: ProtectedRoot[], opts: CompareOptions): ProtectedMatch[] {
   const found: ProtectedMatch[] = [];
-  const seen = new Set<string>();
   // The roots' spellings are prepared once per root list (a lease's scope is one list for many calls):
-  // this runs on every leased call, so no string is built per pair.
+  // this runs on every leased call, so no string is built per pair. Plain loops and arrays grown by push,
+  // not Array#map: map's result arrays differ in elements kind by the tier that ran it, and each new
+  // lease's list then deoptimized this function again (a recompile of tens of ms in every `connect`).
   const prepared = preparedRoots(roots, opts);
   const { sep } = opts;
-  for (const c of candidates) {
-    const forms = c.forms.map((f) => comparable(f, opts));
-    const formsSep = forms.map((f) => withSep(f, sep));
-    const formsRoot = forms.map((f) => isRoot(f, sep));
-    for (const root of prepared) {
+  const forms: string[] = [];
+  const formsSep: string[] = [];
+  const formsRoot: boolean[] = [];
+  let seen: Set<string> | undefined;
+  for (let c = 0; c < candidates.length; c++) {
+    const candidate = candidates[c]!;
+    forms.length = formsSep.length = formsRoot.length = 0;
+    for (let i = 0; i < candidate.forms.length; i++) {
+      const f = comparable(candidate.forms[i]!, opts);
+      forms.push(f);
+      formsSep.push(withSep(f, sep));
+      formsRoot.push(isRoot(f, sep));
+    }
+    for (let r = 0; r < prepared.length; r++) {
+      const root = prepared[r]!;
       let kind: ProtectedMatch['kind'] | undefined;
       for (let i = 0; i < forms.length && kind !== 'inside'; i++) {
         for (let j = 0; j < root.forms.length; j++) {
@@ -176,15 +187,17 @@ export function matchProtected(candidates: ResolvedCandidate[], roots: Protected
           if (k === 'ancestor') kind = 'ancestor';
         }
       }
-      if (!kind) continue;
-      const key = `${kind}\u0000${root.root.path}\u0000${c.text}`;
-      if (!seen.has(key)) {
-        seen.add(key);
-        found.push({ kind, what: root.root.what, root: root.root.path, text: c.text });
-      }
+      if (kind) addMatch(found, (seen ??= new Set()), kind, root.root, candidate.text);
     }
   }
-  return found.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'inside' ? -1 : 1));
+  return found.length > 1 ? found.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'inside' ? -1 : 1)) : found;
+}
+
+function addMatch(found: ProtectedMatch[], seen: Set<string>, kind: ProtectedMatch['kind'], root: ProtectedRoot, text: string): void {
+  const key = `${kind}\u0000${root.path}\u0000${text}`;
+  if (seen.has(key)) return;
+  seen.add(key);
+  found.push({ kind, what: root.what, root: root.path, text });
 }
 
 interface PreparedRoot {
@@ -198,10 +211,17 @@ const prepared = new WeakMap<ProtectedRoot[], { sep: string; caseInsensitive: bo
 function preparedRoots(roots: ProtectedRoot[], opts: CompareOptions): PreparedRoot[] {
   const entry = prepared.get(roots);
   if (entry && entry.sep === opts.sep && entry.caseInsensitive === opts.caseInsensitive) return entry.roots;
-  const list = roots.map((root) => {
-    const forms = root.forms.map((f) => comparable(f, opts));
-    return { root, forms, formsSep: forms.map((f) => withSep(f, opts.sep)) };
-  });
+  const list: PreparedRoot[] = [];
+  for (const root of roots) {
+    const forms: string[] = [];
+    const formsSep: string[] = [];
+    for (const f of root.forms) {
+      const c = comparable(f, opts);
+      forms.push(c);
+      formsSep.push(withSep(c, opts.sep));
+    }
+    list.push({ root, forms, formsSep });
+  }
   prepared.set(roots, { sep: opts.sep, caseInsensitive: opts.caseInsensitive, roots: list });
   return list;
 }

@@ -16,6 +16,7 @@ import { SessionEra } from './protocol/session-era.js';
 import { subscriptionIdOf, withSubscriptionId } from './protocol/subscriptions.js';
 import { describeRequested, inputRequested, InputRounds, isInputRequired } from './protocol/input-rounds.js';
 import type { MessageTransport } from './transport.js';
+import { countToolCall } from './tier-up.js';
 
 /** What deciding a call needs of its session, wherever the session runs (here, or in `connect`). */
 export interface GateSession {
@@ -226,6 +227,7 @@ export class RelaySession implements GateSession {
         this.clientElicits = formElicitation(message.params?.capabilities);
       }
       if (message.method === 'tools/call') {
+        countToolCall();
         this.handleToolCall(message);
         return;
       }
@@ -300,7 +302,8 @@ export class RelaySession implements GateSession {
     // A multi round-trip retry is decided again, with its input shown: the ordinary path.
     if (params.inputResponses !== undefined || params.requestState !== undefined) return undefined;
     const quick = this.hooks.quickVerdict?.(this, typeof params.name === 'string' ? params.name : '', params.arguments);
-    if (!quick) return undefined;
+    if (!quick) return undefined; // decided on the ordinary path, and counted there
+    countToolCall();
     const upId = this.track(request, { request, retryOnTimeout: quick.retryOnTimeout, retried: false, onSettled: quick.onSettled, deadline: 0 });
     this.armCallTimer(upId);
     return upId;

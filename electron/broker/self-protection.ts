@@ -146,9 +146,11 @@ export function resolveAsServer(text: string, scope: Pick<ProtectScope, 'cwd' | 
 
 /**
  * A name resolveAsServer reads as a file in the server's folder, unchanged: no separator, no leading
- * `~ $ % .`, no `file:`, nothing trimmed.
+ * `~ $ %`, not `.` or `..`, no `file:`, nothing trimmed (JavaScript's \s is what trim() removes). On
+ * POSIX only `/` separates, so any other text qualifies ("hello world", most values); elsewhere only
+ * word characters (a drive letter, `\` and `:` have meanings there).
  */
-const PLAIN_NAME = /^[\w@+-][\w@+.-]*$/;
+const PLAIN_NAME = path.sep === '/' ? /^(?![~$%]|\.\.?$|file:)[^\s/](?:[^/]*[^\s/])?$/i : /^[\w@+-][\w@+.-]*$/;
 
 function joinName(folder: string, name: string): string {
   return folder.endsWith(path.sep) ? folder + name : folder + path.sep + name;

@@ -1,12 +1,11 @@
 // HTTP's request lane on a real `countersign serve`: an allowed tools/call reaches the (real, stdio) server
 // as the client's own bytes with only the id changed (http/request-lane.ts); bytes another parser could
 // read otherwise than the decision did (a repeated key, a key in escapes, a number JSON.parse rounds or
-// spells otherwise) or that would not fit on one line are serialised again. `connect`'s fast lane (a
-// leased call passed as its line's bytes) holds back ambiguous bytes the same way.
+// spells otherwise) or that would not fit on one line are serialised again.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configure, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
-import { RawConnect, rawHttpSession } from '../helpers/raw-client.js';
+import { rawHttpSession } from '../helpers/raw-client.js';
 import { NODE } from '../helpers/paths.js';
 
 const SERVER = join(import.meta.dirname, '../fixtures/raw-bytes-server.mjs');
@@ -86,32 +85,5 @@ describe('HTTP request lane', () => {
     }
     const log = await broker.logWhen({ server: 'raw', tool: 'say' }, (e) => e.length >= cases.length + 1);
     expect(log.slice(-cases.length).map((e) => e.arguments)).toEqual(cases.map((c) => c.seen));
-  });
-
-  it("connect's fast lane passes a leased call's bytes only when no parser could read them otherwise", async () => {
-    const raw = new RawConnect(dataDir, 'raw');
-    try {
-      await raw.handshake();
-      raw.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'l', method: 'tools/list', params: {} })}\n`);
-      await raw.next((m) => m.id === 'l');
-      const line = async (id: number, args: string): Promise<string> => {
-        raw.write(`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"say","arguments":${args}}}\n`);
-        return ((await raw.next((m) => m.id === id)) as unknown as Answer).result.content[0]!.text;
-      };
-      // Decided by the broker: the first reads local data (a lease given before that lapses with it), the second earns a lease.
-      await line(1, '{"how":"raw"}');
-      await line(2, '{"how":"raw"}');
-      // Leased, and unambiguous: the line's own bytes (its spaces kept). A lease lasts 200 ms: a loaded machine may let it lapse once.
-      const own = /^\{"jsonrpc":"2.0","id":\d+,"method":"tools\/call","params":\{"name":"say","arguments":\{"how":"raw", "n": 1.5\}\}\}$/;
-      let passed = '';
-      for (let id = 10; id < 13 && !own.test(passed); id++) passed = await line(id, '{"how":"raw", "n": 1.5}');
-      expect(passed).toMatch(own);
-      // A repeated key: decided on the last; the server gets the parsed call written again, not the first "p".
-      const sent = await line(6, '{"how":"raw","p":"/etc/first","p":"/tmp/last"}');
-      expect(JSON.parse(sent)).toMatchObject({ params: { arguments: { how: 'raw', p: '/tmp/last' } } });
-      expect(sent).not.toContain('/etc/first');
-    } finally {
-      await raw.close();
-    }
   });
 });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../shared/decide.js';
-import { isCritical, looksLikePath, pathCandidates, pathWords, relation } from '../../shared/protected-paths.js';
+import { isCritical, looksLikePath, matchProtected, pathCandidates, pathWords, relation, type CompareOptions, type ProtectedMatch, type ProtectedRoot, type ResolvedCandidate } from '../../shared/protected-paths.js';
 import { findProtected, realFolder, realpathOfExisting, scopeFor, type ProtectScope } from '../../electron/broker/self-protection.js';
 
 let root: string;
@@ -70,7 +70,11 @@ describe('self-protection: what names the data folder', () => {
     const args = [
       'innocent/settings.json', 'sub/cfg/Countersign/new-file.json', '../.config/Countersign/settings.json', 'dangling',
       'notes.txt', 'sub', '.', '', 'message', 'innocent', 'a-b_c.d@e+f', ' innocent', 'file:innocent', path.join(dataDir, 'x'), '~/.config', `cat innocent/trust.json > out`,
+      // Texts with no separator take the quick path on POSIX: each must resolve as the full path would.
+      'hello world', 'r0 c1 5', 'my link', 'my link ', '\tmy link', 'my\u00a0link', 'innocent\u3000', '\ufeffinnocent', '..', '...', '.hidden',
+      '~', '~x', '~\\x', '$HOME', '${HOME}', '$HOMEx', '%USERPROFILE%', '%x', 'FILE:innocent', 'file:', 'c:innocent', 'a\\b', 'naïve café', 'x\u0000y',
     ].map((p) => ({ path: p, [p]: 1 }));
+    symlinkSync(dataDir, path.join(work, 'my link'));
     for (const s of [scope, { ...scope, cwd: linked }]) {
       const real = realFolder(s.cwd);
       expect(real).toBe(work);
@@ -79,6 +83,7 @@ describe('self-protection: what names the data folder', () => {
     expect(findProtected({ path: 'innocent/settings.json' }, { ...scope, cwd: linked }, work).map((m) => m.kind)).toEqual(['inside']);
     // A plain name (the quick path) that is a symlink to the data folder, in a folder reached through a symlink.
     expect(findProtected({ path: 'innocent' }, { ...scope, cwd: linked }, work).map((m) => m.kind)).toEqual(['inside']);
+    expect(findProtected({ text: 'my link' }, { ...scope, cwd: linked }, work).map((m) => m.kind)).toEqual(['inside']);
   });
 
   it('refuses to be outrun: more path-like values than it follows make the call critical', () => {
@@ -92,6 +97,41 @@ describe('self-protection: what names the data folder', () => {
     expect(relation('/Users/a/Cafe\u0301/x', '/Users/a/Caf\u00e9', opts)).toBe('inside');
     expect(relation('/home/a/COUNTERSIGN/x', '/home/a/Countersign', { sep: '/', caseInsensitive: false })).toBeUndefined();
     expect(relation('C:\\Users\\A\\AppData\\Roaming\\countersign\\s.json', 'C:\\Users\\a\\AppData\\Roaming\\Countersign', { sep: '\\', caseInsensitive: true })).toBe('inside');
+  });
+
+  it('matchProtected answers as relation() does pair by pair, for each new root list (one per lease) and both platforms', () => {
+    // The spec: every (candidate, root) pair, `inside` if any of their forms is, else `ancestor`; one match
+    // per kind, root and text; `inside` first, otherwise in candidate then root order.
+    const spec = (cands: ResolvedCandidate[], roots: ProtectedRoot[], opts: CompareOptions): ProtectedMatch[] => {
+      const out: ProtectedMatch[] = [];
+      for (const c of cands) {
+        for (const r of roots) {
+          const ks = c.forms.flatMap((f) => r.forms.map((g) => relation(f, g, opts)));
+          const kind = ks.includes('inside') ? 'inside' : ks.includes('ancestor') ? 'ancestor' : undefined;
+          if (kind && !out.some((m) => m.kind === kind && m.root === r.path && m.text === c.text)) out.push({ kind, what: r.what, root: r.path, text: c.text });
+        }
+      }
+      return [...out.filter((m) => m.kind === 'inside'), ...out.filter((m) => m.kind === 'ancestor')];
+    };
+    let seed = 7;
+    const pick = <T,>(xs: T[]): T => xs[(seed = (seed * 1103515245 + 12345) % 2147483648) % xs.length]!;
+    for (const [sep, caseInsensitive, top] of [['/', false, '/'], ['/', true, '/'], ['\\', true, 'C:\\']] as const) {
+      const opts = { sep, caseInsensitive };
+      const parts = ['home', 'Home', 'a', 'cs', 'Caf\u00e9', 'Cafe\u0301', 'x.json'];
+      const aPath = (): string => top + Array.from({ length: 1 + (seed % 4) }, () => pick(parts)).join(sep) + pick(['', '', sep]);
+      for (let round = 0; round < 40; round++) {
+        const roots: ProtectedRoot[] = Array.from({ length: 1 + (round % 6) }, (_, i) => ({ path: aPath(), what: `root ${i}`, forms: [aPath(), ...(i % 2 ? [aPath()] : [])] }))
+          .map((r) => ({ ...r, forms: [r.path, ...r.forms.slice(1)] }));
+        if (round % 5 === 0) roots.push({ path: top, what: 'the top', forms: [top] });
+        // As a lease brings it: a fresh copy of the list, parsed from JSON, several calls each.
+        const fresh = JSON.parse(JSON.stringify(roots)) as ProtectedRoot[];
+        for (let call = 0; call < 5; call++) {
+          const cands: ResolvedCandidate[] = Array.from({ length: 1 + (call % 4) }, (_, i) => ({ text: `t${i % 3}`, forms: i % 2 ? [aPath()] : [aPath(), aPath()] }));
+          if (call === 0) cands.push({ text: 'a root', forms: [roots[0]!.path] }, { text: 'the top', forms: [top] });
+          expect(matchProtected(cands, fresh, opts)).toEqual(spec(cands, roots, opts));
+        }
+      }
+    }
   });
 
   it('realpathOfExisting follows a symlink anywhere on the way', () => {

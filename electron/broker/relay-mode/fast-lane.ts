@@ -38,7 +38,8 @@ export function fastLane(
       let upId: number | undefined;
       if (env.method === 'tools/call') {
         // A call is decided on its arguments: parsed, but not serialised again when a lease lets it through,
-        // unless another parser could read those bytes otherwise than JSON.parse did (a repeated key).
+        // unless another parser could read those bytes otherwise than JSON.parse did (a repeated key, a
+        // number it rounds): then the ordinary path writes the server exactly what was decided.
         const request = JSON.parse(line.toString('utf8')) as JsonRpcRequest;
         upId = unambiguous(line) ? session().passToolCall(request) : undefined;
         if (upId === undefined) {
