@@ -26,18 +26,33 @@ async function vouched(): Promise<{ top: string; data: string; anchor: FolderAnc
   expect(anchor).toBeDefined();
   anchor.adopt(anchor.note()); // too fresh: not trusted yet
   expect(anchor.unchanged()).toBe(false);
-  await settled();
-  anchor.adopt(anchor.note());
-  expect(anchor.unchanged()).toBe(true);
+  expect(await vouch(anchor)).toBe(true);
   return { top, data, anchor };
+}
+
+/** Notes and adopts once the ctimes settled. The temp folder above is shared: another process may move its ctime, then again. */
+async function vouch(anchor: FolderAnchor): Promise<boolean> {
+  for (let attempt = 0; attempt < 30; attempt++) {
+    await settled();
+    anchor.adopt(anchor.note());
+    if (anchor.unchanged()) return true;
+  }
+  return false;
 }
 
 describe('FolderAnchor', () => {
   it('stays unchanged while files in the folder are only written to', async () => {
     const { data, anchor } = await vouched();
-    fs.appendFileSync(path.join(data, 'file'), 'more');
-    fs.chmodSync(path.join(data, 'file'), 0o600);
-    expect(anchor.unchanged()).toBe(true);
+    for (let attempt = 0; ; attempt++) {
+      const tmp = fs.statSync(os.tmpdir(), { bigint: true }).ctimeNs;
+      fs.appendFileSync(path.join(data, 'file'), 'more');
+      fs.chmodSync(path.join(data, 'file'), 0o600);
+      if (anchor.unchanged()) break;
+      // Only another process changing the shared temp folder meanwhile may end the trust.
+      expect(fs.statSync(os.tmpdir(), { bigint: true }).ctimeNs).not.toBe(tmp);
+      expect(attempt).toBeLessThan(30);
+      expect(await vouch(anchor)).toBe(true);
+    }
   });
 
   it.each([
@@ -51,9 +66,7 @@ describe('FolderAnchor', () => {
     change(dirs);
     expect(dirs.anchor.unchanged()).toBe(false);
     expect(dirs.anchor.unchanged()).toBe(false);
-    await settled();
-    dirs.anchor.adopt(dirs.anchor.note());
-    expect(dirs.anchor.unchanged()).toBe(true);
+    expect(await vouch(dirs.anchor)).toBe(true);
   });
 
   it('vouches for no path with a symlink on it', () => {
