@@ -7,10 +7,16 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { TIER_UP_FLAG } from '../electron/broker/tier-up.js';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const CLI = join(ROOT, 'bin', 'countersign.mjs');
 export const NODE = process.execPath;
+/**
+ * Node flags of the floors (byte pipe, socket pipe, HTTP floor): the V8 setting a busy Countersign process
+ * runs with (tier-up.ts), from their first call, so the floors are as fast as they can be and the ratios compare like for like.
+ */
+export const FLOOR_FLAGS = [TIER_UP_FLAG];
 export const EVERYTHING_SERVER = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 
 const run = promisify(execFile);

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CLI, EVERYTHING_SERVER, NODE, startBroker, type BenchBroker } from './broker.js';
+import { CLI, EVERYTHING_SERVER, FLOOR_FLAGS, NODE, startBroker, type BenchBroker } from './broker.js';
 import type { BenchCase } from './case.js';
 import { mb, processMemory } from './process-memory.js';
 import { median, table } from './stats.js';
@@ -92,7 +92,7 @@ export const coldStart: BenchCase = {
       broker = await startBroker([{ name: SERVER, command: [NODE, EVERYTHING_SERVER], trusted: true }]);
       const sessions: SessionPath[] = [
         { name: 'direct', args: [EVERYTHING_SERVER], ms: [], rssKb: [], peakKb: [] },
-        { name: 'byte pipe', args: [BYTE_PIPE, NODE, EVERYTHING_SERVER], ms: [], rssKb: [], peakKb: [] },
+        { name: 'byte pipe', args: [...FLOOR_FLAGS, BYTE_PIPE, NODE, EVERYTHING_SERVER], ms: [], rssKb: [], peakKb: [] },
         { name: 'connect', args: [CLI, 'connect', SERVER, '--data-dir', broker.dataDir], ms: [], rssKb: [], peakKb: [] },
       ];
       const commands: CommandPath[] = [

@@ -7,7 +7,7 @@ import { createServer, connect } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { NODE, ROOT } from './broker.js';
+import { FLOOR_FLAGS, NODE, ROOT } from './broker.js';
 
 export type GatewayKind = 'http floor' | 'supergateway' | 'mcp-proxy';
 
@@ -56,7 +56,7 @@ function argsFor(kind: GatewayKind, port: number, server: string[]): string[] {
   const quoted = server.map((a) => (/^[\w./@:+-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
   switch (kind) {
     case 'http floor':
-      return [HTTP_FLOOR, ...server];
+      return [...FLOOR_FLAGS, HTTP_FLOOR, ...server];
     case 'supergateway':
       return [SUPERGATEWAY, '--stdio', quoted, '--outputTransport', 'streamableHttp', '--stateful', '--port', String(port), '--logLevel', 'none'];
     case 'mcp-proxy':

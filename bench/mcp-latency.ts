@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { CLI, EVERYTHING_SERVER, NODE, startBroker, type BenchBroker } from './broker.js';
+import { CLI, EVERYTHING_SERVER, FLOOR_FLAGS, NODE, startBroker, type BenchBroker } from './broker.js';
 import type { BenchCase } from './case.js';
 import { ownSignalFetch } from '../electron/broker/own-signal-fetch.js';
 import { CpuMeter } from './cpu-time.js';
@@ -161,8 +161,8 @@ export const mcpLatency: BenchCase = {
       const b = broker;
       const stdio = (args: string[]): Transport => new StdioClientTransport({ command: NODE, args, stderr: 'ignore' });
       paths.push(await open('direct', stdio([EVERYTHING_SERVER]), []));
-      paths.push(await open('byte pipe', stdio([BYTE_PIPE, ...server]), [{ label: 'pipe' }]));
-      paths.push(await open('socket pipe', stdio([SOCKET_PIPE, ...server]), [{ label: 'pipe' }]));
+      paths.push(await open('byte pipe', stdio([...FLOOR_FLAGS, BYTE_PIPE, ...server]), [{ label: 'pipe' }]));
+      paths.push(await open('socket pipe', stdio([...FLOOR_FLAGS, SOCKET_PIPE, ...server]), [{ label: 'pipe' }]));
       paths.push(await open('connect', stdio([CLI, 'connect', SERVER, '--data-dir', b.dataDir]), [{ label: 'connect' }, { label: 'broker', pid: b.pid }]));
       const gateway = async (kind: GatewayKind, name: PathName): Promise<void> => {
         const missing = gatewayMissing(kind);

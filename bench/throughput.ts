@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { CLI, EVERYTHING_SERVER, NODE, startBroker, type BenchBroker } from './broker.js';
+import { CLI, EVERYTHING_SERVER, FLOOR_FLAGS, NODE, startBroker, type BenchBroker } from './broker.js';
 import type { BenchCase } from './case.js';
 import { threadCpuMicros } from './cpu-time.js';
 import { machine } from './machine.js';
@@ -79,7 +79,7 @@ export const throughput: BenchCase = {
       broker = await startBroker([{ name: SERVER, command: [NODE, EVERYTHING_SERVER], trusted: true }]);
       const argsOf: Record<Path['name'], string[]> = {
         direct: [EVERYTHING_SERVER],
-        'byte pipe': [BYTE_PIPE, NODE, EVERYTHING_SERVER],
+        'byte pipe': [...FLOOR_FLAGS, BYTE_PIPE, NODE, EVERYTHING_SERVER],
         connect: [CLI, 'connect', SERVER, '--data-dir', broker.dataDir],
       };
       for (const name of ['direct', 'byte pipe', 'connect'] as const) {

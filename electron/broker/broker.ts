@@ -36,6 +36,7 @@ import type { ControlChannel } from './relay-mode/control-channel.js';
 import { RemoteSession } from './relay-mode/remote-session.js';
 import { takesByteAnswers, type MessageTransport } from './transport.js';
 import { resultLane } from './http/result-lane.js';
+import { requestLine } from './http/request-lane.js';
 import type { SandboxSupport } from '../../shared/limits.js';
 import { sandboxSupport } from './sandbox/detect.js';
 import type { LimitsInForce } from '../../shared/enforced-limits.js';
@@ -372,7 +373,8 @@ export class Broker {
     const common = this.sessionEvents(serverName, clientKey);
     const id = randomUUID();
     // An HTTP session's results pass as their own bytes when nothing in them is to be changed.
-    const lane = takesByteAnswers(downstream) ? resultLane(() => session, downstream) : undefined;
+    const bytes = takesByteAnswers(downstream) ? downstream : undefined;
+    const lane = bytes ? resultLane(() => session, bytes) : undefined;
     const session: RelaySession = new RelaySession(serverName, clientKey, downstream, () => this.upstreamFor(serverName, config, id, lane), {
       decideToolCall: (ctx) => this.gate.decideToolCall(ctx),
       onToolsListed: (_s, tools) => common.onListed(tools),
@@ -381,6 +383,11 @@ export class Broker {
       rewriteToolsList: (_s, tools) => common.rewrite(tools),
       onClosed: (s) => common.onClosed(s),
       upstreamTimeoutMs: () => this.upstreamTimeoutMs(),
+      // And an allowed call goes to the server as the client's own bytes, likewise.
+      requestLine: bytes ? (request, upId) => {
+        const body = bytes.takeRequestBytes(request);
+        return body && requestLine(body, upId);
+      } : undefined,
     }, id);
     this.sessions.add(session);
     await session.start();

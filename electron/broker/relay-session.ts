@@ -16,6 +16,7 @@ import { SessionEra } from './protocol/session-era.js';
 import { subscriptionIdOf, withSubscriptionId } from './protocol/subscriptions.js';
 import { describeRequested, inputRequested, InputRounds, isInputRequired } from './protocol/input-rounds.js';
 import type { MessageTransport } from './transport.js';
+import { countToolCall } from './tier-up.js';
 
 /** What deciding a call needs of its session, wherever the session runs (here, or in `connect`). */
 export interface GateSession {
@@ -94,6 +95,8 @@ export interface SessionHooks {
   /** What the client may see of a tools/list page; undefined passes it unchanged. */
   rewriteToolsList?(session: RelaySession, tools: ToolDefinition[]): ToolDefinition[] | undefined | Promise<ToolDefinition[] | undefined>;
   onClosed?(session: RelaySession): void;
+  /** A forwarded tools/call as the line to write under `upId` (its own bytes, http/request-lane.ts); undefined: serialised. */
+  requestLine?(request: JsonRpcRequest, upId: number): Buffer | undefined;
   /** Seconds before a forwarded tools/call counts as timed out upstream. */
   upstreamTimeoutMs(): number;
 }
@@ -224,6 +227,7 @@ export class RelaySession implements GateSession {
         this.clientElicits = formElicitation(message.params?.capabilities);
       }
       if (message.method === 'tools/call') {
+        countToolCall();
         this.handleToolCall(message);
         return;
       }
@@ -256,7 +260,10 @@ export class RelaySession implements GateSession {
 
   private forwardRequest(message: JsonRpcRequest, call?: Omit<ForwardedCall, 'upId'>): number {
     const upId = this.track(message, call);
-    void this.sendUpstream({ ...message, id: upId }, message.id);
+    const up = this.upstream;
+    const line = call && up?.sendLine && this.upstreamReady && !this.upstreamGoneReason ? this.hooks.requestLine?.(message, upId) : undefined;
+    if (line) void up!.sendLine!(line).catch((err: Error) => this.sendFailed(err, message, message.id));
+    else void this.sendUpstream({ ...message, id: upId }, message.id);
     return upId;
   }
 
@@ -295,7 +302,8 @@ export class RelaySession implements GateSession {
     // A multi round-trip retry is decided again, with its input shown: the ordinary path.
     if (params.inputResponses !== undefined || params.requestState !== undefined) return undefined;
     const quick = this.hooks.quickVerdict?.(this, typeof params.name === 'string' ? params.name : '', params.arguments);
-    if (!quick) return undefined;
+    if (!quick) return undefined; // decided on the ordinary path, and counted there
+    countToolCall();
     const upId = this.track(request, { request, retryOnTimeout: quick.retryOnTimeout, retried: false, onSettled: quick.onSettled, deadline: 0 });
     this.armCallTimer(upId);
     return upId;

@@ -84,6 +84,11 @@ export class StdioUpstream implements MessageTransport {
     await this.lines.send(message);
   }
 
+  async sendLine(line: Buffer): Promise<void> {
+    if (!this.lines || this.exit) throw new Error('server is not running');
+    await this.lines.sendBytes(line);
+  }
+
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;

@@ -16,6 +16,8 @@ export interface MessageTransport {
   onmessage?: (message: JsonRpcMessage) => void;
   sessionId?: string;
   setProtocolVersion?: (version: string) => void;
+  /** Writes one message given as its JSON bytes, newline ended (a stdio server: http/request-lane.ts). */
+  sendLine?(line: Buffer): Promise<void>;
 }
 
 /** A downstream that can write a server's result as its own bytes (an HTTP session: http/result-lane.ts). */
@@ -24,9 +26,11 @@ export interface ByteAnswers {
   takesBytes(id: JsonRpcId): boolean;
   /** Writes one message given as JSON bytes (ending in a newline) as the answer to `id`, as send would. */
   sendBytes(json: Buffer, id: JsonRpcId): void;
+  /** The body `request` came in, when it came alone in it; asked once (the bytes are let go). */
+  takeRequestBytes(request: JsonRpcMessage): Buffer | undefined;
 }
 
 export function takesByteAnswers(t: MessageTransport): t is MessageTransport & ByteAnswers {
   const maybe = t as Partial<ByteAnswers>;
-  return typeof maybe.takesBytes === 'function' && typeof maybe.sendBytes === 'function';
+  return typeof maybe.takesBytes === 'function' && typeof maybe.sendBytes === 'function' && typeof maybe.takeRequestBytes === 'function';
 }

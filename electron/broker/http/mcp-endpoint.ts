@@ -176,7 +176,7 @@ export class McpHttpEndpoint {
     if (existing) {
       // The session may have closed while the body was being read.
       if (existing.isClosed) return sendError(res, 404, -32001, 'Session not found: initialize a new session');
-      existing.handlePost(res, messages, { batch, sse, headers: { 'Mcp-Session-Id': existing.sessionId } });
+      existing.handlePost(res, messages, { batch, sse, headers: { 'Mcp-Session-Id': existing.sessionId }, body: body.bytes });
       return;
     }
 

@@ -81,6 +81,8 @@ export class HttpSessionTransport implements MessageTransport {
   private readonly exchanges: PostExchange[] = [];
   private standalone?: StandaloneStream;
   private readonly queue: JsonRpcMessage[] = [];
+  /** The body a tools/call came alone in, until the relay takes it (http/request-lane.ts). */
+  private readonly bodies = new WeakMap<JsonRpcMessage, Buffer>();
   private closed = false;
   /** performance.now() of the last message either way: idle sessions are reclaimed (session-reaper.ts). */
   lastActivity = performance.now();
@@ -135,6 +137,12 @@ export class HttpSessionTransport implements MessageTransport {
     this.streamAnswer(exchange, Buffer.concat([SSE_HEAD, json, SSE_TAIL]));
   }
 
+  takeRequestBytes(request: JsonRpcMessage): Buffer | undefined {
+    const body = this.bodies.get(request);
+    if (body) this.bodies.delete(request);
+    return body;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -153,14 +161,17 @@ export class HttpSessionTransport implements MessageTransport {
 
   /**
    * Used by McpHttpEndpoint: serve a POST whose body is already validated. `headers` go on the HTTP
-   * response (e.g. Mcp-Session-Id). Messages reach `onmessage` as the exact parsed objects.
+   * response (e.g. Mcp-Session-Id). Messages reach `onmessage` as the exact parsed objects. `body`: the
+   * bytes they were parsed from.
    */
   handlePost(
     res: ServerResponse,
     messages: JsonRpcMessage[],
-    opts: { batch: boolean; sse: boolean; headers?: Record<string, string> },
+    opts: { batch: boolean; sse: boolean; headers?: Record<string, string>; body?: Buffer },
   ): void {
     this.lastActivity = performance.now();
+    const alone = !opts.batch && messages.length === 1 ? messages[0]! : undefined;
+    if (opts.body && alone && isRequest(alone) && alone.method === 'tools/call') this.bodies.set(alone, opts.body);
     const requests = messages.filter(isRequest);
     if (requests.length === 0) {
       // Only notifications and responses: acknowledge, nothing will come back on this POST.

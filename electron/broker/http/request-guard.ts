@@ -21,7 +21,8 @@ export interface Rejection {
 
 export type GuardResult = { ok: true } | Rejection;
 
-export type BodyResult = { ok: true; value: unknown } | Rejection;
+/** `bytes`: the body as it came (valid UTF-8). */
+export type BodyResult = { ok: true; value: unknown; bytes: Buffer } | Rejection;
 
 export interface GuardOptions {
   allowedHosts: string[];
@@ -183,8 +184,9 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number = DEFAULT_MA
     const onEnd = (): void => {
       try {
         // Fatal: invalid UTF-8 is refused, never turned into U+FFFD and forwarded (as on stdio).
-        const text = STRICT_UTF8.decode(Buffer.concat(chunks, size));
-        settle({ ok: true, value: JSON.parse(text) as unknown });
+        const bytes = Buffer.concat(chunks, size);
+        const text = STRICT_UTF8.decode(bytes);
+        settle({ ok: true, value: JSON.parse(text) as unknown, bytes });
       } catch (error) {
         const detail = error instanceof TypeError ? 'the body is not valid UTF-8' : error instanceof Error ? error.message : String(error);
         settle({ ok: false, status: 400, code: ErrorCode.ParseError, message: `Parse error: ${detail}` });

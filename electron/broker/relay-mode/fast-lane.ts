@@ -8,6 +8,7 @@ import type { LineTransport } from '../line-transport.js';
 import type { RelaySession } from '../relay-session.js';
 import type { AttachedUpstream } from './attached-upstream.js';
 import { idHint, scanEnvelope, withId, type Envelope } from './json-scan.js';
+import { unambiguous } from '../unambiguous-json.js';
 
 /** Client requests relayed without a look inside: nothing in them is decided, recorded or rewritten. */
 const PASS_METHODS: ReadonlySet<string> = new Set([
@@ -36,9 +37,11 @@ export function fastLane(
       if (!env || env.method === undefined || env.id === undefined) return false;
       let upId: number | undefined;
       if (env.method === 'tools/call') {
-        // A call is decided on its arguments: parsed, but not serialised again when a lease lets it through.
+        // A call is decided on its arguments: parsed, but not serialised again when a lease lets it through,
+        // unless another parser could read those bytes otherwise than JSON.parse did (a repeated key, a
+        // number it rounds): then the ordinary path writes the server exactly what was decided.
         const request = JSON.parse(line.toString('utf8')) as JsonRpcRequest;
-        upId = session().passToolCall(request);
+        upId = unambiguous(line) ? session().passToolCall(request) : undefined;
         if (upId === undefined) {
           client().onmessage?.(request);
           return true;

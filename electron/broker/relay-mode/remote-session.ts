@@ -18,6 +18,7 @@ import type { z } from 'zod';
 import { LEASE_TTL_MS, type DecideReply, type Report } from './protocol.js';
 import { reportItems, wire } from './wire-schemas.js';
 import { ReportReader } from './report-reader.js';
+import { countToolCall } from '../tier-up.js';
 
 /** How long a local read waits for the other `connect` processes of its client to drop their leases. */
 const REVOKE_CONFIRM_MS = 2000;
@@ -127,6 +128,7 @@ export class RemoteSession implements GateSession {
         continue;
       }
       const { call } = item;
+      countToolCall();
       // A closed session has settled everything already: a late report is logged as not finished.
       const settle = (outcome: CallOutcome, durationMs?: number): void => this.deps.auditCall({
         time: call.time, server: this.serverName, tool: call.tool, arguments: call.arguments, decision: 'allow',
@@ -245,6 +247,7 @@ export class RemoteSession implements GateSession {
 
   private async decide(p: z.infer<typeof wire.decide>): Promise<DecideReply> {
     if (this.closed) throw new Error('the session is closed');
+    countToolCall();
     const abort = new AbortController();
     this.deciding.set(p.call, abort);
     const epoch = this.deps.leaseEpoch();

@@ -146,16 +146,36 @@ export class KeyringVault implements KeyVault {
   }
 }
 
+/** Where a Secret Service could be reached: D-Bus's session bus (its address, else the socket in the runtime dir). */
+function sessionBusMayExist(env: NodeJS.ProcessEnv, exists: (file: string) => boolean): boolean {
+  if (env.DBUS_SESSION_BUS_ADDRESS) return true;
+  const uid = process.getuid?.();
+  const dirs = [env.XDG_RUNTIME_DIR, uid === undefined ? undefined : `/run/user/${uid}`];
+  return dirs.some((dir) => dir !== undefined && path.isAbsolute(dir) && exists(path.join(dir, 'bus')));
+}
+
+/**
+ * Whether an OS keyring may answer here, judged without loading the keyring's native module (1.5 MB
+ * that stays in memory once loaded). macOS and Windows always have one. Elsewhere only the Secret
+ * Service counts (the kernel keyring forgets its keys at reboot, which would drop every sealed grant),
+ * and it needs a session bus: none on headless machines and in containers.
+ */
+export function keyringMayAnswer(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform, exists: (file: string) => boolean = fs.existsSync): boolean {
+  if (platform === 'darwin' || platform === 'win32') return true;
+  return sessionBusMayExist(env, exists);
+}
+
 /**
  * COUNTERSIGN_KEY_DIR chooses a key file; otherwise the keyring when it answers, else the key file in
  * the per-user state folder (headless Linux without a Secret Service, containers).
  */
 export function openVault(dataDir: string, env: NodeJS.ProcessEnv, warn: (text: string) => void): KeyVault {
-  if (!env.COUNTERSIGN_KEY_DIR) {
+  if (!env.COUNTERSIGN_KEY_DIR && keyringMayAnswer(env)) {
     try {
-      // Loaded here only: the native module costs start-up time, and the CLI's `connect` never seals.
-      const { Entry } = createRequire(import.meta.url)('@napi-rs/keyring') as { Entry: new (service: string, account: string) => SyncEntry };
-      const vault = new KeyringVault(dataDir, new Entry(KEYRING_SERVICE, `seal-${vaultId(dataDir)}`));
+      // Loaded here only: the native module costs start-up time and memory, and `connect` never seals.
+      const { Entry } = createRequire(import.meta.url)('@napi-rs/keyring') as { Entry: new (service: string, account: string, options?: object) => SyncEntry };
+      // On Linux only the Secret Service, not its fallback to the kernel keyring (gone at reboot).
+      const vault = new KeyringVault(dataDir, new Entry(KEYRING_SERVICE, `seal-${vaultId(dataDir)}`, { linux: { store: 'secret-service' } }));
       vault.load();
       return vault;
     } catch {

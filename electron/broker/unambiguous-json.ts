@@ -1,0 +1,84 @@
+// Whether bytes that JSON.parse accepted mean the same to every JSON parser, and would be written back
+// the same by JSON.stringify apart from whitespace and string escapes. A call is decided on JSON.parse's
+// reading; passing its bytes on (http/request-lane.ts) must not let the server read something else:
+// a repeated key (parsers keep the first, the last, or refuse), a key spelled with escapes (one more way
+// to repeat one), a number JSON.parse rounds or spells otherwise (1.0, 1e3, 2^53 + 1, 1e400).
+
+const MAX_DEPTH = 256;
+
+const enum Ch {
+  Tab = 9, Lf = 10, Cr = 13, Space = 32, Quote = 34, Comma = 44, Backslash = 92, LBracket = 91, RBracket = 93,
+  LBrace = 123, RBrace = 125, Colon = 58,
+}
+
+function ws(b: Buffer, i: number): number {
+  for (let c = b[i]; c === Ch.Space || c === Ch.Tab || c === Ch.Lf || c === Ch.Cr; c = b[++i]);
+  return i;
+}
+
+/** i at the opening quote of a valid string: the index after its closing quote; -(that) when it holds an escape. */
+function skipString(b: Buffer, i: number): number {
+  let escaped = false;
+  for (i++; ; i++) {
+    const c = b[i];
+    if (c === undefined) return 0;
+    if (c === Ch.Quote) return escaped ? -(i + 1) : i + 1;
+    if (c === Ch.Backslash) {
+      escaped = true;
+      i++;
+    }
+  }
+}
+
+function isNumberByte(c: number | undefined): boolean {
+  return c !== undefined && ((c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 69 || c === 101);
+}
+
+/** i at a value: the index after it, or 0 when it is ambiguous (or, defensively, not valid JSON). */
+function value(b: Buffer, i: number, depth: number): number {
+  const c = b[i];
+  if (c === Ch.Quote) return Math.abs(skipString(b, i));
+  if (c === Ch.LBrace || c === Ch.LBracket) {
+    if (depth >= MAX_DEPTH) return 0;
+    const object = c === Ch.LBrace;
+    const close = object ? Ch.RBrace : Ch.RBracket;
+    const keys = object ? new Set<string>() : undefined;
+    i = ws(b, i + 1);
+    if (b[i] === close) return i + 1;
+    for (;;) {
+      if (keys) {
+        if (b[i] !== Ch.Quote) return 0;
+        const end = skipString(b, i);
+        if (end <= 0) return 0; // escaped (or broken): its key could equal another
+        const key = b.toString('latin1', i + 1, end - 1);
+        if (keys.has(key)) return 0;
+        keys.add(key);
+        i = ws(b, end);
+        if (b[i] !== Ch.Colon) return 0;
+        i = ws(b, i + 1);
+      }
+      i = value(b, i, depth + 1);
+      if (i === 0) return 0;
+      i = ws(b, i);
+      if (b[i] === close) return i + 1;
+      if (b[i] !== Ch.Comma) return 0;
+      i = ws(b, i + 1);
+    }
+  }
+  if (c === 0x74 /* t */) return i + 4;
+  if (c === 0x66 /* f */) return i + 5;
+  if (c === 0x6e /* n */) return i + 4;
+  const start = i;
+  while (isNumberByte(b[i])) i++;
+  if (i === start) return 0;
+  const text = b.toString('latin1', start, i);
+  // Written as JSON.stringify would write what JSON.parse made of it: no rounding, no other spelling.
+  return String(Number(text)) === text ? i : 0;
+}
+
+/** `b` holds one JSON value JSON.parse accepted: true when no parser could read it otherwise (see above). */
+export function unambiguous(b: Buffer): boolean {
+  const start = ws(b, 0);
+  const end = value(b, start, 0);
+  return end !== 0 && ws(b, end) === b.length;
+}

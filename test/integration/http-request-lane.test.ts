@@ -1,0 +1,89 @@
+// HTTP's request lane on a real `countersign serve`: an allowed tools/call reaches the (real, stdio) server
+// as the client's own bytes with only the id changed (http/request-lane.ts); bytes another parser could
+// read otherwise than the decision did (a repeated key, a key in escapes, a number JSON.parse rounds or
+// spells otherwise) or that would not fit on one line are serialised again.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configure, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
+import { rawHttpSession } from '../helpers/raw-client.js';
+import { NODE } from '../helpers/paths.js';
+
+const SERVER = join(import.meta.dirname, '../fixtures/raw-bytes-server.mjs');
+
+type Answer = { id: unknown; result: { isError?: boolean; content: Array<{ text: string }> } };
+
+/** One POST of `body` exactly as given; its answer. */
+async function post(broker: TestBroker, session: string, body: string): Promise<Answer> {
+  const res = await fetch(`${broker.baseUrl}/mcp/raw`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${broker.mcpToken}`,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'Mcp-Session-Id': session,
+    },
+    body,
+  });
+  const data = (await res.text()).split('\n').filter((l) => l.startsWith('data: '));
+  expect(data).toHaveLength(1);
+  return JSON.parse(data[0]!.slice('data: '.length)) as Answer;
+}
+
+/** The line the server received for a `raw` call, and `body` with its id as the server got it. */
+async function received(broker: TestBroker, session: string, body: string, clientId: string): Promise<{ line: string; expected: string }> {
+  const answer = await post(broker, session, body);
+  expect(answer.id).toBe(JSON.parse(clientId));
+  const line = answer.result.content[0]!.text;
+  const upId = (JSON.parse(line) as { id: unknown }).id;
+  expect(typeof upId).toBe('number');
+  return { line, expected: body.replace(`"id":${clientId}`, `"id":${String(upId)}`) };
+}
+
+describe('HTTP request lane', () => {
+  let broker: TestBroker;
+  let session: string;
+  const dataDir = makeDataDir();
+  beforeAll(async () => {
+    configure(dataDir, { raw: { command: NODE, args: [SERVER] } }, ['raw']);
+    broker = await startServe(dataDir);
+    session = await rawHttpSession(broker, 'raw');
+    await post(broker, session, JSON.stringify({ jsonrpc: '2.0', id: 'list', method: 'tools/list', params: {} }));
+  });
+  afterAll(async () => {
+    await broker?.stop();
+    removeDir(dataDir);
+  });
+
+  it("passes an allowed call to the server as the client's bytes, only its id changed, logged as decided", async () => {
+    // Odd key order, spaces, escapes, numbers as JSON.stringify writes them, an empty array: none re-serialised.
+    const body = `{ "params" : {"arguments":{"how":"raw", "n":1.5,"neg":-0.25,"big":12345678,"s":"caf\\u00e9 \\/ é \\ud83d\\ude00","o":{ "b" : 1, "a":[ ] }},"name":"say"}, "method":"tools/call","id":"q-1" ,"jsonrpc":"2.0" }`;
+    const { line, expected } = await received(broker, session, body, '"q-1"');
+    expect(line).toBe(expected);
+    const log = await broker.logWhen({ server: 'raw', tool: 'say' }, (e) => e.some((x) => (x.arguments as { s?: string }).s !== undefined));
+    expect(log.at(-1)!.arguments).toEqual({ how: 'raw', n: 1.5, neg: -0.25, big: 12345678, s: 'caf\u00e9 / é \u{1f600}', o: { b: 1, a: [] } });
+    expect(log.at(-1)).toMatchObject({ decision: 'allow', status: 'ok' });
+  });
+
+  it('serialises again what another parser could read otherwise than the decision did, or what spans lines', async () => {
+    const cases: Array<{ args: string; seen: Record<string, unknown> }> = [
+      // Decided on the last "p" (JSON.parse); a parser that keeps the first would have run another call.
+      { args: `{"how":"raw","p":"/etc/first","p":"/tmp/last"}`, seen: { how: 'raw', p: '/tmp/last' } },
+      { args: `{"how":"raw","o":{"p":1,"p":2}}`, seen: { how: 'raw', o: { p: 2 } } },
+      { args: `{"how":"raw","\\u0070":"x"}`, seen: { how: 'raw', p: 'x' } },
+      { args: `{"how":"raw","n":1.0}`, seen: { how: 'raw', n: 1 } },
+      { args: `{"how":"raw","n":9007199254740993}`, seen: { how: 'raw', n: 9007199254740992 } },
+      { args: `{"how":"raw","n":1e3}`, seen: { how: 'raw', n: 1000 } },
+      { args: `{"how":"raw",\n"n":2}`, seen: { how: 'raw', n: 2 } },
+    ];
+    for (const [i, { args, seen }] of cases.entries()) {
+      const body = `{"jsonrpc":"2.0","id":"a-${i}","method":"tools/call","params":{"name":"say","arguments":${args}}}`;
+      const { line, expected } = await received(broker, session, body, `"a-${i}"`);
+      expect(line, args).not.toBe(expected);
+      // What the server got is the parsed call written again: exactly what was decided and logged.
+      const sent = JSON.parse(line) as { id: number; params: { arguments: unknown } };
+      expect(line, args).toBe(JSON.stringify({ jsonrpc: '2.0', id: sent.id, method: 'tools/call', params: { name: 'say', arguments: seen } }));
+    }
+    const log = await broker.logWhen({ server: 'raw', tool: 'say' }, (e) => e.length >= cases.length + 1);
+    expect(log.slice(-cases.length).map((e) => e.arguments)).toEqual(cases.map((c) => c.seen));
+  });
+});
