@@ -1,12 +1,30 @@
-// CPU time a process has used, in microseconds, from /proc/<pid>/schedstat (Linux, nanosecond
-// precision). Undefined elsewhere, or once the process is gone: the report then leaves CPU out.
+// CPU time a process has used, in microseconds, from /proc/<pid>/task/*/schedstat (Linux, nanosecond
+// precision): every thread, not only the main one, so V8's compiler and GC threads and libuv's pool
+// count too. Undefined elsewhere, or once the process is gone: the report then leaves CPU out.
 import { readdirSync, readFileSync } from 'node:fs';
 
 export function cpuMicros(pid: number | undefined): number | undefined {
+  return threadCpuMicros(pid)?.all;
+}
+
+/** CPU over all threads (`all`) and of the first thread alone (`main`: for Node, the JavaScript thread). */
+export function threadCpuMicros(pid: number | undefined): { all: number; main: number } | undefined {
   if (pid === undefined || process.platform !== 'linux') return undefined;
   try {
-    const ns = Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
-    return Number.isFinite(ns) ? ns / 1000 : undefined;
+    let all = 0;
+    let main = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      let ns: number;
+      try {
+        ns = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      } catch {
+        continue; // A thread that ended between the listing and the read: its time is not counted.
+      }
+      if (!Number.isFinite(ns)) return undefined;
+      all += ns / 1000;
+      if (Number(tid) === pid) main = ns / 1000;
+    }
+    return { all, main };
   } catch {
     return undefined;
   }
@@ -33,33 +51,5 @@ export class CpuMeter {
   /** Microseconds per call, or undefined when it could not be measured. */
   perCall(calls: number): number | undefined {
     return this.ok && calls > 0 ? this.total / calls : undefined;
-  }
-}
-
-/**
- * CPU a process has used over all its threads (µs): `main` is its first thread (for Node, the JavaScript
- * thread), the rest V8's and libuv's helpers (optimizing compiler, GC, file system). Undefined as cpuMicros.
- */
-export function threadCpuMicros(pid: number | undefined): { all: number; main: number } | undefined {
-  if (pid === undefined || process.platform !== 'linux') return undefined;
-  try {
-    let all = 0;
-    let main = 0;
-    for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      const us = taskMicros(pid, tid);
-      all += us;
-      if (Number(tid) === pid) main = us;
-    }
-    return { all, main };
-  } catch {
-    return undefined;
-  }
-}
-
-function taskMicros(pid: number, tid: string): number {
-  try {
-    return Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1000 || 0;
-  } catch {
-    return 0; // the thread ended between the listing and the read
   }
 }

@@ -1,8 +1,8 @@
 // Checks a call's arguments against the tool's inputSchema with ajv, in the dialect the schema
 // declares ($schema), else 2020-12 for MCP 2025-11-25 and later and draft-07 before. ajv is loaded on
-// first use only, in the broker (`connect` checks leased calls with code exported by schema-export.ts),
-// and each schema is compiled once per canonical hash. A broken schema is a finding, never a crash; violations are findings that make an
-// automatic allow ask instead.
+// first use only, in the broker (`connect` checks leased calls with code exported by schema-export.ts
+// from the same compiled validator), and each schema is compiled once per canonical hash. A broken
+// schema is a finding, never a crash; violations are findings that make an automatic allow ask instead.
 import { createHash } from 'node:crypto';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { canonicalJson } from '../../shared/canonical-json.js';
@@ -20,15 +20,20 @@ export interface SchemaCheck {
   findings: Finding[];
 }
 
-type Compiled = { ok: true; validate: ValidateFunction } | { ok: false; error: string };
-interface Compiler {
+export interface Compiler {
   compile(schema: object): ValidateFunction;
 }
+interface MetaCheck {
+  /** Throws ajv's own "schema is invalid: …" error, as its compile would. */
+  validateSchema(schema: object, throwOrLogError: true): boolean;
+}
+/** A schema's validator and the ajv instance that made it (schema-export.ts writes standalone code from both). */
+export type Compiled = { ok: true; validate: ValidateFunction; compiler: Compiler } | { ok: false; error: string };
 
 const MAX_CACHED = 512;
 const MAX_SHOWN_ERRORS = 8;
 const cache = new Map<string, Compiled>();
-let compilers: Promise<Record<Dialect, Compiler>> | undefined;
+let compilers: Promise<{ code: Record<Dialect, Compiler>; meta: Record<Dialect, MetaCheck> }> | undefined;
 
 /** The dialect a schema asks for; without $schema, what the session's MCP revision implies. */
 export function dialectOf(schema: unknown, protocolVersion?: string): Dialect {
@@ -51,19 +56,28 @@ export async function ajvPerDialect<T>(options: object): Promise<Record<Dialect,
   return { 'draft-07': make(draft07), '2019-09': make(v2019), '2020-12': make(v2020) };
 }
 
-function load(): Promise<Record<Dialect, Compiler>> {
+function load(): NonNullable<typeof compilers> {
   // Formats need ajv-formats, which is not a dependency: they are left unchecked rather than guessed.
-  compilers ??= ajvPerDialect<Compiler>({ allErrors: true, strict: false, validateFormats: false, logger: false });
+  const options = { allErrors: true, strict: false, validateFormats: false, logger: false };
+  // `code` keeps each validator's source so that `connect` gets the same validator as code: one compile
+  // (and one set of instances) serves both. All errors are collected for the finding; `connect` only
+  // needs valid or not, which does not depend on it. The schema itself is checked against its dialect's
+  // meta-schema by `meta`, as ajv's compile would: there the meta-schemas' large validators keep no source.
+  compilers ??= Promise.all([
+    ajvPerDialect<Compiler>({ ...options, code: { source: true }, validateSchema: false }),
+    ajvPerDialect<MetaCheck>(options),
+  ]).then(([code, meta]) => ({ code, meta }));
   return compilers;
 }
 
 /** One compiled schema per dialect and canonical content. */
 export const schemaKey = (schema: unknown, dialect: Dialect): string => `${dialect}:${createHash('sha256').update(canonicalJson(schema)).digest('hex')}`;
 
-function compileWith(compiler: Compiler, schema: unknown): Compiled {
+function compileWith(meta: MetaCheck, compiler: Compiler, schema: unknown): Compiled {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return { ok: false, error: 'the inputSchema is not a JSON object' };
   try {
-    return { ok: true, validate: compiler.compile(schema) };
+    meta.validateSchema(schema, true);
+    return { ok: true, validate: compiler.compile(schema), compiler };
   } catch (err) {
     return { ok: false, error: (err as Error).message };
   }
@@ -75,7 +89,14 @@ function remember(key: string, compiled: Compiled): Compiled {
   return compiled;
 }
 
-/** The compiled schema, loading ajv and compiling when needed. */
+/** The schema compiled in `dialect`, cached under `key` (schemaKey); loads ajv the first time. */
+export async function compiledSchema(schema: unknown, dialect: Dialect, key: string): Promise<Compiled> {
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const { code, meta } = await load();
+  return cache.get(key) ?? remember(key, compileWith(meta[dialect], code[dialect], schema));
+}
+
 async function compiled(tool: ToolDefinition, protocolVersion?: string): Promise<Compiled> {
   const dialect = dialectOf(tool.inputSchema, protocolVersion);
   let key: string;
@@ -84,10 +105,7 @@ async function compiled(tool: ToolDefinition, protocolVersion?: string): Promise
   } catch (err) {
     return { ok: false, error: (err as Error).message };
   }
-  const hit = cache.get(key);
-  if (hit) return hit;
-  const all = await load();
-  return remember(key, compileWith(all[dialect], tool.inputSchema));
+  return compiledSchema(tool.inputSchema, dialect, key);
 }
 
 function describe(e: ErrorObject): string {

@@ -1,9 +1,10 @@
-// The check a lease carries to `connect`: the tool's inputSchema compiled here by ajv into standalone
-// validation code (ajv's code generation is built to be safe against code injection from untrusted
-// schemas), so `connect` checks each leased call without loading ajv itself. Compiled once per schema.
+// The check a lease carries to `connect`: the validator schema-check.ts compiled for the broker's own
+// check, written out by ajv as standalone code (ajv's code generation is built to be safe against code
+// injection from untrusted schemas), so `connect` checks each leased call without loading ajv itself.
+// One compile per schema serves both; the code is written once per schema.
 import type { ValidateFunction } from 'ajv';
 import type { ToolDefinition } from '../../shared/tool.js';
-import { ajvPerDialect, dialectOf, schemaKey, type Dialect } from './schema-check.js';
+import { compiledSchema, dialectOf, schemaKey, type Compiler } from './schema-check.js';
 
 /** What `connect` checks a leased call's arguments with; `code` is a CommonJS module exporting the validator. */
 export interface LeaseSchema {
@@ -11,28 +12,16 @@ export interface LeaseSchema {
   code: string;
 }
 
-interface Exporter {
-  compile(schema: object): ValidateFunction;
-  removeSchema(schema: object): unknown;
-}
-
 type Exported = { ok: true; schema: LeaseSchema } | { ok: false };
+type Standalone = (ajv: Compiler, v: ValidateFunction) => string;
 
 const MAX_CACHED = 512;
 const cache = new Map<string, Exported>();
-let exporters: Promise<{ ajv: Record<Dialect, Exporter>; standalone: (ajv: Exporter, v: ValidateFunction) => string }> | undefined;
+let standalone: Promise<Standalone> | undefined;
 
-function load(): NonNullable<typeof exporters> {
-  exporters ??= (async () => {
-    const [ajv, standalone] = await Promise.all([
-      // As schema-check.ts, but the first error is enough: `connect` only needs valid or not.
-      ajvPerDialect<Exporter>({ code: { source: true }, allErrors: false, strict: false, validateFormats: false, logger: false }),
-      import('ajv/dist/standalone/index.js'),
-    ]);
-    const gen = ((standalone as { default?: unknown }).default ?? standalone) as (ajv: Exporter, v: ValidateFunction) => string;
-    return { ajv, standalone: gen };
-  })();
-  return exporters;
+function loadStandalone(): Promise<Standalone> {
+  standalone ??= import('ajv/dist/standalone/index.js').then((mod) => ((mod as { default?: unknown }).default ?? mod) as Standalone);
+  return standalone;
 }
 
 /**
@@ -52,18 +41,17 @@ export async function leaseSchema(tool: ToolDefinition | undefined, protocolVers
   }
   const hit = cache.get(key);
   if (hit) return hit.ok ? hit.schema : undefined;
-  const { ajv, standalone } = await load();
-  const exporter = ajv[dialect];
-  let out: Exported;
-  try {
-    out = { ok: true, schema: { key, code: standalone(exporter, exporter.compile(schema)) } };
-  } catch {
-    // Unusable here: schema-check.ts reports a broken schema as a finding; either way `connect` could
-    // not check the calls, so it gets no lease and every call is decided by the broker.
-    out = { ok: false };
-  } finally {
-    // The code is kept here; ajv's own copy would only grow with every listing.
-    exporter.removeSchema(schema);
+  const compiled = await compiledSchema(schema, dialect, key);
+  let out: Exported = { ok: false };
+  // A schema ajv cannot compile: schema-check.ts reports it as a finding; `connect` could not check
+  // its calls, so it gets no lease and every call is decided by the broker.
+  if (compiled.ok) {
+    const write = await loadStandalone();
+    try {
+      out = { ok: true, schema: { key, code: write(compiled.compiler, compiled.validate) } };
+    } catch {
+      out = { ok: false };
+    }
   }
   if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
   cache.set(key, out);

@@ -1,7 +1,7 @@
 // Arguments against inputSchema with the real ajv: the declared dialect, clear violations, broken
 // schemas as findings, and the validators `connect` checks leased calls with, which must agree.
 import { describe, expect, it } from 'vitest';
-import { checkSchema, dialectOf, withSchemaCheck } from '../../electron/broker/schema-check.js';
+import { ajvPerDialect, checkSchema, dialectOf, withSchemaCheck } from '../../electron/broker/schema-check.js';
 import { leaseSchema } from '../../electron/broker/schema-export.js';
 import { LeaseChecks } from '../../electron/broker/relay-mode/lease-check.js';
 import type { DecisionResult } from '../../shared/decision.js';
@@ -62,6 +62,28 @@ describe('violations', () => {
       const check = await checkSchema(tool(broken), { a: 1 });
       expect(check.violated).toBe(false);
       expect(check.findings.map((f) => f.code)).toContain('schema-invalid');
+    }
+  });
+
+  it("says why a schema is broken in ajv's own words, as a plain ajv compile of that dialect would", async () => {
+    const plain = await ajvPerDialect<{ compile(schema: object): unknown }>({ allErrors: true, strict: false, validateFormats: false, logger: false });
+    const broken: unknown[] = [
+      { type: 'objekt' }, { properties: { a: { minimum: 'x' }, b: { type: 7 } } }, { $ref: '#/nowhere' },
+      { $schema: 'https://example.com/own-meta', type: 'object' }, { $schema: 5, type: 'object' },
+      { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' },
+      { $schema: 'http://json-schema.org/draft-07/schema#', items: [{ type: 'strin' }] },
+    ];
+    for (const schema of broken) {
+      const dialect = dialectOf(schema);
+      let expected = '';
+      try {
+        plain[dialect].compile(schema as object);
+      } catch (err) {
+        expected = (err as Error).message;
+      }
+      expect(expected).not.toBe('');
+      const finding = (await checkSchema(tool(schema), {})).findings.find((f) => f.code === 'schema-invalid');
+      expect(finding?.message).toBe(`The tool's inputSchema cannot be used to check arguments: ${expected}.`);
     }
   });
 

@@ -1,11 +1,12 @@
 // What `countersign serve` loads at start: libraries only some requests need (client config parsers,
-// the word diff, ajv, the SDK's HTTP client) must be imported on first use, not statically, since
+// the word diff, ajv, the SDK's HTTP client, the keyring's native module, which key-vault.ts loads only
+// where a keyring may answer) must be imported on first use, not statically, since
 // whatever is loaded stays in the broker's memory for as long as it runs (bench: idle).
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/paths.js';
 
-const ON_DEMAND = ['diff', 'jsonc-parser', 'smol-toml', 'ajv', '@modelcontextprotocol/sdk'];
+const ON_DEMAND = ['diff', 'jsonc-parser', 'smol-toml', 'ajv', '@modelcontextprotocol/sdk', '@napi-rs/keyring'];
 
 /** Every file and package `entry` reaches through static imports, each with the chain that reaches it. */
 async function staticReach(entry: string): Promise<Map<string, string[]>> {
