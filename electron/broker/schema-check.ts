@@ -33,7 +33,8 @@ export type Compiled = { ok: true; validate: ValidateFunction; compiler: Compile
 const MAX_CACHED = 512;
 const MAX_SHOWN_ERRORS = 8;
 const cache = new Map<string, Compiled>();
-let compilers: Promise<{ code: Record<Dialect, Compiler>; meta: Record<Dialect, MetaCheck> }> | undefined;
+/** Per dialect, made on its first schema: a process that only sees one dialect never loads the others. */
+const compilers = new Map<Dialect, Promise<{ code: Compiler; meta: MetaCheck }>>();
 
 /** The dialect a schema asks for; without $schema, what the session's MCP revision implies. */
 export function dialectOf(schema: unknown, protocolVersion?: string): Dialect {
@@ -46,28 +47,34 @@ export function dialectOf(schema: unknown, protocolVersion?: string): Dialect {
   return protocolVersion !== undefined && protocolVersion < '2025-11-25' ? 'draft-07' : '2020-12';
 }
 
-/** One ajv instance per dialect, made with `options`; ajv itself is imported on the first call. */
-export async function ajvPerDialect<T>(options: object): Promise<Record<Dialect, T>> {
-  const [draft07, v2019, v2020] = await Promise.all([import('ajv'), import('ajv/dist/2019.js'), import('ajv/dist/2020.js')]);
-  const make = (mod: unknown): T => {
-    const Ctor = ((mod as { default?: unknown }).default ?? mod) as new (o: object) => T;
-    return new Ctor(options);
-  };
-  return { 'draft-07': make(draft07), '2019-09': make(v2019), '2020-12': make(v2020) };
+const DIALECT_MODULE: Record<Dialect, () => Promise<unknown>> = {
+  'draft-07': () => import('ajv'),
+  '2019-09': () => import('ajv/dist/2019.js'),
+  '2020-12': () => import('ajv/dist/2020.js'),
+};
+
+/** An ajv instance for `dialect`, made with `options`; that part of ajv is imported on the first call. */
+export async function ajvFor<T>(dialect: Dialect, options: object): Promise<T> {
+  const mod = await DIALECT_MODULE[dialect]();
+  const Ctor = ((mod as { default?: unknown }).default ?? mod) as new (o: object) => T;
+  return new Ctor(options);
 }
 
-function load(): NonNullable<typeof compilers> {
+function load(dialect: Dialect): Promise<{ code: Compiler; meta: MetaCheck }> {
+  let made = compilers.get(dialect);
+  if (made) return made;
   // Formats need ajv-formats, which is not a dependency: they are left unchecked rather than guessed.
   const options = { allErrors: true, strict: false, validateFormats: false, logger: false };
   // `code` keeps each validator's source so that `connect` gets the same validator as code: one compile
-  // (and one set of instances) serves both. All errors are collected for the finding; `connect` only
-  // needs valid or not, which does not depend on it. The schema itself is checked against its dialect's
-  // meta-schema by `meta`, as ajv's compile would: there the meta-schemas' large validators keep no source.
-  compilers ??= Promise.all([
-    ajvPerDialect<Compiler>({ ...options, code: { source: true }, validateSchema: false }),
-    ajvPerDialect<MetaCheck>(options),
+  // (and one instance) serves both. All errors are collected for the finding; `connect` only needs
+  // valid or not, which does not depend on it. The schema itself is checked against its dialect's
+  // meta-schema by `meta`, as ajv's compile would: there the meta-schema's large validator keeps no source.
+  made = Promise.all([
+    ajvFor<Compiler>(dialect, { ...options, code: { source: true }, validateSchema: false }),
+    ajvFor<MetaCheck>(dialect, options),
   ]).then(([code, meta]) => ({ code, meta }));
-  return compilers;
+  compilers.set(dialect, made);
+  return made;
 }
 
 /**
@@ -106,8 +113,8 @@ function remember(key: string, compiled: Compiled): Compiled {
 export async function compiledSchema(schema: unknown, dialect: Dialect, key: string): Promise<Compiled> {
   const hit = cache.get(key);
   if (hit) return hit;
-  const { code, meta } = await load();
-  return cache.get(key) ?? remember(key, compileWith(meta[dialect], code[dialect], schema));
+  const { code, meta } = await load(dialect);
+  return cache.get(key) ?? remember(key, compileWith(meta, code, schema));
 }
 
 async function compiled(tool: ToolDefinition, protocolVersion?: string): Promise<Compiled> {

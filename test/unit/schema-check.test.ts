@@ -1,11 +1,14 @@
 // Arguments against inputSchema with the real ajv: the declared dialect, clear violations, broken
 // schemas as findings, and the validators `connect` checks leased calls with, which must agree.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ajvPerDialect, checkSchema, dialectOf, withSchemaCheck } from '../../electron/broker/schema-check.js';
+import { ajvFor, checkSchema, dialectOf, withSchemaCheck } from '../../electron/broker/schema-check.js';
 import { leaseSchema } from '../../electron/broker/schema-export.js';
 import { LeaseChecks } from '../../electron/broker/relay-mode/lease-check.js';
 import type { DecisionResult } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
+import { NODE, ROOT } from '../helpers/paths.js';
 
 const tool = (inputSchema: unknown): ToolDefinition => ({ name: 't', inputSchema } as ToolDefinition);
 const strict = tool({
@@ -30,6 +33,23 @@ describe('dialect', () => {
     const args = { pair: [1, 'x'] };
     expect((await checkSchema(tuple('https://json-schema.org/draft/2020-12/schema'), args)).violated).toBe(true);
     expect((await checkSchema(tuple('http://json-schema.org/draft-07/schema#'), args)).violated).toBe(false);
+  });
+});
+
+describe('loading', () => {
+  it("loads only the dialects it checks: a 2020-12 schema never brings in draft-07's or 2019-09's ajv", async () => {
+    const script = `
+      import { createRequire } from 'node:module';
+      import { checkSchema } from ${JSON.stringify(`${ROOT}electron/broker/schema-check.ts`)};
+      const check = await checkSchema({ name: 't', inputSchema: { type: 'object', required: ['a'] } }, {}, '2025-11-25');
+      const loaded = Object.keys(createRequire(import.meta.url).cache).filter((f) => /[\\/]ajv[\\/]dist[\\/][^\\/]+\\.js$/.test(f)).map((f) => f.split(/[\\/]/).pop());
+      process.stdout.write(JSON.stringify({ violated: check.violated, loaded }));`;
+    const { stdout } = await promisify(execFile)(NODE, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT });
+    const { violated, loaded } = JSON.parse(stdout) as { violated: boolean; loaded: string[] };
+    expect(violated).toBe(true);
+    expect(loaded).toContain('2020.js');
+    expect(loaded).not.toContain('2019.js');
+    expect(loaded).not.toContain('ajv.js');
   });
 });
 
@@ -66,7 +86,9 @@ describe('violations', () => {
   });
 
   it("says why a schema is broken in ajv's own words, as a plain ajv compile of that dialect would", async () => {
-    const plain = await ajvPerDialect<{ compile(schema: object): unknown }>({ allErrors: true, strict: false, validateFormats: false, logger: false });
+    type Plain = { compile(schema: object): unknown };
+    const options = { allErrors: true, strict: false, validateFormats: false, logger: false };
+    const plain = { 'draft-07': await ajvFor<Plain>('draft-07', options), '2019-09': await ajvFor<Plain>('2019-09', options), '2020-12': await ajvFor<Plain>('2020-12', options) };
     const broken: unknown[] = [
       { type: 'objekt' }, { properties: { a: { minimum: 'x' }, b: { type: 7 } } }, { $ref: '#/nowhere' },
       { $schema: 'https://example.com/own-meta', type: 'object' }, { $schema: 5, type: 'object' },
