@@ -4,17 +4,27 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 export function cpuMicros(pid: number | undefined): number | undefined {
+  return threadCpuMicros(pid)?.all;
+}
+
+/** CPU over all threads (`all`) and of the first thread alone (`main`: for Node, the JavaScript thread). */
+export function threadCpuMicros(pid: number | undefined): { all: number; main: number } | undefined {
   if (pid === undefined || process.platform !== 'linux') return undefined;
   try {
-    let ns = 0;
+    let all = 0;
+    let main = 0;
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      let ns: number;
       try {
-        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+        ns = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
       } catch {
-        // A thread that ended between the listing and the read: its time is not counted.
+        continue; // A thread that ended between the listing and the read: its time is not counted.
       }
+      if (!Number.isFinite(ns)) return undefined;
+      all += ns / 1000;
+      if (Number(tid) === pid) main = ns / 1000;
     }
-    return Number.isFinite(ns) ? ns / 1000 : undefined;
+    return { all, main };
   } catch {
     return undefined;
   }

@@ -6,6 +6,7 @@ import type { AuditEntry, LogQuery } from '../../shared/api.js';
 import { canonicalJson } from '../../shared/canonical-json.js';
 import { logLimit, logMatcher } from '../../shared/log-query.js';
 import { queryFiles } from './audit-query.js';
+import { FolderAnchor, type FolderNote } from './folder-anchor.js';
 
 export type NewAuditEntry = Omit<AuditEntry, 'seq' | 'prev' | 'hash'>;
 
@@ -24,6 +25,7 @@ export class AuditWriteError extends Error {
 }
 
 const CURRENT = 'audit.jsonl';
+const LOOKED = Promise.resolve();
 const ROTATED = /^audit-(\d{12})(?:-(\d+))?\.jsonl$/;
 const GENESIS = '0'.repeat(64);
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
@@ -37,6 +39,8 @@ interface OpenFile {
   fd: number;
   busy: number;
   retired: boolean;
+  /** The folders of its path, kept open: while none changed, the path still names this file (folder-anchor.ts). */
+  anchor?: FolderAnchor;
 }
 
 /** The one asynchronous write whose bytes are not known to be on disk yet. */
@@ -64,7 +68,7 @@ export class AuditLog {
   #inFlight: InFlight | undefined;
   /** Bumped by every change of what this writer knows of the file: a look at it taken before is stale. */
   #generation = 0;
-  #looked: { generation: number; st: fs.Stats | undefined } | undefined;
+  #looked: { generation: number; st: fs.Stats | undefined; note?: FolderNote } | undefined;
   #endsWithNewline = true;
   #firstSeq: number | undefined;
   /** Runs before every read and append: the broker writes its batched call entries here first. */
@@ -99,21 +103,36 @@ export class AuditLog {
 
   /**
    * Looks at the file without holding the event loop, for the appendManyAsync that follows (anything
-   * this writer does to the file in between makes the look stale, and that append looks again).
+   * this writer does to the file in between makes the look stale, and that append looks again). Not
+   * needed while the folders of its path vouch for it (#sameFile): the append checks them itself.
    */
   lookAtFile(): Promise<void> {
+    if (this.#file?.anchor?.trusted) return LOOKED;
     return new Promise((resolve) => {
       const look = (tries: number): void => {
         const generation = this.#generation;
+        const note = this.#file?.anchor?.note();
         fs.stat(this.path, (error, st) => {
           // Written to meanwhile (synchronously): that look says nothing of the file now.
           if (generation !== this.#generation && tries < 3) return look(tries + 1);
-          if (!error || error.code === 'ENOENT') this.#looked = { generation, st: error ? undefined : st };
+          if (!error || error.code === 'ENOENT') this.#looked = { generation, st: error ? undefined : st, note };
           resolve();
         });
       };
       look(0);
     });
+  }
+
+  /**
+   * Whether the file at the path is still the one kept open, as this writer left it, known without a
+   * look at the path: no folder on it changed (so no name on it was made, removed or renamed), the file
+   * still has a name, and its size and mode are ours (no other writer, not made read-only).
+   */
+  #sameFile(): boolean {
+    const file = this.#file;
+    if (!file?.anchor?.unchanged()) return false;
+    const st = fs.fstatSync(file.fd);
+    return st.nlink > 0 && st.size === this.#size && st.mode === this.#mode;
   }
 
   /** Whether the last look still tells what the file is (nothing was written or loaded since). */
@@ -132,11 +151,14 @@ export class AuditLog {
       this.#settle(); // none is in flight when the batch calls; should one be, it goes first
       const looked = this.#looked?.generation === this.#generation ? this.#looked : undefined;
       this.#looked = undefined;
-      const st = looked ? looked.st : statOrUndefined(this.path);
-      if (this.#differs(st)) this.#load();
+      if (!this.#sameFile()) {
+        const { st, note } = looked ?? { note: this.#file?.anchor?.note(), st: statOrUndefined(this.path) };
+        if (this.#differs(st)) this.#load();
+        else this.#file?.anchor?.adopt(note);
+      }
       const chained = this.#chain(entries, this.#last);
       // Rotating is rare and renames files: done the synchronous way.
-      if (this.#size > 0 && this.#size + chained.bytes > this.#maxBytes) return Promise.resolve(this.#appendNow(entries, st));
+      if (this.#size > 0 && this.#size + chained.bytes > this.#maxBytes) return Promise.resolve(this.#appendNow(entries, statOrUndefined(this.path)));
       return this.#writeAsync(chained);
     } catch (error) {
       return Promise.reject(error instanceof AuditWriteError ? error : new AuditWriteError(error as Error, []));
@@ -298,8 +320,16 @@ export class AuditLog {
   /** The current file, opened (created) when it is not yet. */
   #open(): OpenFile {
     if (!this.#file) {
-      const fd = fs.openSync(this.path, WRITE_FLAGS, 0o600);
-      this.#file = { fd, busy: 0, retired: false };
+      // Its folders first: a change to them after this moves a ctime the anchor watches.
+      const anchor = FolderAnchor.open(this.#dir);
+      let fd: number;
+      try {
+        fd = fs.openSync(this.path, WRITE_FLAGS, 0o600);
+      } catch (error) {
+        anchor?.close();
+        throw error;
+      }
+      this.#file = { fd, busy: 0, retired: false, anchor };
       const st = fs.fstatSync(fd);
       this.#ino = st.ino;
       this.#mode = st.mode;
@@ -317,6 +347,7 @@ export class AuditLog {
 
   /** Closes a retired descriptor once no asynchronous write uses it any more. */
   #release(file: OpenFile): void {
+    file.anchor?.close();
     if (file.busy > 0 || file.fd < 0) return;
     try {
       fs.closeSync(file.fd);

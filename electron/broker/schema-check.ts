@@ -77,8 +77,21 @@ function load(dialect: Dialect): Promise<{ code: Compiler; meta: MetaCheck }> {
   return made;
 }
 
-/** One compiled schema per dialect and canonical content. */
-export const schemaKey = (schema: unknown, dialect: Dialect): string => `${dialect}:${createHash('sha256').update(canonicalJson(schema)).digest('hex')}`;
+/**
+ * One compiled schema per dialect and canonical content. Asked on every call: the hash is kept per schema
+ * object (a definition is parsed from the server's listing and never changed in place; a new listing
+ * brings new objects).
+ */
+export const schemaKey = (schema: unknown, dialect: Dialect): string => `${dialect}:${contentHash(schema)}`;
+
+const hashes = new WeakMap<object, string>();
+function contentHash(schema: unknown): string {
+  const known = typeof schema === 'object' && schema !== null ? hashes.get(schema) : undefined;
+  if (known !== undefined) return known;
+  const hash = createHash('sha256').update(canonicalJson(schema)).digest('hex');
+  if (typeof schema === 'object' && schema !== null) hashes.set(schema, hash);
+  return hash;
+}
 
 function compileWith(meta: MetaCheck, compiler: Compiler, schema: unknown): Compiled {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return { ok: false, error: 'the inputSchema is not a JSON object' };

@@ -16,8 +16,25 @@ function ws(b: Buffer, i: number): number {
   return i;
 }
 
+// The next backslash at or after `from` in the buffer being read, kept as the scan moves forward.
+let scanned: Buffer | undefined;
+let scannedFrom = 0;
+let backslashAt = -1;
+function nextBackslash(b: Buffer, from: number): number {
+  if (b !== scanned || from < scannedFrom || (backslashAt >= 0 && from > backslashAt)) {
+    scanned = b;
+    scannedFrom = from;
+    backslashAt = b.indexOf(Ch.Backslash, from);
+  }
+  return backslashAt < 0 ? Infinity : backslashAt;
+}
+
 /** i at the opening quote of a valid string: the index after its closing quote; -(that) when it holds an escape. */
 function skipString(b: Buffer, i: number): number {
+  // Most strings hold no escape: the closing quote is the next one (found natively, a file's content at once).
+  const quote = b.indexOf(Ch.Quote, i + 1);
+  if (quote < 0) return 0;
+  if (nextBackslash(b, i + 1) > quote) return quote + 1;
   let escaped = false;
   for (i++; ; i++) {
     const c = b[i];
@@ -80,5 +97,52 @@ function value(b: Buffer, i: number, depth: number): number {
 export function unambiguous(b: Buffer): boolean {
   const start = ws(b, 0);
   const end = value(b, start, 0);
+  scanned = undefined;
   return end !== 0 && ws(b, end) === b.length;
+}
+
+/** Where a request's id is and what its method says, found while checking it is unambiguous (one pass). */
+export interface RequestBytes {
+  idStart: number;
+  idEnd: number;
+  /** The method as written; undefined when spelled with escapes. */
+  method?: string;
+}
+
+/** `b` holds one JSON-RPC message JSON.parse accepted: its id and method when no parser could read it otherwise. */
+export function unambiguousRequest(b: Buffer): RequestBytes | undefined {
+  try {
+    return readRequest(b);
+  } finally {
+    scanned = undefined;
+  }
+}
+
+function readRequest(b: Buffer): RequestBytes | undefined {
+  let i = ws(b, 0);
+  if (b[i] !== Ch.LBrace) return undefined;
+  const found: RequestBytes = { idStart: -1, idEnd: -1 };
+  const keys = new Set<string>();
+  i = ws(b, i + 1);
+  if (b[i] === Ch.RBrace) return undefined;
+  for (;;) {
+    if (b[i] !== Ch.Quote) return undefined;
+    const end = skipString(b, i);
+    if (end <= 0) return undefined;
+    const key = b.toString('latin1', i + 1, end - 1);
+    if (keys.has(key)) return undefined;
+    keys.add(key);
+    i = ws(b, end);
+    if (b[i] !== Ch.Colon) return undefined;
+    const v = ws(b, i + 1);
+    i = value(b, v, 1);
+    if (i === 0) return undefined;
+    if (key === 'id') Object.assign(found, { idStart: v, idEnd: i });
+    else if (key === 'method' && b[v] === Ch.Quote && skipString(b, v) > 0) found.method = b.toString('utf8', v + 1, i - 1);
+    i = ws(b, i);
+    if (b[i] === Ch.RBrace) break;
+    if (b[i] !== Ch.Comma) return undefined;
+    i = ws(b, i + 1);
+  }
+  return ws(b, i + 1) === b.length ? found : undefined;
 }

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuditBatch, LATER_MS, MAX_BATCH_ENTRIES } from '../../electron/broker/audit-batch.js';
 import { AuditLog, type NewAuditEntry } from '../../electron/broker/audit-log.js';
 import { AuditGuard } from '../../electron/broker/store/audit-guard.js';
+import { SETTLE_MS } from '../../electron/broker/folder-anchor.js';
 
 const temps: string[] = [];
 const undo: Array<() => void> = [];
@@ -46,6 +47,38 @@ function makeFileUnwritable(file: string): () => void {
   };
   undo.push(restore);
   return restore;
+}
+
+/** Long enough for the ctimes of the temp folders to be trusted (folder-anchor.ts). */
+const settled = () => new Promise((r) => setTimeout(r, SETTLE_MS + 10));
+
+/** The ctime of the shared temp folder, to tell whether another process changed it during a test step. */
+let tmpCtime = 0n;
+const foldersMoved = (): boolean => fs.statSync(os.tmpdir(), { bigint: true }).ctimeNs !== tmpCtime;
+
+/**
+ * Pushes until a write goes without a look at the path (its folders vouch for the file): true once one
+ * did. The temp folder is shared with other processes; a change there makes the next write look again.
+ */
+async function withoutLooks(push: () => Promise<boolean>): Promise<boolean> {
+  for (let attempt = 0; attempt < 30; attempt++) {
+    await settled();
+    expect(await push()).toBe(true); // looks, and vouches for the folders
+    tmpCtime = fs.statSync(os.tmpdir(), { bigint: true }).ctimeNs;
+    const stat = vi.spyOn(fs, 'stat');
+    const statSync = vi.spyOn(fs, 'statSync');
+    expect(await push()).toBe(true);
+    const looked = stat.mock.calls.length + statSync.mock.calls.length > 0;
+    stat.mockRestore();
+    statSync.mockRestore();
+    if (!looked) return true;
+  }
+  return false;
+}
+
+/** The descriptors this process holds open now. */
+function openDescriptors(): number[] {
+  return fs.readdirSync('/proc/self/fd').map(Number);
 }
 
 /** Holds every thread of libuv's pool for a while: an fs.write issued now waits behind them. */
@@ -108,14 +141,101 @@ describe('AuditBatch', () => {
 
   it('holds no synchronous file I/O: the file is looked at and written asynchronously', async () => {
     const { batch, onDisk } = setup();
-    await batch.push(call(1)); // the first write opens the file
-    const sync = ['writeSync', 'statSync', 'fstatSync', 'openSync', 'readSync', 'existsSync', 'appendFileSync'] as const;
+    await batch.push(call(1)); // the first write opens the file (and the folders of its path)
+    const kept = openDescriptors();
+    const sync = ['writeSync', 'statSync', 'lstatSync', 'openSync', 'readSync', 'existsSync', 'appendFileSync', 'realpathSync'] as const;
     const spies = sync.map((name) => vi.spyOn(fs, name));
+    // fstat of a descriptor kept open reads its inode in memory: no path lookup, nothing from the disk.
+    const fstat = vi.spyOn(fs, 'fstatSync');
     expect(await Promise.all([batch.push(call(2)), batch.push(call(3))])).toEqual([true, true]);
     expect(await batch.push(call(4))).toBe(true);
     for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+    for (const [fd] of fstat.mock.calls) expect(kept).toContain(fd);
     vi.restoreAllMocks();
     expect(onDisk()).toEqual(['call 1', 'call 2', 'call 3', 'call 4']);
+  });
+
+  it('once the folders of its path vouch for the file, writes without any look at the path', async () => {
+    const { batch, onDisk } = setup();
+    let n = 0;
+    const push = () => batch.push(call(++n));
+    await push();
+    expect(await withoutLooks(push)).toBe(true);
+    const looks = [vi.spyOn(fs, 'stat'), vi.spyOn(fs, 'statSync'), vi.spyOn(fs, 'lstat'), vi.spyOn(fs, 'lstatSync')];
+    expect(await Promise.all([push(), push()])).toEqual([true, true]);
+    batch.expect();
+    expect(await push()).toBe(true);
+    const calls = looks.map((spy) => spy.mock.calls.length);
+    vi.restoreAllMocks();
+    // Unless another process changed the shared temp folder meanwhile (then a look is right), none was taken.
+    if (!foldersMoved()) expect(calls).toEqual([0, 0, 0, 0]);
+    expect(onDisk()).toEqual(Array.from({ length: n }, (_, i) => `call ${i + 1}`));
+  });
+
+  it('notices just before a write a log replaced, moved away, appended to by another writer, or its folder moved', async () => {
+    // Each time the folders vouch for the file first (a write without a look at the path), and the change comes right before the write.
+    const { dir, log, batch, onDisk } = setup();
+    let n = 0;
+    const push = () => batch.push(call(++n));
+    await push();
+    const messages = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { arguments: { message: string } }).arguments.message);
+
+    // Replaced: a copy with one more entry (another writer's) renamed over it. The chain goes on from that entry.
+    expect(await withoutLooks(push)).toBe(true);
+    let before = onDisk();
+    const copyDir = tempDir();
+    fs.copyFileSync(log.path, path.join(copyDir, 'audit.jsonl'));
+    const other = AuditLog.open(copyDir).log;
+    other.append({ ...call(0), arguments: { message: 'other' } });
+    other.close();
+    fs.renameSync(path.join(copyDir, 'audit.jsonl'), log.path);
+    expect(await push()).toBe(true);
+    expect(onDisk()).toEqual([...before, 'other', `call ${n}`]);
+    expect(log.verify()).toMatchObject({ ok: true, entries: before.length + 2 });
+
+    // Another writer appended to the same file: the chain goes on from its entry.
+    expect(await withoutLooks(push)).toBe(true);
+    before = onDisk();
+    const second = AuditLog.open(dir).log;
+    second.append({ ...call(0), arguments: { message: 'second' } });
+    second.close();
+    expect(await push()).toBe(true);
+    expect(onDisk()).toEqual([...before, 'second', `call ${n}`]);
+    expect(log.verify()).toMatchObject({ ok: true, entries: before.length + 2 });
+
+    // Moved away: the entry goes to a new log at the path, never into the file moved aside.
+    expect(await withoutLooks(push)).toBe(true);
+    fs.renameSync(log.path, path.join(dir, 'moved-aside.jsonl'));
+    expect(await push()).toBe(true);
+    expect(onDisk()).toEqual([`call ${n}`]);
+    expect(messages(path.join(dir, 'moved-aside.jsonl')).at(-1)).toBe(`call ${n - 1}`);
+
+    // Its folder moved away and another made in its place.
+    expect(await withoutLooks(push)).toBe(true);
+    fs.renameSync(dir, `${dir}-moved`);
+    temps.push(`${dir}-moved`);
+    fs.mkdirSync(dir);
+    expect(await push()).toBe(true);
+    expect(onDisk()).toEqual([`call ${n}`]);
+    expect(messages(path.join(`${dir}-moved`, 'audit.jsonl')).at(-1)).toBe(`call ${n - 1}`);
+  });
+
+  it('notices a log made read-only (chmod) before a write: it opens it again, as a fresh open would', async () => {
+    const { log, batch, onDisk } = setup();
+    let n = 0;
+    const push = () => batch.push(call(++n));
+    await push();
+    expect(await withoutLooks(push)).toBe(true);
+    const before = onDisk();
+    fs.chmodSync(log.path, 0o400);
+    undo.push(() => fs.chmodSync(log.path, 0o600));
+    const open = vi.spyOn(fs, 'openSync');
+    // Root may still open it for writing (chmod does not bind root); anyone else is refused here.
+    const written = await push();
+    expect(open.mock.calls.some(([file]) => file === log.path)).toBe(true);
+    vi.restoreAllMocks();
+    expect(written).toBe(process.getuid?.() === 0);
+    expect(onDisk()).toEqual(written ? [...before, `call ${n}`] : before);
   });
 
   it('forms the next batch while a write is in flight, and writes it once that one is done', async () => {

@@ -1,6 +1,6 @@
 // unambiguous(): bytes JSON.parse accepted pass on only when no parser could read them otherwise.
 import { describe, expect, it } from 'vitest';
-import { unambiguous } from '../../electron/broker/unambiguous-json.js';
+import { unambiguous, unambiguousRequest } from '../../electron/broker/unambiguous-json.js';
 
 const ok = (text: string) => {
   JSON.parse(text); // every case is JSON that JSON.parse accepts
@@ -31,5 +31,34 @@ describe('unambiguous', () => {
   it('refuses nesting deeper than it looks', () => {
     expect(ok(`${'['.repeat(300)}${']'.repeat(300)}`)).toBe(false);
     expect(ok(`${'['.repeat(200)}${']'.repeat(200)}`)).toBe(true);
+  });
+});
+
+describe('unambiguousRequest', () => {
+  const read = (text: string) => {
+    JSON.parse(text);
+    return unambiguousRequest(Buffer.from(text));
+  };
+
+  it('finds the id and the method in one pass, wherever they are', () => {
+    const text = ' { "params":{"a":"x\\"y"}, "id" : "q-1","method":"tools/call","jsonrpc":"2.0"} ';
+    const found = read(text)!;
+    expect(text.slice(found.idStart, found.idEnd)).toBe('"q-1"');
+    expect(found.method).toBe('tools/call');
+    expect(read('{"jsonrpc":"2.0","id":12,"method":"ping"}')).toMatchObject({ method: 'ping' });
+  });
+
+  it('refuses what unambiguous refuses, at the top as inside, and a method spelled with escapes is not named', () => {
+    expect(read('{"id":1,"id":2,"method":"tools/call"}')).toBeUndefined();
+    expect(read('{"id":1,"method":"tools/call","params":{"arguments":{"p":1,"p":2}}}')).toBeUndefined();
+    expect(read('{"id":1,"method":"tools/call","params":{"arguments":{"n":1.0}}}')).toBeUndefined();
+    expect(read('{"id":1,"method":"tools\\/call"}')!.method).toBeUndefined();
+    expect(read('[{"id":1}]')).toBeUndefined();
+  });
+
+  it('reads long strings with and without escapes (the native search for the closing quote)', () => {
+    const long = 'x'.repeat(100_000);
+    expect(read(JSON.stringify({ id: 1, method: 'tools/call', params: { a: long, b: `${long}\\"${long}`, c: 'z' } }))).toMatchObject({ method: 'tools/call' });
+    expect(read(`{"id":1,"method":"tools/call","params":{"a":"${long}\\\\","a":"${long}"}}`)).toBeUndefined();
   });
 });

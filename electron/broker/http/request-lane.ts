@@ -3,17 +3,23 @@
 // does, relay-mode/fast-lane.ts; results come back the same way, result-lane.ts). The call was decided
 // on JSON.parse's reading of those bytes: they pass only when no parser could read them otherwise
 // (unambiguous-json.ts) and they fit on one line. Anything else is serialised again, as before.
-import { scanEnvelope, withId } from '../relay-mode/json-scan.js';
-import { unambiguous } from '../unambiguous-json.js';
+import { unambiguousRequest } from '../unambiguous-json.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
+const TOOLS_CALL = 'tools/call';
 
-/** The line to send for the tools/call that came alone in `body` (a POST's, valid UTF-8), under `upId`; undefined: serialise it. */
+/** The line to send for the tools/call that came alone in `body` (a POST's, parsed already), under `upId`; undefined: serialise it. */
 export function requestLine(body: Buffer, upId: number): Buffer | undefined {
   // Only JSON whitespace can hold a CR or LF here; stdio would split the message at it.
   if (body.includes(LF) || body.includes(CR)) return undefined;
-  const env = scanEnvelope(body);
-  if (!env || env.method !== 'tools/call' || env.id === undefined || !unambiguous(body)) return undefined;
-  return withId(body, env, String(upId));
+  const found = unambiguousRequest(body);
+  if (!found || found.method !== TOOLS_CALL || found.idStart < 0) return undefined;
+  const id = String(upId);
+  const out = Buffer.allocUnsafe(found.idStart + id.length + (body.length - found.idEnd) + 1);
+  body.copy(out, 0, 0, found.idStart);
+  let at = found.idStart + out.write(id, found.idStart, 'latin1');
+  at += body.copy(out, at, found.idEnd);
+  out[at] = LF;
+  return out;
 }
