@@ -104,6 +104,38 @@ export async function rawPost(broker: TestBroker, server: string, body: string |
   return { status: res.status, session: res.headers.get('mcp-session-id') ?? undefined, json };
 }
 
+/** One POST of `body` exactly as given to /mcp/<server> in `session`: its answer's one SSE data line, as sent. */
+export async function postForSseLine(broker: TestBroker, server: string, session: string, body: string): Promise<string> {
+  const res = await fetch(`${broker.baseUrl}/mcp/${server}`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${broker.mcpToken}`,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'Mcp-Session-Id': session,
+    },
+    body,
+  });
+  if (!(res.headers.get('content-type') ?? '').includes('text/event-stream')) throw new Error(`not an event stream: ${res.status} ${await res.text()}`);
+  const data = (await res.text()).split('\n').filter((l) => l.startsWith('data: '));
+  if (data.length !== 1) throw new Error(`expected one data line, got ${data.length}`);
+  return data[0]!.slice('data: '.length);
+}
+
+/**
+ * Arguments JSON.parse reads one way and another parser could read another (a repeated key, a key in
+ * escapes, a number JSON.parse rounds or spells otherwise), each with what JSON.parse makes of it.
+ */
+export const AMBIGUOUS_ARGUMENTS: ReadonlyArray<{ args: string; seen: Record<string, unknown> }> = [
+  // Decided on the last "path"; a server that keeps the first key would read another file.
+  { args: `{"how":"raw","path":"~/.ssh/id_rsa","path":"/tmp/x"}`, seen: { how: 'raw', path: '/tmp/x' } },
+  { args: `{"how":"raw","o":{"p":1,"p":2}}`, seen: { how: 'raw', o: { p: 2 } } },
+  { args: `{"how":"raw","\\u0070":"x"}`, seen: { how: 'raw', p: 'x' } },
+  { args: `{"how":"raw","n":1.0}`, seen: { how: 'raw', n: 1 } },
+  { args: `{"how":"raw","n":9007199254740993}`, seen: { how: 'raw', n: 9007199254740992 } },
+  { args: `{"how":"raw","n":1e3}`, seen: { how: 'raw', n: 1000 } },
+];
+
 /** Opens an HTTP session as a raw client would; returns its id. */
 export async function rawHttpSession(broker: TestBroker, server: string): Promise<string> {
   const opened = await rawPost(broker, server, initRequest('init'));

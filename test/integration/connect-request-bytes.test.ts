@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configure, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
-import { RawConnect } from '../helpers/raw-client.js';
+import { AMBIGUOUS_ARGUMENTS, RawConnect } from '../helpers/raw-client.js';
 import { NODE } from '../helpers/paths.js';
 
 const SERVER = join(import.meta.dirname, '../fixtures/raw-bytes-server.mjs');
@@ -52,14 +52,7 @@ describe('connect request bytes', () => {
     const lane = await received(plain, 'q-1');
     expect(lane.line).toBe(lane.expected);
 
-    const cases: Array<{ args: string; seen: Record<string, unknown> }> = [
-      // Checked on the last "path" (JSON.parse); a server that keeps the first would read another file.
-      { args: `{"how":"raw","path":"~/.ssh/id_rsa","path":"/tmp/x"}`, seen: { how: 'raw', path: '/tmp/x' } },
-      { args: `{"how":"raw","o":{"p":1,"p":2}}`, seen: { how: 'raw', o: { p: 2 } } },
-      { args: `{"how":"raw","\\u0070":"x"}`, seen: { how: 'raw', p: 'x' } },
-      { args: `{"how":"raw","n":1.0}`, seen: { how: 'raw', n: 1 } },
-      { args: `{"how":"raw","n":9007199254740993}`, seen: { how: 'raw', n: 9007199254740992 } },
-    ];
+    const cases = AMBIGUOUS_ARGUMENTS;
     for (const [i, { args, seen }] of cases.entries()) {
       const body = `{"jsonrpc":"2.0","id":"a-${i}","method":"tools/call","params":{"name":"say","arguments":${args}}}`;
       const { line, expected } = await received(body, `a-${i}`);

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configure, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
-import { rawHttpSession } from '../helpers/raw-client.js';
+import { AMBIGUOUS_ARGUMENTS, postForSseLine, rawHttpSession } from '../helpers/raw-client.js';
 import { NODE } from '../helpers/paths.js';
 
 const SERVER = join(import.meta.dirname, '../fixtures/raw-bytes-server.mjs');
@@ -13,21 +13,7 @@ const SERVER = join(import.meta.dirname, '../fixtures/raw-bytes-server.mjs');
 type Answer = { id: unknown; result: { isError?: boolean; content: Array<{ text: string }> } };
 
 /** One POST of `body` exactly as given; its answer. */
-async function post(broker: TestBroker, session: string, body: string): Promise<Answer> {
-  const res = await fetch(`${broker.baseUrl}/mcp/raw`, {
-    method: 'POST',
-    headers: {
-      Authorization: `Bearer ${broker.mcpToken}`,
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'Mcp-Session-Id': session,
-    },
-    body,
-  });
-  const data = (await res.text()).split('\n').filter((l) => l.startsWith('data: '));
-  expect(data).toHaveLength(1);
-  return JSON.parse(data[0]!.slice('data: '.length)) as Answer;
-}
+const post = async (broker: TestBroker, session: string, body: string): Promise<Answer> => JSON.parse(await postForSseLine(broker, 'raw', session, body)) as Answer;
 
 /** The line the server received for a `raw` call, and `body` with its id as the server got it. */
 async function received(broker: TestBroker, session: string, body: string, clientId: string): Promise<{ line: string; expected: string }> {
@@ -65,16 +51,8 @@ describe('HTTP request lane', () => {
   });
 
   it('serialises again what another parser could read otherwise than the decision did, or what spans lines', async () => {
-    const cases: Array<{ args: string; seen: Record<string, unknown> }> = [
-      // Decided on the last "p" (JSON.parse); a parser that keeps the first would have run another call.
-      { args: `{"how":"raw","p":"/etc/first","p":"/tmp/last"}`, seen: { how: 'raw', p: '/tmp/last' } },
-      { args: `{"how":"raw","o":{"p":1,"p":2}}`, seen: { how: 'raw', o: { p: 2 } } },
-      { args: `{"how":"raw","\\u0070":"x"}`, seen: { how: 'raw', p: 'x' } },
-      { args: `{"how":"raw","n":1.0}`, seen: { how: 'raw', n: 1 } },
-      { args: `{"how":"raw","n":9007199254740993}`, seen: { how: 'raw', n: 9007199254740992 } },
-      { args: `{"how":"raw","n":1e3}`, seen: { how: 'raw', n: 1000 } },
-      { args: `{"how":"raw",\n"n":2}`, seen: { how: 'raw', n: 2 } },
-    ];
+    // And one spread over two lines, which stdio would split.
+    const cases = [...AMBIGUOUS_ARGUMENTS, { args: `{"how":"raw",\n"n":2}`, seen: { how: 'raw', n: 2 } }];
     for (const [i, { args, seen }] of cases.entries()) {
       const body = `{"jsonrpc":"2.0","id":"a-${i}","method":"tools/call","params":{"name":"say","arguments":${args}}}`;
       const { line, expected } = await received(broker, session, body, `"a-${i}"`);

@@ -8,29 +8,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../electron/broker/audit-log.js';
 import { configure, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
-import { rawHttpSession } from '../helpers/raw-client.js';
+import { postForSseLine, rawHttpSession } from '../helpers/raw-client.js';
 import { NODE } from '../helpers/paths.js';
 
 const SERVER = join(import.meta.dirname, '../fixtures/raw-bytes-server.mjs');
 
 /** One POST; the raw SSE data line of its answer. */
-async function post(broker: TestBroker, session: string, body: unknown): Promise<string> {
-  const res = await fetch(`${broker.baseUrl}/mcp/raw`, {
-    method: 'POST',
-    headers: {
-      Authorization: `Bearer ${broker.mcpToken}`,
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'Mcp-Session-Id': session,
-    },
-    body: JSON.stringify(body),
-  });
-  expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
-  const text = await res.text();
-  const data = text.split('\n').filter((l) => l.startsWith('data: '));
-  expect(data).toHaveLength(1);
-  return data[0]!.slice('data: '.length);
-}
+const post = (broker: TestBroker, session: string, body: unknown): Promise<string> => postForSseLine(broker, 'raw', session, JSON.stringify(body));
 
 const call = (id: number | string, how: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'say', arguments: { how } } });
 
