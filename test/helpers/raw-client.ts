@@ -1,8 +1,12 @@
 // Raw bytes through the real ways in: `countersign connect`'s stdin and stdout, and POSTs to /mcp/<server>.
 // For what an SDK client cannot send (invalid UTF-8, batches, null ids, 10,000-deep JSON).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { CLI, NODE } from './paths.js';
-import type { TestBroker } from './broker-harness.js';
+import { configure, startServe, type TestBroker } from './broker-harness.js';
+
+/** A stdio server whose answers are written by hand, byte for byte (test/fixtures/raw-bytes-server.mjs). */
+export const RAW_BYTES_SERVER = join(import.meta.dirname, '../fixtures/raw-bytes-server.mjs');
 
 export const initRequest = (id: number | string, protocolVersion = '2025-11-25') =>
   JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
@@ -85,9 +89,8 @@ export class RawConnect {
   }
 }
 
-/** One raw POST to /mcp/<server>; the answer's JSON (from a JSON body or the SSE data lines). */
-export async function rawPost(broker: TestBroker, server: string, body: string | Buffer, session?: string): Promise<{ status: number; session?: string; json: unknown[] }> {
-  const res = await fetch(`${broker.baseUrl}/mcp/${server}`, {
+function postMcp(broker: TestBroker, server: string, body: string | Buffer, session?: string): Promise<Response> {
+  return fetch(`${broker.baseUrl}/mcp/${server}`, {
     method: 'POST',
     headers: {
       Authorization: `Bearer ${broker.mcpToken}`,
@@ -97,6 +100,11 @@ export async function rawPost(broker: TestBroker, server: string, body: string |
     },
     body: typeof body === 'string' ? body : new Blob([new Uint8Array(body)]),
   });
+}
+
+/** One raw POST to /mcp/<server>; the answer's JSON (from a JSON body or the SSE data lines). */
+export async function rawPost(broker: TestBroker, server: string, body: string | Buffer, session?: string): Promise<{ status: number; session?: string; json: unknown[] }> {
+  const res = await postMcp(broker, server, body, session);
   const text = await res.text();
   const json = (res.headers.get('content-type') ?? '').includes('text/event-stream')
     ? text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)) as unknown)
@@ -106,16 +114,7 @@ export async function rawPost(broker: TestBroker, server: string, body: string |
 
 /** One POST of `body` exactly as given to /mcp/<server> in `session`: its answer's one SSE data line, as sent. */
 export async function postForSseLine(broker: TestBroker, server: string, session: string, body: string): Promise<string> {
-  const res = await fetch(`${broker.baseUrl}/mcp/${server}`, {
-    method: 'POST',
-    headers: {
-      Authorization: `Bearer ${broker.mcpToken}`,
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'Mcp-Session-Id': session,
-    },
-    body,
-  });
+  const res = await postMcp(broker, server, body, session);
   if (!(res.headers.get('content-type') ?? '').includes('text/event-stream')) throw new Error(`not an event stream: ${res.status} ${await res.text()}`);
   const data = (await res.text()).split('\n').filter((l) => l.startsWith('data: '));
   if (data.length !== 1) throw new Error(`expected one data line, got ${data.length}`);
@@ -135,6 +134,20 @@ export const AMBIGUOUS_ARGUMENTS: ReadonlyArray<{ args: string; seen: Record<str
   { args: `{"how":"raw","n":9007199254740993}`, seen: { how: 'raw', n: 9007199254740992 } },
   { args: `{"how":"raw","n":1e3}`, seen: { how: 'raw', n: 1000 } },
 ];
+
+/**
+ * A real `countersign serve` on `dataDir` with the raw-bytes fixture server (trusted) as `raw`, an HTTP
+ * session open on it and its tools listed; `post` sends a body exactly as given and returns the answer's
+ * SSE data line as sent.
+ */
+export async function rawBytesServe(dataDir: string): Promise<{ broker: TestBroker; post(body: string): Promise<string> }> {
+  configure(dataDir, { raw: { command: NODE, args: [RAW_BYTES_SERVER] } }, ['raw']);
+  const broker = await startServe(dataDir);
+  const session = await rawHttpSession(broker, 'raw');
+  const post = (body: string): Promise<string> => postForSseLine(broker, 'raw', session, body);
+  await post(JSON.stringify({ jsonrpc: '2.0', id: 'list', method: 'tools/list', params: {} }));
+  return { broker, post };
+}
 
 /** Opens an HTTP session as a raw client would; returns its id. */
 export async function rawHttpSession(broker: TestBroker, server: string): Promise<string> {

@@ -2,13 +2,10 @@
 // client's own bytes with only the id changed; bytes another parser could read otherwise than the lease's
 // checks did (a repeated key, a key in escapes, a number JSON.parse rounds or spells otherwise) are
 // serialised again, so the server runs exactly the call that was checked and logged.
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configure, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
-import { AMBIGUOUS_ARGUMENTS, RawConnect } from '../helpers/raw-client.js';
+import { AMBIGUOUS_ARGUMENTS, RAW_BYTES_SERVER, RawConnect } from '../helpers/raw-client.js';
 import { NODE } from '../helpers/paths.js';
-
-const SERVER = join(import.meta.dirname, '../fixtures/raw-bytes-server.mjs');
 
 type Answer = { id: unknown; result: { content: Array<{ text: string }> } };
 
@@ -28,7 +25,7 @@ describe('connect request bytes', () => {
   }
 
   beforeAll(async () => {
-    configure(dataDir, { raw: { command: NODE, args: [SERVER] } }, ['raw']);
+    configure(dataDir, { raw: { command: NODE, args: [RAW_BYTES_SERVER] } }, ['raw']);
     broker = await startServe(dataDir);
     relay = new RawConnect(dataDir, 'raw');
     await relay.handshake();

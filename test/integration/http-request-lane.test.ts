@@ -2,22 +2,15 @@
 // as the client's own bytes with only the id changed (http/request-lane.ts); bytes another parser could
 // read otherwise than the decision did (a repeated key, a key in escapes, a number JSON.parse rounds or
 // spells otherwise) or that would not fit on one line are serialised again.
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configure, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
-import { AMBIGUOUS_ARGUMENTS, postForSseLine, rawHttpSession } from '../helpers/raw-client.js';
-import { NODE } from '../helpers/paths.js';
-
-const SERVER = join(import.meta.dirname, '../fixtures/raw-bytes-server.mjs');
+import { makeDataDir, removeDir, type TestBroker } from '../helpers/broker-harness.js';
+import { AMBIGUOUS_ARGUMENTS, rawBytesServe } from '../helpers/raw-client.js';
 
 type Answer = { id: unknown; result: { isError?: boolean; content: Array<{ text: string }> } };
 
-/** One POST of `body` exactly as given; its answer. */
-const post = async (broker: TestBroker, session: string, body: string): Promise<Answer> => JSON.parse(await postForSseLine(broker, 'raw', session, body)) as Answer;
-
-/** The line the server received for a `raw` call, and `body` with its id as the server got it. */
-async function received(broker: TestBroker, session: string, body: string, clientId: string): Promise<{ line: string; expected: string }> {
-  const answer = await post(broker, session, body);
+/** The line the server received for a `raw` call posted with `post`, and `body` with its id as the server got it. */
+async function received(post: (body: string) => Promise<string>, body: string, clientId: string): Promise<{ line: string; expected: string }> {
+  const answer = JSON.parse(await post(body)) as Answer;
   expect(answer.id).toBe(JSON.parse(clientId));
   const line = answer.result.content[0]!.text;
   const upId = (JSON.parse(line) as { id: unknown }).id;
@@ -27,13 +20,10 @@ async function received(broker: TestBroker, session: string, body: string, clien
 
 describe('HTTP request lane', () => {
   let broker: TestBroker;
-  let session: string;
+  let post: (body: string) => Promise<string>;
   const dataDir = makeDataDir();
   beforeAll(async () => {
-    configure(dataDir, { raw: { command: NODE, args: [SERVER] } }, ['raw']);
-    broker = await startServe(dataDir);
-    session = await rawHttpSession(broker, 'raw');
-    await post(broker, session, JSON.stringify({ jsonrpc: '2.0', id: 'list', method: 'tools/list', params: {} }));
+    ({ broker, post } = await rawBytesServe(dataDir));
   });
   afterAll(async () => {
     await broker?.stop();
@@ -43,7 +33,7 @@ describe('HTTP request lane', () => {
   it("passes an allowed call to the server as the client's bytes, only its id changed, logged as decided", async () => {
     // Odd key order, spaces, escapes, numbers as JSON.stringify writes them, an empty array: none re-serialised.
     const body = `{ "params" : {"arguments":{"how":"raw", "n":1.5,"neg":-0.25,"big":12345678,"s":"caf\\u00e9 \\/ é \\ud83d\\ude00","o":{ "b" : 1, "a":[ ] }},"name":"say"}, "method":"tools/call","id":"q-1" ,"jsonrpc":"2.0" }`;
-    const { line, expected } = await received(broker, session, body, '"q-1"');
+    const { line, expected } = await received(post, body, '"q-1"');
     expect(line).toBe(expected);
     const log = await broker.logWhen({ server: 'raw', tool: 'say' }, (e) => e.some((x) => (x.arguments as { s?: string }).s !== undefined));
     expect(log.at(-1)!.arguments).toEqual({ how: 'raw', n: 1.5, neg: -0.25, big: 12345678, s: 'caf\u00e9 / é \u{1f600}', o: { b: 1, a: [] } });
@@ -55,7 +45,7 @@ describe('HTTP request lane', () => {
     const cases = [...AMBIGUOUS_ARGUMENTS, { args: `{"how":"raw",\n"n":2}`, seen: { how: 'raw', n: 2 } }];
     for (const [i, { args, seen }] of cases.entries()) {
       const body = `{"jsonrpc":"2.0","id":"a-${i}","method":"tools/call","params":{"name":"say","arguments":${args}}}`;
-      const { line, expected } = await received(broker, session, body, `"a-${i}"`);
+      const { line, expected } = await received(post, body, `"a-${i}"`);
       expect(line, args).not.toBe(expected);
       // What the server got is the parsed call written again: exactly what was decided and logged.
       const sent = JSON.parse(line) as { id: number; params: { arguments: unknown } };

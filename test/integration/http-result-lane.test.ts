@@ -7,26 +7,19 @@ import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../electron/broker/audit-log.js';
-import { configure, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
-import { postForSseLine, rawHttpSession } from '../helpers/raw-client.js';
-import { NODE } from '../helpers/paths.js';
-
-const SERVER = join(import.meta.dirname, '../fixtures/raw-bytes-server.mjs');
-
-/** One POST; the raw SSE data line of its answer. */
-const post = (broker: TestBroker, session: string, body: unknown): Promise<string> => postForSseLine(broker, 'raw', session, JSON.stringify(body));
+import { makeDataDir, removeDir, type TestBroker } from '../helpers/broker-harness.js';
+import { rawBytesServe } from '../helpers/raw-client.js';
 
 const call = (id: number | string, how: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'say', arguments: { how } } });
 
 describe('HTTP result lane', () => {
   let broker: TestBroker;
-  let session: string;
+  let postRaw: (body: string) => Promise<string>;
   const dataDir = makeDataDir();
+  /** One POST; the raw SSE data line of its answer. */
+  const post = (body: unknown): Promise<string> => postRaw(JSON.stringify(body));
   beforeAll(async () => {
-    configure(dataDir, { raw: { command: NODE, args: [SERVER] } }, ['raw']);
-    broker = await startServe(dataDir);
-    session = await rawHttpSession(broker, 'raw');
-    await post(broker, session, { jsonrpc: '2.0', id: 'list', method: 'tools/list', params: {} });
+    ({ broker, post: postRaw } = await rawBytesServe(dataDir));
   });
   afterAll(async () => {
     await broker?.stop();
@@ -35,8 +28,8 @@ describe('HTTP result lane', () => {
 
   it("passes a call's result as the server's bytes with the client's id, logged before it goes out", async () => {
     const text = '"caf\\u00e9 \\ud83d\\ude00 exact"';
-    expect(await post(broker, session, call('c-1', 'exact'))).toBe(`{"result":{"content":[{"type":"text","text":${text}}],"zeta":1.50,"alpha":[ ]},"id":"c-1","jsonrpc":"2.0"}`);
-    expect(await post(broker, session, call(7, 'error'))).toBe(`{"result":{"isError":true,"content":[{"type":"text","text":${text.replace('exact', 'error')}}],"zeta":1.50},"id":7,"jsonrpc":"2.0"}`);
+    expect(await post(call('c-1', 'exact'))).toBe(`{"result":{"content":[{"type":"text","text":${text}}],"zeta":1.50,"alpha":[ ]},"id":"c-1","jsonrpc":"2.0"}`);
+    expect(await post(call(7, 'error'))).toBe(`{"result":{"isError":true,"content":[{"type":"text","text":${text.replace('exact', 'error')}}],"zeta":1.50},"id":7,"jsonrpc":"2.0"}`);
     const log = await broker.logWhen({ server: 'raw', tool: 'say' }, (e) => e.length >= 2);
     expect(log.map((e) => [e.decision, e.status, (e.arguments as { how: string }).how])).toEqual([
       ['allow', 'ok', 'exact'],
@@ -45,7 +38,7 @@ describe('HTTP result lane', () => {
   });
 
   it('re-serialises a line with a CR inside (SSE would split it): the ordinary path', async () => {
-    const data = await post(broker, session, call('c-2', 'cr'));
+    const data = await post(call('c-2', 'cr'));
     expect(JSON.parse(data)).toEqual({ jsonrpc: '2.0', id: 'c-2', result: { content: [{ type: 'text', text: 'café 😀 cr' }], zeta: 1.5 } });
     expect(data).not.toContain('1.50');
   });
@@ -57,10 +50,10 @@ describe('HTTP result lane', () => {
     if (root) execFileSync('chattr', ['+i', file]);
     else chmodSync(file, 0o444);
     try {
-      const ran = JSON.parse(await post(broker, session, call('c-3', 'exact'))) as { result: { isError?: boolean; content: Array<{ text: string }> } };
+      const ran = JSON.parse(await post(call('c-3', 'exact'))) as { result: { isError?: boolean; content: Array<{ text: string }> } };
       expect(ran.result.isError).toBe(true);
       expect(ran.result.content[0]!.text).toMatch(/^Countersign ran this call but could not write it to its audit log, so its answer is withheld\./);
-      const refused = JSON.parse(await post(broker, session, call('c-4', 'exact'))) as { result: { isError?: boolean; content: Array<{ text: string }> } };
+      const refused = JSON.parse(await post(call('c-4', 'exact'))) as { result: { isError?: boolean; content: Array<{ text: string }> } };
       expect(refused.result.isError).toBe(true);
       expect(refused.result.content[0]!.text).toMatch(/It was not run\./);
     } finally {
