@@ -1,7 +1,7 @@
 // When V8 optimises hot code. It compiles a function with its optimising compiler once the function has
 // run a set amount of bytecode (the interrupt budget, 66 KB by default). A relay's per-call path is long,
 // so with the default a session's first thousand or so calls run in V8's baseline tiers, at about a third
-// more CPU each (bench mcp, after 300 calls). Once a process has handled BUSY_AFTER_CALLS tool calls it
+// more CPU each (measured after 300 calls). Once a process has handled BUSY_AFTER_CALLS tool calls it
 // is a busy one, and its hot code is optimised 8× sooner. A quiet relay (most of a person's `connect`s)
 // never pays the optimised code's memory (~6 MB), which a busy one reaches later anyway.
 // Set at run time, so nothing changes in how processes are launched and no server inherits it.
