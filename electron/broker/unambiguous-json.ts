@@ -51,8 +51,14 @@ function isNumberByte(c: number | undefined): boolean {
   return c !== undefined && ((c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 69 || c === 101);
 }
 
-/** i at a value: the index after it, or 0 when it is ambiguous (or, defensively, not valid JSON). */
-function value(b: Buffer, i: number, depth: number): number {
+/** Sees each member of the outermost object: its key, and where its value starts and ends. */
+type OnMember = (key: string, start: number, end: number) => void;
+
+/**
+ * i at a value: the index after it, or 0 when it is ambiguous (or, defensively, not valid JSON).
+ * `onMember` is told of the members of this value when it is an object (not of deeper ones).
+ */
+function value(b: Buffer, i: number, depth: number, onMember?: OnMember): number {
   const c = b[i];
   if (c === Ch.Quote) return Math.abs(skipString(b, i));
   if (c === Ch.LBrace || c === Ch.LBracket) {
@@ -63,19 +69,22 @@ function value(b: Buffer, i: number, depth: number): number {
     i = ws(b, i + 1);
     if (b[i] === close) return i + 1;
     for (;;) {
+      let key: string | undefined;
       if (keys) {
         if (b[i] !== Ch.Quote) return 0;
         const end = skipString(b, i);
         if (end <= 0) return 0; // escaped (or broken): its key could equal another
-        const key = b.toString('latin1', i + 1, end - 1);
+        key = b.toString('latin1', i + 1, end - 1);
         if (keys.has(key)) return 0;
         keys.add(key);
         i = ws(b, end);
         if (b[i] !== Ch.Colon) return 0;
         i = ws(b, i + 1);
       }
+      const start = i;
       i = value(b, i, depth + 1);
       if (i === 0) return 0;
+      if (key !== undefined) onMember?.(key, start, i);
       i = ws(b, i);
       if (b[i] === close) return i + 1;
       if (b[i] !== Ch.Comma) return 0;
@@ -93,12 +102,19 @@ function value(b: Buffer, i: number, depth: number): number {
   return String(Number(text)) === text ? i : 0;
 }
 
+/** Checks the one JSON value in `b` (see above), telling `onMember` of its members if it is an object. */
+function check(b: Buffer, onMember?: OnMember): boolean {
+  try {
+    const end = value(b, ws(b, 0), 0, onMember);
+    return end !== 0 && ws(b, end) === b.length;
+  } finally {
+    scanned = undefined;
+  }
+}
+
 /** `b` holds one JSON value JSON.parse accepted: true when no parser could read it otherwise (see above). */
 export function unambiguous(b: Buffer): boolean {
-  const start = ws(b, 0);
-  const end = value(b, start, 0);
-  scanned = undefined;
-  return end !== 0 && ws(b, end) === b.length;
+  return check(b);
 }
 
 /** Where a request's id is and what its method says, found while checking it is unambiguous (one pass). */
@@ -111,38 +127,11 @@ export interface RequestBytes {
 
 /** `b` holds one JSON-RPC message JSON.parse accepted: its id and method when no parser could read it otherwise. */
 export function unambiguousRequest(b: Buffer): RequestBytes | undefined {
-  try {
-    return readRequest(b);
-  } finally {
-    scanned = undefined;
-  }
-}
-
-function readRequest(b: Buffer): RequestBytes | undefined {
-  let i = ws(b, 0);
-  if (b[i] !== Ch.LBrace) return undefined;
+  if (b[ws(b, 0)] !== Ch.LBrace) return undefined;
   const found: RequestBytes = { idStart: -1, idEnd: -1 };
-  const keys = new Set<string>();
-  i = ws(b, i + 1);
-  if (b[i] === Ch.RBrace) return undefined;
-  for (;;) {
-    if (b[i] !== Ch.Quote) return undefined;
-    const end = skipString(b, i);
-    if (end <= 0) return undefined;
-    const key = b.toString('latin1', i + 1, end - 1);
-    if (keys.has(key)) return undefined;
-    keys.add(key);
-    i = ws(b, end);
-    if (b[i] !== Ch.Colon) return undefined;
-    const v = ws(b, i + 1);
-    i = value(b, v, 1);
-    if (i === 0) return undefined;
-    if (key === 'id') Object.assign(found, { idStart: v, idEnd: i });
-    else if (key === 'method' && b[v] === Ch.Quote && skipString(b, v) > 0) found.method = b.toString('utf8', v + 1, i - 1);
-    i = ws(b, i);
-    if (b[i] === Ch.RBrace) break;
-    if (b[i] !== Ch.Comma) return undefined;
-    i = ws(b, i + 1);
-  }
-  return ws(b, i + 1) === b.length ? found : undefined;
+  const ok = check(b, (key, start, end) => {
+    if (key === 'id') Object.assign(found, { idStart: start, idEnd: end });
+    else if (key === 'method' && b[start] === Ch.Quote && skipString(b, start) > 0) found.method = b.toString('utf8', start + 1, end - 1);
+  });
+  return ok ? found : undefined;
 }

@@ -3,6 +3,7 @@
 // does, relay-mode/fast-lane.ts; results come back the same way, result-lane.ts). The call was decided
 // on JSON.parse's reading of those bytes: they pass only when no parser could read them otherwise
 // (unambiguous-json.ts) and they fit on one line. Anything else is serialised again, as before.
+import { withId } from '../relay-mode/json-scan.js';
 import { unambiguousRequest } from '../unambiguous-json.js';
 
 const LF = 0x0a;
@@ -15,11 +16,5 @@ export function requestLine(body: Buffer, upId: number): Buffer | undefined {
   if (body.includes(LF) || body.includes(CR)) return undefined;
   const found = unambiguousRequest(body);
   if (!found || found.method !== TOOLS_CALL || found.idStart < 0) return undefined;
-  const id = String(upId);
-  const out = Buffer.allocUnsafe(found.idStart + id.length + (body.length - found.idEnd) + 1);
-  body.copy(out, 0, 0, found.idStart);
-  let at = found.idStart + out.write(id, found.idStart, 'latin1');
-  at += body.copy(out, at, found.idEnd);
-  out[at] = LF;
-  return out;
+  return withId(body, found, String(upId));
 }

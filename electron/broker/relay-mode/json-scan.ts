@@ -212,7 +212,7 @@ export function scanEnvelope(b: Buffer): Envelope | undefined {
 }
 
 /** The line with its id replaced by `id` (already JSON), and a newline. */
-export function withId(b: Buffer, env: Envelope, id: string): Buffer {
+export function withId(b: Buffer, env: Pick<Envelope, 'idStart' | 'idEnd'>, id: string): Buffer {
   if (env.idStart < 0) throw new Error('the line has no id to replace');
   const head = b.subarray(0, env.idStart);
   const tail = b.subarray(env.idEnd);
