@@ -6,12 +6,6 @@ import type { Report } from './protocol.js';
 // Names are not limited here: an odd name is a finding on the listing, never a failed tools/list
 // (a line is at most 32 MiB anyway).
 const tool = z.object({ name: z.string() }).passthrough();
-const outcome = z.union([
-  z.object({ status: z.enum(['ok', 'error']) }),
-  z.object({ status: z.enum(['failed', 'timeout']), error: z.string().max(10_000) }),
-  z.object({ status: z.literal('cancelled') }),
-  z.object({ status: z.literal('input-required'), detail: z.string().max(20_000) }),
-]);
 const short = z.string().max(2000);
 const input = z.object({
   round: z.number().int().min(1).max(10_000),
