@@ -157,6 +157,22 @@ describe.skipIf(process.platform !== 'linux')('sandbox (bubblewrap)', () => {
     }
   });
 
+  it('probes with the servers\' own flags: a bubblewrap without --disable-userns (before 0.8) still sandboxes, and says what it lacks', async () => {
+    // The real bubblewrap behind a wrapper that, like 0.7 and older, does not know the flag.
+    const dir = mkdtempSync(join(scratch, 'old-bwrap-'));
+    const old = join(dir, 'bwrap');
+    writeFileSync(old, `#!/bin/sh\nfor a in "$@"; do [ "$a" = --disable-userns ] && { echo 'bwrap: Unknown option --disable-userns' >&2; exit 1; }; done\nexec ${support.kind === 'bubblewrap' ? support.path : 'false'} "$@"\n`, { mode: 0o755 });
+    const found = await detectSandbox({ bwrapPaths: [old] });
+    expect(found).toMatchObject({ kind: 'bubblewrap', path: old, network: true, nestedUserns: { open: expect.stringContaining('older than 0.8') }, fix: 'upgrade bubblewrap to 0.8 or later' });
+    const r = await run([FIXTURE, 'tree'], { ...NO_LIMITS, network: 'none' }, found);
+    try {
+      expect(r.upstream.enforcement).toMatchObject({ sandbox: 'bubblewrap', network: 'enforced', caveats: [expect.stringContaining('older than 0.8')] });
+      expect(r.upstream.limitsInForce).toBeDefined();
+    } finally {
+      await r.client.close();
+    }
+  });
+
   it("puts what the probe found in the broker's status: the real sandbox here, the reason where there is none", async () => {
     for (const [sandbox, expected] of [
       [undefined, { kind: 'bubblewrap', network: true, nestedUserns: 'blocked' }],

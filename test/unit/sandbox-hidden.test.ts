@@ -93,9 +93,22 @@ describe('hidden paths', () => {
   });
 
   it('masks them all on the whole file system (a server with no file limits), and a grant of / likewise', () => {
-    const dests = (m: ReturnType<typeof maskHidden>) => m.masks.map((x) => x.dest).sort();
-    expect(dests(maskHidden('host', spec))).toEqual([data, join(data, 'packages'), join(home, '.cursor', 'mcp.json'), keys].sort());
+    const dests = (m: ReturnType<typeof maskHidden>) => m.masks.filter((x) => x.kind.startsWith('mask-')).map((x) => x.dest).sort();
+    expect(dests(maskHidden('host', spec))).toEqual([data, join(home, '.cursor', 'mcp.json'), keys].sort());
     expect(dests(maskHidden([ro('/')], spec))).toEqual([data, join(home, '.cursor', 'mcp.json'), keys].sort());
+  });
+
+  it('pins every folder between a writable grant and a mask, so none can be moved aside and replaced', () => {
+    const rw = maskHidden([{ kind: 'rw', src: home, dest: home }], spec);
+    expect(rw.masks.filter((m) => m.kind === 'rw')).toEqual([
+      { kind: 'rw', src: join(home, '.config'), dest: join(home, '.config') },
+      { kind: 'rw', src: join(home, '.cursor'), dest: join(home, '.cursor') },
+    ]);
+    // Read-only, nothing can be moved: no pins.
+    expect(maskHidden([ro(home)], spec).masks.some((m) => m.kind === 'rw')).toBe(false);
+    // The whole file system: every folder from / down.
+    const host = maskHidden('host', spec).masks.filter((m) => m.kind === 'rw').map((m) => m.dest);
+    expect(host).toEqual(expect.arrayContaining(['/tmp', root, home, join(home, '.config'), join(home, '.cursor'), join(root, 'tmpkeys')]));
   });
 
   it('lays the masks over the grants in the bubblewrap command line, read-only, after everything is mounted', () => {

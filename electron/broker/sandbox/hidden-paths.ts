@@ -5,7 +5,7 @@
 // first two get a mask inside, the last is replaced by one. Only what exists is masked: a mask over a
 // missing path would create it on the host.
 import { realpathSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { isWithin, normalizePath, type HiddenPath, type LimitsProfile, type SandboxSupport } from '../../../shared/limits.js';
 import type { Mount } from './mounts.js';
 
@@ -55,6 +55,7 @@ interface Exposure {
   /** What the mount shows, as a real path on the host. */
   real: string;
   dest: string;
+  writable: boolean;
 }
 
 /** Lays masks over `mounts` ('host': the whole file system) for every hidden path they would show. */
@@ -65,9 +66,11 @@ export function maskHidden(mounts: Mount[] | 'host', spec: HideSpec, fs: RealFs 
   });
   const lent = (spec.lent ?? []).map((p) => fs.real(p)).filter((p): p is string => !!p);
   const writable = (spec.lentWritable ?? []).map((p) => fs.real(p)).filter((p): p is string => !!p);
-  const masks = new Map<string, Mount & { what: string }>();
-  const mask = (dest: string, dir: boolean, what: string): void => {
-    if (!masks.has(dest)) masks.set(dest, { kind: dir ? 'mask-dir' : 'mask-file', dest, what });
+  const masks = new Map<string, Mount & { what: string; pins: Mount[] }>();
+  const mask = (dest: string, dir: boolean, what: string, pins: Mount[] = []): void => {
+    const prior = masks.get(dest);
+    if (prior) prior.pins.push(...pins);
+    else masks.set(dest, { kind: dir ? 'mask-dir' : 'mask-file', dest, what, pins });
   };
   const kept: Mount[] = [];
   const exposures: Exposure[] = [];
@@ -79,15 +82,19 @@ export function maskHidden(mounts: Mount[] | 'host', spec: HideSpec, fs: RealFs 
     // A mount of a hidden folder itself (or of something in it): replaced by the mask.
     if (holder && real) mask(m.dest, fs.isDir(real), holder.what);
     else kept.push(m);
-    if (real && !holder) exposures.push({ real, dest: m.dest });
+    if (real && !holder) exposures.push({ real, dest: m.dest, writable: m.kind === 'rw' });
   }
-  if (mounts === 'host') exposures.push({ real: '/', dest: '/' });
+  if (mounts === 'host') exposures.push({ real: '/', dest: '/', writable: true });
   const lendBack: Mount[] = [];
   for (const e of exposures) {
     for (const h of hidden) {
       if (h.real === e.real || !isWithin(h.real, e.real)) continue;
-      const dest = normalizePath(join(e.dest, relative(e.real, h.real)));
-      mask(dest, h.dir, h.what);
+      const at = (real: string): string => normalizePath(join(e.dest, relative(e.real, real)));
+      // Writable above the mask, a folder on the way could be moved aside (the mask goes with it) and a
+      // new one put in its place: each is bound onto itself, and a mount point cannot be moved.
+      const pins: Mount[] = [];
+      if (e.writable) for (let d = dirname(h.real); d !== e.real && isWithin(d, e.real); d = dirname(d)) pins.push({ kind: 'rw', src: d, dest: at(d) });
+      mask(at(h.real), h.dir, h.what, pins);
       // The whole file system has no mount of its own for a prepared package: lend it back, read-only.
       if (mounts === 'host') for (const l of lent) if (isWithin(l, h.real)) lendBack.push({ kind: 'ro', src: l, dest: normalizePath(join(e.dest, relative(e.real, l))) });
     }
@@ -95,9 +102,10 @@ export function maskHidden(mounts: Mount[] | 'host', spec: HideSpec, fs: RealFs 
   // A mask inside another adds nothing.
   const all = [...masks.values()];
   const outer = all.filter((m) => !all.some((o) => o !== m && o.kind === 'mask-dir' && isWithin(m.dest, o.dest)));
+  const pins = new Map(outer.flatMap((m) => m.pins).map((p) => [p.dest, p]));
   return {
     mounts: mounts === 'host' ? 'host' : kept,
-    masks: [...outer.map(({ what: _what, ...m }) => m), ...lendBack],
+    masks: [...pins.values(), ...outer.map(({ what: _what, pins: _pins, ...m }) => m), ...lendBack],
     hidden: outer.map((m) => ({ path: m.dest, what: m.what })),
   };
 }

@@ -14,7 +14,9 @@ export const oldBubblewrap = {
 /** The fix for a namespace bubblewrap could not make, from its error. */
 export function namespaceFix(why: string, what: 'sandbox' | 'network' = 'sandbox'): string {
   const restart = ', then restart Countersign';
-  if (/no space left/i.test(why)) return `allow user namespaces: sudo sysctl -w user.max_user_namespaces=15000 (it is 0 here)${restart}`;
+  if (/no space left|ENOSPC|max_\S*namespaces/i.test(why)) {
+    return `allow user namespaces: sudo sysctl -w user.max_user_namespaces=15000 (if it is 0); inside another sandbox or container, let it make user namespaces${restart}`;
+  }
   if (/unprivileged_userns_clone|non-privileged user namespaces/i.test(why)) {
     return `allow unprivileged user namespaces: sudo sysctl -w kernel.unprivileged_userns_clone=1${restart}`;
   }
