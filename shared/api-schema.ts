@@ -155,6 +155,7 @@ export const apiArgs = {
   unpinServer: z.tuple([serverName]),
   approveLaunch: z.tuple([serverName, sha256]),
   setLimits: z.union([z.tuple([serverName, limitsSchema]), z.tuple([serverName, limitsSchema, sha256])]),
+  setRunWithoutLimits: z.union([z.tuple([serverName, z.literal(false)]), z.tuple([serverName, z.literal(true), sha256])]),
   importServers: z.tuple([z.record(z.string().max(200), z.unknown())]),
   setPaused: z.tuple([z.boolean()]),
   readFileForPreview: z.tuple([z.string().min(1).max(10_000)]),
@@ -182,6 +183,7 @@ const USAGE: Partial<Record<ApiMethod, string>> = {
   setTrust: 'setTrust(name, true, { launchHash, listingHash? }) takes launch.hash and listingHash from the server\'s view; setTrust(name, false) needs nothing',
   pinServer: 'pinServer(name, { launchHash, listingHash? }) takes launch.hash and listingHash from the server\'s view',
   setLimits: 'setLimits(name, { network, filesystem, passEnv }, launchHash?) takes launch.hash from the server\'s view to approve looser limits',
+  setRunWithoutLimits: 'setRunWithoutLimits(name, true, launchHash) takes launch.hash from the server\'s view; setRunWithoutLimits(name, false) needs nothing',
   confirmUnsealed: 'confirmUnsealed({ kind, server, hash, ruleId? }) takes an entry of listUnsealed as shown',
   reviewChanges: 'reviewChanges(server, \'accept\', [{ name, hash }…], identityHash?) takes each change\'s hash from listChanges; reviewChanges(server, \'reject\', [{ name }…]?) needs none',
 };

@@ -6,7 +6,7 @@ import type {
 import type { DecidedBy, Reason, Rule } from './decision.js';
 import type { EffectiveHints, ToolDefinition } from './tool.js';
 import type { Finding, LaunchView, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, UnsealedGrant, UnsealedRef } from './trust-types.js';
-import type { LimitsEnforcement, LimitsOffer, LimitsProfile, SandboxSupport } from './limits.js';
+import type { HiddenPath, LimitsEnforcement, LimitsOffer, LimitsProfile, SandboxSupport } from './limits.js';
 import type { CallFacts } from './call-warnings.js';
 import type { RuleRequest } from './rules.js';
 import type { z } from 'zod';
@@ -68,6 +68,13 @@ export interface ServerLimitsView {
   badge: string;
   /** Suggested limits (never applied on their own), with the reasons; absent when it has none to offer. */
   offer?: LimitsOffer;
+  /** Countersign's own files its sandbox masks from it, whatever its paths say ("hidden from this server"). */
+  hidden?: HiddenPath[];
+  /**
+   * Limits asked that this machine cannot enforce: why, the fix, and whether the person let it run
+   * without them (`setRunWithoutLimits`). Without that it does not start here.
+   */
+  unenforced?: { reason: string; fix?: string; runsWithoutLimits: boolean };
 }
 
 export interface ToolView {
@@ -230,7 +237,10 @@ export interface BrokerStatus {
   /** What a stdio client's entry runs: an absolute command, never a registry name. `<server>` in args. */
   connectLaunch: ConnectLaunch;
   paused: boolean;
-  /** The sandbox this machine can enforce, or why there is none (found by a probe, never assumed). */
+  /**
+   * The sandbox this machine can enforce (found by a probe, never assumed), or why there is none and
+   * the fix (`reason`, `fix`). Servers whose limits it cannot enforce do not start.
+   */
   sandbox?: SandboxSupport;
   /** MCP over HTTP: open sessions (2025-11-25), stateless pools (2026-07-28), and when idle ones close. */
   httpSessions?: { sessions: number; stateless: number; idleTimeoutSeconds: number };
@@ -294,6 +304,12 @@ export interface CountersignApi {
    * they are approved; without it they are saved and the server waits for its launch to be approved again.
    */
   setLimits(name: string, limits: LimitsProfile, launchHash?: string): Promise<void>;
+  /**
+   * A server under limits this machine cannot enforce does not start. The person may let it run without
+   * them: `true` with the launch hash they saw (sealed, audited; any change of command or limits asks
+   * again), or `false` to require them again (ends a process running without them).
+   */
+  setRunWithoutLimits(name: string, allowed: boolean, launchHash?: string): Promise<void>;
   /** Adds servers from an `mcpServers` JSON object (as in Claude Desktop's config). */
   importServers(mcpServers: Record<string, unknown>): Promise<{ added: string[]; skipped: Array<{ name: string; why: string }> }>;
   setPaused(paused: boolean): Promise<void>;

@@ -24,25 +24,51 @@ export const NO_LIMITS: LimitsProfile = { network: 'unrestricted', filesystem: '
 
 /** What this machine can enforce, found by a real probe at start (electron/broker/sandbox/detect.ts). */
 export type SandboxSupport =
-  /** `network`: false when bubblewrap runs but cannot make a network namespace here. */
-  | { kind: 'bubblewrap'; path: string; network: boolean; networkReason?: string }
+  /**
+   * `network`: false when bubblewrap runs but cannot make a network namespace here (`networkReason`).
+   * `nestedUserns`: 'blocked' (bubblewrap 0.8+: `--disable-userns`), or why it is not. `fix`: what
+   * would make the missing part work.
+   */
+  | { kind: 'bubblewrap'; path: string; network: boolean; networkReason?: string; nestedUserns: 'blocked' | { open: string }; fix?: string }
   | { kind: 'sandbox-exec'; path: string }
-  | { kind: 'none'; reason: string };
+  /** `reason`: why there is none, in words; `fix`: how to get one (a package to install, a kernel setting). */
+  | { kind: 'none'; reason: string; fix?: string };
 
 /** How one limit stands at run time. A limit that is 'not enforced' must never remove friction. */
 export type LimitState = 'enforced' | 'not enforced' | 'no limit';
+
+/** One of Countersign's own files or folders, masked inside a server's sandbox whatever its paths say. */
+export interface HiddenPath {
+  /** As the server would see it (where the mask is). */
+  path: string;
+  /** What it is: "Countersign's data folder", "Cursor's MCP config"… */
+  what: string;
+}
 
 export interface LimitsEnforcement {
   /** What enforces them: bubblewrap (Linux), sandbox-exec (macOS), or nothing. */
   sandbox: 'bubblewrap' | 'sandbox-exec' | 'none';
   /** Why some limit is not enforced (e.g. "bubblewrap is not installed"). */
   reason?: string;
+  /** What would make it enforced (a package to install, a kernel setting). */
+  fix?: string;
   network: LimitState;
   filesystem: LimitState;
   /** The scrubbed environment is applied everywhere, sandbox or not. */
   env: 'enforced';
   /** 'enforced': the whole process tree ends with the server (PID namespace). */
   processes: LimitState;
+  /** Countersign's own files the sandbox masks from this server (data folder, keys, sockets, clients' configs). */
+  hidden?: HiddenPath[];
+  /** What this sandbox does not do here, though it runs (an old bubblewrap: nested user namespaces). */
+  caveats?: string[];
+  /** The limits are not enforced, and the person let this server run without them all the same. */
+  runsWithoutLimits?: boolean;
+}
+
+/** The limits asked that this sandbox cannot enforce: a server with any does not start unless the person says so. */
+export function unenforcedLimits(enforcement: LimitsEnforcement): Array<'network' | 'filesystem'> {
+  return (['network', 'filesystem'] as const).filter((k) => enforcement[k] === 'not enforced');
 }
 
 /** Collapses `//`, `.` and `..` and drops a trailing slash: `/a/./b/../c/` → `/a/c`. */

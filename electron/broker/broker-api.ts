@@ -24,7 +24,8 @@ import { heldChangeHash } from './trust/definition-tracker.js';
 import { launchApproved } from './trust/launch-consent.js';
 import { identityFingerprint } from './trust/trust-manager.js';
 import type { LimitsProfile } from '../../shared/limits.js';
-import { limitsView, setServerLimits } from './server-limits.js';
+import { limitsView, setRunWithoutLimits, setServerLimits } from './server-limits.js';
+import { runsWithoutLimits } from './trust/run-without-limits.js';
 import { confirmUnsealed, discardUnsealed, listUnsealed, storeWarnings } from './store/unsealed-grants.js';
 
 export const VERSION = '0.1.0';
@@ -85,7 +86,9 @@ export class BrokerApi implements CountersignApi {
         lastError: core.lastErrors.get(name),
         ...trust,
         status: trust.status === 'idle' && sessions > 0 ? 'running' : trust.status,
-        limits: limitsView(config, support, core.lastTools.get(name) ?? [], core.runningLimits(name)[0], core.opts.home),
+        limits: limitsView(config, support, core.lastTools.get(name) ?? [], core.runningLimits(name)[0], {
+          home: core.opts.home, hide: core.sandboxHide(config), runsWithoutLimits: runsWithoutLimits(core.seal, name, config),
+        }),
       };
     });
   }
@@ -219,6 +222,10 @@ export class BrokerApi implements CountersignApi {
 
   async setLimits(name: string, limits: LimitsProfile, launchHash?: string): Promise<void> {
     await setServerLimits(this.core, this.actor, name, limits, launchHash);
+  }
+
+  async setRunWithoutLimits(name: string, allowed: boolean, launchHash?: string): Promise<void> {
+    await setRunWithoutLimits(this.core, this.actor, name, allowed, launchHash);
   }
 
   async importServers(input: Record<string, unknown>): Promise<{ added: string[]; skipped: Array<{ name: string; why: string }> }> {

@@ -41,7 +41,11 @@ import type { SandboxSupport } from '../../shared/limits.js';
 import { sandboxSupport } from './sandbox/detect.js';
 import type { LimitsInForce } from '../../shared/enforced-limits.js';
 import { NpmPreparer, preparedFolder } from './sandbox/package-prep.js';
+import type { HideSpec } from './sandbox/hidden-paths.js';
 import type { SandboxOptions } from './server-process.js';
+import { assertLimitsEnforceable } from './server-limits.js';
+import { defaultKeyDir } from './store/key-vault.js';
+import { runsWithoutLimits } from './trust/run-without-limits.js';
 
 export { VERSION } from './broker-api.js';
 
@@ -210,13 +214,42 @@ export class Broker {
     return this.opts.sandbox ?? sandboxSupport();
   }
 
-  /** How a local server starts: under its limits; an npx package under limits is installed first, then run offline. */
-  private sandboxFor(config: ServerConfig): SandboxOptions {
-    return { support: this.sandbox(), limits: 'command' in config ? config.limits : undefined, preparer: this.packagePreparer() };
+  /**
+   * How a local server starts: under its limits, with Countersign's own files hidden; an npx package
+   * under limits is installed first, then run offline. Without a sandbox that can enforce its limits it
+   * is refused, unless the person let this exact launch run without them (read from the stored config).
+   */
+  private sandboxFor(name: string, config: ServerConfig): SandboxOptions {
+    const stored = this.store.getServer(name);
+    return {
+      support: this.sandbox(),
+      limits: 'command' in config ? config.limits : undefined,
+      preparer: this.packagePreparer(),
+      hide: () => this.sandboxHide(config),
+      allowUnenforced: !!stored && runsWithoutLimits(this.seal, name, stored),
+      server: name,
+    };
+  }
+
+  /**
+   * What no sandbox may show: the protected paths (data folder, sockets, seal key, policy, the clients'
+   * configs, those in the server's folder and in every folder it is given too) and the key folder.
+   */
+  sandboxHide(config: ServerConfig | undefined): HideSpec {
+    const stdio = config && 'command' in config ? config : undefined;
+    const fsLimit = stdio?.limits?.filesystem;
+    const grants = fsLimit && fsLimit !== 'host' ? [...fsLimit.read, ...fsLimit.write] : [];
+    const projects = [stdio?.cwd ?? process.cwd(), ...grants];
+    return {
+      paths: [...this.protectedPaths(projects), { path: defaultKeyDir(this.opts.env ?? process.env), what: "Countersign's seal key folder" }],
+      lent: [join(this.opts.dataDir, 'packages')],
+    };
   }
 
   private packagePreparer(): NpmPreparer {
-    this.preparer ??= new NpmPreparer({ root: join(this.opts.dataDir, 'packages'), support: this.sandbox(), resolve: this.opts.resolver, source: this.opts.env });
+    this.preparer ??= new NpmPreparer({
+      root: join(this.opts.dataDir, 'packages'), support: this.sandbox(), resolve: this.opts.resolver, source: this.opts.env, hide: () => this.sandboxHide(undefined),
+    });
     return this.preparer;
   }
 
@@ -406,7 +439,7 @@ export class Broker {
     const common = this.sessionEvents(serverName, clientKey);
     const session: RemoteSession = new RemoteSession(randomUUID(), serverName, clientKey, channel, {
       spec: config,
-      sandbox: this.sandboxFor(config),
+      sandbox: this.sandboxFor(serverName, config),
       decideToolCall: (ctx) => this.gate.decideToolCall(ctx),
       upstreamTimeoutMs: () => this.upstreamTimeoutMs(),
       leaseEpoch: () => this.leaseEpoch,
@@ -461,6 +494,8 @@ export class Broker {
     const config = this.store.getServer(serverName);
     if (!config) throw new UnknownServerError(serverName, Object.keys(this.store.listServers()));
     this.trust.assertCanStart(serverName, config);
+    // Limits this machine cannot enforce stop it here, audited, before anything is installed or run.
+    await assertLimitsEnforceable(this, serverName, config);
     const prepared = await this.trust.prepareLaunch(serverName, config);
     // A pinned package runs as node on its checked copy: with the limits its consent covers.
     return 'command' in config && 'command' in prepared ? { ...prepared, limits: config.limits } : prepared;
@@ -506,7 +541,7 @@ export class Broker {
     if ('url' in config) return new HttpUpstream(config.url, config.headers);
     const upstream = new StdioUpstream(config, {
       takeLine,
-      sandbox: this.sandboxFor(config),
+      sandbox: this.sandboxFor(name, config),
       onStderr: (text) => this.opts.onServerStderr?.(name, text),
       onExit: (exit) => this.serverExited(name, exit),
     });

@@ -4,9 +4,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import type { LimitsEnforcement, LimitsProfile, SandboxSupport } from '../../shared/limits.js';
+import { NO_LIMITS, unenforcedLimits, type LimitsEnforcement, type LimitsProfile, type SandboxSupport } from '../../shared/limits.js';
 import { sandboxSupport } from './sandbox/detect.js';
-import { planLaunch, type LaunchPlan } from './sandbox/launch-plan.js';
+import type { HideSpec } from './sandbox/hidden-paths.js';
+import { LimitsUnenforceable, planEnforcement, planLaunch, type LaunchPlan } from './sandbox/launch-plan.js';
 import { prepareForLimits, type PackagePreparer } from './sandbox/package-prep.js';
 import { endTree, treeOf } from './sandbox/tree-sweep.js';
 
@@ -37,6 +38,12 @@ export interface SandboxOptions {
   support?: SandboxSupport | Promise<SandboxSupport>;
   /** Installs an npx package before the sandbox, so a limited server runs it offline. */
   preparer?: PackagePreparer;
+  /** Countersign's own files, masked inside the sandbox whatever the limits say (asked at each start). */
+  hide?: () => HideSpec;
+  /** The person let this server run without the limits this machine cannot enforce (else it is refused). */
+  allowUnenforced?: boolean;
+  /** The server's name, for a refusal's words. */
+  server?: string;
 }
 
 export interface SpawnedServer {
@@ -68,8 +75,13 @@ export async function spawnServer(
   sandbox: SandboxOptions = {},
 ): Promise<SpawnedServer> {
   try {
+    const support = await (sandbox.support ?? sandboxSupport());
+    const limits = sandbox.limits ?? NO_LIMITS;
+    // Fail closed before anything is prepared: limits that cannot be enforced here stop the start.
+    const enforcement = planEnforcement(limits, support);
+    if (unenforcedLimits(enforcement).length && !sandbox.allowUnenforced) throw new LimitsUnenforceable(limits, enforcement, sandbox.server);
     const ready = await prepareForLimits(spec, sandbox.limits, sandbox.preparer);
-    const plan = planLaunch(ready, { limits: sandbox.limits, support: await (sandbox.support ?? sandboxSupport()) });
+    const plan = planLaunch(ready, { limits: sandbox.limits, support, hide: sandbox.hide?.(), allowUnenforced: sandbox.allowUnenforced, server: sandbox.server });
     return launch(spec, plan, stdio, onStderr);
   } catch (err) {
     return refused(spec.command, err as Error);

@@ -13,6 +13,8 @@ import { launchText } from './server-text.js';
 /** Flags that set limits (for `servers add` and `servers limits`). */
 export const LIMIT_VALUES = ['read-only', 'write', 'pass-env'];
 export const LIMIT_BOOLEANS = ['no-network', 'network', 'all-files', 'no-files', 'no-pass-env', 'offered'];
+/** The person's override where this machine cannot enforce the limits, and taking it back. */
+export const OVERRIDE_BOOLEANS = ['run-without-limits', 'require-limits'];
 
 const say = (text: string): void => void process.stdout.write(text);
 
@@ -66,7 +68,19 @@ export function limitsText(s: ServerView): string {
     stateLine('files', v.enforcement.filesystem),
     stateLine('processes', v.enforcement.processes === 'enforced' ? 'enforced (own PID namespace)' : v.enforcement.processes),
   ];
-  if (v.running) lines.push(`Running now under: ${e(v.running.badge)}`);
+  for (const c of v.enforcement.caveats ?? []) lines.push(`  not covered: ${e(c)}`);
+  if (v.unenforced) {
+    lines.push(v.unenforced.runsWithoutLimits
+      ? `It runs WITHOUT its limits here, as you allowed (${e(v.unenforced.reason)}). Require them again: countersign servers limits ${e(s.name)} --require-limits`
+      : `It does NOT start here: its limits cannot be enforced (${e(v.unenforced.reason)}).`);
+    if (v.unenforced.fix) lines.push(`  fix: ${e(v.unenforced.fix)}`);
+    if (!v.unenforced.runsWithoutLimits) lines.push(`  or let it run without them: countersign servers limits ${e(s.name)} --run-without-limits`);
+  } else if (v.enforcement.fix) lines.push(`  fix: ${e(v.enforcement.fix)}`);
+  if (v.hidden?.length) {
+    lines.push('Hidden from this server, whatever its paths say:');
+    for (const h of v.hidden) lines.push(`  ${e(h.path)} (${e(h.what)})`);
+  }
+  if (v.running) lines.push(`Running now under: ${e(v.running.badge)}${v.running.enforcement.runsWithoutLimits ? ' (WITHOUT its limits, as you allowed)' : ''}`);
   if (v.offer) {
     lines.push(`Offered (not applied): ${e(summarizeLimits(v.offer.limits))}`);
     for (const why of v.offer.why) lines.push(`  because ${e(why)}`);
@@ -76,6 +90,7 @@ export function limitsText(s: ServerView): string {
 }
 
 export async function runLimits(api: CoreApi, s: ServerView, args: ParsedArgs): Promise<number> {
+  if (args.bools.has('run-without-limits') || args.bools.has('require-limits')) return runOverride(api, s, args);
   const current = s.limits?.profile ?? NO_LIMITS;
   const base = args.bools.has('offered') ? (s.limits?.offer?.limits ?? current) : current;
   const next = limitsFromFlags(args, base);
@@ -98,5 +113,30 @@ export async function runLimits(api: CoreApi, s: ServerView, args: ParsedArgs): 
   }
   await api.setLimits(s.name, next, hash);
   say(`Limits of '${e(s.name)}' loosened to: ${e(summarizeLimits(next))}.\n`);
+  return 0;
+}
+
+/** `--run-without-limits` (asks, bound to the launch printed) and `--require-limits` (takes it back at once). */
+async function runOverride(api: CoreApi, s: ServerView, args: ParsedArgs): Promise<number> {
+  if (args.bools.has('run-without-limits') && args.bools.has('require-limits')) throw new UsageError('give --run-without-limits or --require-limits, not both');
+  if (hasLimitFlags(args)) throw new UsageError('--run-without-limits and --require-limits take no limit flags');
+  if (!s.limits) throw new UsageError(`'${s.name}' is a remote server: limits apply to servers Countersign starts on this machine`);
+  if (args.bools.has('require-limits')) {
+    await api.setRunWithoutLimits(s.name, false);
+    say(`'${e(s.name)}' needs its limits again: it does not start where they cannot be enforced.\n`);
+    return 0;
+  }
+  say(launchText(s.name, s.launch));
+  say(s.limits.unenforced
+    ? `Its limits cannot be enforced here: ${e(s.limits.unenforced.reason)}.\n`
+    : 'Its limits are enforced here now; this applies only where they cannot be.\n');
+  say('Without them it reaches your files and the network as you do, and sees Countersign\'s own files.\n');
+  const hash = lastFlag(args, 'hash') ?? s.launch.hash;
+  if (!(await confirm('Let it run without its limits?', { yes: args.bools.has('yes') }))) {
+    say('Nothing changed.\n');
+    return 1;
+  }
+  await api.setRunWithoutLimits(s.name, true, hash);
+  say(`'${e(s.name)}' may run without its limits where they cannot be enforced (for this exact command and limits).\n`);
   return 0;
 }

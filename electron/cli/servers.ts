@@ -10,7 +10,7 @@ import { withCore, type CoreApi } from './core-client.js';
 import { runReview } from './server-review.js';
 import { launchText, pinText, toolsText } from './server-text.js';
 import { SERVERS_USAGE } from './usage.js';
-import { LIMIT_BOOLEANS, LIMIT_VALUES, limitsForAdd, limitsText, runLimits } from './server-limits.js';
+import { LIMIT_BOOLEANS, LIMIT_VALUES, limitsForAdd, limitsText, OVERRIDE_BOOLEANS, runLimits } from './server-limits.js';
 import { summarizeLimits } from '../../shared/limits.js';
 
 export { SERVERS_USAGE };
@@ -27,7 +27,7 @@ export async function view(api: CoreApi, name: string): Promise<ServerView> {
 
 export async function runServers(argv: string[], dataDir: string): Promise<number> {
   const [verb, ...rest] = argv;
-  const args = parseArgs(rest, { values: ['env', 'cwd', 'url', 'header', 'hash', 'listing', ...LIMIT_VALUES], booleans: ['json', 'yes', ...LIMIT_BOOLEANS] });
+  const args = parseArgs(rest, { values: ['env', 'cwd', 'url', 'header', 'hash', 'listing', ...LIMIT_VALUES], booleans: ['json', 'yes', ...LIMIT_BOOLEANS, ...OVERRIDE_BOOLEANS] });
   const name = args.positional[0];
   if (verb && NAMED.has(verb) && !name) throw new UsageError(`servers ${verb} needs a name`);
   switch (verb) {

@@ -14,6 +14,8 @@ countersign servers limits <name> [--json]            (its limits, and whether t
 countersign servers limits <name> [LIMITS] [--offered] [--hash H] [--yes]
   LIMITS: --no-network | --network, --read-only DIR… --write DIR… | --no-files | --all-files,
           --pass-env NAME… | --no-pass-env. Tighter limits apply at once; looser ones ask again.
+countersign servers limits <name> --run-without-limits [--hash H] [--yes] | --require-limits
+  (a server whose limits this machine cannot enforce does not start, unless you let it run without them)
   --hash binds the decision to what you saw earlier (from show or review); without it, to what is printed now.`;
 
 export const CLIENTS_USAGE = `countersign clients [--json] [--project DIR]

@@ -22,6 +22,7 @@ export type ConsentRequest =
   | { kind: 'import-servers'; servers: Array<{ name: string; launch: LaunchShown }> }
   | { kind: 'approve-launch'; name: string; launch: LaunchShown }
   | { kind: 'loosen-limits'; name: string; launch: LaunchShown; from: LimitsProfile; to: LimitsProfile }
+  | { kind: 'run-without-limits'; name: string; launch: LaunchShown; reason: string }
   | { kind: 'trust'; name: string; launch: LaunchShown; tools: Array<{ name: string; readOnly: boolean }> }
   | { kind: 'pin'; name: string; launch: LaunchShown; tools: string[] }
   | { kind: 'unpin-quarantined'; name: string; reasons: string[] }
@@ -109,6 +110,15 @@ export function consentDialog(request: ConsentRequest): ConsentDialogOptions {
         '',
         'It restarts with these limits the next time a client uses it.',
       ], 'Loosen limits');
+    case 'run-without-limits':
+      return options('Run a server without its limits', `Let ${q(request.name)} run without its limits on this computer?`, [
+        `Its limits cannot be enforced here: ${e(request.reason)}.`,
+        'Without them it reaches your files and the network as you do, and sees Countersign’s own files.',
+        '',
+        ...launchLines(request.launch),
+        '',
+        'This holds for this exact command and these limits; any change asks again. Where the sandbox works, its limits apply.',
+      ], 'Run without limits');
     case 'trust':
       return options('Trust a server', `Trust ${q(request.name)}?`, [
         ...launchLines(request.launch),

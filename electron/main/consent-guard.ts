@@ -34,6 +34,8 @@ export const CONSENT_POLICY = {
   getStatus: 'free', listPending: 'free', listServers: 'free', listRules: 'free', getSettings: 'free', queryLog: 'free',
   listChanges: 'free', readFileForPreview: 'free', removeServer: 'free', removeRule: 'free', setPaused: 'free',
   addServer: 'consent', importServers: 'consent', approveLaunch: 'consent', pinServer: 'consent', setLimits: 'ask-if',
+  // Letting a server run without limits this machine cannot enforce asks; requiring them again only takes away.
+  setRunWithoutLimits: 'ask-if',
   listClients: 'free', previewWrap: 'free', previewUnwrap: 'free', wrapClient: 'consent', unwrapClient: 'consent',
   setTrust: 'ask-if', unpinServer: 'ask-if', reviewChanges: 'ask-if', updateSettings: 'ask-if', decide: 'ask-if', updateRule: 'ask-if',
   // Confirming a grant written by hand makes it take effect; discarding one only takes it away.
@@ -133,6 +135,13 @@ export function guardConsent(api: GuardedApi, deps: ConsentGuardDeps): GuardedAp
         return api.setLimits(name, limits, launchHash);
       }
       return launchHash === undefined ? api.setLimits(name, limits) : api.setLimits(name, limits, launchHash);
+    },
+    setRunWithoutLimits: async (name: string, allowed: boolean, launchHash?: string) => {
+      if (!allowed) return api.setRunWithoutLimits(name, false);
+      if (launchHash === undefined) return api.setRunWithoutLimits(name, true); // the broker refuses it and says why
+      const v = await shownView(name, launchHash, null);
+      if (v) await ask({ kind: 'run-without-limits', name, launch: v.launch, reason: v.limits?.unenforced?.reason ?? 'they are enforced here now' });
+      return api.setRunWithoutLimits(name, true, launchHash);
     },
     setTrust: async (name: string, trusted: boolean, seen?: { launchHash: string; listingHash?: string }) => {
       if (trusted && seen) {

@@ -87,3 +87,35 @@ describe('limits through the desktop consent guard', () => {
     expect(dialogs[1]!.detail).toContain('Limits: none (it reaches your files and the network as you do)');
   });
 });
+
+describe('running without limits this machine cannot enforce, through the desktop consent guard', () => {
+  it('asks in a native dialog that says what it means, bound to the launch shown; requiring them again asks nothing', async () => {
+    // A world without a sandbox: the server's limits cannot be enforced, so it would not start.
+    await world.close();
+    world = await startInProcess({ sandbox: Promise.resolve({ kind: 'none', reason: 'bubblewrap is not installed', fix: 'install bubblewrap' }) });
+    const guarded = guardConsent(world.as('desktop'), { showDialog: async (o) => (dialogs.push(o), answer), launchHash, pickLaunch });
+    ipc = new FakeIpcMain();
+    registerGatekeeper({ ipcMain: ipc, api: guarded, desktop: {} as never, appWebContentsId: () => WINDOW, onRendererReady: () => undefined });
+    expect(CONSENT_POLICY.setRunWithoutLimits).toBe('ask-if');
+    await world.as('cli').addServer('x', { command: '/bin/true', limits: { network: 'none', filesystem: 'host', passEnv: [] } });
+    const shown = (await view('x')).launch.hash;
+
+    await expect(page('setRunWithoutLimits', 'x', true, shown)).rejects.toThrow(/did not confirm/);
+    expect(dialogs.map((d) => d.title)).toEqual(['Run a server without its limits']);
+    expect(dialogs[0]!.detail).toContain('Its limits cannot be enforced here: bubblewrap is not installed.');
+    expect(dialogs[0]!.detail).toContain('sees Countersign’s own files');
+    expect(dialogs[0]!.detail).toContain(`Launch hash: ${shown}`);
+    expect((await view('x')).limits?.unenforced).toMatchObject({ runsWithoutLimits: false });
+    // What the page claims it showed must be what is there.
+    answer = { response: 1 };
+    await expect(page('setRunWithoutLimits', 'x', true, 'e'.repeat(64))).rejects.toThrow(/changed after it was shown/);
+
+    await page('setRunWithoutLimits', 'x', true, shown);
+    expect((await view('x')).limits?.unenforced).toMatchObject({ runsWithoutLimits: true });
+    dialogs = [];
+    await page('setRunWithoutLimits', 'x', false);
+    expect(dialogs).toEqual([]);
+    expect((await view('x')).limits?.unenforced).toMatchObject({ runsWithoutLimits: false });
+    expect((await world.log({ server: 'x' })).filter((e) => e.kind === 'launch').map((e) => e.actor)).toEqual(expect.arrayContaining(['desktop']));
+  });
+});

@@ -51,10 +51,13 @@ export function configure(dataDir: string, servers: Record<string, ServerConfig>
   }
 }
 
-export async function startServe(dataDir: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<TestBroker> {
-  const child = spawn(NODE, [CLI, 'serve', '--data-dir', dataDir, '--port', '0', '--no-open', ...extra], {
+/** `as`: a command the broker runs under, such as `setpriv --reuid=65534 …` (an unprivileged user). */
+export async function startServe(dataDir: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}, opts: { as?: string[]; cleanEnv?: boolean } = {}): Promise<TestBroker> {
+  const argv = [NODE, CLI, 'serve', '--data-dir', dataDir, '--port', '0', '--no-open', ...extra];
+  const [file, ...args] = [...(opts.as ?? []), ...argv];
+  const child = spawn(file!, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, COUNTERSIGN_HOME: '', ...env },
+    env: { ...(opts.cleanEnv ? {} : process.env), COUNTERSIGN_HOME: '', ...env },
   });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
@@ -73,25 +76,8 @@ export async function startServe(dataDir: string, extra: string[] = [], env: Nod
   const parsed = new URL(url);
   const apiToken = parsed.hash.replace('#token=', '');
   const baseUrl = parsed.origin;
-  const api = async <T,>(method: string, ...args: unknown[]): Promise<T> => {
-    const res = await fetch(`${baseUrl}/api/rpc`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${apiToken}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ method, args }),
-    });
-    const body = (await res.json()) as { ok: boolean; value?: T; error?: string };
-    if (!body.ok) throw new Error(body.error);
-    return body.value as T;
-  };
-  const waitForPending = async (match: (c: PendingCall) => boolean = () => true, timeoutMs = 15_000): Promise<PendingCall> => {
-    const end = Date.now() + timeoutMs;
-    while (Date.now() < end) {
-      const found = (await api<PendingCall[]>('listPending')).find(match);
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error('no pending call appeared');
-  };
+  const api = httpApi(baseUrl, apiToken);
+  const waitForPending = pendingWaiter(api);
   const logWhen = async (query: LogQuery, ok: (entries: AuditEntry[]) => boolean, timeoutMs = 5_000): Promise<AuditEntry[]> => {
     const end = Date.now() + timeoutMs;
     for (;;) {
@@ -117,6 +103,32 @@ export async function startServe(dataDir: string, extra: string[] = [], env: Nod
         await exited;
       }
     },
+  };
+}
+
+/** The UI's API over HTTP, as the browser calls it (actor 'browser'). */
+export function httpApi(baseUrl: string, apiToken: string): TestBroker['api'] {
+  return async <T,>(method: string, ...args: unknown[]): Promise<T> => {
+    const res = await fetch(`${baseUrl}/api/rpc`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${apiToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ method, args }),
+    });
+    const body = (await res.json()) as { ok: boolean; value?: T; error?: string };
+    if (!body.ok) throw new Error(body.error);
+    return body.value as T;
+  };
+}
+
+export function pendingWaiter(api: TestBroker['api']): TestBroker['waitForPending'] {
+  return async (match: (c: PendingCall) => boolean = () => true, timeoutMs = 15_000): Promise<PendingCall> => {
+    const end = Date.now() + timeoutMs;
+    while (Date.now() < end) {
+      const found = (await api<PendingCall[]>('listPending')).find(match);
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('no pending call appeared');
   };
 }
 

@@ -23,8 +23,8 @@ interface Running {
   upstream: StdioUpstream;
 }
 
-async function run(args: string[], limits: LimitsProfile, support: SandboxSupport, env?: Record<string, string>): Promise<Running> {
-  const upstream = new StdioUpstream({ command: NODE, args, env }, { sandbox: { limits, support } });
+async function run(args: string[], limits: LimitsProfile, support: SandboxSupport, env?: Record<string, string>, allowUnenforced?: boolean): Promise<Running> {
+  const upstream = new StdioUpstream({ command: NODE, args, env }, { sandbox: { limits, support, allowUnenforced } });
   const client = new Client({ name: 'sandbox-test', version: '1.0.0' });
   await client.connect(upstream as unknown as Transport);
   return { client, upstream };
@@ -135,17 +135,39 @@ describe.skipIf(process.platform !== 'linux')('sandbox (bubblewrap)', () => {
     }
   });
 
-  it('reports an unsandboxed fallback as such, and claims no limit it does not enforce', async () => {
+  it('fails closed without bubblewrap: the limited server does not start, with the reason and the fix; with consent it runs and says so', async () => {
     const none = await detectSandbox({ bwrapPaths: ['/nonexistent/bwrap'] });
-    expect(none).toEqual({ kind: 'none', reason: 'bubblewrap is not installed (looked for /nonexistent/bwrap)' });
+    expect(none).toMatchObject({ kind: 'none', reason: 'bubblewrap is not installed (looked for /nonexistent/bwrap)', fix: expect.stringContaining('apt-get install bubblewrap') });
     const limits: LimitsProfile = { ...NO_LIMITS, network: 'none' };
-    const r = await run([FIXTURE, 'tree'], limits, none);
+    const before = hits;
+    const refused = new StdioUpstream({ command: NODE, args: [FIXTURE, 'tree'] }, { sandbox: { limits, support: none } });
+    await expect(refused.start()).rejects.toThrow(/no network cannot be enforced here \(bubblewrap is not installed .*\)\. Fix: install bubblewrap/);
+    expect(refused.exit?.startError).toContain('cannot be enforced');
+    expect(refused.pid).toBeUndefined();
+    const r = await run([FIXTURE, 'tree'], limits, none, undefined, true);
     try {
       const enforcement = r.upstream.enforcement!;
-      expect(enforcement).toMatchObject({ sandbox: 'none', network: 'not enforced', processes: 'not enforced', reason: none.kind === 'none' ? none.reason : '' });
+      expect(enforcement).toMatchObject({ sandbox: 'none', network: 'not enforced', processes: 'not enforced', runsWithoutLimits: true });
       expect(summarizeEnforced(limits, enforcement)).toBe('no network (not enforced: network: bubblewrap is not installed (looked for /nonexistent/bwrap))');
       // And indeed it is not: the unsandboxed server reaches the host.
       expect(textOf(await call(r, 'fetch_url', { url: `http://127.0.0.1:${port}/` }))).toBe('status 200: hello from the host');
+      expect(hits).toBe(before + 1);
+    } finally {
+      await r.client.close();
+    }
+  });
+
+  it('probes with the servers\' own flags: a bubblewrap without --disable-userns (before 0.8) still sandboxes, and says what it lacks', async () => {
+    // The real bubblewrap behind a wrapper that, like 0.7 and older, does not know the flag.
+    const dir = mkdtempSync(join(scratch, 'old-bwrap-'));
+    const old = join(dir, 'bwrap');
+    writeFileSync(old, `#!/bin/sh\nfor a in "$@"; do [ "$a" = --disable-userns ] && { echo 'bwrap: Unknown option --disable-userns' >&2; exit 1; }; done\nexec ${support.kind === 'bubblewrap' ? support.path : 'false'} "$@"\n`, { mode: 0o755 });
+    const found = await detectSandbox({ bwrapPaths: [old] });
+    expect(found).toMatchObject({ kind: 'bubblewrap', path: old, network: true, nestedUserns: { open: expect.stringContaining('older than 0.8') }, fix: 'upgrade bubblewrap to 0.8 or later' });
+    const r = await run([FIXTURE, 'tree'], { ...NO_LIMITS, network: 'none' }, found);
+    try {
+      expect(r.upstream.enforcement).toMatchObject({ sandbox: 'bubblewrap', network: 'enforced', caveats: [expect.stringContaining('older than 0.8')] });
+      expect(r.upstream.limitsInForce).toBeDefined();
     } finally {
       await r.client.close();
     }
@@ -153,8 +175,8 @@ describe.skipIf(process.platform !== 'linux')('sandbox (bubblewrap)', () => {
 
   it("puts what the probe found in the broker's status: the real sandbox here, the reason where there is none", async () => {
     for (const [sandbox, expected] of [
-      [undefined, { kind: 'bubblewrap', network: true }],
-      [detectSandbox({ bwrapPaths: ['/nonexistent/bwrap'] }), { kind: 'none', reason: 'bubblewrap is not installed (looked for /nonexistent/bwrap)' }],
+      [undefined, { kind: 'bubblewrap', network: true, nestedUserns: 'blocked' }],
+      [detectSandbox({ bwrapPaths: ['/nonexistent/bwrap'] }), { kind: 'none', reason: 'bubblewrap is not installed (looked for /nonexistent/bwrap)', fix: expect.stringContaining('sudo apt-get install bubblewrap') }],
     ] as const) {
       const dataDir = makeDataDir();
       const broker = new Broker({ dataDir, sandbox });

@@ -95,7 +95,9 @@ describe('self-protection', () => {
         const pending = await broker.waitForPending((c) => c.tool === 'read_text_file');
         expect(pending.findings.find((f) => f.code === 'protected-path')?.message).toMatch(/team policy file/);
         await broker.api('decide', pending.id, { kind: 'allow-once' });
-        expect(textOf(await call)).toContain('"version":1');
+        // Allowed, it reaches the server; where bubblewrap runs it, Countersign's own files are hidden from it.
+        if (process.platform === 'linux') expect(textOf(await call)).toMatch(/EACCES|permission denied/i);
+        else expect(textOf(await call)).toContain('"version":1');
       } finally {
         await client.close();
       }

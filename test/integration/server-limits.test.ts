@@ -209,7 +209,7 @@ describe.skipIf(process.platform !== 'linux')('limits per server, through the br
     }
   });
 
-  it('unsandboxed fallback: reported plainly, and a limit that is not enforced removes no friction', async () => {
+  it('without a sandbox, a server under limits does not start (audited, with the fix) until the person lets it run without them; then a limit not enforced removes no friction', async () => {
     const none = detectSandbox({ bwrapPaths: ['/nonexistent/bwrap'] });
     const ip = await startInProcess({ sandbox: none });
     try {
@@ -217,7 +217,19 @@ describe.skipIf(process.platform !== 'linux')('limits per server, through the br
       const v = await viewOf(ip.call, 'offline');
       expect(v.limits!.enforcement).toMatchObject({ sandbox: 'none', network: 'not enforced', processes: 'not enforced' });
       expect(v.limits!.badge).toBe('no network (not enforced: network: bubblewrap is not installed (looked for /nonexistent/bwrap))');
-      expect((await ip.api.getStatus()).sandbox).toMatchObject({ kind: 'none' });
+      expect(v.limits!.unenforced).toMatchObject({ reason: 'bubblewrap is not installed (looked for /nonexistent/bwrap)', fix: expect.stringContaining('apt-get install bubblewrap'), runsWithoutLimits: false });
+      expect((await ip.api.getStatus()).sandbox).toMatchObject({ kind: 'none', reason: expect.stringContaining('not installed'), fix: expect.stringContaining('apt-get install bubblewrap') });
+      // Fail closed: refused with the reason and the fix, nothing started, the refusal in the log.
+      await expect(ip.connect('offline')).rejects.toThrow(/no network cannot be enforced here .* Fix: install bubblewrap/);
+      const refusals = await ip.log({ server: 'offline' });
+      expect(refusals.find((e) => e.kind === 'launch' && e.decision === 'deny' && /^not started: its limits \(no network\) cannot be enforced here/.test(e.detail ?? ''))).toMatchObject({ actor: 'countersign' });
+      expect((await viewOf(ip.call, 'offline')).lastError).toMatch(/cannot be enforced here/);
+      // Only a person gives it, bound to the launch they saw.
+      await expect(ip.as('client').setRunWithoutLimits('offline', true, v.launch.hash)).rejects.toThrow(/Only you can/);
+      await expect(ip.api.setRunWithoutLimits('offline', true, 'f'.repeat(64))).rejects.toThrow(/changed after it was shown to you/);
+      await ip.api.setRunWithoutLimits('offline', true, v.launch.hash);
+      expect((await viewOf(ip.call, 'offline')).limits!.unenforced).toMatchObject({ runsWithoutLimits: true });
+      expect((await ip.log({ server: 'offline' })).find((e) => e.kind === 'launch' && /^may run without its limits/.test(e.detail ?? ''))).toMatchObject({ actor: 'browser', decidedBy: 'person' });
       const client = await ip.connect('offline');
       await callTool(client, 'escape', {});
       const asking = callTool(client, 'fetch_url', { url });
@@ -228,6 +240,17 @@ describe.skipIf(process.platform !== 'linux')('limits per server, through the br
       expect(pending.limits).toMatch(/^no network \(not enforced/);
       await ip.api.decide(pending.id, { kind: 'allow-once' });
       expect(textOf(await asking)).toBe('status 200: hello from the host');
+      expect((await ip.log({ server: 'offline' })).some((e) => e.kind === 'launch' && /^started without its limits/.test(e.detail ?? ''))).toBe(true);
+      // Taken back: the process that ran without its limits ends, and the next start is refused again.
+      expect(ip.broker.sessionsOf('offline')).toBe(1);
+      await ip.api.setRunWithoutLimits('offline', false);
+      expect(ip.broker.sessionsOf('offline')).toBe(0);
+      await expect(callTool(client, 'ok', {})).rejects.toThrow();
+      await expect(ip.connect('offline')).rejects.toThrow(/cannot be enforced here/);
+      // A change of its command or limits needs the consent again.
+      await ip.api.setRunWithoutLimits('offline', true, (await viewOf(ip.call, 'offline')).launch.hash);
+      await ip.api.setLimits('offline', { ...NO_LIMITS, network: 'none', filesystem: { read: [scratch], write: [] } });
+      expect((await viewOf(ip.call, 'offline')).limits!.unenforced).toMatchObject({ runsWithoutLimits: false });
     } finally {
       await ip.close();
     }

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NO_LIMITS, type LimitsProfile, type SandboxSupport } from '../../shared/limits.js';
 import { bwrapArgs } from '../../electron/broker/sandbox/bwrap-args.js';
-import { LaunchRefused, planLaunch } from '../../electron/broker/sandbox/launch-plan.js';
+import { LaunchRefused, LimitsUnenforceable, planLaunch } from '../../electron/broker/sandbox/launch-plan.js';
 import { limitedMounts, type FsView } from '../../electron/broker/sandbox/mounts.js';
 import { programPaths } from '../../electron/broker/sandbox/runtime-paths.js';
 import { sandboxExecArgs, sbplProfile } from '../../electron/broker/sandbox/sbpl.js';
@@ -18,7 +18,8 @@ const fakeFs: FsView = {
   kind: (p) => (['/lib', '/bin', '/lib64', '/sbin'].includes(p) ? 'symlink' : ['/lib32', '/libx32', '/nix/store', '/etc/pki', '/etc/crypto-policies'].includes(p) ? 'missing' : 'other'),
   readlink: (p) => `usr${p}`,
 };
-const bwrap: SandboxSupport = { kind: 'bubblewrap', path: '/usr/bin/bwrap', network: true };
+const bwrap: SandboxSupport = { kind: 'bubblewrap', path: '/usr/bin/bwrap', network: true, nestedUserns: 'blocked' };
+const ISOLATION = ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--disable-userns'];
 const source = { PATH: dirname(NODE), HOME: '/home/ann', AWS_SECRET_ACCESS_KEY: 'x', GITHUB_TOKEN: 'ghp' };
 
 function flagPairs(args: string[], flag: string): string[] {
@@ -26,22 +27,23 @@ function flagPairs(args: string[], flag: string): string[] {
 }
 
 describe('bubblewrap command lines', () => {
-  it('gives a server with no limits its own PID namespace and the host as it is', () => {
+  it('gives a server with no limits its own user (no capability), PID, IPC, UTS and cgroup namespaces, a read-only /proc, and the host as it is', () => {
     const plan = planLaunch({ command: NODE, args: ['server.js'] }, { support: bwrap, source, platform: 'linux' });
     expect(plan.command).toBe('/usr/bin/bwrap');
     expect(plan.args).toEqual([
-      '--unshare-pid', '--die-with-parent', '--new-session',
-      '--bind', '/', '/', '--dev-bind', '/dev', '/dev', '--proc', '/proc', '--', NODE, 'server.js',
+      ...ISOLATION,
+      '--bind', '/', '/', '--dev-bind', '/dev', '/dev', '--proc', '/proc', '--remount-ro', '/proc', '--', NODE, 'server.js',
     ]);
-    expect(plan.enforcement).toEqual({ sandbox: 'bubblewrap', network: 'no limit', filesystem: 'no limit', env: 'enforced', processes: 'enforced' });
+    expect(plan.enforcement).toEqual({ sandbox: 'bubblewrap', network: 'no limit', filesystem: 'no limit', env: 'enforced', processes: 'enforced', hidden: [] });
     expect(plan.sweep).toBe(false);
     expect(plan.env).toEqual({ PATH: source.PATH, HOME: '/home/ann' });
   });
 
   it('mounts the system read-only, a private /tmp and an empty home, then the read and write paths, parents first', () => {
     const mounts = limitedMounts({ network: false, home: '/home/ann', runtime: ['/opt/node'], read: ['/home/ann/project', '/home/ann/project/out/keep'], write: ['/home/ann/project/out'] }, fakeFs);
-    const args = bwrapArgs({ noNetwork: true, mounts });
-    expect(args.slice(0, 8)).toEqual(['--unshare-pid', '--die-with-parent', '--new-session', '--unshare-net', '--proc', '/proc', '--dev', '/dev']);
+    const args = bwrapArgs({ noNetwork: true, blockNestedUserns: true, mounts });
+    expect(args.slice(0, 15)).toEqual([...ISOLATION, '--unshare-net', '--proc', '/proc', '--dev', '/dev']);
+    expect(args.slice(-2)).toEqual(['--remount-ro', '/proc']);
     const order = mounts.map((m) => `${m.kind} ${m.dest}`);
     expect(order).toEqual(expect.arrayContaining(['symlink /bin', 'symlink /lib', 'ro /usr', 'tmpfs /tmp', 'ro /etc/ssl', 'ro /opt/node', 'tmpfs /home/ann']));
     expect(order.indexOf('tmpfs /home/ann')).toBeLessThan(order.indexOf('ro /home/ann/project'));
@@ -75,10 +77,24 @@ describe('bubblewrap command lines', () => {
     expect(plan.enforcement).toMatchObject({ network: 'enforced', filesystem: 'enforced', processes: 'enforced' });
   });
 
-  it('says so when bubblewrap runs but the network cannot be cut', () => {
-    const plan = planLaunch({ command: NODE }, { limits: { ...NO_LIMITS, network: 'none' }, support: { ...bwrap, network: false, networkReason: 'no network namespace here (EPERM)' }, source, platform: 'linux' });
+  it('refuses a server under "no network" when bubblewrap runs but cannot cut the network; with the person\'s consent it runs, saying so', () => {
+    const noNet: SandboxSupport = { ...bwrap, network: false, networkReason: 'no network namespace here (EPERM)', fix: 'allow network namespaces' };
+    const limits = { ...NO_LIMITS, network: 'none' as const };
+    expect(() => planLaunch({ command: NODE }, { limits, support: noNet, source, platform: 'linux', server: 'web' })).toThrow(LimitsUnenforceable);
+    expect(() => planLaunch({ command: NODE }, { limits, support: noNet, source, platform: 'linux', server: 'web' })).toThrow(
+      "Countersign has not started 'web': no network cannot be enforced here (no network namespace here (EPERM)). Fix: allow network namespaces. Or, to run it without its limits on this machine, say so for this server in Countersign (Servers → Limits) or run: countersign servers limits web --run-without-limits.",
+    );
+    const plan = planLaunch({ command: NODE }, { limits, support: noNet, source, platform: 'linux', allowUnenforced: true });
     expect(plan.args).not.toContain('--unshare-net');
-    expect(plan.enforcement).toMatchObject({ network: 'not enforced', processes: 'enforced', reason: 'no network namespace here (EPERM)' });
+    expect(plan.enforcement).toMatchObject({ network: 'not enforced', processes: 'enforced', reason: 'no network namespace here (EPERM)', fix: 'allow network namespaces', runsWithoutLimits: true });
+  });
+
+  it('says in the enforcement when this bubblewrap cannot forbid nested user namespaces (before 0.8), and leaves the flag out', () => {
+    const old: SandboxSupport = { ...bwrap, nestedUserns: { open: 'older than 0.8' }, fix: 'upgrade bubblewrap to 0.8 or later' };
+    const plan = planLaunch({ command: NODE }, { limits: { ...NO_LIMITS, network: 'none' }, support: old, source, platform: 'linux' });
+    expect(plan.args).not.toContain('--disable-userns');
+    expect(plan.args).toContain('--unshare-user');
+    expect(plan.enforcement).toMatchObject({ network: 'enforced', caveats: ['older than 0.8'], fix: 'upgrade bubblewrap to 0.8 or later' });
   });
 
   it('refuses what it cannot do, with the reason: a missing command, a working directory out of sight, bad limits', () => {
@@ -91,17 +107,31 @@ describe('bubblewrap command lines', () => {
 });
 
 describe('without a sandbox', () => {
-  it('runs the command as it is, marks its tree for the sweep, and claims nothing', () => {
-    const none: SandboxSupport = { kind: 'none', reason: 'bubblewrap is not installed' };
-    const plan = planLaunch({ command: NODE, args: ['s.js'] }, { limits: { ...NO_LIMITS, network: 'none' }, support: none, source, platform: 'linux' });
+  const none: SandboxSupport = { kind: 'none', reason: 'bubblewrap is not installed', fix: 'install bubblewrap' };
+
+  it('refuses a server whose limits it cannot enforce (fail closed), with the reason and the fix', () => {
+    for (const limits of [{ ...NO_LIMITS, network: 'none' as const }, { ...NO_LIMITS, filesystem: { read: [ROOT], write: [] } }]) {
+      expect(() => planLaunch({ command: NODE, args: ['s.js'] }, { limits, support: none, source, platform: 'linux' })).toThrow(/^Countersign has not started the server: .* cannot be enforced here \(bubblewrap is not installed\)\. Fix: install bubblewrap\./);
+    }
+  });
+
+  it('runs a server with no limits as it is, marks its tree for the sweep, and claims nothing', () => {
+    const plan = planLaunch({ command: NODE, args: ['s.js'] }, { limits: { ...NO_LIMITS, passEnv: ['GITHUB_TOKEN'] }, support: none, source, platform: 'linux' });
     expect([plan.command, ...plan.args]).toEqual([NODE, 's.js']);
     expect(plan.sweep).toBe(true);
     expect(plan.env[TREE_MARKER]).toMatch(/^[0-9a-f]{32}$/);
-    expect(plan.enforcement).toEqual({ sandbox: 'none', reason: 'bubblewrap is not installed', network: 'not enforced', filesystem: 'no limit', env: 'enforced', processes: 'not enforced' });
+    expect(plan.enforcement).toEqual({ sandbox: 'none', reason: 'bubblewrap is not installed', fix: 'install bubblewrap', network: 'no limit', filesystem: 'no limit', env: 'enforced', processes: 'not enforced' });
   });
 
-  it('never sandboxes on Windows, whatever it is told', () => {
-    const plan = planLaunch({ command: 'node.exe' }, { limits: { ...NO_LIMITS, network: 'none' }, support: bwrap, source: { Path: 'C:\\n' }, platform: 'win32' });
+  it('runs a limited server as it is only with the person\'s consent, and says its limits are not enforced', () => {
+    const plan = planLaunch({ command: NODE, args: ['s.js'] }, { limits: { ...NO_LIMITS, network: 'none' }, support: none, source, platform: 'linux', allowUnenforced: true });
+    expect([plan.command, ...plan.args]).toEqual([NODE, 's.js']);
+    expect(plan.enforcement).toMatchObject({ sandbox: 'none', network: 'not enforced', runsWithoutLimits: true });
+  });
+
+  it('never sandboxes on Windows, whatever it is told: limits there need the person\'s consent to run without', () => {
+    expect(() => planLaunch({ command: 'node.exe' }, { limits: { ...NO_LIMITS, network: 'none' }, support: bwrap, source: { Path: 'C:\\n' }, platform: 'win32' })).toThrow(LimitsUnenforceable);
+    const plan = planLaunch({ command: 'node.exe' }, { limits: { ...NO_LIMITS, network: 'none' }, support: bwrap, source: { Path: 'C:\\n' }, platform: 'win32', allowUnenforced: true });
     expect(plan.command).toBe('node.exe');
     expect(plan.enforcement).toMatchObject({ sandbox: 'none', network: 'not enforced', reason: 'no sandbox is available on win32' });
   });

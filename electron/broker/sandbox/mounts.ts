@@ -3,10 +3,13 @@
 // so a write path inside a read-only one stays writable, and a read path inside a write one does not.
 import { lstatSync, readlinkSync } from 'node:fs';
 import { normalizePath } from '../../../shared/limits.js';
+import { depth } from './bwrap-args.js';
 
 export type Mount =
   | { kind: 'ro' | 'rw'; src: string; dest: string }
   | { kind: 'tmpfs'; dest: string }
+  /** Countersign's own folder or file, masked: an empty read-only folder, or a file no one can open. */
+  | { kind: 'mask-dir' | 'mask-file'; dest: string }
   | { kind: 'symlink'; target: string; dest: string };
 
 /** What the system lends every limited server, read-only: enough to run, none of the person's files. */
@@ -43,10 +46,6 @@ export interface MountInput {
   runtime: string[];
   read: string[];
   write: string[];
-}
-
-function depth(p: string): number {
-  return p === '/' ? 0 : p.split('/').length - 1;
 }
 
 /** Top-level symlinks (merged /usr: /lib → usr/lib) are recreated as links; the rest is bound. */

@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import type { LimitsProfile, SandboxSupport } from '../../../shared/limits.js';
 import { findPackageLaunch, type PackageLaunch } from '../trust/package-launch.js';
 import { asResolved, type VersionResolver } from '../trust/version-resolver.js';
+import type { HideSpec } from './hidden-paths.js';
 import { LaunchRefused, planLaunch, type LaunchSpec } from './launch-plan.js';
 import { resolveCommand } from './runtime-paths.js';
 
@@ -28,6 +29,8 @@ export interface NpmPreparerOptions {
   /** Finds the exact version of a launch that names none; without it such a launch is refused. */
   resolve?: VersionResolver;
   source?: NodeJS.ProcessEnv;
+  /** Countersign's own files, hidden from the install (its scripts are the package's code). */
+  hide?: () => HideSpec;
 }
 
 const INSTALL_TIMEOUT_MS = 5 * 60_000;
@@ -107,7 +110,9 @@ export class NpmPreparer implements PackagePreparer {
     const read = [npmrc, ...CA_FILES.map((n) => source[n] ?? '')].filter((p) => p.startsWith('/') && existsSync(p));
     const limits: LimitsProfile = { network: 'unrestricted', filesystem: { read, write: [staging, cache] }, passEnv: INSTALL_ENV.filter((n) => source[n] !== undefined) };
     const args = [npmCli, 'install', '--prefix', staging, '--cache', cache, '--prefer-offline', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', pkgSpec];
-    const plan = planLaunch({ command: node, args, cwd: staging }, { limits, support: await this.opts.support, source });
+    // These limits are Countersign's own care, not the person's: where no sandbox works, the install
+    // runs as npx would (a server under unenforceable limits is refused before it gets here).
+    const plan = planLaunch({ command: node, args, cwd: staging }, { limits, support: await this.opts.support, source, hide: hideFrom(this.opts.hide?.(), staging), allowUnenforced: true });
     try {
       await new Promise<void>((resolve, reject) => {
         execFile(plan.command, plan.args, { env: plan.env, cwd: plan.cwd, timeout: INSTALL_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 }, (err, _out, stderr) => {
@@ -122,6 +127,11 @@ export class NpmPreparer implements PackagePreparer {
       if (plan.scratch) rmSync(plan.scratch, { recursive: true, force: true });
     }
   }
+}
+
+/** What the install may not see; its own staging folder (in the data folder) it may write. */
+function hideFrom(hide: HideSpec | undefined, staging: string): HideSpec | undefined {
+  return hide && { ...hide, lentWritable: [...(hide.lentWritable ?? []), staging] };
 }
 
 /**

@@ -3,6 +3,8 @@
 // when asked. Paths go in as -D parameters, never spliced into the profile text, so no path can
 // change the profile. It cannot run on this Linux machine: its text is unit-tested instead.
 // sandbox-exec has no PID namespace: process trees end through the descendant sweep (tree-sweep.ts).
+// Countersign's own files are denied last (in SBPL the last matching rule wins), whatever was allowed
+// before: read, write, and connecting to a socket there.
 
 export interface SbplInput {
   network: boolean;
@@ -12,6 +14,10 @@ export interface SbplInput {
   write: string[];
   /** A fresh folder for TMPDIR, writable. */
   tmp: string;
+  /** Real paths of Countersign's own files: denied, whatever the paths above allow. */
+  hidden?: string[];
+  /** Real paths inside those that Countersign lends read-only (prepared packages). */
+  lent?: string[];
 }
 
 const SYSTEM_READ = ['/usr', '/bin', '/sbin', '/System', '/Library/Apple', '/private/etc', '/private/var/db/timezone', '/dev'];
@@ -49,8 +55,20 @@ export function sbplProfile(input: SbplInput): { profile: string; params: Record
     `(allow file-read* file-write* ${writable.map((p) => `(subpath ${p})`).join(' ')})`,
     input.network ? '(allow mach-lookup)' : `(allow mach-lookup ${QUIET_MACH.map((n) => `(global-name "${n}")`).join(' ')})`,
     ...(input.network ? ['(allow network*)', '(allow system-socket)'] : []),
+    ...hiddenRules(param('H', input.hidden ?? []), param('L', input.lent ?? [])),
   ];
   return { profile: `${lines.join('\n')}\n`, params };
+}
+
+function hiddenRules(hidden: string[], lent: string[]): string[] {
+  if (!hidden.length) return [];
+  const paths = hidden.map((p) => `(subpath ${p})`).join(' ');
+  return [
+    `(deny file-read* file-write* ${paths})`,
+    `(deny network-outbound ${paths})`,
+    // A package Countersign prepared for this server lives in its data folder: lent back, read-only.
+    ...(lent.length ? [`(allow file-read* ${lent.map((p) => `(subpath ${p})`).join(' ')})`] : []),
+  ];
 }
 
 /** sandbox-exec's arguments before the command: the profile and its parameters. */

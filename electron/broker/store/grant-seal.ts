@@ -41,6 +41,11 @@ const grantsSchema = z.object({
    * Optional: files sealed before it existed verify as written.
    */
   limits: z.record(z.string()).optional(),
+  /**
+   * Server → the launch hash the person let run without the limits this machine cannot enforce
+   * (trust/run-without-limits.ts). Optional: files sealed before it existed verify as written.
+   */
+  unenforced: z.record(sha).optional(),
 }).strict();
 const fileSchema = z.object({ version: z.literal(1), generation: z.number().int().min(1), grants: grantsSchema, tag: z.string() }).strict();
 

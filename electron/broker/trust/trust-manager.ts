@@ -20,6 +20,7 @@ import { checkPinnedLaunch, defaultNode, type PackageContext } from '../packages
 import { npxCacheDir } from '../packages/npx-resolution.js';
 import { pinPackage } from './pin-package.js';
 import { forgetLimitsBaseline, policyLimitsRefusal, sealLimitsBaseline } from './policy-limits.js';
+import { withdrawWithoutLimits } from './run-without-limits.js';
 import { TeamPolicySource } from './team-policy.js';
 import { TrustStore, type IdentityRecord, type PinRecord } from './trust-store.js';
 import type { GrantSeal } from '../store/grant-seal.js';
@@ -432,6 +433,7 @@ export class TrustManager {
   forget(server: string): void {
     this.store.forget(server);
     forgetLimitsBaseline(this.opts.seal, server);
+    if (this.opts.seal) withdrawWithoutLimits(this.opts.seal, server);
     this.identities.delete(server);
   }
 }

@@ -8,6 +8,7 @@ import { useApi, useActions, useApp } from '../store/context';
 import type { UiServer } from '../store/normalize';
 import { VisibleText } from '../ui/VisibleText';
 import { LimitsBadge } from './LimitsBadge';
+import { UnenforcedLimits } from './UnenforcedLimits';
 
 type Row = { path: string; write: boolean };
 
@@ -66,18 +67,29 @@ export function LimitsPanel({ server }: { server: UiServer }) {
     <section className="block" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>Limits</h3>
       <p><LimitsBadge view={view} /></p>
-      <p className="small">
-        {e.sandbox === 'none'
-          ? <strong>Not sandboxed on this machine: <VisibleText text={e.reason ?? 'no sandbox is available'} />. Limits are kept, but nothing enforces them, and they remove no question.</strong>
-          : <>Enforced by {e.sandbox === 'bubblewrap' ? 'bubblewrap' : 'sandbox-exec'}{e.reason ? <> (<VisibleText text={e.reason} />)</> : null}.</>}
-      </p>
+      {view.unenforced ? <UnenforcedLimits server={server} unenforced={view.unenforced} /> : (
+        <p className="small">
+          {e.sandbox === 'none'
+            ? <>Not sandboxed on this machine: <VisibleText text={e.reason ?? 'no sandbox is available'} />.</>
+            : <>Enforced by {e.sandbox === 'bubblewrap' ? 'bubblewrap' : 'sandbox-exec'}{e.reason ? <> (<VisibleText text={e.reason} />)</> : null}.</>}
+        </p>
+      )}
+      {e.caveats?.map((c, i) => <p key={i} className="small"><strong>Not covered here:</strong> <VisibleText text={c} />{e.fix ? <> (fix: <VisibleText text={e.fix} />)</> : null}</p>)}
       <ul className="small" aria-label="How each limit stands here">
         <li>Network: {STATE_TEXT[e.network]}</li>
         <li>Files: {STATE_TEXT[e.filesystem]}</li>
         <li>Processes: {e.processes === 'enforced' ? 'enforced (its own PID namespace: the whole tree ends with it)' : STATE_TEXT[e.processes]}</li>
         <li>Environment: scrubbed{draft.passEnv.length ? <>, plus <VisibleText text={draft.passEnv.join(', ')} /></> : null}</li>
       </ul>
-      {view.running && <p className="small muted">Running now under: <VisibleText text={view.running.badge} /></p>}
+      {view.hidden && view.hidden.length > 0 && (
+        <div className="small">
+          Hidden from this server, whatever its folders say:
+          <ul aria-label="Hidden from this server">
+            {view.hidden.map((h) => <li key={h.path}><code><VisibleText text={h.path} /></code> (<VisibleText text={h.what} />)</li>)}
+          </ul>
+        </div>
+      )}
+      {view.running && <p className="small muted">Running now under: <VisibleText text={view.running.badge} />{view.running.enforcement.runsWithoutLimits ? ' — WITHOUT its limits, as you allowed' : ''}</p>}
       {view.offer && (
         <div className="banner" role="note">
           <p className="small">Suggested (not applied): <strong><VisibleText text={summarizeLimits(view.offer.limits)} /></strong></p>

@@ -31,16 +31,44 @@ describe('server limits', () => {
     expect(detail.textContent).toContain('Limits: no network · read-only /home/me/project');
   });
 
-  it('says plainly when nothing enforces them, and never shows them as enforced', async () => {
+  it('says plainly when nothing enforces them: it does not start, why, the fix, and the person\'s way to run it anyway', async () => {
     const api = new FakeApi();
-    const none: LimitsEnforcement = { sandbox: 'none', reason: 'bubblewrap is not installed', network: 'not enforced', filesystem: 'not enforced', env: 'enforced', processes: 'not enforced' };
-    api.servers = [limited(readOnly, { enforcement: none, badge: 'no network · read-only ~/project (not enforced: network, filesystem: bubblewrap is not installed)' })];
+    const none: LimitsEnforcement = { sandbox: 'none', reason: 'bubblewrap is not installed', fix: 'install bubblewrap', network: 'not enforced', filesystem: 'not enforced', env: 'enforced', processes: 'not enforced' };
+    api.servers = [limited(readOnly, {
+      enforcement: none, badge: 'no network · read-only ~/project (not enforced: network, filesystem: bubblewrap is not installed)',
+      unenforced: { reason: 'bubblewrap is not installed', fix: 'install bubblewrap', runsWithoutLimits: false },
+    })];
     await renderApp(api, 'servers');
+    const user = userEvent.setup();
     const detail = server('fs');
-    expect(detail.textContent).toContain('Not sandboxed on this machine: bubblewrap is not installed. Limits are kept, but nothing enforces them');
+    const alert = within(detail).getByRole('alert');
+    expect(alert.textContent).toContain('Does not start on this machine: its limits cannot be enforced (bubblewrap is not installed).');
+    expect(alert.textContent).toContain('Fix: install bubblewrap');
     expect(within(detail).getByRole('list', { name: 'How each limit stands here' }).textContent).toContain('Network: NOT enforced');
     expect(detail.querySelector('.badge-ok')?.textContent ?? '').not.toMatch(/enforced/);
     expect(detail.querySelector('.badge-warning')?.textContent).toContain('not enforced');
+    // Bound to the launch on screen.
+    await user.click(within(alert).getByRole('button', { name: 'Run without its limits' }));
+    await waitFor(() => expect(api.callsOf('setRunWithoutLimits')).toEqual([['fs', true, 'a'.repeat(64)]]));
+    await waitFor(() => expect(within(server('fs')).getByRole('alert').textContent).toContain('Runs WITHOUT its limits here, as you allowed'));
+    await user.click(within(server('fs')).getByRole('button', { name: 'Require its limits again' }));
+    await waitFor(() => expect(api.callsOf('setRunWithoutLimits')[1]).toEqual(['fs', false]));
+  });
+
+  it("lists Countersign's own files the sandbox hides from it, and what this sandbox does not cover", async () => {
+    const api = new FakeApi();
+    api.servers = [limited(readOnly, {
+      enforcement: { ...ENFORCED, caveats: ['this bubblewrap is older than 0.8'], fix: 'upgrade bubblewrap to 0.8 or later' },
+      hidden: [{ path: '/home/me/.config/Countersign', what: "Countersign's data folder" }, { path: '/home/me/.cursor/mcp.json', what: "Cursor's MCP config" }],
+    })];
+    await renderApp(api, 'servers');
+    const detail = server('fs');
+    const hidden = within(detail).getByRole('list', { name: 'Hidden from this server' });
+    expect(within(hidden).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      "/home/me/.config/Countersign (Countersign's data folder)",
+      "/home/me/.cursor/mcp.json (Cursor's MCP config)",
+    ]);
+    expect(detail.textContent).toContain('Not covered here: this bubblewrap is older than 0.8 (fix: upgrade bubblewrap to 0.8 or later)');
   });
 
   it('tightens at once without the launch hash, and loosens bound to the launch on screen', async () => {

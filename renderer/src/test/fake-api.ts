@@ -170,6 +170,11 @@ export class FakeApi implements CountersignApi {
       if (s.limits) s.limits = { ...s.limits, profile: limits };
     }));
   }
+  setRunWithoutLimits(name: string, allowed: boolean, launchHash?: string) {
+    return this.answer('setRunWithoutLimits', launchHash ? [name, allowed, launchHash] : [name, allowed], () => void this.servers.forEach((s) => {
+      if (s.name === name && s.limits?.unenforced) s.limits = { ...s.limits, unenforced: { ...s.limits.unenforced, runsWithoutLimits: allowed } };
+    }));
+  }
   listInlineApproval() { return this.answer('listInlineApproval', [], () => structuredClone(this.inline)); }
   setInlineApproval(client: string, enabled: boolean) {
     return this.answer('setInlineApproval', [client, enabled], () => {
