@@ -79,7 +79,7 @@ const SYSTEM_NODES: Record<string, string[]> = {
   linux: ['/usr/local/bin/node', '/usr/bin/node'],
   win32: ['C:\\Program Files\\nodejs\\node.exe'],
 };
-const MIN_NODE_MAJOR = 20;
+const MIN_NODE_MAJOR = 22;
 
 export interface NodeProbe {
   exists(file: string): boolean;

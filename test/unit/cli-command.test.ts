@@ -41,7 +41,9 @@ describe('stableNode', () => {
 
   it("prefers a new-enough system Node to a version manager's", () => {
     expect(stableNode(nvm, 'linux', probe({ '/usr/local/bin/node': 22 }))).toEqual({ node: '/usr/local/bin/node' });
-    expect(stableNode(nvm, 'darwin', probe({ '/opt/homebrew/bin/node': 20, '/usr/local/bin/node': 22 }))).toEqual({ node: '/opt/homebrew/bin/node' });
+    expect(stableNode(nvm, 'darwin', probe({ '/opt/homebrew/bin/node': 24, '/usr/local/bin/node': 22 }))).toEqual({ node: '/opt/homebrew/bin/node' });
+    // Node 20 is past its end of life and below what Countersign supports: the next one is taken.
+    expect(stableNode(nvm, 'darwin', probe({ '/opt/homebrew/bin/node': 20, '/usr/local/bin/node': 22 }))).toEqual({ node: '/usr/local/bin/node' });
   });
 
   it("keeps the managed Node, with a note, when the system's is too old, missing, or a link back into the manager", () => {
