@@ -51,7 +51,7 @@ export function unreadableSecret(r: { file: string; code?: string; why: string }
     return `this process may not read ${r.file} (${r.code}), which proves a command may use Countersign's broker. Run it as the user who runs Countersign.`;
   }
   if (r.code === 'ENOENT') {
-    return `${r.file} does not exist: the broker that runs did not write it (an older Countersign, or the file was removed). Restart Countersign.`;
+    return `${r.file} is not there for this process: it runs where Countersign's data folder is hidden (a sandbox), or the broker that runs did not write it (an older Countersign, or the file was removed; restart Countersign).`;
   }
   return `${r.file} could not be read (${r.why}). Restart Countersign to write a new one.`;
 }
