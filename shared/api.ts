@@ -176,8 +176,11 @@ export interface AuditEntry {
   server: string;
   tool: string;
   arguments: unknown;
-  /** 'call' for tool calls; the others record changes of state: trust decisions, servers, rules, settings, client configs wrapped or unwrapped. */
-  kind?: 'call' | 'review' | 'trust' | 'pin' | 'launch' | 'server' | 'rule' | 'settings' | 'client' | 'server-request';
+  /**
+   * 'call' for tool calls; the others record changes of state: trust decisions, servers, rules, settings, client
+   * configs wrapped or unwrapped; 'access': connections the local socket refused (no proof of its secret).
+   */
+  kind?: 'call' | 'review' | 'trust' | 'pin' | 'launch' | 'server' | 'rule' | 'settings' | 'client' | 'server-request' | 'access';
   /** Who made a change (absent on tool calls, and on entries written before actors were recorded). */
   actor?: Actor;
   decision: 'allow' | 'deny';

@@ -6,6 +6,7 @@ import { ensureDataDir, reportsSocketPath, socketPath } from './data-dir.js';
 import { BrokerHttpServer, isLoopbackHost } from './http/broker-http-server.js';
 import { acquireInstanceLock } from './instance-lock.js';
 import { LocalSocketServer } from './local-socket-server.js';
+import { publishSocketSecret } from './local-socket/run-secret.js';
 import { loadOrCreateToken } from './token-file.js';
 
 export interface HostOptions extends BrokerOptions {
@@ -49,7 +50,12 @@ export async function startBroker(opts: HostOptions): Promise<RunningBroker> {
     const mcpToken = loadOrCreateToken(opts.dataDir);
     const apiToken = randomBytes(32).toString('base64url');
     const sock = socketPath(opts.dataDir);
-    const local = new LocalSocketServer(broker, { path: sock, reportsPath: reportsSocketPath(opts.dataDir), maxMessageBytes: opts.maxMessageBytes });
+    // Written before the socket listens; gone after it closes (cleanups run in reverse).
+    const published = publishSocketSecret(opts.dataDir);
+    cleanups.push(() => published.remove());
+    const local = new LocalSocketServer(broker, {
+      path: sock, reportsPath: reportsSocketPath(opts.dataDir), maxMessageBytes: opts.maxMessageBytes, secret: published.secret, secretFile: published.file,
+    });
     await local.listen();
     cleanups.push(() => local.close());
     const http = new BrokerHttpServer(broker, {

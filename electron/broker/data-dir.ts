@@ -61,8 +61,8 @@ function socketNamed(name: string, dataDir: string, platform: NodeJS.Platform): 
   }
   const inDir = p.join(resolved, `${name}.sock`);
   if (Buffer.byteLength(inDir) <= MAX_SOCKET_PATH_BYTES) return inDir;
-  // Too long for bind(): use the temp folder. The uid keeps users apart on a shared /tmp; clients
-  // should still check the socket's owner before sending the token.
+  // Too long for bind(): use the temp folder. The uid keeps users apart on a shared /tmp; `connect`
+  // checks the socket's owner before it sends its secret, and the CLI has the broker prove itself.
   const uid = process.getuid?.() ?? 0;
   return path.join(os.tmpdir(), `countersign-${uid}-${shortHash(resolved)}${name === 'broker' ? '' : `-${name}`}.sock`);
 }

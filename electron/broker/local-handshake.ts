@@ -5,6 +5,8 @@ import type { AgentProcess } from './client-key.js';
 
 export const HANDSHAKE_VERSION = 1;
 const MAX_HELLO_BYTES = 8192;
+/** A challenge nonce: 32 random bytes, base64url. */
+export const NONCE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export interface Hello {
   countersign: number;
@@ -15,12 +17,16 @@ export interface Hello {
   agent?: AgentProcess;
   /** `connect` can relay itself (see relay-mode/connect-session.ts); an older broker ignores this. */
   relay?: boolean;
+  /** This broker run's connect secret (local-socket/secret-file.ts): without it, no session. */
+  secret?: string;
 }
 
-/** The CLI's connection: the typed API, as JSON-RPC (see local-api.ts). */
+/** The CLI's connection: the typed API, as JSON-RPC (see local-api.ts), once it answered the challenge. */
 export interface ApiHello {
   countersign: number;
   api: true;
+  /** The CLI's nonce for the challenge (local-socket/api-handshake.ts); an older CLI sends none and is refused. */
+  nonce?: string;
 }
 
 /** The second connection of a relay-mode session: it becomes the server's stdin and stdout. */
@@ -37,6 +43,8 @@ export interface ReportsHello {
 
 export type HelloReply =
   | { countersign: number; ok: true; mode?: 'pipe' | 'api' }
+  /** To an `api` hello: prove you know the API secret (local-socket/api-handshake.ts). */
+  | { countersign: number; ok: true; mode: 'challenge'; nonce: string; proof: string }
   | {
     countersign: number; ok: true; mode: 'relay'; attach: string; upstreamTimeoutMs: number;
     /** Where and how `connect` opens its report connection; an older broker leaves it out (reports then go on the control socket). */
@@ -81,6 +89,8 @@ export function readFirstLine(socket: Socket, timeoutMs = 10_000): Promise<strin
     socket.on('data', onData);
     socket.once('end', onEnd);
     socket.once('error', onEnd);
+    // A socket a reader before paused (the first line of a multi-line handshake) flows again.
+    socket.resume();
   });
 }
 
@@ -98,13 +108,20 @@ export function parseHello(line: string): Hello | Attach | ApiHello {
   if (!value || typeof value !== 'object') throw new Error('handshake is not an object');
   const v = value as Record<string, unknown>;
   if (v.countersign !== HANDSHAKE_VERSION) throw new Error(`unsupported handshake version ${String(v.countersign)}`);
-  if (v.api === true) return { countersign: HANDSHAKE_VERSION, api: true };
+  if (v.api === true) {
+    if (v.nonce !== undefined && (typeof v.nonce !== 'string' || !NONCE_PATTERN.test(v.nonce))) throw new Error('handshake has a bad nonce');
+    return { countersign: HANDSHAKE_VERSION, api: true, ...(v.nonce !== undefined ? { nonce: v.nonce } : {}) };
+  }
   if (v.attach !== undefined) {
     if (typeof v.attach !== 'string' || v.attach.length === 0 || v.attach.length > 200) throw new Error('handshake has a bad attach token');
     return { countersign: HANDSHAKE_VERSION, attach: v.attach };
   }
   if (typeof v.server !== 'string' || v.server.length === 0 || v.server.length > 200) throw new Error('handshake has no server name');
-  return { countersign: HANDSHAKE_VERSION, server: v.server, client: optionalClient(v.client), agent: optionalAgent(v.agent), relay: v.relay === true };
+  if (v.secret !== undefined && (typeof v.secret !== 'string' || v.secret.length > 200)) throw new Error('handshake has a bad secret');
+  return {
+    countersign: HANDSHAKE_VERSION, server: v.server, client: optionalClient(v.client), agent: optionalAgent(v.agent), relay: v.relay === true,
+    ...(v.secret !== undefined ? { secret: v.secret } : {}),
+  };
 }
 
 function optionalClient(value: unknown): string | undefined {

@@ -1,12 +1,19 @@
 // `countersign connect` reaches the broker here: a Unix socket (mode 0600) in the data dir, or a named pipe.
+// Reaching it proves nothing (a sandbox may be handed the socket, or a long data dir puts it in the temp
+// folder): each hello proves it knows this run's secret (local-socket/), and gets only its role.
 import { chmodSync, existsSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Broker } from './broker.js';
+import type { Change } from './change-entry.js';
 import { badLineResponse, LineTransport } from './line-transport.js';
 import { clientKey, parseClientId } from './client-key.js';
 import { serveLocalApi } from './local-api.js';
 import { HANDSHAKE_VERSION, parseHello, parseReportsHello, readFirstLine, type ApiHello, type Attach, type Hello, type HelloReply } from './local-handshake.js';
 import { ControlChannel } from './relay-mode/control-channel.js';
+import { tokensEqual } from './token-file.js';
+import type { SocketSecret } from './local-socket/secret-file.js';
+import { challengeApiPeer } from './local-socket/api-handshake.js';
+import { RefusalAudit, type Refusal, type RefusalEntry, type SocketRole } from './local-socket/refusal-audit.js';
 
 /**
  * A relay-mode report carries the arguments of every call `connect` ran in its last few ms, each up to a
@@ -19,14 +26,21 @@ export interface LocalSocketOptions {
   /** The socket `connect` sends relay-mode reports on (report-reader.ts); none: reports use the control socket. */
   reportsPath?: string;
   maxMessageBytes?: number;
+  /** This run's secret (local-socket/run-secret.ts): every hello but a data or report connection proves it. */
+  secret: SocketSecret;
+  /** The file it is in, named in refusals. */
+  secretFile: string;
 }
 
 export class LocalSocketServer {
   private server?: Server;
   private reportsServer?: Server;
   private readonly sockets = new Set<Socket>();
+  private readonly refusals: RefusalAudit;
 
-  constructor(private readonly broker: Broker, private readonly opts: LocalSocketOptions) {}
+  constructor(private readonly broker: Broker, private readonly opts: LocalSocketOptions) {
+    this.refusals = new RefusalAudit((entry) => broker.record(refusalChange(entry)));
+  }
 
   async listen(): Promise<void> {
     this.server = await listenAt(this.opts.path, createServer((socket) => void this.accept(socket)));
@@ -43,16 +57,33 @@ export class LocalSocketServer {
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
     socket.on('error', () => socket.destroy());
+    let why = 'its token names no session waiting for a report connection';
     try {
       const hello = parseReportsHello(await readFirstLine(socket));
       if (this.broker.attachReports(hello.reports, socket)) {
         socket.write(JSON.stringify({ countersign: HANDSHAKE_VERSION, ok: true }) + '\n');
         return;
       }
-    } catch {
-      // Not a report connection: dropped below.
+    } catch (err) {
+      why = `it is not a report connection (${short(err)})`;
     }
-    socket.destroy();
+    // Dropped without a word: nothing but reports is ever read here.
+    this.refuse(socket, { role: 'reports', why });
+  }
+
+  /** Audited (rate-limited); `say` goes to the peer as an `ok: false` line, else the socket is just dropped. */
+  private refuse(socket: Socket, r: Refusal, say?: string): void {
+    this.refusals.refused(r);
+    if (say === undefined) {
+      socket.destroy();
+      return;
+    }
+    socket.write(JSON.stringify({ countersign: HANDSHAKE_VERSION, ok: false, error: say } satisfies HelloReply) + '\n');
+    socket.end();
+  }
+
+  private unproven(socket: Socket, role: SocketRole, why: string): void {
+    this.refuse(socket, { role, why }, `Countersign refused this connection: ${why}. Only a command run by the user who runs Countersign can read ${this.opts.secretFile}, which proves it may use the broker.`);
   }
 
   private async accept(socket: Socket): Promise<void> {
@@ -66,18 +97,29 @@ export class LocalSocketServer {
     try {
       hello = parseHello(await readFirstLine(socket));
     } catch (err) {
-      reply({ countersign: HANDSHAKE_VERSION, ok: false, error: `Countersign could not read the connect handshake: ${(err as Error).message}` });
-      socket.end();
+      this.refuse(socket, { role: 'handshake', why: `no hello (${short(err)})` }, `Countersign could not read the connect handshake: ${(err as Error).message}`);
       return;
     }
     if ('api' in hello) {
+      // The whole API: only for a peer that proves it knows this run's API secret, never sent on the socket.
+      const proven = await challengeApiPeer(socket, this.opts.secret.api, hello.nonce);
+      if (!proven.ok) {
+        this.unproven(socket, 'api', proven.why);
+        return;
+      }
       reply({ countersign: HANDSHAKE_VERSION, ok: true, mode: 'api' });
       serveLocalApi(socket, this.broker.apiFor('cli'));
       return;
     }
     if ('attach' in hello) {
-      // A relay-mode session's data connection: handed to its server as stdio, or refused.
-      if (!this.broker.attachRemote(hello.attach, socket)) socket.destroy();
+      // A relay-mode session's data connection: handed to its server as stdio, or dropped (its bytes are the server's).
+      if (!this.broker.attachRemote(hello.attach, socket)) this.refuse(socket, { role: 'attach', why: 'its attach token names no session waiting for its server' });
+      return;
+    }
+    // A session of one server, and nothing else: its messages are MCP (pipe) or the relay-mode control
+    // protocol, neither of which reaches the API.
+    if (hello.secret === undefined || !tokensEqual(hello.secret, this.opts.secret.connect)) {
+      this.unproven(socket, 'connect', hello.secret === undefined ? 'it did not present the socket secret of this broker run' : 'the socket secret it presented is not this broker run\'s');
       return;
     }
     const { server } = hello;
@@ -129,10 +171,25 @@ export class LocalSocketServer {
   }
 
   async close(): Promise<void> {
+    this.refusals.flush();
     for (const s of this.sockets) s.destroy();
     await closeAt(this.opts.path, this.server);
     if (this.reportsServer && this.opts.reportsPath !== undefined) await closeAt(this.opts.reportsPath, this.reportsServer);
   }
+}
+
+/** The audit entry of refused connections (kind 'access'): the first of a spell, or how many since. */
+function refusalChange(e: RefusalEntry): Change {
+  const what = e.first
+    ? `refused a connection on the local socket (${e.latest.role}): ${e.latest.why}`
+    : `refused ${e.count} more connection${e.count === 1 ? '' : 's'} on the local socket (latest: ${e.latest.role}: ${e.latest.why})`;
+  return { kind: 'access', actor: 'countersign', server: '*', tool: e.latest.role, what, details: { count: e.count, reasons: e.reasons }, decision: 'deny' };
+}
+
+/** A reason from a parse error, kept short: the peer chose its bytes. */
+function short(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
 async function listenAt(path: string, server: Server): Promise<Server> {

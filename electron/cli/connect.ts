@@ -1,6 +1,7 @@
 // `countersign connect <server>`: the stdio command an MCP client runs instead of the real server.
 // After a one-line handshake it either relays the session itself to a server the broker started (relay
 // mode: stdio servers), or is a plain byte pipe to the broker, which relays (remote servers).
+import { lstatSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { openSocket } from '../broker/relay-mode/attached-upstream.js';
 import { runRelayMode } from '../broker/relay-mode/connect-session.js';
@@ -11,6 +12,7 @@ import { escapeControl } from '../../shared/escape.js';
 import { parseClientId } from '../broker/client-key.js';
 import { UsageError } from './args.js';
 import { currentAgent } from './agent-process.js';
+import { readSocketSecret, unreadableSecret } from '../broker/local-socket/secret-file.js';
 
 export interface ConnectOptions {
   /** The client's name (`--client`), which `wrap` always writes; without it the agent is looked up. */
@@ -35,7 +37,14 @@ export async function runConnect(server: string, dataDir: string, opts: ConnectO
       : `Countersign could not reach its broker at ${path}: ${(err as Error).message}`;
     return refuse(why);
   }
-  const hello = { countersign: HANDSHAKE_VERSION, server, relay: true, ...(client ? { client } : { agent: currentAgent() }) };
+  // This run's connect secret opens a session (a small file read; no round trip, no node:crypto). Without
+  // it the broker refuses, and we say why we had none.
+  const secret = readSocketSecret(dataDir);
+  if (secret.ok && !ownedByUs(path)) {
+    socket.destroy();
+    return refuse(`Countersign did not send its socket secret to ${path}: that socket belongs to another user.`);
+  }
+  const hello = { countersign: HANDSHAKE_VERSION, server, relay: true, ...(client ? { client } : { agent: currentAgent() }), ...(secret.ok ? { secret: secret.secret.connect } : {}) };
   socket.write(JSON.stringify(hello) + '\n');
   let reply: HelloReply;
   try {
@@ -46,7 +55,7 @@ export async function runConnect(server: string, dataDir: string, opts: ConnectO
   }
   if (!reply.ok) {
     socket.destroy();
-    return refuse(reply.error);
+    return refuse(secret.ok ? reply.error : `${reply.error} (${unreadableSecret(secret)})`);
   }
   if (reply.mode !== 'relay') return pipe(socket);
   const stop = new AbortController();
@@ -84,6 +93,16 @@ async function serveCommand(dataDir: string): Promise<string> {
     return formatCommand({ command: cmd.command, args: [...cmd.args, 'serve', '--data-dir', dataDir] });
   } catch {
     return `countersign serve --data-dir ${dataDir}`;
+  }
+}
+
+/** A Unix socket must be this user's before the secret goes to it (a long data dir puts it in the shared temp folder). */
+function ownedByUs(path: string): boolean {
+  if (process.platform === 'win32' || process.getuid === undefined) return true; // a named pipe: its ACL (docs/security.md)
+  try {
+    return lstatSync(path).uid === process.getuid();
+  } catch {
+    return false;
   }
 }
 

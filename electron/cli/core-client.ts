@@ -9,8 +9,9 @@ import { escapeControl } from '../../shared/escape.js';
 import { ensureDataDir, socketPath } from '../broker/data-dir.js';
 import { acquireInstanceLock } from '../broker/instance-lock.js';
 import { LineTransport } from '../broker/line-transport.js';
-import { HANDSHAKE_VERSION, readFirstLine, type HelloReply } from '../broker/local-handshake.js';
 import { openSocket } from '../broker/relay-mode/attached-upstream.js';
+import { readSocketSecret, unreadableSecret } from '../broker/local-socket/secret-file.js';
+import { proveApiPeer } from '../broker/local-socket/api-handshake.js';
 
 export type CoreApi = Omit<CountersignApi, 'subscribe'>;
 export type CoreWhere = 'broker' | 'in-process';
@@ -51,21 +52,34 @@ export async function withCore<T>(dataDir: string, fn: (api: CoreApi, where: Cor
   }
 }
 
-/** The running broker's API, or undefined when no broker listens for this data dir. */
+/**
+ * The running broker's API, or undefined when no broker listens for this data dir. The CLI proves it
+ * may use it with this run's socket secret (local-socket/api-handshake.ts); a refusal is a CoreRefusal.
+ */
 async function connectToBroker(dataDir: string): Promise<{ api: CoreApi; close(): void } | undefined> {
+  const path = socketPath(dataDir);
   let socket: Socket;
   try {
-    socket = await openSocket(socketPath(dataDir));
+    socket = await openSocket(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ECONNREFUSED') return undefined;
+    if (code === 'EACCES' || code === 'EPERM') {
+      throw new CoreRefusal(`this process may not reach Countersign's broker at ${path} (${code}). Run it as the user who runs Countersign.`);
+    }
     throw err;
   }
-  socket.write(JSON.stringify({ countersign: HANDSHAKE_VERSION, api: true }) + '\n');
-  const reply = JSON.parse(await readFirstLine(socket)) as HelloReply;
-  if (!reply.ok || reply.mode !== 'api') {
+  socket.on('error', () => undefined);
+  const secret = readSocketSecret(dataDir);
+  if (!secret.ok) {
     socket.destroy();
-    throw new Error(`Countersign's broker refused the CLI: ${reply.ok ? 'it does not offer the API' : reply.error}`);
+    throw new CoreRefusal(`Countersign's broker is running for ${dataDir}, but ${unreadableSecret(secret)}`);
+  }
+  try {
+    await proveApiPeer(socket, secret.secret.api);
+  } catch (err) {
+    socket.destroy();
+    throw new CoreRefusal((err as Error).message);
   }
   const lines = new LineTransport({ input: socket, output: socket, onCloseStreams: () => socket.end() });
   const waiting = new Map<JsonRpcId, { resolve(v: unknown): void; reject(e: Error): void }>();

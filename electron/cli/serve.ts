@@ -38,15 +38,9 @@ export async function runServe(opts: ServeOptions): Promise<number> {
     }
     throw err;
   }
-  process.stdout.write(`Countersign UI: ${running.uiUrl}\n`);
-  const { connectCommand } = await running.broker.apiFor('cli').getStatus();
-  process.stderr.write(
-    `countersign: broker ready. Data: ${opts.dataDir}\n` +
-      `  stdio clients: ${connectCommand} [--client <name>]\n` +
-      `  HTTP clients:  ${running.baseUrl}/mcp/<server>?client=<name> with the bearer token in ${opts.dataDir}/mcp-token\n`,
-  );
-  if (opts.open) openInBrowser(running.uiUrl);
-  return new Promise((resolve) => {
+  // Before the address is printed: a stop that comes as soon as it is seen still closes in order
+  // (the socket and its secret removed, the last log entries written).
+  const stopped = new Promise<number>((resolve) => {
     let stopping = false;
     const stop = (): void => {
       if (stopping) return;
@@ -57,6 +51,15 @@ export async function runServe(opts: ServeOptions): Promise<number> {
     process.on('SIGTERM', stop);
     process.on('SIGHUP', stop);
   });
+  process.stdout.write(`Countersign UI: ${running.uiUrl}\n`);
+  const { connectCommand } = await running.broker.apiFor('cli').getStatus();
+  process.stderr.write(
+    `countersign: broker ready. Data: ${opts.dataDir}\n` +
+      `  stdio clients: ${connectCommand} [--client <name>]\n` +
+      `  HTTP clients:  ${running.baseUrl}/mcp/<server>?client=<name> with the bearer token in ${opts.dataDir}/mcp-token\n`,
+  );
+  if (opts.open) openInBrowser(running.uiUrl);
+  return stopped;
 }
 
 function openInBrowser(url: string): void {

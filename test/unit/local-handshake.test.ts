@@ -26,6 +26,17 @@ describe('parseHello', () => {
     expect(parseHello('{"countersign":1,"attach":"abc_DEF-1"}')).toEqual({ countersign: 1, attach: 'abc_DEF-1' });
   });
 
+  it('reads the proofs a hello carries: the connect secret, and the CLI nonce of an API hello', () => {
+    expect(parseHello('{"countersign":1,"server":"fs","secret":"s3cret"}')).toMatchObject({ server: 'fs', secret: 's3cret' });
+    const nonce = 'n'.repeat(43);
+    expect(parseHello(`{"countersign":1,"api":true,"nonce":"${nonce}"}`)).toEqual({ countersign: 1, api: true, nonce });
+    // An older CLI's hello: read, and refused by the broker for want of a proof.
+    expect(parseHello('{"countersign":1,"api":true}')).toEqual({ countersign: 1, api: true });
+    expect(() => parseHello('{"countersign":1,"api":true,"nonce":"short"}')).toThrow('bad nonce');
+    expect(() => parseHello('{"countersign":1,"server":"fs","secret":7}')).toThrow('bad secret');
+    expect(() => parseHello(`{"countersign":1,"server":"fs","secret":"${'x'.repeat(201)}"}`)).toThrow('bad secret');
+  });
+
   it('refuses what is not a hello, with a reason', () => {
     expect(() => parseHello('{"countersign":2,"server":"fs"}')).toThrow('unsupported handshake version 2');
     expect(() => parseHello('{"countersign":1}')).toThrow('handshake has no server name');

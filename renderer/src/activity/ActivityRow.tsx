@@ -7,7 +7,7 @@ import { reasonTitle } from '../lib/warnings';
 import { VisibleText } from '../ui/VisibleText';
 import { entryLabel } from './entry-label';
 
-const KIND: Record<string, string> = { review: 'Review', trust: 'Trust', pin: 'Pin', launch: 'Launch consent', server: 'Server', rule: 'Rule', settings: 'Settings', client: 'Client config', 'server-request': 'Server request' };
+const KIND: Record<string, string> = { review: 'Review', trust: 'Trust', pin: 'Pin', launch: 'Launch consent', server: 'Server', rule: 'Rule', settings: 'Settings', client: 'Client config', 'server-request': 'Server request', access: 'Local socket' };
 
 /** Who made a change: the surface a person used, or Countersign itself. */
 const ACTOR: Record<string, string> = { browser: 'browser UI', desktop: 'desktop app', cli: 'command line', policy: 'team policy', countersign: 'Countersign', client: "the MCP client's own form (inline approval)" };

@@ -39,6 +39,8 @@ export function entryLabel(entry: AuditEntry): EntryLabel {
       return { text: 'Settings changed', tone: 'neutral' };
     case 'server-request':
       return { text: 'Server asked the client', tone: 'neutral' };
+    case 'access':
+      return { text: 'Connection refused', tone: 'danger' };
     case 'client':
       return { text: entry.tool === 'unwrap' ? 'Client unwrapped' : 'Client wrapped', tone: 'neutral' };
   }
