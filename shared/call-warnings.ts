@@ -107,8 +107,9 @@ export function callWarnings(input: WarningInput): CallWarning[] {
   const s = hints.supplied;
   const enforced = facts.enforced ?? {};
   const reads = facts.localReads?.length ? list(facts.localReads) : 'local data';
-  const carried = formatBytes(carriedBytes(input.arguments));
   const exfiltration = has('exfiltration-risk');
+  // What could leave is only worded after local reads: no walk over large arguments otherwise.
+  const carried = exfiltration ? formatBytes(carriedBytes(input.arguments)) : '';
   // Whether the server's claim of a closed world is set aside (untrusted): then data may leave after all.
   const claimsLocal = !trusted && s.openWorldHint && !hints.openWorldHint && !enforced.noNetwork;
 
