@@ -45,9 +45,11 @@ function input(r: Row): DecisionInput {
 }
 
 type Expect = [DecisionResult['outcome'], DecisionResult['decidedBy'], boolean, ReasonCode[]];
-// An untrusted server's read-only and closed-world claims are recorded as claims, not as alarms.
-const UNTRUSTED_READ: ReasonCode[] = ['untrusted-server', 'unverified-claims'];
-const UNTRUSTED_WRITE: ReasonCode[] = ['destructive', 'untrusted-server', 'unverified-claims'];
+// An untrusted server's read-only and closed-world claims lift nothing: the reasons are the cautious
+// view's (may change or delete data, may send data out), and the claims are noted as unchecked.
+const UNTRUSTED: ReasonCode[] = ['destructive', 'untrusted-server', 'open-world', 'unverified-claims'];
+const UNTRUSTED_READ = UNTRUSTED;
+const UNTRUSTED_WRITE = UNTRUSTED;
 
 const rows: [string, Row, Expect][] = [
   // Trusted server
@@ -116,7 +118,7 @@ describe('decide', () => {
 
   it.each<[string, ReasonCode, Row, string]>([
     ['untrusted server', 'untrusted-server', { tool: READ_FILE, trusted: false }, "'fs' is not trusted, so every call needs your approval."],
-    ['unverified claims', 'unverified-claims', { tool: READ_FILE, trusted: false }, "'fs' is not trusted: what it says about this tool is a claim Countersign has not verified."],
+    ['unverified claims', 'unverified-claims', { tool: READ_FILE, trusted: false }, "'fs' is not trusted: what it says about this tool is not checked, and counts only where it adds caution."],
     ['rule ignored', 'user-rule-ignored-untrusted', { tool: WRITE_FILE, trusted: false, rules: [rule('fs', 'write_file')] }, "Your saved rule for this tool applies only while 'fs' is trusted."],
     ['no annotations', 'no-annotations', { tool: BARE, trusted: true }, "'run_command' says nothing about what it does, so it is treated as able to change or delete data and reach outside this machine."],
     ['unknown tool', 'unknown-tool', { tool: undefined, toolName: 'delete_file', trusted: true }, "'fs' never listed a tool called 'delete_file', so nothing is known about it."],
@@ -152,9 +154,9 @@ describe('readsLocalData', () => {
 describe('reason', () => {
   const ctx = { server: 'fs', tool: 'write_file' };
   it.each<[ReasonCode, string, string]>([
-    ['destructive', 'danger', 'This call may change or delete data.'],
+    ['destructive', 'danger', 'Treated as able to change or delete data.'],
     ['exfiltration-risk', 'danger', 'This session already read local data; this call can send data out of the machine.'],
-    ['open-world', 'warning', 'Data can leave this machine through this call.'],
+    ['open-world', 'warning', 'Data may leave this machine through this call.'],
     ['paused', 'warning', 'Countersign is paused: every call is denied until you resume.'],
     ['held-for-review', 'warning', "This tool's definition changed and is waiting for your review."],
     ['session-allow', 'info', "You allowed 'write_file' for this session."],

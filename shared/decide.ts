@@ -41,15 +41,13 @@ export function decide(input: DecisionInput): DecisionResult {
   const reasons: Reason[] = [];
   if (critical) reasons.push(say('protected-path'));
   if (exfiltration) reasons.push(say('exfiltration-risk'));
-  // An untrusted server's "only reads" / "stays local" is not believed (the view above stays cautious and
-  // the call asks), but it is recorded as the claim it is ('unverified-claims'), not as an alarm.
-  const claimsReadOnly = !trusted && hints.supplied.readOnlyHint && hints.readOnlyHint;
-  const claimsLocal = !trusted && hints.supplied.openWorldHint && !hints.openWorldHint;
-  if (destructive && !claimsReadOnly) reasons.push(say('destructive'));
+  // An untrusted server's "only reads" / "stays local" lifts nothing: the reasons are the cautious view's,
+  // and the claim is noted as unchecked ('unverified-claims' below).
+  if (destructive) reasons.push(say('destructive'));
   if (!trusted) reasons.push(say('untrusted-server'));
   if (!known) reasons.push(say('unknown-tool'));
   if (!annotated) reasons.push(say('no-annotations'));
-  if (view.openWorldHint && !claimsLocal) reasons.push(say('open-world'));
+  if (view.openWorldHint) reasons.push(say('open-world'));
   reasons.push(...limitNotes(input.tool, input.enforced).map(say));
 
   const result = (outcome: DecisionResult['outcome'], decidedBy: DecisionResult['decidedBy'], last: ReasonCode[]) => ({

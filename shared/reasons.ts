@@ -11,7 +11,8 @@ export interface ReasonContext {
 const q = (name: string): string => `'${escapeControl(name)}'`;
 
 const TEXT: Record<ReasonCode, { severity: Severity; message: (s: string, t: string) => string }> = {
-  destructive: { severity: 'danger', message: () => 'This call may change or delete data.' },
+  // Said of every call that is not trusted to only read or only add: a claim nothing checked lifts nothing.
+  destructive: { severity: 'danger', message: () => 'Treated as able to change or delete data.' },
   'exfiltration-risk': {
     severity: 'danger',
     message: () => 'This session already read local data; this call can send data out of the machine.',
@@ -25,7 +26,7 @@ const TEXT: Record<ReasonCode, { severity: Severity; message: (s: string, t: str
     severity: 'warning',
     message: (s, t) => `${s} never listed a tool called ${t}, so nothing is known about it.`,
   },
-  'open-world': { severity: 'warning', message: () => 'Data can leave this machine through this call.' },
+  'open-world': { severity: 'warning', message: () => 'Data may leave this machine through this call.' },
   'untrusted-server': {
     severity: 'warning',
     message: (s) => `${s} is not trusted, so every call needs your approval.`,
@@ -52,7 +53,7 @@ const TEXT: Record<ReasonCode, { severity: Severity; message: (s: string, t: str
   'scan-finding': { severity: 'warning', message: () => "Countersign's scan found something worth a look in this tool's text or arguments." },
   'unverified-claims': {
     severity: 'info',
-    message: (s) => `${s} is not trusted: what it says about this tool is a claim Countersign has not verified.`,
+    message: (s) => `${s} is not trusted: what it says about this tool is not checked, and counts only where it adds caution.`,
   },
   'user-rule-ignored-untrusted': {
     severity: 'info',

@@ -212,6 +212,8 @@ export class CallGate {
       preview: decision.preview,
       findings: [
         ...protectedFindings(protectedMatches),
+        // Who asks: a server that takes another's name is flagged on its cards, not only on the Servers screen.
+        ...trust.identityFindingsOf(server),
         ...(tool ? trust.toolFindings(server, tool, this.deps.listings()) : []),
         ...schema.findings,
         ...(await trust.argumentFindings(server, ctx.arguments, this.deps.listings())),

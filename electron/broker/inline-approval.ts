@@ -4,7 +4,8 @@
 // what needs Countersign's own screen: a diff beyond a few lines, self-protection, changed definitions,
 // danger findings. The first answer wins, from either place (PendingQueue resolves once).
 import type { Actor, DecisionRequest, PendingCall } from '../../shared/api.js';
-import { pendingCallWarnings, sourceLabel, splitHeadline } from '../../shared/call-warnings.js';
+import { lineLabel, splitHeadline } from '../../shared/card-order.js';
+import { pendingCallWarnings, sourceLabel } from '../../shared/call-warnings.js';
 import { escapeControl } from '../../shared/escape.js';
 import type { ToolCallContext } from './relay-session.js';
 
@@ -72,23 +73,21 @@ export const INLINE_SCHEMA = {
 type ShownCall = Parameters<typeof pendingCallWarnings>[0];
 
 /**
- * The form's text: the call in a few lines, the same headline warnings (at most three) the queue card
- * shows, and where its full preview is.
+ * The form's text: the call in a few lines, the same headline lines (at most three) the queue card
+ * shows, in the same words, and where its full preview is.
  */
 export function inlineMessage(call: ShownCall, previewUrl?: string): string {
   const args = JSON.stringify(call.arguments ?? {}, null, 1).replace(/\s*\n\s*/g, ' ');
-  const { headline, more } = splitHeadline(pendingCallWarnings(call));
-  const hidden = more.filter((w) => w.severity !== 'info').length;
+  const { headline, moreNotable } = splitHeadline(pendingCallWarnings(call));
   return [
     `Approve ${escapeControl(call.tool)} on ${escapeControl(call.server)}?`,
     `Arguments: ${escapeControl(args.length > 400 ? `${args.slice(0, 400)}…` : args)}`,
-    ...headline.map((w) => `${SEVERITY_WORD[w.severity]}: ${w.title} (${sourceLabel(w)})`),
-    ...(hidden ? [`${hidden} more warning${hidden > 1 ? 's' : ''} in Countersign.`] : []),
+    // The claim an untrusted server makes stays beside the cautious default, as on the card.
+    ...headline.map((w) => `${lineLabel(w)}: ${w.title}${w.claim ? `. ${w.claim.text}` : ''} (${sourceLabel(w)})`),
+    ...(moreNotable ? [`${moreNotable} more to check in Countersign.`] : []),
     previewUrl ? `Full preview: ${previewUrl}` : 'Full preview: in the Countersign app (Queue).',
   ].join('\n');
 }
-
-const SEVERITY_WORD = { danger: 'Danger', warning: 'Warning', info: 'Note' } as const;
 
 /** What the client's answer means; undefined leaves the call waiting in Countersign. */
 export function inlineAnswer(result: unknown): { kind: 'allow-once' } | { kind: 'deny'; reason: string } | undefined {

@@ -4,6 +4,15 @@
 import type { LaunchView, ServerChanges, ServerView } from '../../shared/api.js';
 import { escapeControl as e } from '../../shared/escape.js';
 import { summarizeLimits } from '../../shared/limits.js';
+import { hintStanding, type HintName } from '../../shared/call-warnings.js';
+import type { EffectiveHints } from '../../shared/tool.js';
+
+/** A hint as Countersign reads it: an untrusted server's reassuring claim is named, and not used. */
+function hintWord(hints: EffectiveHints, name: HintName, trusted: boolean, yes: string, no: string): string {
+  const standing = hintStanding(hints, name, trusted);
+  const word = standing.value ? yes : no;
+  return standing.basis === 'ignored' ? `${word} (says ${standing.value ? no : yes}; not checked)` : word;
+}
 
 export function launchText(name: string, launch: LaunchView): string {
   const lines: string[] = [];
@@ -25,7 +34,11 @@ export function toolsText(server: ServerView): string {
   if (!server.tools.length) return 'No tool listing yet (no client has run it).\n';
   const lines = [`Tools as last listed (listing hash ${server.listingHash ?? 'none'}):`];
   for (const t of server.tools) {
-    const flags = [t.hints.readOnlyHint ? 'read-only' : 'may change data', t.hints.openWorldHint ? 'open world' : 'closed world', t.state];
+    const flags = [
+      hintWord(t.hints, 'readOnlyHint', server.trusted, 'read-only', 'may change data'),
+      hintWord(t.hints, 'openWorldHint', server.trusted, 'open world', 'closed world'),
+      t.state,
+    ];
     lines.push(`  ${e(t.definition.name)}  (${flags.join(', ')})${t.findings.length ? `  ${t.findings.length} warning(s)` : ''}`);
   }
   return lines.join('\n') + '\n';

@@ -2,6 +2,8 @@
 // that call; a call that is decided or expires takes its notification away.
 import type { CountersignApi, PendingCall } from '../../shared/api.js';
 import { escapeControl } from '../../shared/escape.js';
+import { splitHeadline } from '../../shared/card-order.js';
+import { pendingCallWarnings } from '../../shared/call-warnings.js';
 
 /** The part of Electron's Notification used here. */
 export interface NotificationLike {
@@ -92,8 +94,11 @@ export function notificationContent(call: PendingCall): { title: string; body: s
   const tool = clip(call.tool, 60);
   const server = clip(call.server, 40);
   const client = call.client.name ? clip(call.client.name, 40) : 'An MCP client';
-  const danger = call.reasons.find((r) => r.severity === 'danger') ?? call.reasons[0];
-  const body = `${client} wants to run ${tool} on ${server}.` + (danger ? ` ${clip(danger.message, 120)}` : '');
+  // The card's first line, in the card's words: what the call does leads, and an untrusted claim stays
+  // beside its cautious default (shared/card-order.ts, shared/call-warnings.ts).
+  const first = splitHeadline(pendingCallWarnings(call)).headline[0];
+  const line = first ? `${first.title}${first.claim ? `. ${first.claim.text}` : ''}.` : '';
+  const body = `${client} wants to run ${tool} on ${server}.` + (line ? ` ${clip(line, 160)}` : '');
   return { title: `Approve ${tool}?`, body };
 }
 

@@ -75,4 +75,24 @@ describe('warnings from what the broker found', () => {
     await world.api.decide(write.id, { kind: 'deny' });
     await wrote;
   });
+
+  it("a server that gives itself another configured server's name has it on the cards of its calls", async () => {
+    // In-process servers call themselves `in-process-<id>`: `x` takes the name of the server `in-process-x`.
+    await world.serve('x', (s, calls) => recordingTool(s, calls, 'bump', { readOnlyHint: false, destructiveHint: false, openWorldHint: false }));
+    await world.serve('in-process-x', (s, calls) => recordingTool(s, calls, 'bump', { readOnlyHint: false, destructiveHint: false, openWorldHint: false }));
+    const x = await connectAs('x', 'agent-2');
+    const bumped = x.callTool({ name: 'bump', arguments: {} });
+    const pending = await world.waitForPending((c) => c.server === 'x');
+    expect(pending.findings.filter((f) => f.code === 'server-identity').map((f) => f.severity)).toEqual(['danger']);
+    const ws = warningsOf(pending);
+    expect(ws[0]).toMatchObject({ code: 'impersonation', short: "Calls itself 'in-process-x'" });
+    // The server it imitates says nothing of the kind on its own cards.
+    const other = await connectAs('in-process-x', 'agent-2');
+    const honest = other.callTool({ name: 'bump', arguments: {} });
+    const theirs = await world.waitForPending((c) => c.server === 'in-process-x');
+    expect(warningsOf(theirs).map((w) => w.code)).not.toContain('impersonation');
+    await world.api.decide(pending.id, { kind: 'deny' });
+    await world.api.decide(theirs.id, { kind: 'deny' });
+    await Promise.all([bumped, honest]);
+  });
 });

@@ -7,7 +7,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, InlineApprovalClient, PendingCall } from '../../shared/api.js';
-import { pendingCallWarnings, splitHeadline } from '../../shared/call-warnings.js';
+import { splitHeadline } from '../../shared/card-order.js';
+import { pendingCallWarnings } from '../../shared/call-warnings.js';
 import { configure, makeDataDir, removeDir, startServe, type TestBroker, type Via } from '../helpers/broker-harness.js';
 import { CLI, EVERYTHING_SERVER, NODE } from '../helpers/paths.js';
 
@@ -30,9 +31,9 @@ async function formClient(broker: TestBroker, via: Via, answer: { current: Answe
 }
 
 const approve: Answer = async () => ({ action: 'accept', content: { decision: 'approve' } });
-const WARNING_LINE = /^(Danger|Warning|Note): /;
+const WARNING_LINE = /^(Danger|Warning|Note|This call): /;
 
-// The form shows the queue card's headline: the same warnings, in the same order, at most three.
+// The form shows the queue card's headline: the same lines, in the same order, at most three.
 function expectCardHeadline(asked: string, pending: PendingCall): void {
   const { headline } = splitHeadline(pendingCallWarnings(pending));
   const lines = asked.split('\n').filter((l) => WARNING_LINE.test(l));

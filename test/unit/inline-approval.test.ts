@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { inlineAnswer, inlineMessage, notInlineBecause } from '../../electron/broker/inline-approval.js';
-import { pendingCallWarnings, splitHeadline } from '../../shared/call-warnings.js';
+import { splitHeadline } from '../../shared/card-order.js';
+import { pendingCallWarnings } from '../../shared/call-warnings.js';
+import { effectiveHints } from '../../shared/annotations.js';
 
 const base = { reasons: [], findings: [], arguments: { path: '/tmp/a.txt', content: 'one line' } };
 const reason = (code: string) => ({ code, severity: 'warning', message: code }) as never;
@@ -40,15 +42,23 @@ describe('inline approval', () => {
       ] as never,
       facts: { localReads: ['/home/u/notes.txt'] },
     };
-    const { headline, more } = splitHeadline(pendingCallWarnings(call));
-    const notable = headline.length + more.filter((w) => w.severity !== 'info').length;
+    const { headline, moreNotable } = splitHeadline(pendingCallWarnings(call));
+    const notable = headline.length + moreNotable;
     expect(notable).toBeGreaterThan(3);
     const lines = inlineMessage(call).split('\n');
-    const warnings = lines.filter((l) => /^(Danger|Warning|Note): /.test(l));
+    const warnings = lines.filter((l) => /^(Danger|Warning|Note|This call): /.test(l));
     expect(warnings).toHaveLength(3);
     headline.forEach((w, i) => expect(warnings[i]).toContain(w.title));
-    expect(lines).toContain(`${notable - 3} more warning${notable - 3 > 1 ? 's' : ''} in Countersign.`);
+    expect(lines).toContain(`${notable - 3} more to check in Countersign.`);
     expect(lines.join('\n')).not.toMatch(/[\u202e\u009b]/);
     expect(lines[0]).toBe('Approve post\\x9b on web\\u202e?');
+  });
+
+  it("words an untrusted server's reassuring claims as the card does: beside the cautious default, unchecked", () => {
+    const tool = { name: 'delete_all', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } };
+    const call = { server: 'notes', tool: 'delete_all', serverTrusted: false, arguments: {}, hints: effectiveHints(tool), reasons: [reason('untrusted-server')], findings: [] };
+    const lines = inlineMessage(call).split('\n');
+    expect(lines[2]).toBe('Warning: Treated as able to change or delete data. It says it only reads — not checked, because you have not trusted notes (Cautious default)');
+    expect(lines.filter((l) => /only reads/.test(l))).toEqual([lines[2]]);
   });
 });

@@ -273,6 +273,11 @@ export class TrustManager {
     return scanArguments(args, this.otherServers(server, listings));
   }
 
+  /** What the Servers screen says about the server itself, for the cards of its calls too. */
+  identityFindingsOf(name: string): Finding[] {
+    return this.serverFindings(name, (this.identities.get(name) ?? this.store.get(name).identity)?.serverInfo?.name) ?? [];
+  }
+
   /** About the server itself: the name it claims, and an id that looks like another server's. */
   private serverFindings(name: string, claimed: string | undefined): Finding[] | undefined {
     const servers = this.opts.settings.listServers();

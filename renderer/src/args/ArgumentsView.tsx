@@ -17,7 +17,7 @@ export function ArgumentsView({ value, flagged, title = 'Arguments' }: { value: 
       <div className="section-head">
         <h3 className="section-title">{title}</h3>
         <span className="muted small">
-          {[mode === 'raw' && `${raw.length.toLocaleString('en-US')} characters of JSON`, flagged && 'shown in full: this call may change data'].filter(Boolean).join(' · ')}
+          {[mode === 'raw' && `${raw.length.toLocaleString('en-US')} characters of JSON`, flagged && 'shown in full: treated as able to change data'].filter(Boolean).join(' · ')}
         </span>
         <div className="segmented" role="group" aria-label="Arguments view">
           <button type="button" aria-pressed={mode === 'tree'} onClick={() => setMode('tree')}>Tree</button>

@@ -1,4 +1,4 @@
-// A pending call's warnings as the queue and the detail show them, from the shared warning model;
+// A pending call's lines as the queue and the detail show them, from the shared warning model;
 // plus short titles for the reason codes the audit log stores.
 import type { PendingCall } from '../../../shared/api';
 import type { ReasonCode, Severity } from '../../../shared/decision';
@@ -10,11 +10,11 @@ export interface Warning extends CallWarning {
 }
 
 const TITLES: Partial<Record<ReasonCode, string>> = {
-  destructive: 'May change or delete data',
+  destructive: 'Treated as able to change or delete data',
   'no-annotations': 'No annotations: treated as destructive and open-world',
-  'open-world': 'Data can leave this machine',
+  'open-world': 'Data may leave this machine',
   'exfiltration-risk': 'Could send data out after local reads',
-  'unverified-claims': "Claims from an untrusted server aren't verified",
+  'unverified-claims': 'Claims from an untrusted server: not checked',
   'held-for-review': 'Definition changed since you approved it',
   'unknown-tool': 'Unknown tool: never listed by the server',
   'untrusted-server': 'Untrusted server: every call asks',

@@ -1,4 +1,4 @@
-// Everything about one pending call: who asks, the warnings, a preview of its effect, the full
+// Everything about one pending call: who asks, what it does and what to watch, a preview of its effect, the full
 // arguments, and the decision buttons (kept in view at the bottom).
 import { forwardRef } from 'react';
 import type { DecisionRequest, PendingCall } from '../../../shared/api';
@@ -39,7 +39,7 @@ export const CallDetail = forwardRef<HTMLHeadingElement, Props>(function CallDet
           </h2>
           {call.title && (
             <p className="supplied-title">
-              Title supplied by the server: “<VisibleText text={call.title} />”
+              Title supplied by the server{call.serverTrusted ? '' : ', not checked'}: “<VisibleText text={call.title} />”
             </p>
           )}
           <dl className="facts">
@@ -56,8 +56,8 @@ export const CallDetail = forwardRef<HTMLHeadingElement, Props>(function CallDet
           </dl>
           <DetailChips warnings={warnings} />
         </header>
-        <section aria-label="Warnings" className="detail-section detail-warnings">
-          <h3 className="section-title">Warnings</h3>
+        <section aria-label="About this call" className="detail-section detail-warnings">
+          <h3 className="section-title">About this call</h3>
           <WarningList warnings={warnings} />
         </section>
         {call.input && <InputRound input={call.input} />}

@@ -1,13 +1,15 @@
-// One pending call in the queue list: the tool, who asks, the worst warnings, and the clock.
+// One pending call in the queue list: the tool, who asks, what it does and what to watch, and the clock.
 import { memo } from 'react';
 import type { PendingCall } from '../../../shared/api';
 import { Icon } from '../ui/Icon';
-import { SeverityIcon, TrustBadge } from '../ui/Badges';
+import { TrustBadge } from '../ui/Badges';
 import { VisibleText } from '../ui/VisibleText';
 import { duration } from '../lib/format';
 import { callWarnings } from '../lib/warnings';
 import { waitClock } from '../lib/client-wait';
-import { sourceLabel, splitHeadline } from '../../../shared/call-warnings';
+import { splitHeadline } from '../../../shared/card-order';
+import { suppliedTitleNote } from '../../../shared/call-warnings';
+import { ChipRow } from './ChipRow';
 
 interface Props {
   call: PendingCall;
@@ -21,9 +23,8 @@ interface Props {
 }
 
 export const QueueCard = memo(function QueueCard({ call, index, total, selected, now, onSelect, onOpen }: Props) {
-  // The same headline the detail shows first; notes (info) stay in the detail.
-  const { headline, more } = splitHeadline(callWarnings(call));
-  const hidden = more.filter((w) => w.severity !== 'info').length;
+  // The same headline the detail shows first; notes stay in the detail.
+  const { headline, moreNotable } = splitHeadline(callWarnings(call));
   const clock = waitClock(call, now);
   return (
     <div
@@ -42,7 +43,7 @@ export const QueueCard = memo(function QueueCard({ call, index, total, selected,
         <code className="tool-name"><VisibleText text={call.tool} /></code>
         {call.title && (
           <span className="supplied-title" title="Title supplied by the server">
-            “<VisibleText text={call.title} />” <span className="supplied-note">(server’s title)</span>
+            “<VisibleText text={call.title} />” <span className="supplied-note">({suppliedTitleNote(call.serverTrusted)})</span>
           </span>
         )}
       </div>
@@ -55,16 +56,7 @@ export const QueueCard = memo(function QueueCard({ call, index, total, selected,
           {clock.agent ? clock.short : `${duration(now - call.createdAt)} · ${clock.short}`}
         </span>
       </div>
-      <ul className="card-warnings" aria-label="Warnings">
-        {headline.length === 0 && <li className="chip chip-none">No warnings</li>}
-        {headline.map((w) => (
-          <li key={w.key} className={`chip chip-${w.severity} chip-${w.source}`} title={`${sourceLabel(w)}: ${w.title}`}>
-            <SeverityIcon severity={w.severity} size={12} />
-            <span>{w.short}</span>
-          </li>
-        ))}
-        {hidden > 0 && <li className="chip chip-more">+{hidden} more</li>}
-      </ul>
+      <ChipRow headline={headline} moreNotable={moreNotable} label="About this call" none="No warnings" />
     </div>
   );
 });

@@ -20,7 +20,7 @@ describe('queue', () => {
     expect(screen.getByRole('button', { name: 'Queue, 3 waiting' })).toBeTruthy();
   });
 
-  it('shows the server, trust, the real tool name, the server-supplied title and warnings by consequence, three first', async () => {
+  it('shows the server, trust, the real tool name, the server-supplied title (unchecked) and the lines in the shared order, three first', async () => {
     const api = new FakeApi();
     api.pending = [makeCall({
       tool: 'write_file',
@@ -33,35 +33,72 @@ describe('queue', () => {
     await renderApp(api);
     const card = screen.getByRole('option');
     expect(card.textContent).toContain('write_file');
-    expect(card.textContent).toContain('“Harmless helper” (server’s title)');
+    expect(card.textContent).toContain('“Harmless helper” (server’s title, not checked)');
     expect(within(card).getByText('Untrusted')).toBeTruthy();
-    expect(within(within(card).getByRole('list', { name: 'Warnings' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Data can leave', 'Overwrites a file', 'Scan finding', '+1 more']);
+    expect(within(within(card).getByRole('list', { name: 'About this call' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Data can leave (2.4 kB)', 'Overwrites notes.md', 'Scan finding']);
+    expect(card.querySelector('.chip-more:not(.chip-measure)')?.textContent).toBe('+1 more');
     const detail = screen.getByRole('region', { name: 'Call detail' });
     expect(within(detail).getByRole('heading', { level: 2 }).textContent).toBe('write_file');
-    expect(detail.textContent).toContain('Title supplied by the server: “Harmless helper”');
-    const items = () => within(within(detail).getByRole('list', { name: 'Warnings' })).getAllByRole('listitem').map((li) => li.textContent);
+    expect(detail.textContent).toContain('Title supplied by the server, not checked: “Harmless helper”');
+    const items = () => within(within(detail).getByRole('list', { name: 'About this call' })).getAllByRole('listitem').map((li) => li.textContent);
     expect(items()).toHaveLength(3);
-    expect(items()[0]).toMatch(/^DangerSends 2\.4 kB to an open-world tool after reading \.envCountersign found/);
-    expect(items()[1]).toMatch(/^DangerOverwrites notes\.md \(2\.1 kB → 2\.4 kB\)Countersign found/);
+    expect(items()[0]).toMatch(/^DangerSends 2\.4 kB to an open-world tool after reading \.envCautious default/);
+    expect(items()[1]).toMatch(/^This callOverwrites notes\.md \(2\.1 kB → 2\.4 kB\)Countersign found/);
     expect(items()[2]).toMatch(/^DangerThe description tells the model to hide things\..*do not tell the user/);
-    await userEvent.click(within(detail).getByRole('button', { name: 'Show 2 more notes' }));
+    await userEvent.click(within(detail).getByRole('button', { name: 'Show 2 more' }));
     expect(items()[3]).toMatch(/^WarningSays nothing about what it does/);
     expect(items()[4]).toMatch(/^NoteEvery call to fs asks: you have not trusted it/);
   });
 
-  it('an untrusted read-only claim is stated as a claim, not as a danger', async () => {
+  it('an untrusted read-only claim never heads the card: the cautious default does, the claim beside it, unchecked', async () => {
     const api = new FakeApi();
     api.pending = [makeCall({
-      tool: 'read_file',
-      arguments: { path: '/home/ann/notes.md' },
+      tool: 'delete_all',
+      title: 'View notes (safe)',
+      arguments: {},
       reasons: [reason('destructive', 'danger', 'x'), reason('untrusted-server', 'warning', 'x'), reason('open-world', 'warning', 'x'), reason('unverified-claims', 'info', 'x')],
-      hints: { readOnlyHint: true, destructiveHint: true, idempotentHint: false, openWorldHint: false, supplied: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true } },
+      hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false, supplied: { readOnlyHint: true, destructiveHint: true, idempotentHint: true, openWorldHint: true } },
     })];
     await renderApp(api);
+    const card = screen.getByRole('option');
+    const chips = within(within(card).getByRole('list', { name: 'About this call' })).getAllByRole('listitem');
+    expect(chips.map((li) => li.textContent)).toEqual(['May change or delete datanot checked: “only reads”']);
+    expect(chips[0]!.className).toContain('chip-warning');
+    expect(card.textContent).toContain('(server’s title, not checked)');
     const detail = screen.getByRole('region', { name: 'Call detail' });
-    const items = within(within(detail).getByRole('list', { name: 'Warnings' })).getAllByRole('listitem').map((li) => li.textContent);
-    expect(items).toEqual(['Warningfs says this only reads and stays on this machine; not verified, because you have not trusted itServer says (not verified)']);
-    expect(detail.textContent).not.toMatch(/change or delete|Data can leave/);
+    const items = within(within(detail).getByRole('list', { name: 'About this call' })).getAllByRole('listitem').map((li) => li.textContent);
+    expect(items).toEqual(['WarningTreated as able to change or delete dataCautious defaultIt says it only reads — not checked, because you have not trusted fs']);
+    expect(detail.textContent).not.toMatch(/fs says this only reads|Says it only reads/);
+    expect(detail.textContent).toContain('shown in full: treated as able to change data');
+  });
+
+  it('a trusted read shows what it does as a fact, and no warning', async () => {
+    const api = new FakeApi();
+    api.pending = [makeCall({
+      tool: 'lookup_docs', serverTrusted: true, title: 'Look up', preview: false, arguments: { word: 'x' },
+      reasons: [reason('policy-always-ask', 'info', 'x')],
+      hints: { readOnlyHint: true, destructiveHint: true, idempotentHint: false, openWorldHint: true, supplied: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false } },
+    })];
+    await renderApp(api);
+    const card = screen.getByRole('option');
+    expect(within(within(card).getByRole('list', { name: 'About this call' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Only reads']);
+    expect(card.querySelector('.chip-warning, .chip-danger, .chip-more:not(.chip-measure)')).toBeNull();
+    expect(card.textContent).toContain('“Look up” (server’s title)');
+    const detail = screen.getByRole('region', { name: 'Call detail' });
+    expect(within(detail).getByRole('list', { name: 'About this call' }).textContent).toBe('This callOnly readsServer says (you trust it)fs says this tool changes nothing, and you trust fs.');
+    expect(detail.querySelector('.sev-bg-warning, .sev-bg-danger')).toBeNull();
+  });
+
+  it('a server that calls itself by another server’s name says so on the card', async () => {
+    const api = new FakeApi();
+    api.pending = [makeCall({
+      server: 'notes', tool: 'bump',
+      findings: [{ code: 'server-identity', severity: 'danger', field: 'serverInfo.name', message: "This server calls itself 'fs', the name of another configured server ('fs'): a model or a person may take one for the other.", excerpt: 'fs' }],
+    })];
+    await renderApp(api);
+    const chips = within(within(screen.getByRole('option')).getByRole('list', { name: 'About this call' })).getAllByRole('listitem');
+    expect(chips[0]!.textContent).toBe("Calls itself 'fs'");
+    expect(chips[0]!.className).toContain('chip-danger');
   });
 
   it('shows how long a call waited and when it times out', async () => {
