@@ -28,7 +28,8 @@ export function isCountersignName(word: string): boolean {
   for (let i = 0; i < 3; i++) w = w.replace(/\.(?:mjs|cjs|js|ts|exe|cmd|bat|ps1|sh|appimage|app)$/, '');
   w = w.replace(/[-_ ]v?\d[\w.+-]*$/, '');
   if (w === 'countersign') return true;
-  if (!/[*?[]/.test(w) || w.length > 64) return false;
+  // A glob can match it only with the name's own letters beside its wildcards (prose's "why?" cannot).
+  if (!/[*?[]/.test(w) || w.length > 64 || !/^[countersig*?[\]!^-]+$/.test(w)) return false;
   // A shell glob: * any run, ? one character, [...] a class.
   const source = w.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.').replace(/\[!/g, '[^');
   try {
@@ -38,17 +39,35 @@ export function isCountersignName(word: string): boolean {
   }
 }
 
-/** The word after `at` in `text`, past spaces, quotes, commas, brackets and `${IFS}`. */
+/** Ends a shell word: whitespace, an operator, a backquote, or a comma or bracket between argv items. */
+const endsShellWord = (c: number): boolean => c <= 32 || c === 0x3b || c === 0x7c || c === 0x26 || c === 0x3c || c === 0x3e
+  || c === 0x28 || c === 0x29 || c === 0x60 || c === 0x2c || c === 0x5b || c === 0x5d || c === 0xa0 || c === 0x3000;
+
+/**
+ * The shell word after `at` in `text` as the shell passes it on (quotes removed, escapes undone), past
+ * spaces, commas, brackets and `${IFS}`; `$` when it starts with an expansion, `` ` `` with a substitution.
+ */
 function nextWord(text: string, at: number): string {
   let i = at;
   for (;;) {
-    const ifs = /^\$\{?IFS\}?/.exec(text.slice(i, i + 6));
+    const ifs = text[i] === '$' ? /^\$\{?IFS\}?/.exec(text.slice(i, i + 6)) : null;
     if (ifs) i += ifs[0].length;
-    else if (i < text.length && /[\s"'`,[\]]/.test(text[i]!)) i++;
+    else if (i < text.length && (endsShellWord(text.charCodeAt(i)) || text[i] === '"' || text[i] === "'") && !(text[i] === '`' && i > at)) i++;
     else break;
   }
-  const m = /^[^\s"'`,[\];|&<>()]*/.exec(text.slice(i, i + 256));
-  return m ? m[0] : '';
+  let word = '';
+  for (let j = i; j < text.length && j - i < 256; j++) {
+    const c = text[j]!;
+    if (c === '$' || c === '`') return word || c;
+    if (c === '"' || c === "'") continue;
+    if (c === '\\') {
+      word += text[++j] ?? '';
+      continue;
+    }
+    if (endsShellWord(text.charCodeAt(j)) || c === '=') break;
+    word += c;
+  }
+  return word;
 }
 
 /** A word that, after a Countersign program name, makes it a run of the CLI. */
@@ -56,34 +75,45 @@ function startsCommand(word: string): boolean {
   return COMMANDS.has(word) || word.startsWith('-') || word.startsWith('$') || word.startsWith('`');
 }
 
+/** The name with quotes or backslashes between any of its letters (`c\\ountersign`, `counter"sign"`), or a glob character. */
+const NAME_HINT = new RegExp(`${[...'countersign'].join(`["'\\\\]*`)}|[*?[]`, 'gi');
+
 /** Where `text` runs Countersign's CLI: an excerpt around it, or undefined. */
 export function cliRunIn(text: string): string | undefined {
   // Each hit of the name (or of a glob character) is widened to its word, as pathWords does for paths.
-  const hint = /countersign|[*?[]/gi;
+  const hint = new RegExp(NAME_HINT);
   for (let m = hint.exec(text); m; m = hint.exec(text)) {
     let start = m.index;
     let end = m.index + m[0].length;
     while (start > 0 && !isBreak(text.charCodeAt(start - 1))) start--;
     while (end < text.length && !isBreak(text.charCodeAt(end))) end++;
     hint.lastIndex = Math.max(end, m.index + 1);
-    if (!isCountersignName(text.slice(start, end))) continue;
-    if (startsCommand(nextWord(text, end))) return text.slice(Math.max(0, start - 40), Math.min(text.length, end + 80));
+    // A glob hit (prose is full of `?`) is looked at only when a CLI command follows it: the cheaper test first.
+    const glob = m[0].length === 1;
+    if (glob && !startsCommand(nextWord(text, end))) continue;
+    const name = text.slice(start, end);
+    if (!isCountersignName(name) && !(/["'\\]/.test(m[0]) && isCountersignName(shellUnquoted(name)))) continue;
+    if (glob || startsCommand(nextWord(text, end))) return text.slice(Math.max(0, start - 40), Math.min(text.length, end + 80));
   }
   return undefined;
 }
 
 /**
- * Where the arguments run Countersign's CLI, or undefined. Every string and key is read in order as one
- * text (an argv array's items, `{command, args}`), as written and as a shell passes it on (quotes and
- * escapes removed: `c\ountersign`, `"counter"sign`). `complete` false: more than was read; the caller
- * fails closed.
+ * Where the arguments run Countersign's CLI, or undefined. Every string value is read in order as one
+ * text (an argv array's items, `{command, args}`), the keys as another; quotes and escapes inside the
+ * name or its first argument are read as a shell reads them (`c\ountersign "ser"vers`). `complete`
+ * false: more than was read; the caller fails closed.
  */
 export function cliRun(args: unknown): { excerpt?: string; complete: boolean } {
-  const parts: string[] = [];
-  const { complete } = walkStrings(args, (s) => {
-    parts.push(s);
+  // Values in order, as an argv (`{command: 'countersign', args: [...]}` reads as one command line); keys apart.
+  const values: string[] = [];
+  const keys: string[] = [];
+  const { complete } = walkStrings(args, (s, place) => {
+    (place.isKey ? keys : values).push(s);
   });
-  const text = parts.join('\n');
-  const excerpt = cliRunIn(text) ?? ((u) => (u === undefined ? undefined : cliRunIn(u)))(shellUnquoted(text));
-  return { excerpt, complete };
+  for (const text of [values.join('\n'), keys.join('\n')]) {
+    const excerpt = cliRunIn(text);
+    if (excerpt !== undefined) return { excerpt, complete };
+  }
+  return { complete };
 }

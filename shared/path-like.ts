@@ -67,14 +67,35 @@ export function isPathText(text: string): boolean {
   return looksLikePath(text) && /^(~|\/|\\|\.\.?(?:[\\/]|$)|\$\{?[A-Za-z_]|%[A-Za-z_]+%|[A-Za-z]:[\\/]|file:)/i.test(text);
 }
 
+/** What ends a shell word: whitespace, an operator, a backquote. Quotes do not: `~/".config"/x` is one word. */
+const isShellBreak = (c: number): boolean => c <= 32 || c === 0x3b || c === 0x7c || c === 0x26 || c === 0x3c || c === 0x3e || c === 0x28 || c === 0x29 || c === 0x60
+  || c === 0xa0 || c === 0x3000 || c === 0x2028 || c === 0x2029;
+/** Where quoting may hide a path: a quote beside a path character, any backslash, `${NAME}/`. */
+const QUOTING_HINT = /[\\/~$]["']|["'][\\/~$.]|\\|\$\{[A-Za-z_]\w*\}[\\/]/g;
+const MAX_SHELL_WORD = 4096;
+
+/** A shell word as a shell passes it on: quotes removed, backslash escapes undone, `${NAME}` as `$NAME`. */
+export function shellUnquoted(word: string): string {
+  return word.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, '$$$1').replace(/\\(.)/gs, '$1').replace(/["']/g, '');
+}
+
 /**
- * The text as a shell would pass it on: quotes removed, backslash escapes undone, `${NAME}` as `$NAME`.
- * `cat "$HOME"/.ssh/x` and `~/".config"/x` then read as the one path they are. Undefined when unchanged.
+ * Each shell word of `text` whose quoting or escapes could hide a path (`cat "$HOME"/.ssh/x`,
+ * `~/".config"/x`, `.con\fig`, `${HOME}/x`), as the shell would pass it on, until `visit` returns false.
+ * Only words around a hint are built, so 10 MB of quoted prose costs a scan.
  */
-export function shellUnquoted(text: string): string | undefined {
-  if (!/["'\\{]/.test(text)) return undefined;
-  const out = text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, '$$$1').replace(/\\(.)/gs, '$1').replace(/["']/g, '');
-  return out === text ? undefined : out;
+export function shellWords(text: string, visit: (word: string) => boolean): void {
+  const hint = new RegExp(QUOTING_HINT);
+  for (let m = hint.exec(text); m; m = hint.exec(text)) {
+    let start = m.index;
+    let end = m.index + m[0].length;
+    while (start > 0 && m.index - start < MAX_SHELL_WORD && !isShellBreak(text.charCodeAt(start - 1))) start--;
+    while (end < text.length && end - m.index < MAX_SHELL_WORD && !isShellBreak(text.charCodeAt(end))) end++;
+    hint.lastIndex = end;
+    const word = text.slice(start, end);
+    const unquoted = shellUnquoted(word);
+    if (unquoted !== word && unquoted.length && !visit(unquoted)) return;
+  }
 }
 
 /** Words in argument names that say the argument holds a path (split at case changes, `_`, `-`, `.`). */
@@ -143,13 +164,15 @@ export function namedPaths(args: unknown, opts: { schema?: unknown } = {}): { pa
     }
     if (!place.isKey && CONTENT_NAMES.has(place.key)) return true;
     let ok = true;
-    for (const form of [text, shellUnquoted(text)]) {
-      if (form === undefined) continue;
+    const words = (form: string): boolean => {
       pathWords(form, (word) => {
         if (word !== text && looksLikePath(word)) ok = add(place.top, word);
         return ok;
       });
-    }
+      return ok;
+    };
+    words(text);
+    if (ok) shellWords(text, words);
     return ok;
   };
   const { complete } = walkStrings(args, visit);

@@ -4,7 +4,7 @@
 // (electron/broker/self-protection.ts); this file has no Node imports, so both sides can use it.
 
 import { walkStrings } from './argument-strings.js';
-import { looksLikePath, pathWords, shellUnquoted, SPLIT } from './path-like.js';
+import { looksLikePath, pathWords, shellWords, SPLIT } from './path-like.js';
 
 /** A file or folder that no rule, lease, allowance or trust may let a call touch without the person. */
 export interface ProtectedPath {
@@ -72,8 +72,8 @@ function folded(text: string, both: boolean): string | undefined {
 
 /**
  * Every string that might name a file: each string value and key whole (when on one line, and short
- * or folding short), as a shell would pass it on (quotes removed), and each path-like word inside any
- * string (a shell command, a config it writes). `complete` is false when the call holds more than this
+ * or folding short), each path-like word inside any string (a shell command, a config it writes), and
+ * each quoted or escaped shell word as the shell passes it on. `complete` is false when the call holds more than this
  * reads (too many strings or values, or too deep): self-protection then treats it as critical.
  */
 export function pathCandidates(args: unknown): { texts: string[]; complete: boolean } {
@@ -89,20 +89,23 @@ export function pathCandidates(args: unknown): { texts: string[]; complete: bool
       }
     }
   };
-  const words = (s: string): void => {
+  const words = (s: string): boolean => {
     pathWords(s, (word) => {
       if (out.size >= MAX_CANDIDATES) return !(full = true);
-      if (!out.has(word) && looksLikePath(word)) whole(word);
+      if (word !== s && !out.has(word) && looksLikePath(word)) whole(word);
       return true;
     });
+    return !full;
   };
   const { complete } = walkStrings(args, (s) => {
     if (out.size >= MAX_CANDIDATES) return !(full = true);
     whole(s);
-    const unquoted = shellUnquoted(s);
-    if (unquoted !== undefined) whole(unquoted);
     if (SPLIT.test(s) || s.length > MAX_WHOLE) words(s);
-    if (unquoted !== undefined) words(unquoted);
+    // Quoted or escaped words, as the shell passes them on: each whole, and its path words.
+    shellWords(s, (w) => {
+      if (!full && looksLikePath(w)) whole(w);
+      return words(w);
+    });
     return !full;
   });
   return { texts: [...out], complete: complete && !full };

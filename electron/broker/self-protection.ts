@@ -359,6 +359,10 @@ export function findProtected(args: unknown, scope: ProtectScope, opts: FindOpti
   const compare = { sep: pathFor(scope.platform).sep, caseInsensitive: scope.platform === 'darwin' || scope.platform === 'win32' };
   const lexical = [...matchProtected(known, scope.roots, compare), ...matchProtected(guessed, scope.roots, compare).filter((m) => m.kind !== 'ancestor')];
   const seen = new Set(found.map((m) => `${m.kind}\0${m.root}\0${m.text}`));
-  for (const m of lexical) if (!seen.has(`${m.kind}\0${m.root}\0${m.text}`)) found.push(m);
+  for (const m of lexical) {
+    const key = `${m.kind}\0${m.root}\0${m.text}`;
+    if (!seen.has(key)) found.push(m);
+    seen.add(key);
+  }
   return found.sort((a, b) => (a.kind === 'ancestor') === (b.kind === 'ancestor') ? 0 : a.kind === 'ancestor' ? 1 : -1);
 }

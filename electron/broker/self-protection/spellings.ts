@@ -88,7 +88,7 @@ function envValue(name: string, scope: SpellingScope, ignoreCase: boolean): stri
   return key === undefined ? undefined : scope.env[key];
 }
 
-const VARIABLE = /^(?:\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?[-=]([^}]*)|[:?+][^}]*)?\}|\$([A-Za-z_][A-Za-z0-9_]*)|%([A-Za-z_][A-Za-z0-9_()]*)%|\$env:([A-Za-z_][A-Za-z0-9_]*))(.*)$/is;
+const VARIABLE = /^(?:\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?[-=]([^}]*)|[:?+][^}]*)?\}|\$(?!env:)([A-Za-z_][A-Za-z0-9_]*)|%([A-Za-z_][A-Za-z0-9_()]*)%|\$env:([A-Za-z_][A-Za-z0-9_]*))(.*)$/is;
 const PROC_ALIAS = /^\/proc\/(?:self|thread-self|\d+)(?:\/task\/\d+)?\/(root|cwd)(?=\/|$)(.*)$/s;
 
 /** The readings of one text: absolute paths, or paths to be read from every base folder. */
