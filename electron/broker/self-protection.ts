@@ -170,8 +170,24 @@ function prepare(scope: ProtectScope): Prepared {
   return ready;
 }
 
-/** Hard links into the protected folders: the files there with more than one name. */
+const linkIndexes = new Map<string, { at: number; index: NonNullable<Prepared['links']> }>();
+
+/**
+ * Hard links into the protected folders: the files there with more than one name (kept a second, for
+ * every scope with the same folders: `connect` gets a new scope with each lease). Installed packages'
+ * `node_modules` are not walked: a link into them is made only by a tool that can write anywhere anyway.
+ */
 function linkIndex(scope: ProtectScope): NonNullable<Prepared['links']> {
+  const key = JSON.stringify(scope.roots.map((r) => r.path));
+  const kept = linkIndexes.get(key);
+  if (kept && performance.now() - kept.at < 1000) return kept.index;
+  if (linkIndexes.size > 16) linkIndexes.clear();
+  const index = walkLinks(scope);
+  linkIndexes.set(key, { at: performance.now(), index });
+  return index;
+}
+
+function walkLinks(scope: ProtectScope): NonNullable<Prepared['links']> {
   const ids = new Map<string, number>();
   let seen = 0;
   let overflow = false;
@@ -195,7 +211,7 @@ function linkIndex(scope: ProtectScope): NonNullable<Prepared['links']> {
         const e = lstatEntry(p);
         if (!e) continue;
         if (e.file && e.nlink > 1) ids.set(`${e.dev}:${e.ino}`, i);
-        else if (e.dir) {
+        else if (e.dir && name !== 'node_modules') {
           if (depth + 1 < MAX_INDEX_DEPTH) queue.push([p, depth + 1]);
           else overflow = true;
         }

@@ -245,3 +245,17 @@ describe('case and Unicode on the systems that fold them', () => {
     expect(findProtected({ path: `${roaming}\\Countersign-old\\x` }, { ...scope })).toEqual([]);
   });
 });
+
+describe("connect's lease check", () => {
+  it('gives the broker\'s answers from the scope a lease carries (JSON over the socket)', () => {
+    const texts = [
+      '.local/state/countersign-keys/abc123.key.json', '.config/Countersign/mcp-token', 'project/../.config/Countersign', 'backup.json', 'token-copy.txt',
+      'li\u0308nk/mcp-token', '%2Econfig/Countersign', `file://localhost${dataDir}`, '$XDG_STATE_HOME/countersign-keys', 'notes.txt', '.', '.config', 'hello',
+      'cat "$HOME"/.config/Countersign/mcp-token', 'countersign servers approve x',
+    ];
+    for (const scope of [fsLike, bare]) {
+      const leased = JSON.parse(JSON.stringify(scope)) as ProtectScope;
+      for (const text of texts) expect(findProtected({ v: text }, leased), text).toEqual(findProtected({ v: text }, { ...scope }));
+    }
+  });
+});
