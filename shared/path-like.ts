@@ -111,7 +111,11 @@ export function isPathArgumentName(key: string): boolean {
   return words.some((w) => PATH_NAME_WORDS.has(w));
 }
 
-/** Arguments a tool's schema says hold paths: a top-level property with a URI format, or that says "path", "file" or "folder". */
+/**
+ * Arguments a tool's schema says hold paths: a top-level property with a URI format, or whose title or
+ * description says "path", "filename", "directory" or "folder" (not merely "file": "the content to write
+ * to the file" is content). File content is never a path argument.
+ */
 export function schemaPathArguments(schema: unknown): Set<string> {
   const out = new Set<string>();
   const props = (schema as { properties?: unknown } | undefined)?.properties;
@@ -121,9 +125,9 @@ export function schemaPathArguments(schema: unknown): Set<string> {
     const { format, description, title, items } = p as Record<string, unknown>;
     if (typeof format === 'string' && /^(?:uri|uri-reference|iri|iri-reference)$/.test(format)) return true;
     const words = `${typeof title === 'string' ? title : ''} ${typeof description === 'string' ? description : ''}`;
-    return /\b(?:paths?|files?|filenames?|folders?|director(?:y|ies))\b/i.test(words) || says(items);
+    return /\b(?:paths?|file ?names?|folders?|director(?:y|ies))\b/i.test(words) || says(items);
   };
-  for (const [name, p] of Object.entries(props)) if (says(p)) out.add(name);
+  for (const [name, p] of Object.entries(props)) if (!CONTENT_NAMES.has(name) && says(p)) out.add(name);
   return out;
 }
 

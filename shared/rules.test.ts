@@ -162,10 +162,15 @@ describe('a path scope reads every path the call names (issue 21, point 7)', () 
   });
 
   it('a bare value counts as a path where the tool\'s schema says the argument holds one', () => {
-    const schema = { type: 'object', properties: { save: { type: 'string', description: 'The file to save to' }, mode: { type: 'string' } } };
+    const schema = {
+      type: 'object',
+      properties: { save: { type: 'string', description: 'Path of the file to save to' }, mode: { type: 'string' }, content: { type: 'string', description: 'What to write to the file path' } },
+    };
     expect(covers({ path: '/p/src/a', save: 'notes', mode: 'fast' })).toBe(true);
     expect(covers({ path: '/p/src/a', save: 'notes', mode: 'fast' }, undefined, schema)).toBe(false);
     expect(covers({ path: '/p/src/a', save: '/p/src/notes', mode: 'fast' }, undefined, schema)).toBe(true);
+    // File content stays content, whatever its description says.
+    expect(covers({ path: '/p/src/a', content: 'hello' }, undefined, schema)).toBe(true);
     const d = decide(input({ tool: { ...write, inputSchema: schema }, rules: [rule({ scope: under('/p/src') })], arguments: { path: '/p/src/a', save: 'notes' } }));
     expect(d.outcome).toBe('ask');
   });
