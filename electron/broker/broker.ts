@@ -329,8 +329,6 @@ export class Broker {
       // A client's config decides what commands it starts: a project's too (`.vscode/mcp.json`, …).
       ...knownClientConfigs(this.clients.where(), projects).map((c) => ({ path: c.path, what: `${c.client}'s MCP config` })),
       ...this.seal.protectedPaths(),
-      // Naming a program that starts Countersign's CLI runs Countersign (its name is checked apart, cli-invocation.ts).
-      ...cliPrograms().map((p) => ({ path: p, what: "Countersign's command line", runs: true as const })),
       ...(this.opts.protectedPaths?.() ?? []),
     ];
   }
@@ -352,7 +350,9 @@ export class Broker {
     const folders = argumentFolders(local?.args ?? [], cwd);
     // The server's folder and the folders it is given are where project configs could be written.
     const projects = [cwd, ...new Set([...(local?.args ?? []).filter((a) => isAbsolute(a)), ...folders])];
-    const scope = scopeFor(this.protectedPaths(projects), cwd, this.opts.env ?? process.env, { folders, serverEnv: local?.env });
+    // Naming a program that starts Countersign's CLI runs Countersign (its name is checked apart, cli-invocation.ts).
+    const programs = cliPrograms().map((p) => ({ path: p, what: "Countersign's command line", runs: true as const }));
+    const scope = scopeFor([...this.protectedPaths(projects), ...programs], cwd, this.opts.env ?? process.env, { folders, serverEnv: local?.env });
     if (this.scopes.size > 100) this.scopes.clear();
     this.scopes.set(key, { scope, until: Date.now() + 1000 });
     return scope;

@@ -338,6 +338,7 @@ export function findProtected(args: unknown, scope: ProtectScope, opts: FindOpti
   const known: ResolvedCandidate[] = [];
   const guessed: ResolvedCandidate[] = [];
   const byInode: Array<[number, string]> = [];
+  let unread = false;
   for (const text of texts) {
     const forms = [new Set<string>(), new Set<string>()];
     const hits = new Set<number>();
@@ -360,6 +361,7 @@ export function findProtected(args: unknown, scope: ProtectScope, opts: FindOpti
       });
     } else {
       const read = absoluteForms(text, scope);
+      if (!read.complete) unread = true;
       for (const abs of read.known) follow(abs, forms[0]!);
       for (const abs of read.guessed) follow(abs, forms[1]!);
     }
@@ -372,6 +374,7 @@ export function findProtected(args: unknown, scope: ProtectScope, opts: FindOpti
     found.push({ kind: root.runs ? 'runs' : 'inside', what: root.what, root: root.path, text });
   }
   if (walker.unindexedLink) found.push(OVERFLOW('a file with more than one name (a hard link), where Countersign cannot tell which'));
+  if (unread) found.push(OVERFLOW('a path with more readings than Countersign checks'));
   const compare = { sep: pathFor(scope.platform).sep, caseInsensitive: scope.platform === 'darwin' || scope.platform === 'win32' };
   const lexical = [...matchProtected(known, scope.roots, compare), ...matchProtected(guessed, scope.roots, compare).filter((m) => m.kind !== 'ancestor')];
   const seen = new Set(found.map((m) => `${m.kind}\0${m.root}\0${m.text}`));

@@ -193,6 +193,10 @@ describe('where in the arguments', () => {
     let deep: unknown = 'x';
     for (let i = 0; i < 70; i++) deep = { deep };
     expect(kinds(deep)).toEqual(['inside']);
+    // A text with more readings than are made (many folders, several decodings): not let through unread.
+    const many = { ...bare, bases: Array.from({ length: 100 }, (_, i) => path.join(root, `f${i}`)), known: 100 };
+    expect(kinds({ v: '%2561\\b' }, many)).toEqual(['inside']);
+    expect(findProtected({ v: '%2561\\b' }, many)[0]!.what).toMatch(/more readings/);
   });
 
   it('no false alarms for ordinary values', () => {

@@ -22,8 +22,8 @@ export interface SpellingScope {
   platform: NodeJS.Platform;
 }
 
-/** More readings than any honest path has: past this a text's further readings are not made. */
-const MAX_FORMS = 64;
+/** More readings than any honest path has: past this the text is reported as not fully read (it asks). */
+const MAX_FORMS = 256;
 
 export function pathFor(platform: NodeJS.Platform): path.PlatformPath {
   return platform === 'win32' ? path.win32 : path.posix;
@@ -148,9 +148,10 @@ function windowsForms(abs: string): string {
 
 /**
  * Every absolute, normalised path `text` may name (lexically: no file is looked at): `known`, absolute or
- * from a folder the server reads from; `guessed`, only from home or Countersign's folder.
+ * from a folder the server reads from; `guessed`, only from home or Countersign's folder. `complete` is
+ * false when the text has more readings than are made: the caller fails closed.
  */
-export function absoluteForms(text: string, scope: SpellingScope): { known: string[]; guessed: string[] } {
+export function absoluteForms(text: string, scope: SpellingScope): { known: string[]; guessed: string[]; complete: boolean } {
   const p = pathFor(scope.platform);
   const known = new Set<string>();
   const guessed = new Set<string>();
@@ -158,17 +159,20 @@ export function absoluteForms(text: string, scope: SpellingScope): { known: stri
     set.add(scope.platform === 'win32' ? windowsForms(f) : f);
     return known.size + guessed.size < MAX_FORMS;
   };
+  const done = (complete: boolean) => {
+    for (const f of known) guessed.delete(f);
+    return { known: [...known], guessed: [...guessed], complete };
+  };
   for (const reading of readings(text, scope.platform)) {
     for (const r of expand(reading, scope)) {
       if ('abs' in r) {
-        if (!add(known, p.resolve(scope.bases[0] ?? p.sep, r.abs))) return { known: [...known], guessed: [...guessed] };
+        if (!add(known, p.resolve(scope.bases[0] ?? p.sep, r.abs))) return done(false);
         continue;
       }
       for (let i = 0; i < scope.bases.length; i++) {
-        if (!add(i < scope.known ? known : guessed, p.resolve(scope.bases[i]!, r.rel))) return { known: [...known], guessed: [...guessed] };
+        if (!add(i < scope.known ? known : guessed, p.resolve(scope.bases[i]!, r.rel))) return done(false);
       }
     }
   }
-  for (const f of known) guessed.delete(f);
-  return { known: [...known], guessed: [...guessed] };
+  return done(true);
 }
