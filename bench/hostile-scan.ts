@@ -4,11 +4,13 @@
 //   broker does anyway to log it), target ≤ 200 ms per 10 MB;
 // - the broker's argument scan (scanArguments), which yields: the longest the event loop was held while
 //   it ran, measured by an independent setImmediate loop, target ≤ 50 ms;
-// - the self-protection path search on the same text, and the nesting check on 100,000 levels.
+// - the self-protection path search and its check for a run of Countersign's CLI on the same text, and
+//   the nesting check on 100,000 levels.
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { MAX_ARGUMENT_DEPTH, nestingDepth, scanArguments } from '../electron/broker/argument-checks.js';
 import { scanText } from '../shared/description-scan.js';
+import { cliRun } from '../shared/cli-invocation.js';
 import { pathCandidates } from '../shared/protected-paths.js';
 import type { BenchCase } from './case.js';
 import { median, table } from './stats.js';
@@ -96,7 +98,10 @@ export const hostileScan: BenchCase = {
         total.push(scanned.ms);
         stall.push(scanned.stallMs);
         wallStall.push(scanned.wallStallMs);
-        paths.push(timed(() => pathCandidates({ content: text })));
+        paths.push(timed(() => {
+          pathCandidates({ content: text });
+          cliRun({ content: text });
+        }));
       }
       const med = (xs: number[]) => median([...xs].sort((a, b) => a - b));
       rows.push([
@@ -112,7 +117,7 @@ export const hostileScan: BenchCase = {
     }
     out(`10 MB argument texts, CPU ms, median of ${ROUNDS} rounds; targets: scan ≤ ${TARGET_SCAN_MS} ms, event loop held ≤ ${TARGET_STALL_MS} ms; (!) marks a miss`);
     out('(longest stall: CPU time between two turns of the event loop, the worst of all rounds; wall: the same in wall time, which on a busy machine includes other processes\' turns)');
-    for (const line of table(['text', 'scan', 'JSON.stringify', 'scan/stringify', 'scan, yielding', 'longest stall', 'wall', 'path search'], rows)) out(line);
+    for (const line of table(['text', 'scan', 'JSON.stringify', 'scan/stringify', 'scan, yielding', 'longest stall', 'wall', 'path + CLI search'], rows)) out(line);
 
     let deep: unknown = 'x';
     for (let i = 0; i < 100_000; i++) deep = [deep];

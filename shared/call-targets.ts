@@ -1,6 +1,6 @@
 // Which of a call's arguments name files, and what the call does to them, read from argument names
-// (server-filesystem and the common editor-style tools). Pure: the broker stats the paths it finds,
-// the warnings and the scoped rules read the same list, so they agree on what a call touches.
+// (server-filesystem and the common editor-style tools), for the card's facts and words. Pure. Scoped
+// rules do not rely on this list: they read every path anywhere in the call (shared/path-like.ts).
 
 export type TargetRole = 'write' | 'edit' | 'delete' | 'move-from' | 'move-to' | 'read' | 'other';
 
@@ -24,7 +24,7 @@ const PATH_KEYS = ['path', 'file_path', 'filePath', 'filepath', 'file', 'filenam
 const LIST_KEYS = ['paths', 'files'];
 const FROM_KEYS = ['source', 'src', 'from', 'oldPath', 'old_path'];
 const TO_KEYS = ['destination', 'dest', 'target', 'to', 'newPath', 'new_path'];
-const CONTENT_KEYS = ['content', 'contents', 'file_text', 'fileText', 'new_content', 'newContent', 'text', 'data', 'body'];
+export const CONTENT_KEYS = ['content', 'contents', 'file_text', 'fileText', 'new_content', 'newContent', 'text', 'data', 'body'];
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -54,7 +54,7 @@ export function callTargets(tool: string, args: unknown): CallTarget[] {
   for (const k of PATH_KEYS) if (Object.hasOwn(args, k)) add(k, args[k], single);
   for (const k of LIST_KEYS) {
     const list = args[k];
-    if (Array.isArray(list)) for (const item of list.slice(0, 1000)) add(k, item, verb ?? 'other');
+    if (Array.isArray(list)) for (const item of list) add(k, item, verb ?? 'other');
   }
   const from = FROM_KEYS.find((k) => typeof args[k] === 'string');
   const to = TO_KEYS.find((k) => typeof args[k] === 'string');

@@ -64,6 +64,7 @@ export function decide(input: DecisionInput): DecisionResult {
   // exfiltration guard only when it says so.
   const ruleFor = (guarded: boolean) => mine.find((r) => ruleApplies(r, input.toolName, {
     arguments: input.arguments, sessionId: input.sessionId, now: input.now ?? Date.now(), definitionHash: input.definitionHash, exfiltration: guarded,
+    schema: input.tool?.inputSchema,
   }));
 
   if (!trusted) {

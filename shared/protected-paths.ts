@@ -3,100 +3,112 @@
 // folder holding one. Resolving (home, file:// URIs, the server's folder, symlinks) is the core's job
 // (electron/broker/self-protection.ts); this file has no Node imports, so both sides can use it.
 
+import { walkStrings } from './argument-strings.js';
+import { looksLikePath, pathWords, shellWords, SPLIT } from './path-like.js';
+
 /** A file or folder that no rule, lease, allowance or trust may let a call touch without the person. */
 export interface ProtectedPath {
   path: string;
   /** What it is, for the person: "Countersign's data folder", "Claude Desktop's config"… */
   what: string;
+  /** A program that runs Countersign's command line: a call naming it (not a folder above it) runs Countersign. */
+  runs?: true;
 }
 
 export interface ProtectedMatch {
-  /** `inside`: the path is the protected one or inside it. `ancestor`: a folder that holds it. */
-  kind: 'inside' | 'ancestor';
+  /**
+   * `inside`: the path is the protected one or inside it. `ancestor`: a folder that holds it. `runs`: the
+   * call runs Countersign's command line (electron/broker/self-protection.ts, shared/cli-invocation.ts).
+   */
+  kind: 'inside' | 'ancestor' | 'runs';
   what: string;
-  /** The protected path, as configured. */
+  /** The protected path, as configured ('' when the match is not about one path). */
   root: string;
   /** The argument text that named it. */
   text: string;
 }
 
-/** Beyond this a string is data, not a path; path-like words inside it are still checked. */
+/** Beyond this a string is data, not a path, unless its `.`/`..` segments fold it shorter; path-like words inside it are still checked. */
 const MAX_WHOLE = 4096;
 const MAX_CANDIDATES = 10_000;
-const MAX_DEPTH = 32;
-/** Shell and JSON punctuation that cannot be part of a path written unquoted. */
-const SPLIT = /[\s"'`;|&<>(){}[\],=]+/u;
-const STOP = `\\s"'\`;|&<>(){}[\\],=`;
-const WORD = `[^${STOP}]`;
-// A path word (a word with a separator, or one that starts with ~ . $HOME %VAR%) holds one of / \ ~ . $ %,
-// the last four at its start: one native search finds only those, and each hit is widened to its word.
-// A regex tried at every word start cost ~250 ms on 10 MB of mixed-script text.
-const PATH_HINT = new RegExp(`[\\\\/]|[~.$%](?<!${WORD}[~.$%])`, 'g');
-const WORD_AT = new RegExp(`${WORD}*`, 'y');
-const PREFIX_AT = new RegExp(`(?:~|\\.|\\$\\{?HOME\\b|%[A-Z_]+%)${WORD}*`, 'y');
-const ASCII_WORD = new Uint8Array(128).map((_, c) => (new RegExp(WORD).test(String.fromCharCode(c)) ? 1 : 0));
-// Beyond ASCII only the Unicode spaces (what \s matches) end a word.
-const isWordCode = (c: number) => (c < 128 ? ASCII_WORD[c] === 1
-  : !(c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff));
 
-/** Each word of `s` that can read as a path, in order, until `visit` returns false. */
-export function pathWords(s: string, visit: (word: string) => boolean): void {
-  const hint = new RegExp(PATH_HINT);
-  for (let m = hint.exec(s); m; m = hint.exec(s)) {
-    let start = m.index;
-    let end: number;
-    if (m[0] === '/' || m[0] === '\\') {
-      // A separator: the whole word around it (it started after the last match, which ended a word).
-      while (start > 0 && isWordCode(s.charCodeAt(start - 1))) start--;
-      WORD_AT.lastIndex = start;
-      WORD_AT.exec(s);
-      end = WORD_AT.lastIndex;
-    } else {
-      PREFIX_AT.lastIndex = start;
-      if (!PREFIX_AT.exec(s)) continue;
-      end = PREFIX_AT.lastIndex;
+/**
+ * A long text folded as a server folds a path (`.` and empty segments dropped, `a/..` removed), with `/`
+ * (and, for `both`, `\\` too) as separators: `a/../` repeated 1,000 times before a short path is that
+ * path. Undefined once it cannot fold to MAX_WHOLE (no `..` left to shorten it): 10 MB of base64 costs a
+ * scan, not a split.
+ */
+function folded(text: string, both: boolean): string | undefined {
+  const sep = both ? /[\\/]/ : /\//;
+  const up = both ? /(?:^|[\\/])\.\.(?=[\\/]|$)/g : /(?:^|\/)\.\.(?=\/|$)/g;
+  let ups = 0;
+  while (up.exec(text)) ups++;
+  const lead = (both ? /^(?:[A-Za-z]:)?[\\/]*/ : /^\/*/).exec(text)![0];
+  const out: string[] = [];
+  let length = lead.length;
+  let at = lead.length;
+  while (at <= text.length) {
+    const rest = text.slice(at, at + MAX_WHOLE + 1);
+    const m = sep.exec(rest);
+    // A segment longer than MAX_WHOLE cannot be in a path a server opens.
+    if (!m && rest.length > MAX_WHOLE) return undefined;
+    const end = m ? at + m.index : text.length;
+    const seg = text.slice(at, end);
+    at = end + 1;
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      ups--;
+      if (out.length && out[out.length - 1] !== '..') {
+        length -= out.pop()!.length + 1;
+        continue;
+      }
     }
-    if (!visit(s.slice(start, end))) return;
-    hint.lastIndex = end;
+    out.push(seg);
+    length += seg.length + 1;
+    if (ups === 0 && length > MAX_WHOLE) return undefined;
   }
-}
-
-/** A word that reads as a path: absolute, home-relative, a file URI, or with a separator or dot segment. */
-export function looksLikePath(word: string): boolean {
-  if (word.length === 0) return false;
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(word)) return /^file:/i.test(word); // other URLs name no local file
-  return /^(~|\/|\\|\.|\$\{?HOME\b|%[A-Z_]+%|[A-Za-z]:[\\/])/.test(word) || /[\\/]/.test(word);
+  return length > MAX_WHOLE ? undefined : lead + out.join('/');
 }
 
 /**
- * Every string that might name a file: each string value and key whole (when short and on one line),
- * and each path-like word inside any string (a shell command, a config it writes). Bounded.
+ * Every string that might name a file: each string value and key whole (when on one line, and short
+ * or folding short), each path-like word inside any string (a shell command, a config it writes), and
+ * each quoted or escaped shell word as the shell passes it on. `complete` is false when the call holds more than this
+ * reads (too many strings or values, or too deep): self-protection then treats it as critical.
  */
-export function pathCandidates(args: unknown): string[] {
+export function pathCandidates(args: unknown): { texts: string[]; complete: boolean } {
   const out = new Set<string>();
-  const add = (s: string): void => {
-    if (out.size >= MAX_CANDIDATES) return;
-    if (s.length <= MAX_WHOLE && !s.includes('\n')) out.add(s);
-    if (!SPLIT.test(s) && s.length <= MAX_WHOLE) return;
-    pathWords(s, (word) => {
-      if (out.size >= MAX_CANDIDATES) return false;
-      if (word.length <= MAX_WHOLE && !out.has(word) && looksLikePath(word)) out.add(word);
-      return true;
-    });
-  };
-  const walk = (value: unknown, depth: number): void => {
-    if (depth > MAX_DEPTH || out.size >= MAX_CANDIDATES) return;
-    if (typeof value === 'string') add(value);
-    else if (Array.isArray(value)) for (const v of value) walk(v, depth + 1);
-    else if (value && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) {
-        add(k);
-        walk(v, depth + 1);
+  let full = false;
+  const whole = (s: string): void => {
+    if (s.includes('\n')) return;
+    if (s.length <= MAX_WHOLE) out.add(s);
+    else {
+      for (const both of [false, true]) {
+        const f = folded(s, both);
+        if (f !== undefined) out.add(f);
       }
     }
   };
-  walk(args, 0);
-  return [...out];
+  const words = (s: string): boolean => {
+    pathWords(s, (word) => {
+      if (out.size >= MAX_CANDIDATES) return !(full = true);
+      if (word !== s && !out.has(word) && looksLikePath(word)) whole(word);
+      return true;
+    });
+    return !full;
+  };
+  const { complete } = walkStrings(args, (s) => {
+    if (out.size >= MAX_CANDIDATES) return !(full = true);
+    whole(s);
+    if (SPLIT.test(s) || s.length > MAX_WHOLE) words(s);
+    // Quoted or escaped words, as the shell passes them on: each whole, and its path words.
+    shellWords(s, (w) => {
+      if (!full && looksLikePath(w)) whole(w);
+      return words(w);
+    });
+    return !full;
+  });
+  return { texts: [...out], complete: complete && !full };
 }
 
 export interface CompareOptions {
@@ -187,10 +199,13 @@ export function matchProtected(candidates: ResolvedCandidate[], roots: Protected
           if (k === 'ancestor') kind = 'ancestor';
         }
       }
-      if (kind) addMatch(found, (seen ??= new Set()), kind, root.root, candidate.text);
+      // Naming a program that runs Countersign's command line runs it; a folder above it is just a folder.
+      if (kind && root.root.runs) {
+        if (kind === 'inside') addMatch(found, (seen ??= new Set()), 'runs', root.root, candidate.text);
+      } else if (kind) addMatch(found, (seen ??= new Set()), kind, root.root, candidate.text);
     }
   }
-  return found.length > 1 ? found.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'inside' ? -1 : 1)) : found;
+  return found.length > 1 ? found.sort((a, b) => (a.kind === 'ancestor') === (b.kind === 'ancestor') ? 0 : a.kind === 'ancestor' ? 1 : -1) : found;
 }
 
 function addMatch(found: ProtectedMatch[], seen: Set<string>, kind: ProtectedMatch['kind'], root: ProtectedRoot, text: string): void {
@@ -226,7 +241,10 @@ function preparedRoots(roots: ProtectedRoot[], opts: CompareOptions): PreparedRo
   return list;
 }
 
-/** Whether the matches make the call critical: naming the files always; a folder holding them unless the tool only reads. */
+/**
+ * Whether the matches make the call critical: naming the files, or running Countersign's command line,
+ * always; a folder holding them unless the tool only reads.
+ */
 export function isCritical(matches: readonly ProtectedMatch[], toolOnlyReads: boolean): boolean {
-  return matches.some((m) => m.kind === 'inside' || !toolOnlyReads);
+  return matches.some((m) => m.kind !== 'ancestor' || !toolOnlyReads);
 }

@@ -48,7 +48,7 @@ const TEXT: Record<ReasonCode, { severity: Severity; message: (s: string, t: str
   },
   'protected-path': {
     severity: 'danger',
-    message: () => "This call names Countersign's own files or an AI client's config. No rule, allowance or trust lets it run without you.",
+    message: () => "This call names Countersign's own files or an AI client's config, or runs Countersign's command line. No rule, allowance or trust lets it run without you.",
   },
   'scan-finding': { severity: 'warning', message: () => "Countersign's scan found something worth a look in this tool's text or arguments." },
   'unverified-claims': {

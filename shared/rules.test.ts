@@ -117,3 +117,76 @@ describe('decide with scoped rules', () => {
     expect(allowed.reasons.map((r) => r.code)).toContain('exfiltration-risk');
   });
 });
+
+describe('a path scope reads every path the call names (issue 21, point 7)', () => {
+  const list: RuleScope = { kind: 'under', dir: '/p/src', keys: ['paths'] };
+  const covers = (args: unknown, scope: RuleScope = { kind: 'under', dir: '/p/src', keys: [] }, schema?: unknown) => scopeCovers(scope, 'tool', args, schema);
+
+  it('the 1,001st path of a list, and a path in an argument no fixed name marks', () => {
+    const many = Array.from({ length: 1000 }, (_, i) => `/p/src/f${i}.md`);
+    expect(covers({ paths: many }, list)).toBe(true);
+    expect(covers({ paths: [...many, '/home/ann/.bashrc'] }, list)).toBe(false);
+    expect(scopeCovers(under('src'), 'render', { path: 'src/a.md', output: '~/.bashrc' })).toBe(false);
+    expect(scopeCovers(under('src'), 'render', { path: 'src/a.md', output: 'src/a.html' })).toBe(true);
+    expect('error' in buildScope({ kind: 'under', dir: '/p/src' }, 'write_many', { paths: [...many, '/etc/passwd'] })).toBe(true);
+  });
+
+  it.each<[string, unknown]>([
+    ['any key, any depth', { path: '/p/src/a', options: { nested: [{ dest: '/etc/cron.d/x' }] } }],
+    ['an object key', { path: '/p/src/a', map: { '/etc/passwd': 1 } }],
+    ['a flag inside a string', { path: '/p/src/a', args: '--output=/home/ann/.bashrc' }],
+    ['a word in a command', { path: '/p/src/a', cmd: 'cat ~/.ssh/id_rsa' }],
+    ['a quoted shell word', { path: '/p/src/a', cmd: 'cp x ~/".ssh"/authorized_keys' }],
+    ['a relative path', { path: '/p/src/a', extra: '../../etc/passwd' }],
+    ['a bare name in a path argument', { path: '/p/src/a', output_file: 'bashrc' }],
+    ['a file URI outside', { path: '/p/src/a', uri: 'file:///etc/passwd' }],
+    ['a file URI climbing out encoded', { path: 'file:///p/src/%2e%2e/secret' }],
+    ['a percent-encoded climb', { path: '/p/src/%2E%2E/secret' }],
+    ['backslashes climbing out', { path: '/p/src\\..\\..\\etc\\passwd' }],
+    ['a name Windows trims (src.)', { path: '/p/src./x' }],
+    ['a URL whose .. climbs out when read as a path', { path: '/p/src/a', link: 'http://h/../../../../etc/passwd' }],
+    ['a Windows drive path', { path: '/p/src/a', to: 'C:\\Users\\ann\\x' }],
+    ['a home path', { path: '/p/src/a', save: '~/x' }],
+  ])('not covered: %s', (_name, args) => {
+    expect(covers(args)).toBe(false);
+  });
+
+  it.each<[string, unknown]>([
+    ['file content that mentions other paths', { path: '/p/src/a.ts', content: 'import x from "../../lib/x";\n// see /etc/hosts' }],
+    ['an edit\'s text', { path: '/p/src/a.ts', edits: [{ oldText: 'a /etc/x', newText: 'b ~/y' }] }],
+    ['plain words and URLs', { path: '/p/src/a.md', message: 'fix the build', mode: 'fast', link: 'https://example.com/a/b' }],
+    ['a file URI inside', { uri: 'file:///p/src/a.md' }],
+    ['a file://localhost URI inside', { uri: 'file://localhost/p/src/a.md' }],
+  ])('covered: %s', (_name, args) => {
+    expect(covers(args)).toBe(true);
+  });
+
+  it('a bare value counts as a path where the tool\'s schema says the argument holds one', () => {
+    const schema = {
+      type: 'object',
+      properties: { save: { type: 'string', description: 'Path of the file to save to' }, mode: { type: 'string' }, content: { type: 'string', description: 'What to write to the file path' } },
+    };
+    expect(covers({ path: '/p/src/a', save: 'notes', mode: 'fast' })).toBe(true);
+    expect(covers({ path: '/p/src/a', save: 'notes', mode: 'fast' }, undefined, schema)).toBe(false);
+    expect(covers({ path: '/p/src/a', save: '/p/src/notes', mode: 'fast' }, undefined, schema)).toBe(true);
+    // File content stays content, whatever its description says.
+    expect(covers({ path: '/p/src/a', content: 'hello' }, undefined, schema)).toBe(true);
+    const d = decide(input({ tool: { ...write, inputSchema: schema }, rules: [rule({ scope: under('/p/src') })], arguments: { path: '/p/src/a', save: 'notes' } }));
+    expect(d.outcome).toBe('ask');
+  });
+
+  it('a call with more than can be read is never covered', () => {
+    expect(covers({ paths: Array.from({ length: 10_001 }, (_, i) => `/p/src/${i}`) })).toBe(false);
+    let deep: unknown = '/p/src/a';
+    for (let i = 0; i < 70; i++) deep = { deep };
+    expect(covers(deep)).toBe(false);
+  });
+
+  it('same-target: exactly the paths named, wherever they are', () => {
+    const same = buildScope({ kind: 'same-target' }, 'render', { path: '/p/a.md', output: '/p/a.html' });
+    expect(same).toEqual({ scope: { kind: 'same-target', targets: [{ key: 'path', path: '/p/a.md' }, { key: 'output', path: '/p/a.html' }] } });
+    if (!('scope' in same)) throw new Error('no scope');
+    expect(scopeCovers(same.scope, 'render', { path: '/p/a.md', output: '/p/a.html' })).toBe(true);
+    expect(scopeCovers(same.scope, 'render', { path: '/p/a.md', output: '/p/a.html', also: '/etc/x' })).toBe(false);
+  });
+});

@@ -1,7 +1,9 @@
 // Scoped, expiring rules: what the card offers from a call's arguments, whether a rule covers a call,
 // and the plain words for one. Pure, so the broker decides and the UI describes with the same code.
+// A path scope reads every path the call names, anywhere in its arguments (shared/path-like.ts): a call
+// with one path outside the scope, or with more than can be read, is not covered.
 import { canonicalJson } from './canonical-json.js';
-import { callTargets } from './call-targets.js';
+import { namedPaths, type NamedPath } from './path-like.js';
 import type { Rule, RuleScope } from './decision.js';
 import { escapeControl } from './escape.js';
 
@@ -26,40 +28,94 @@ export interface RuleCheck {
   definitionHash?: string;
   /** The exfiltration guard asks about this call. */
   exfiltration: boolean;
+  /** The tool's inputSchema: an argument it says holds a path has its bare values read as paths too. */
+  schema?: unknown;
 }
 
 export const MAX_RULE_MINUTES = 7 * 24 * 60;
 
-/** `/a/./b/../c/` → `/a/c`; relative paths stay relative; undefined when `..` climbs above the start. */
+/**
+ * `/a/./b/../c/` → `/a/c`; a backslash separates too; relative paths stay relative; undefined when `..` climbs
+ * above the start, or a name ends in a dot or space (Windows drops those, so `src.` would be `src`).
+ */
 export function normalizeRulePath(path: string): string | undefined {
-  const absolute = path.startsWith('/');
+  if (path.includes('\0')) return undefined;
+  const absolute = /^[\\/]/.test(path);
   const parts: string[] = [];
-  for (const seg of path.split('/')) {
+  for (const seg of path.split(/[\\/]/)) {
     if (seg === '' || seg === '.') continue;
     if (seg === '..') {
       if (!parts.length) return undefined;
       parts.pop();
-    } else parts.push(seg);
+    } else if (/[. ]$/.test(seg)) return undefined;
+    else parts.push(seg);
   }
   return absolute ? `/${parts.join('/')}` : parts.join('/');
 }
 
-/** True when `path` is `dir` or inside it, both absolute or both relative (never mixed). */
-export function pathUnder(path: string, dir: string): boolean {
-  if (path.startsWith('/') !== dir.startsWith('/')) return false;
-  const p = normalizeRulePath(path);
-  const d = normalizeRulePath(dir);
-  if (p === undefined || d === undefined) return false;
-  if (d === '/' || d === '') return true;
-  return p === d || p.startsWith(`${d}/`);
+/** A file: URI's path, percent-decoded (`file://localhost/x`, `file:///x`, `file:x`); undefined when it has another host. */
+function fileUriPath(uri: string): string | undefined {
+  const m = /^file:(?:[\\/]{2}([^\\/]*))?(.*)$/is.exec(uri);
+  if (!m || (m[1] && !/^localhost$/i.test(m[1]))) return undefined;
+  return decodeOrUndefined(m[2]!.replace(/[?#].*$/s, ''));
 }
 
-/** True when the scope covers a call of `tool` with these arguments. */
-export function scopeCovers(scope: RuleScope | undefined, tool: string, args: unknown): boolean {
+function decodeOrUndefined(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Every reading of a path a server could give it, for a rule: as written, as a file: URI's path, and
+ * percent-decoded (a server that decodes `%2e%2e` reads `..`). Undefined when one cannot be read.
+ */
+function readings(path: string): string[] | undefined {
+  let p = path;
+  if (/^file:/i.test(p)) {
+    const inner = fileUriPath(p);
+    if (inner === undefined) return undefined;
+    p = inner;
+  }
+  const out = [p];
+  for (let i = 0; i < 3 && /%[0-9a-f]{2}/i.test(p); i++) {
+    const decoded = decodeOrUndefined(p);
+    if (decoded === undefined) return undefined;
+    out.push((p = decoded));
+  }
+  return out;
+}
+
+/** True when every reading of `path` is `dir` or inside it, both absolute or both relative (never mixed). */
+export function pathUnder(path: string, dir: string): boolean {
+  const d = normalizeRulePath(dir);
+  const forms = readings(path);
+  if (d === undefined || forms === undefined) return false;
+  return forms.every((form) => {
+    const p = normalizeRulePath(form);
+    if (p === undefined || p.startsWith('/') !== d.startsWith('/')) return false;
+    if (d === '/' || d === '') return true;
+    return p === d || p.startsWith(`${d}/`);
+  });
+}
+
+/** The paths a call names, for a rule; undefined when it names more than is read (it is then never covered). */
+function pathsOf(args: unknown, schema?: unknown): NamedPath[] | undefined {
+  const { paths, complete } = namedPaths(args, { schema });
+  return complete ? paths : undefined;
+}
+
+/**
+ * True when the scope covers a call of `tool` with these arguments: for a path scope, every path the
+ * call names anywhere (shared/path-like.ts namedPaths) is within it.
+ */
+export function scopeCovers(scope: RuleScope | undefined, tool: string, args: unknown, schema?: unknown): boolean {
   if (!scope || scope.kind === 'tool') return true;
   if (scope.kind === 'exact') return canonicalOrUndefined(args) === scope.arguments;
-  const targets = callTargets(tool, args);
-  if (!targets.length) return false;
+  const targets = pathsOf(args, schema);
+  if (!targets?.length) return false;
   if (scope.kind === 'under') {
     return targets.every((t) => pathUnder(t.path, scope.dir)) && scope.keys.every((k) => targets.some((t) => t.key === k));
   }
@@ -74,7 +130,7 @@ export function ruleApplies(rule: Rule, tool: string, check: RuleCheck): boolean
   if (rule.session !== undefined && rule.session !== check.sessionId) return false;
   if (rule.definitionHash !== undefined && rule.definitionHash !== check.definitionHash) return false;
   if (check.exfiltration && !rule.coversExfiltration) return false;
-  return scopeCovers(rule.scope, tool, check.arguments);
+  return scopeCovers(rule.scope, tool, check.arguments, check.schema);
 }
 
 /** A rule as Countersign has always had it: the whole tool, no end, no session, not past the guard. */
@@ -94,12 +150,14 @@ export function buildScope(choice: ScopeChoice, tool: string, args: unknown): { 
       return { scope: { kind: 'exact', arguments: text } };
     }
     case 'same-target': {
-      const targets = callTargets(tool, args);
+      const targets = pathsOf(args);
+      if (!targets) return { error: 'This call names more files than a rule can check.' };
       if (!targets.length) return { error: 'This call names no file, so there is no target to keep.' };
       return { scope: { kind: 'same-target', targets: targets.map((t) => ({ key: t.key, path: t.path })) } };
     }
     case 'under': {
-      const targets = callTargets(tool, args);
+      const targets = pathsOf(args);
+      if (!targets) return { error: 'This call names more files than a rule can check.' };
       if (!targets.length) return { error: 'This call names no file, so there is no folder to keep it under.' };
       const dir = normalizeRulePath(choice.dir);
       if (dir === undefined || choice.dir.includes('\0')) return { error: `'${escapeControl(choice.dir)}' is not a folder path.` };
@@ -111,7 +169,7 @@ export function buildScope(choice: ScopeChoice, tool: string, args: unknown): { 
 
 /** The folders a card offers for "under": the files' common folder and up to two above it. */
 export function folderChoices(tool: string, args: unknown): string[] {
-  const paths = callTargets(tool, args).map((t) => normalizeRulePath(t.path));
+  const paths = (pathsOf(args) ?? []).map((t) => normalizeRulePath(t.path));
   if (!paths.length || paths.some((p) => p === undefined)) return [];
   const absolute = paths[0]!.startsWith('/');
   if (paths.some((p) => p!.startsWith('/') !== absolute)) return [];

@@ -17,11 +17,11 @@ import { InlineApprovalSettings } from './inline-approval.js';
 import { changeEntry, type Change } from './change-entry.js';
 import { knownClientConfigs } from './clients/catalogue.js';
 import { ClientConfigs } from './clients/client-configs.js';
-import { countersignCommand } from './cli-command.js';
+import { cliPrograms, countersignCommand } from './cli-command.js';
 import { HttpUpstream } from './http-upstream.js';
 import { PendingQueue } from './pending-queue.js';
 import { reportsSocketPath, socketPath } from './data-dir.js';
-import { scopeFor, type ProtectedPath, type ProtectScope } from './self-protection.js';
+import { argumentFolders, scopeFor, type ProtectedPath, type ProtectScope } from './self-protection.js';
 import { ProbeTransport, probeTools } from './probe-client.js';
 import { RelaySession } from './relay-session.js';
 import { serverRequestEntry } from './protocol/server-requests.js';
@@ -366,18 +366,26 @@ export class Broker {
     ];
   }
 
-  /** Relative paths in a server's arguments are read from its own folder. Kept a second (it is asked per call). */
+  /**
+   * Relative paths in a server's arguments may be read from its folder, the folders among its arguments,
+   * home or Countersign's own folder. Kept a second (it is asked per call).
+   */
   private protectScope(server: string): ProtectScope {
     const config = this.store.getServer(server);
-    const cwd = config && 'command' in config && config.cwd ? config.cwd : process.cwd();
-    // The server's folder and the folders it is given are where project configs could be written.
-    const projects = [cwd, ...(config && 'command' in config ? (config.args ?? []).filter((a) => isAbsolute(a)) : [])];
+    const local = config && 'command' in config ? config : undefined;
+    const cwd = local?.cwd ? resolve(local.cwd) : process.cwd();
     // Keyed by what the paths come from, not by the paths: listing the clients' configs costs more than
     // a call's own check. Any change of settings clears it (emit), anything else lapses within a second.
-    const key = JSON.stringify(projects);
+    const key = JSON.stringify([cwd, local?.args ?? [], local?.env ?? {}]);
     const cached = this.scopes.get(key);
     if (cached && cached.until > Date.now()) return cached.scope;
-    const scope = scopeFor(this.protectedPaths(projects), cwd, this.opts.env ?? process.env);
+    // The folders it is given: server-filesystem reads a relative path from each.
+    const folders = argumentFolders(local?.args ?? [], cwd);
+    // The server's folder and the folders it is given are where project configs could be written.
+    const projects = [cwd, ...new Set([...(local?.args ?? []).filter((a) => isAbsolute(a)), ...folders])];
+    // Naming a program that starts Countersign's CLI runs Countersign (its name is checked apart, cli-invocation.ts).
+    const programs = cliPrograms().map((p) => ({ path: p, what: "Countersign's command line", runs: true as const }));
+    const scope = scopeFor([...this.protectedPaths(projects), ...programs], cwd, this.opts.env ?? process.env, { folders, serverEnv: local?.env });
     if (this.scopes.size > 100) this.scopes.clear();
     this.scopes.set(key, { scope, until: Date.now() + 1000 });
     return scope;

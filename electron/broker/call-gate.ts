@@ -11,7 +11,7 @@ import { gatherFacts, rememberRead, type ReadHistory } from './call-facts.js';
 import type { NewRule, PendingQueue } from './pending-queue.js';
 import { isPlainRule, ruleText } from '../../shared/rules.js';
 import { definitionHashSync } from './trust/definition-tracker.js';
-import { findProtected, realCwdOf, type ProtectScope } from './self-protection.js';
+import { findProtected, type ProtectScope } from './self-protection.js';
 import type { Finding } from '../../shared/description-scan.js';
 import type { EnforcedFacts as CardFacts } from '../../shared/call-warnings.js';
 import type { ProtectedMatch } from '../../shared/protected-paths.js';
@@ -124,7 +124,7 @@ export class CallGate {
     const enforced = running ? enforcedFacts(running, this.deps.home?.()) : undefined;
     const limits = enforced && enforced.summary !== 'no limits' ? { limits: enforced.summary } : {};
     const scope = this.deps.protectScope(server);
-    const protectedMatches = findProtected(ctx.arguments, scope, realCwdOf(scope));
+    const protectedMatches = findProtected(ctx.arguments, scope);
     const rules = this.deps.rules();
     // Hashing the definition costs a canonical JSON: only when a rule of this tool was bound to one.
     const bound = rules.some((r) => r.definitionHash && r.server === server && r.tool === ctx.toolName);
@@ -299,10 +299,12 @@ function stoppedDetail(end: WaitEnd, waitedMs: number): string {
 function protectedFindings(matches: ProtectedMatch[]): Finding[] {
   return matches.slice(0, 10).map((m) => ({
     code: 'protected-path',
-    severity: m.kind === 'inside' ? 'danger' : 'warning',
-    message: m.kind === 'inside'
-      ? `An argument names ${m.what}${m.root ? ` (${escapeControl(m.root)})` : ''}. Countersign always asks before a call touches it.`
-      : `An argument names a folder that holds ${m.what} (${escapeControl(m.root)}).`,
+    severity: m.kind === 'ancestor' ? 'warning' : 'danger',
+    message: m.kind === 'runs'
+      ? `An argument runs ${m.what}${m.root ? ` (${escapeControl(m.root)})` : ''}: it could approve, trust or change what Countersign allows. Countersign always asks before such a call.`
+      : m.kind === 'inside'
+        ? `An argument names ${m.what}${m.root ? ` (${escapeControl(m.root)})` : ''}. Countersign always asks before a call touches it.`
+        : `An argument names a folder that holds ${m.what} (${escapeControl(m.root)}).`,
     excerpt: escapeControl(m.text.slice(0, 300)),
   }));
 }

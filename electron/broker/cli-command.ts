@@ -57,6 +57,16 @@ export function countersignCommand(from: string = fileURLToPath(import.meta.url)
   return found;
 }
 
+/**
+ * The files that start this installation's CLI, whatever a call names them by (a symlink, another
+ * spelling): a guarded call that names one runs Countersign, and asks (self-protection).
+ */
+export function cliPrograms(from: string = fileURLToPath(import.meta.url)): string[] {
+  if (installed) return [installed.exe, ...(installed.entry ? [installed.entry] : [])];
+  const root = packageRoot(from);
+  return root ? ['bin/countersign.mjs', 'dist/cli.mjs', 'dist/connect.mjs', 'dist/electron/entry.mjs'].map((f) => path.join(root, f)) : [];
+}
+
 /** The folder of the countersign package that holds `file` (source, dist bundle or test alike). */
 export function packageRoot(file: string): string | undefined {
   for (let dir = path.dirname(path.resolve(file)); ; dir = path.dirname(dir)) {

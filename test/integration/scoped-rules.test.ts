@@ -2,6 +2,7 @@
 // rule that allowed each call, edited and revoked; never across a changed definition. Real SDK client
 // and McpServers, in-process.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { AuditEntry } from '../../shared/api.js';
 import { acceptShown } from '../helpers/consent.js';
 import { recordingTool, startInProcess, type InProcess, type InProcessServer } from '../helpers/in-process.js';
@@ -125,5 +126,58 @@ describe('scoped rules', () => {
     expect(again.tool).toBe('write_file');
     await world.api.decide(again.id, { kind: 'deny' });
     expect(((await after) as ToolResult).isError).toBe(true);
+  });
+});
+
+describe('a path scope reads the whole call (issue 21, point 7)', () => {
+  it('"files under src/" does not cover a path in an argument of any name, nor the 1,001st item of a list', async () => {
+    const seen: Array<{ tool: string; args: unknown }> = [];
+    await world.serve('tools', (s) => {
+      const annotations = { readOnlyHint: false, destructiveHint: true, openWorldHint: false };
+      s.registerTool('render', { description: 'Renders a page to a file.', annotations, inputSchema: { path: z.string(), output: z.string() } }, async (args) => {
+        seen.push({ tool: 'render', args });
+        return { content: [{ type: 'text' as const, text: 'rendered' }] };
+      });
+      s.registerTool('write_many', { description: 'Writes files.', annotations, inputSchema: { paths: z.array(z.string()), content: z.string() } }, async (args) => {
+        seen.push({ tool: 'write_many', args });
+        return { content: [{ type: 'text' as const, text: 'written' }] };
+      });
+    }, { trusted: true });
+    const client = await world.connect('tools');
+    const ruleKeys: string[] = [];
+    const rule = async (tool: string, args: Record<string, unknown>, keys: string[]): Promise<void> => {
+      const first = client.callTool({ name: tool, arguments: args });
+      const asked = await world.waitForPending((c) => c.tool === tool);
+      await world.api.decide(asked.id, { kind: 'allow-rule', rule: { scope: { kind: 'under', dir: '/p/src' }, lifetime: { kind: 'always' } } });
+      await first;
+      expect((await world.api.listRules()).find((r) => r.tool === tool)?.scope).toMatchObject({ kind: 'under', dir: '/p/src' });
+      ruleKeys.push(...keys);
+    };
+    await rule('render', { path: '/p/src/a.md', output: '/p/src/a.html' }, ['path', 'output']);
+    const inside = Array.from({ length: 1000 }, (_, i) => `/p/src/f${i}.md`);
+    await rule('write_many', { paths: inside.slice(0, 2), content: 'x' }, ['paths']);
+
+    // Covered: every path is under /p/src.
+    expect(((await client.callTool({ name: 'render', arguments: { path: '/p/src/b.md', output: '/p/src/b.html' } })) as ToolResult).isError).toBeFalsy();
+    expect(((await client.callTool({ name: 'write_many', arguments: { paths: inside, content: 'x' } })) as ToolResult).isError).toBeFalsy();
+
+    // Not covered: they ask, and are denied here.
+    const outside: Array<[string, Record<string, unknown>]> = [
+      ['render', { path: '/p/src/c.md', output: '~/.bashrc' }],
+      ['render', { path: '/p/src/c.md', output: '/p/src/../../home/ann/.bashrc' }],
+      ['write_many', { paths: [...inside, '/home/ann/.bashrc'], content: 'x' }],
+      ['write_many', { paths: inside.slice(0, 3), content: 'x', ['/etc/cron.d/job']: 'x' }],
+    ];
+    for (const [tool, args] of outside) {
+      const call = client.callTool({ name: tool, arguments: args });
+      // Whichever comes first: the call waiting for the person, or its answer (it ran under the rule).
+      const asked = await Promise.race([world.waitForPending((c) => c.tool === tool && JSON.stringify(c.arguments) === JSON.stringify(args)), call.then(() => undefined)]);
+      if (asked) await world.api.decide(asked.id, { kind: 'deny' });
+      expect(((await call) as ToolResult).isError).toBe(true);
+    }
+    expect(seen.map((c) => c.tool)).toEqual(['render', 'write_many', 'render', 'write_many']);
+    // The rules were made for the arguments that named paths: `output` too.
+    expect((await world.api.listRules()).flatMap((r) => (r.scope?.kind === 'under' ? r.scope.keys : []))).toEqual(ruleKeys);
+    await client.close();
   });
 });

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../shared/decide.js';
-import { isCritical, looksLikePath, matchProtected, pathCandidates, pathWords, relation, type CompareOptions, type ProtectedMatch, type ProtectedRoot, type ResolvedCandidate } from '../../shared/protected-paths.js';
+import { isCritical, matchProtected, pathCandidates, relation, type CompareOptions, type ProtectedMatch, type ProtectedRoot, type ResolvedCandidate } from '../../shared/protected-paths.js';
+import { looksLikePath, pathWords } from '../../shared/path-like.js';
 import { findProtected, realFolder, realpathOfExisting, scopeFor, type ProtectScope } from '../../electron/broker/self-protection.js';
 
 let root: string;
@@ -75,15 +76,15 @@ describe('self-protection: what names the data folder', () => {
       '~', '~x', '~\\x', '$HOME', '${HOME}', '$HOMEx', '%USERPROFILE%', '%x', 'FILE:innocent', 'file:', 'c:innocent', 'a\\b', 'naïve café', 'x\u0000y',
     ].map((p) => ({ path: p, [p]: 1 }));
     symlinkSync(dataDir, path.join(work, 'my link'));
-    for (const s of [scope, { ...scope, cwd: linked }]) {
-      const real = realFolder(s.cwd);
-      expect(real).toBe(work);
-      for (const a of args) expect(findProtected(a, s, real)).toEqual(findProtected(a, s));
+    const viaLink = { ...scope, cwd: linked, bases: [linked, ...scope.bases.slice(1)] };
+    for (const s of [scope, viaLink]) {
+      expect(realFolder(s.cwd)).toBe(work);
+      for (const a of args) expect(findProtected(a, { ...s }), JSON.stringify(a)).toEqual(findProtected(a, { ...s }, { walkEveryName: true }));
     }
-    expect(findProtected({ path: 'innocent/settings.json' }, { ...scope, cwd: linked }, work).map((m) => m.kind)).toEqual(['inside']);
+    expect(findProtected({ path: 'innocent/settings.json' }, viaLink).map((m) => m.kind)).toEqual(['inside']);
     // A plain name (the quick path) that is a symlink to the data folder, in a folder reached through a symlink.
-    expect(findProtected({ path: 'innocent' }, { ...scope, cwd: linked }, work).map((m) => m.kind)).toEqual(['inside']);
-    expect(findProtected({ text: 'my link' }, { ...scope, cwd: linked }, work).map((m) => m.kind)).toEqual(['inside']);
+    expect(findProtected({ path: 'innocent' }, viaLink).map((m) => m.kind)).toEqual(['inside']);
+    expect(findProtected({ text: 'my link' }, viaLink).map((m) => m.kind)).toEqual(['inside']);
   });
 
   it('refuses to be outrun: more path-like values than it follows make the call critical', () => {
@@ -141,7 +142,7 @@ describe('self-protection: what names the data folder', () => {
   it('looksLikePath and pathCandidates', () => {
     expect(['/x', '~/x', './x', '..', 'a/b', 'C:\\x', 'file:///x', '${HOME}/x', '%APPDATA%\\x'].every(looksLikePath)).toBe(true);
     expect(['hello', 'https://x/y', ''].some(looksLikePath)).toBe(false);
-    expect(pathCandidates({ a: 'rm -rf ~/.config "x y"', b: ['one'] })).toEqual(expect.arrayContaining(['rm -rf ~/.config "x y"', '~/.config', 'one', 'a', 'b']));
+    expect(pathCandidates({ a: 'rm -rf ~/.config "x y"', b: ['one'] }).texts).toEqual(expect.arrayContaining(['rm -rf ~/.config "x y"', '~/.config', 'one', 'a', 'b']));
   });
 
   it('pathWords finds exactly the words a plain regex (the spec, slow on 10 MB) finds, over 30,000 texts', () => {

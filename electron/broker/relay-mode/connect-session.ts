@@ -13,7 +13,7 @@ import { LeaseChecks } from './lease-check.js';
 import { AttachedUpstream } from './attached-upstream.js';
 import { ControlChannel } from './control-channel.js';
 import { isCritical } from '../../../shared/protected-paths.js';
-import { findProtected, realCwdOf } from '../self-protection.js';
+import { findProtected } from '../self-protection.js';
 import { LeaseCache } from './lease-cache.js';
 import { waitEndOf } from '../client-patience.js';
 import type { DecideReply } from './protocol.js';
@@ -81,7 +81,7 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     const lease = leases.find(tool, s.toolsGeneration);
     if (!lease) return undefined;
     // Self-protection holds under a lease too: a call naming Countersign's files asks the broker.
-    if (lease.protect && isCritical(findProtected(args, lease.protect.scope, realCwdOf(lease.protect.scope)), lease.protect.toolOnlyReads)) return undefined;
+    if (lease.protect && isCritical(findProtected(args, lease.protect.scope), lease.protect.toolOnlyReads)) return undefined;
     if (depthRefusal(args)) return undefined; // the broker refuses and logs it
     // The broker checked the schema for the call that earned the lease; each later call is checked here
     // with the validator it sent, and asks the broker (which checks and asks) when it breaks the schema.

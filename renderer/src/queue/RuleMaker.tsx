@@ -2,7 +2,7 @@
 // arguments (files under a folder, the same files, exactly these arguments) for a lifetime.
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { DecisionRequest, PendingCall, RuleLifetime, ScopeChoice } from '../../../shared/api';
-import { callTargets } from '../../../shared/call-targets';
+import { namedPaths } from '../../../shared/path-like';
 import { folderChoices } from '../../../shared/rules';
 import { VisibleText } from '../ui/VisibleText';
 
@@ -25,7 +25,7 @@ export function RuleMaker({ call, busy, onDecide }: Props) {
   const scopes = useMemo(() => {
     const out: Array<{ value: string; label: string; choice: ScopeChoice }> = [];
     for (const dir of folderChoices(call.tool, call.arguments)) out.push({ value: `under:${dir}`, label: `files under ${dir}`, choice: { kind: 'under', dir } });
-    const targets = callTargets(call.tool, call.arguments);
+    const targets = namedPaths(call.arguments).paths;
     if (targets.length) out.push({ value: 'same', label: `only ${targets.map((t) => t.path).join(' and ')}`, choice: { kind: 'same-target' } });
     out.push({ value: 'exact', label: 'exactly these arguments', choice: { kind: 'exact' } });
     out.push({ value: 'tool', label: 'any arguments', choice: { kind: 'tool' } });
