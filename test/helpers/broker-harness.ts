@@ -51,9 +51,10 @@ export function configure(dataDir: string, servers: Record<string, ServerConfig>
   }
 }
 
-export async function startServe(dataDir: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<TestBroker> {
+export async function startServe(dataDir: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}, cwd?: string): Promise<TestBroker> {
   const child = spawn(NODE, [CLI, 'serve', '--data-dir', dataDir, '--port', '0', '--no-open', ...extra], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(cwd && { cwd }),
     env: { ...process.env, COUNTERSIGN_HOME: '', ...env },
   });
   let stderr = '';

@@ -44,7 +44,7 @@ export class ClientConfigs {
   readonly backups: ClientBackups;
   private queue: Promise<unknown> = Promise.resolve();
   /** The last preview's plan: a confirmation of exactly it is carried out without planning again. */
-  private previewed?: { key: string; plan: Plan };
+  private previewed?: { key: string; readOnly: string; plan: Plan };
 
   constructor(private readonly deps: ClientConfigsDeps) {
     this.backups = new ClientBackups(deps.dataDir, deps.warn);
@@ -123,27 +123,34 @@ export class ClientConfigs {
 
   /**
    * What a plan depends on besides its files' bytes: the client, the options, Countersign's servers and
-   * command, and which files there are. With those and every file's bytes the same, the plan is too.
+   * command, and which files there are. With those and every file's bytes the same, the plan is too;
+   * `readOnly` is which of them the person made read-only (a preview shows it; the write checks again).
    */
-  private planKey(work: Work, client: string, opts: WrapOptions): string {
+  private planKey(work: Work, client: string, opts: WrapOptions): { key: string; readOnly: string } {
     const def = requireClient(client);
     const where = this.deps.where();
-    const files = locationsOf(def, where, this.projects(opts)).map((l) => {
+    const locations = locationsOf(def, where, this.projects(opts));
+    const files = locations.map((l) => {
       try {
         return [l.path, work.sha256(fs.readFileSync(l.path))];
       } catch (err) {
         return [l.path, (err as NodeJS.ErrnoException).code ?? 'unreadable'];
       }
     });
-    return work.sha256(canonicalJson({ client, only: opts.only ?? null, files, servers: this.deps.servers(), command: this.deps.command(), dataDir: this.dataDirArgs() }));
+    const key = work.sha256(canonicalJson({ client, only: opts.only ?? null, files, servers: this.deps.servers(), command: this.deps.command(), dataDir: this.dataDirArgs() }));
+    return { key, readOnly: canonicalJson(locations.map((l) => work.readOnlyReason(l.path) ?? null)) };
   }
 
-  /** Plans a wrap, once: the plan a preview made is reused when nothing it depends on changed. */
-  private plan(work: Work, client: string, opts: WrapOptions): Plan {
-    const key = this.planKey(work, client, opts);
-    if (this.previewed?.key === key) return this.previewed.plan;
+  /**
+   * Plans a wrap, once: the plan a preview made is reused when nothing it depends on changed (for a
+   * confirmation, whatever the files' modes: the write refuses a file made read-only since).
+   */
+  private plan(work: Work, client: string, opts: WrapOptions, confirming = false): Plan {
+    const { key, readOnly } = this.planKey(work, client, opts);
+    const last = this.previewed;
+    if (last?.key === key && (confirming || last.readOnly === readOnly)) return last.plan;
     const plan = this.planNow(work, client, opts);
-    this.previewed = { key, plan };
+    this.previewed = { key, readOnly, plan };
     return plan;
   }
 
@@ -155,7 +162,7 @@ export class ClientConfigs {
   wrapClient(client: string, opts: WrapOptions, planHash: string, actor: Actor): Promise<WrapResult> {
     return this.serial(async () => {
       const work = await loadWork();
-      const plan = this.plan(work, client, opts);
+      const plan = this.plan(work, client, opts, true);
       this.previewed = undefined;
       if (plan.planHash !== planHash) {
         throw new Error('The client\'s config or Countersign\'s servers changed since the preview, so nothing was written. Look at the new preview and confirm again.');
