@@ -5,7 +5,7 @@ import { clientDef, knownClientConfigPaths, locationsOf, CLIENTS } from '../../e
 import { lostComments, tomlComments } from '../../electron/broker/clients/comments.js';
 import { parseCountersignArgv } from '../../electron/broker/clients/countersign-entry.js';
 import { chooseName, sanitizeName } from '../../electron/broker/clients/naming.js';
-import { resolvePlaceholders } from '../../electron/broker/clients/placeholders.js';
+import { resolvePlaceholders, type PlaceholderContext } from '../../electron/broker/clients/placeholders.js';
 import { scanToml, tomlValue } from '../../electron/broker/clients/toml-scan.js';
 import { launchHash } from '../../electron/broker/trust/launch-consent.js';
 
@@ -173,7 +173,7 @@ describe('parseCountersignArgv', () => {
 
 describe('resolvePlaceholders', () => {
   const ctx = { home: '/home/me', platform: 'linux' as const, project: '/home/me/app' };
-  const left = (style: Parameters<typeof resolvePlaceholders>[0], text: string, c = ctx) => resolvePlaceholders(style, text, c).unresolved.map((u) => [u.text, u.kind, u.name]);
+  const left = (style: Parameters<typeof resolvePlaceholders>[0], text: string, c: PlaceholderContext = ctx) => resolvePlaceholders(style, text, c).unresolved.map((u) => [u.text, u.kind, u.name]);
   it('fills in what has a fixed meaning and reports the rest as written, with what kind of value each is', () => {
     expect(resolvePlaceholders('vscode', '${workspaceFolder}/docs:${userHome}${/}x', ctx)).toEqual({ value: '/home/me/app/docs:/home/me/x', unresolved: [] });
     expect(left('vscode', '${input:key} ${env:HOME} ${workspaceFolder} ${command:x}', { ...ctx, project: undefined }))
