@@ -86,6 +86,7 @@ describe('client configs at real-world sizes and shapes', () => {
     expect(readFileSync(file, 'utf8')).toBe(before);
     expect(statSync(file).mode & 0o777).toBe(0o444);
     expect((await broker.listClients()).find((c) => c.id === 'cursor')!.files[0]!.readOnly).toMatch(/read-only \(mode 444\)/);
+    expect((await cli(h.home, dataDir, h.home, 'clients')).stdout).toContain(`${file}\n    Countersign will not replace this file: it is read-only (mode 444).`);
 
     chmodSync(file, 0o644);
     chmodSync(dirname(file), 0o555);
