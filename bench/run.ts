@@ -2,6 +2,7 @@
 // not gate: a missed target still exits 0; only a case that broke makes the exit code non-zero.
 import type { BenchCase } from './case.js';
 import { auditQuery } from './audit-query.js';
+import { clientWrap } from './client-wrap.js';
 import { coldStart } from './cold-start.js';
 import { hostileScan } from './hostile-scan.js';
 import { idleMemory } from './idle-memory.js';
@@ -12,7 +13,7 @@ import { throughput } from './throughput.js';
 import { uiQueue } from './ui-queue.js';
 
 // Add a case (e.g. a UI benchmark) by writing a module that exports a BenchCase and listing it here.
-const CASES: BenchCase[] = [mcpLatency, throughput, coldStart, idleMemory, auditQuery, uiQueue, sandboxStartup, hostileScan, scriptedSession];
+const CASES: BenchCase[] = [mcpLatency, throughput, coldStart, idleMemory, auditQuery, uiQueue, sandboxStartup, hostileScan, scriptedSession, clientWrap];
 
 async function main(argv: string[]): Promise<number> {
   const unknown = argv.filter((a) => !CASES.some((c) => c.name === a));

@@ -1,13 +1,19 @@
 // MCP clients and their config files, as the API shows them: which servers each client starts, and
 // whether each goes through Countersign. Values of env and headers never appear here (names only).
 
-export const CLIENT_IDS = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf', 'codex', 'gemini'] as const;
+export const CLIENT_IDS = [
+  'claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf', 'codex', 'gemini',
+  'cline', 'roo-code', 'continue', 'crush', 'goose', 'kiro', 'lmstudio', 'opencode', 'zed', 'amazon-q', 'copilot-cli',
+] as const;
 export type ClientId = (typeof CLIENT_IDS)[number];
 
 export type ConfigScope = 'user' | 'project';
 
 export interface ClientScanOptions {
-  /** A project folder whose client files (.vscode/mcp.json, .mcp.json…) are looked at too. Absolute. */
+  /**
+   * A project folder whose client files (.vscode/mcp.json, .mcp.json…) are looked at too. Absolute.
+   * Without it, the folder `countersign serve` was started in, if any.
+   */
   project?: string;
 }
 
@@ -33,9 +39,11 @@ export interface ClientFileView {
   scope: ConfigScope;
   /** The project folder, for project files. */
   project?: string;
-  format: 'json' | 'toml';
+  format: 'json' | 'toml' | 'yaml';
   /** Why the file could not be read; Countersign does not touch it then. */
   error?: string;
+  /** Why Countersign will not write the file (the person made it read-only), with the fix. */
+  readOnly?: string;
   servers: ClientServerView[];
   /** When Countersign last wrapped it (and has not unwrapped it since). */
   wrappedAt?: string;
@@ -96,8 +104,15 @@ export interface FilePlan {
   scope: ConfigScope;
   /** Why the file cannot be read; Countersign leaves it alone. */
   error?: string;
-  /** Unified diff of the file (values of env and headers masked). Empty when nothing changes. */
+  /** Why Countersign will not write the file (the person made it read-only), with the fix. */
+  readOnly?: string;
+  /**
+   * Unified diff of the changed entries (values of env and headers masked), lines shown without their
+   * line ends. Empty when nothing changes.
+   */
   diff: string;
+  /** The file's line ends when not plain LF; the written file keeps them. */
+  lineEnds?: 'crlf' | 'mixed';
   entries: WrapEntryPlan[];
 }
 
@@ -130,6 +145,7 @@ export interface UnwrapFilePlan {
   /** exact: the whole file goes back to its bytes before the wrap; entries: only Countersign's entries are reverted. */
   how: 'exact' | 'entries' | 'missing';
   diff: string;
+  lineEnds?: 'crlf' | 'mixed';
   entries: UnwrapEntryResult[];
 }
 

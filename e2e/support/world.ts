@@ -33,7 +33,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
   for (const [name, content] of Object.entries(opts.files ?? {})) writeFileSync(join(scratch, name), content);
   const dataDir = makeDataDir();
   configure(dataDir, { fs: { command: NODE, args: [FILESYSTEM_SERVER, scratch] }, ...opts.servers }, opts.trusted ?? []);
-  const broker = await startServe(dataDir, opts.serveArgs ?? [], opts.env);
+  const broker = await startServe(dataDir, opts.serveArgs ?? [], opts.env, { cwd: scratch }); // its project configs are the scratch folder's: none
   const clients: Client[] = [];
   const uiUrl = `${broker.baseUrl}/#token=${broker.apiToken}`;
   let stopped = false;

@@ -74,6 +74,8 @@ export interface BrokerOptions {
   protectedPaths?: () => ProtectedPath[];
   /** The home folder whose client configs `clients`/`wrap` look at (default: this user's). */
   home?: string;
+  /** A project folder whose client configs (.vscode/mcp.json…) the Clients view shows when asked for none: where `serve` started. */
+  clientsProject?: string;
   /** What sandbox works here; probed once per process when omitted (replaceable in tests). */
   sandbox?: Promise<SandboxSupport>;
 }
@@ -164,6 +166,7 @@ export class Broker {
     this.clients = new ClientConfigs({
       dataDir: opts.dataDir,
       where: () => ({ home: opts.home ?? os.homedir(), platform: process.platform, env: opts.env ?? process.env }),
+      defaultProject: () => opts.clientsProject,
       servers: () => this.store.listServers(),
       addServer: (name, config, actor) => this.apiFor(actor).addServer(name, config),
       removeServer: (name, actor) => this.apiFor(actor).removeServer(name),

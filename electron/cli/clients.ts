@@ -48,6 +48,7 @@ export function printClients(clients: ClientView[]): void {
     say(`${c.name} (${c.id})\n`);
     for (const f of c.files) {
       say(`  ${esc(f.path)}${f.scope === 'project' ? ' (project)' : ''}${f.wrappedAt ? `, wrapped ${f.wrappedAt}` : ''}\n`);
+      if (f.readOnly) say(`    ${esc(f.readOnly)}\n`);
       if (f.error) say(`    ${esc(f.error)}\n`);
       else if (!f.servers.length) say('    no servers\n');
       for (const s of f.servers) say(serverLine(s, width) + '\n');

@@ -28,6 +28,8 @@ export async function runServe(opts: ServeOptions): Promise<number> {
       approvalTimeoutSeconds: opts.approvalTimeoutSeconds,
       progressIntervalMs: opts.progressIntervalMs,
       sessionIdleSeconds: opts.sessionIdleSeconds,
+      // The Clients view shows this folder's project configs (.vscode/mcp.json…) unless told another.
+      clientsProject: process.cwd(),
       onWarning: (text) => process.stderr.write(`countersign: ${escapeControl(text)}\n`),
       onServerStderr: (server, text) => process.stderr.write(`[${escapeControl(server)}] ${escapeControl(text, { keepNewlines: true })}`),
     });

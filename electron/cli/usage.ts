@@ -21,5 +21,6 @@ countersign servers limits <name> --run-without-limits [--hash H] [--yes] | --re
 export const CLIENTS_USAGE = `countersign clients [--json] [--project DIR]
 countersign wrap <client> [--only a,b] [--dry-run] [--yes] [--project DIR]
 countersign unwrap <client> [--yes] [--project DIR]
-  (clients: claude-desktop, claude-code, cursor, vscode, windsurf, codex, gemini;
+  (clients: claude-desktop, claude-code, cursor, vscode, windsurf, codex, gemini, cline, roo-code,
+   continue, crush, goose, kiro, lmstudio, opencode, zed, amazon-q, copilot-cli;
    project files are looked for in the current folder, or in --project DIR)`;

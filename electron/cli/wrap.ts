@@ -2,7 +2,7 @@
 // (a question on a terminal, --yes in scripts), then the change through the core, bound to the plan the
 // person saw: if the file changed in between, the core refuses.
 import { createInterface } from 'node:readline/promises';
-import { CLIENT_IDS, type ClientId, type FilePlan, type UnwrapFilePlan, type WrapEntryPlan } from '../../shared/clients.js';
+import { CLIENT_IDS, type ClientId, type FilePlan, type UnwrapFilePlan, type WrapEntryPlan, type WrapPreview, type WrapResult } from '../../shared/clients.js';
 import { escapeControl } from '../../shared/escape.js';
 import { lastFlag, parseArgs, UsageError } from './args.js';
 import { projectOf, reported } from './clients.js';
@@ -65,23 +65,43 @@ async function runWrapNow(argv: string[], dataDir: string): Promise<number> {
   const client = clientArg(args.positional[0], 'wrap');
   const only = args.flags.get('only')?.flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
   const opts = { project: projectOf(lastFlag(args, 'project')), ...(only?.length && { only }) };
-  // Preview and write are two visits to the core, so no lock is held while the person reads.
-  const preview = await withCore(dataDir, (api) => api.previewWrap(client, opts));
-  for (const f of preview.files) printFile(f);
-  if (!preview.changes) {
-    say('Nothing to change.\n');
-    // A file it could not read is a failure for scripts, even when nothing else needed doing.
-    return preview.files.some((f) => f.error) ? 1 : 0;
+  const yes = args.bools.has('yes');
+  const dryRun = args.bools.has('dry-run');
+  const count = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
+  const shown = (preview: WrapPreview): number | undefined => {
+    for (const f of preview.files) printFile(f);
+    if (!preview.changes) {
+      say('Nothing to change.\n');
+      // A file it could not read or may not write is a failure for scripts, even when nothing else needed doing.
+      return preview.files.some((f) => f.error || f.readOnly) ? 1 : 0;
+    }
+    if (dryRun) {
+      say(`Dry run: nothing was written (${count(preview.changes)} would change).\n`);
+      return 0;
+    }
+    return undefined;
+  };
+  let result: WrapResult | undefined;
+  if (yes) {
+    // No one reads in between: preview and write in one visit to the core, which plans once.
+    const done = await withCore(dataDir, async (api) => {
+      const preview = await api.previewWrap(client, opts);
+      const code = shown(preview);
+      return code !== undefined ? code : api.wrapClient(client, opts, preview.planHash);
+    });
+    if (typeof done === 'number') return done;
+    result = done;
+  } else {
+    // Preview and write are two visits to the core, so no lock is held while the person reads.
+    const preview = await withCore(dataDir, (api) => api.previewWrap(client, opts));
+    const code = shown(preview);
+    if (code !== undefined) return code;
+    if (!(await confirm(`Write these changes (${count(preview.changes)})?`, false))) {
+      say('Nothing was written.\n');
+      return 1;
+    }
+    result = await withCore(dataDir, (api) => api.wrapClient(client, opts, preview.planHash));
   }
-  if (args.bools.has('dry-run')) {
-    say(`Dry run: nothing was written (${preview.changes} ${preview.changes === 1 ? 'entry' : 'entries'} would change).\n`);
-    return 0;
-  }
-  if (!(await confirm(`Write these changes (${preview.changes} ${preview.changes === 1 ? 'entry' : 'entries'})?`, args.bools.has('yes')))) {
-    say('Nothing was written.\n');
-    return 1;
-  }
-  const result = await withCore(dataDir, (api) => api.wrapClient(client, opts, preview.planHash));
   for (const f of result.files) say(`Wrapped ${f.wrapped.map(esc).join(', ')} in ${esc(f.path)} (backup: ${esc(f.backup)}).\n`);
   if (result.added.length) {
     say(`Added to Countersign, untrusted: ${result.added.map(esc).join(', ')}. Each starts only once you approve its command:\n`);
@@ -89,21 +109,30 @@ async function runWrapNow(argv: string[], dataDir: string): Promise<number> {
     say('(or in the UI: Servers). ');
   }
   say('Restart the client, or reload its MCP servers, to use them.\n');
+  const project = lastFlag(args, 'project') ? ` --project ${esc(opts.project)}` : '';
+  say(`To undo: countersign unwrap ${client}${project} (puts back your file as it was, keeping edits you make meanwhile).\n`);
   return 0;
 }
 
 function printFile(f: FilePlan): void {
   say(`${esc(f.path)}${f.scope === 'project' ? ' (project)' : ''}\n`);
   if (f.error) say(`  Countersign leaves this file alone: it cannot read it (${esc(f.error)}).\n`);
+  if (f.readOnly) say(`  ${esc(f.readOnly)}\n`);
   for (const e of f.entries) say(entryLine(e));
-  if (f.diff) printDiff(f.diff);
+  if (f.diff) {
+    if (f.lineEnds) say(`  (its lines end with ${f.lineEnds === 'crlf' ? 'CRLF' : 'a mix of CRLF and LF'}; the diff shows lines, and the file keeps its line ends)\n`);
+    printDiff(f.diff);
+  }
 }
 
 function printUnwrapFile(f: UnwrapFilePlan): void {
   const how = { exact: 'back to its exact bytes from before the wrap', entries: 'edited since the wrap: only Countersign\'s entries are reverted', missing: 'the file is gone; nothing to restore' }[f.how];
   say(`${esc(f.path)}: ${how}\n`);
   for (const e of f.entries) say(`    ${esc(e.entry)}: ${e.outcome === 'restored' ? 'restored' : `kept as is (${esc(e.why ?? '')})`}\n`);
-  if (f.diff) printDiff(f.diff);
+  if (f.diff) {
+    if (f.lineEnds) say(`  (its lines end with ${f.lineEnds === 'crlf' ? 'CRLF' : 'a mix of CRLF and LF'}; the file keeps them)\n`);
+    printDiff(f.diff);
+  }
 }
 
 export function runUnwrap(argv: string[], dataDir: string): Promise<number> {

@@ -51,12 +51,18 @@ export function configure(dataDir: string, servers: Record<string, ServerConfig>
   }
 }
 
-/** `as`: a command the broker runs under, such as `setpriv --reuid=65534 …` (an unprivileged user). */
-export async function startServe(dataDir: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}, opts: { as?: string[]; cleanEnv?: boolean } = {}): Promise<TestBroker> {
+/**
+ * `as`: a command the broker runs under, such as `setpriv --reuid=65534 …` (an unprivileged user);
+ * `cwd`: the folder it starts in (where it looks for project client configs).
+ */
+export async function startServe(
+  dataDir: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}, opts: { as?: string[]; cleanEnv?: boolean; cwd?: string } = {},
+): Promise<TestBroker> {
   const argv = [NODE, CLI, 'serve', '--data-dir', dataDir, '--port', '0', '--no-open', ...extra];
   const [file, ...args] = [...(opts.as ?? []), ...argv];
   const child = spawn(file!, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(opts.cwd && { cwd: opts.cwd }),
     env: { ...(opts.cleanEnv ? {} : process.env), COUNTERSIGN_HOME: '', ...env },
   });
   let stderr = '';

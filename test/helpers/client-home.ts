@@ -19,16 +19,34 @@ export const USER_LAYOUT = {
   windsurf: ['windsurf/mcp_config.json', '.codeium/windsurf/mcp_config.json'],
   codex: ['codex/config.toml', '.codex/config.toml'],
   gemini: ['gemini/settings.json', '.gemini/settings.json'],
+  cline: ['cline/cline_mcp_settings.json', '.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json'],
+  'roo-code': ['roo-code/mcp_settings.json', '.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json'],
+  continue: ['continue/config.yaml', '.continue/config.yaml'],
+  crush: ['crush/crush.json', '.config/crush/crush.json'],
+  goose: ['goose/config.yaml', '.config/goose/config.yaml'],
+  kiro: ['kiro/mcp.json', '.kiro/settings/mcp.json'],
+  lmstudio: ['lmstudio/mcp.json', '.lmstudio/mcp.json'],
+  opencode: ['opencode/opencode.json', '.config/opencode/opencode.json'],
+  zed: ['zed/settings.json', '.config/zed/settings.json'],
+  'amazon-q': ['amazon-q/mcp.json', '.aws/amazonq/mcp.json'],
+  'copilot-cli': ['copilot-cli/mcp-config.json', '.copilot/mcp-config.json'],
 } as const;
 
 export type FixtureClient = keyof typeof USER_LAYOUT;
 
-export const PROJECT_LAYOUT: Partial<Record<FixtureClient, string>> = {
-  'claude-code': '.mcp.json',
-  cursor: '.cursor/mcp.json',
-  vscode: '.vscode/mcp.json',
-  codex: '.codex/config.toml',
-  gemini: '.gemini/settings.json',
+/** Project files of each client (the first is `projectFile`). */
+export const PROJECT_LAYOUT: Partial<Record<FixtureClient, string[]>> = {
+  'claude-code': ['.mcp.json'],
+  cursor: ['.cursor/mcp.json'],
+  vscode: ['.vscode/mcp.json'],
+  codex: ['.codex/config.toml'],
+  gemini: ['.gemini/settings.json'],
+  'roo-code': ['.roo/mcp.json'],
+  continue: ['.continue/mcpServers/ctxo.json', '.continue/mcpServers/playwright-mcp.yaml'],
+  kiro: ['.kiro/settings/mcp.json'],
+  opencode: ['opencode.jsonc'],
+  zed: ['.zed/settings.json'],
+  'amazon-q': ['.amazonq/mcp.json'],
 };
 
 export interface ClientHome {
@@ -38,6 +56,7 @@ export interface ClientHome {
   /** The user file of a client under this home. */
   userFile(client: FixtureClient): string;
   projectFile(client: FixtureClient): string;
+  projectFiles(client: FixtureClient): string[];
   fixture(client: FixtureClient): string;
 }
 
@@ -51,8 +70,7 @@ export function makeClientHome(clients: FixtureClient[] = Object.keys(USER_LAYOU
     const [from, to] = USER_LAYOUT[client];
     mkdirSync(dirname(join(home, to)), { recursive: true });
     cpSync(join(CLIENT_FIXTURES, from), join(home, to));
-    const rel = PROJECT_LAYOUT[client];
-    if (withProject && rel) {
+    for (const rel of withProject ? PROJECT_LAYOUT[client] ?? [] : []) {
       mkdirSync(dirname(join(project, rel)), { recursive: true });
       cpSync(join(CLIENT_FIXTURES, 'project', rel), join(project, rel));
     }
@@ -62,7 +80,8 @@ export function makeClientHome(clients: FixtureClient[] = Object.keys(USER_LAYOU
     home,
     project,
     userFile: (client) => join(home, USER_LAYOUT[client][1]),
-    projectFile: (client) => join(project, PROJECT_LAYOUT[client] ?? ''),
+    projectFile: (client) => join(project, PROJECT_LAYOUT[client]?.[0] ?? ''),
+    projectFiles: (client) => (PROJECT_LAYOUT[client] ?? []).map((rel) => join(project, rel)),
     fixture: (client) => readFileSync(join(CLIENT_FIXTURES, USER_LAYOUT[client][0]), 'utf8'),
   };
 }

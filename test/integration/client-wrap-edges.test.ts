@@ -103,7 +103,7 @@ describe('wrap and unwrap, beyond the fixtures', () => {
     expect(clash).toMatchObject({ action: 'add', note: "named 'filesystem-cursor': Countersign's 'filesystem' starts a different command" });
     expect(preview.files[1]!.diff).toContain('+        "filesystem-cursor",');
     const result = await broker.wrapClient('cursor', { project: h.project }, preview.planHash);
-    expect(result).toMatchObject({ added: ['browser', 'filesystem-cursor'], reused: ['filesystem'] });
+    expect(result).toMatchObject({ added: ['browser', 'brave', 'filesystem-cursor'], reused: ['filesystem'] });
     // Unwrapping one client leaves the servers the other still uses.
     const undone = await broker.unwrapClient('claude-desktop', {});
     expect(undone.servers).toEqual(['filesystem', 'github']);
@@ -117,7 +117,7 @@ describe('wrap and unwrap, beyond the fixtures', () => {
     const preview = await broker.previewWrap('claude-desktop', { only: ['filesystem'] });
     expect(preview.files[0]!.entries.map((e) => [e.entry, e.action])).toEqual([['filesystem', 'add'], ['github', 'skip'], ['memory', 'skip']]);
     await expect(broker.previewWrap('claude-desktop', { only: ['nope'] })).rejects.toThrow("Claude Desktop's config has no server named 'nope'. Its servers: filesystem, github, memory.");
-    await expect(broker.previewWrap('zed' as ClientId, {})).rejects.toThrow(/does not know a client called 'zed'/);
+    await expect(broker.previewWrap('nope' as ClientId, {})).rejects.toThrow(/does not know a client called 'nope'/);
     await expect(broker.previewWrap('cursor', {})).rejects.toThrow(`No Cursor config file was found. Countersign looked in: ${h.home}/.cursor/mcp.json.`);
     await expect(broker.listClients({ project: 'relative/dir' })).rejects.toThrow(/must be an absolute path/);
   });
@@ -157,8 +157,9 @@ describe('wrap and unwrap, beyond the fixtures', () => {
     ]);
     await wrap('codex');
     const after = readFileSync(file, 'utf8');
-    expect(after.startsWith('[mcp_servers]\r\ninline = { command = "npx", args = ["a"] }\r\ndotted.command = "npx"\r\n\r\n[mcp_servers.table]\r\ncommand = "')).toBe(true);
-    expect(after).toMatch(/# a comment\r\nargs = \[.*"connect", "table"/);
+    // The comment beside the replaced command moves under the header, saying what it described.
+    expect(after.startsWith('[mcp_servers]\r\ninline = { command = "npx", args = ["a"] }\r\ndotted.command = "npx"\r\n\r\n[mcp_servers.table]\r\n# described command before Countersign\'s wrap: a comment\r\ncommand = "')).toBe(true);
+    expect(after).toMatch(/command = "[^"]+"\r\nargs = \[.*"connect", "table"/);
     expect(after).not.toMatch(/[^\r]\n/);
     await broker.unwrapClient('codex', {});
     expect(readFileSync(file, 'utf8')).toBe(text);
@@ -192,7 +193,7 @@ describe('wrap and unwrap, beyond the fixtures', () => {
     const after = readFileSync(file, 'utf8');
     expect(after.charCodeAt(0)).toBe(0xfeff);
     expect(after.split('\n')).toHaveLength(2);
-    expect(after).toContain('/* mine */');
+    expect(after).toContain("/* described args before Countersign's wrap: mine */");
     expect(after).not.toContain('UTC');
     expect(core.store.getServer('t')).toEqual({ command: 'uvx', args: ['mcp-server-time'], env: { TZ: 'UTC' } });
     await broker.unwrapClient('cursor', {});

@@ -7,7 +7,7 @@ import type { ServerConfig } from '../../shared/api.js';
 import type { ClientId } from '../../shared/clients.js';
 import { countersignCommand } from '../../electron/broker/cli-command.js';
 import { parseJsonc } from '../../electron/broker/clients/json-format.js';
-import { tomlFormat } from '../../electron/broker/clients/toml-format.js';
+import { parse as parseToml } from 'smol-toml';
 import { clientBroker, type ClientHome, type FixtureClient } from '../helpers/client-home.js';
 import { makeUnwritable } from '../helpers/unwritable.js';
 
@@ -35,46 +35,48 @@ const CASES: Case[] = [
     edit: ['"menuBarEnabled": false', '"menuBarEnabled": true'],
   },
   {
-    client: 'claude-code', wraps: ['sequential-thinking', 'sentry', 'notes', 'project-files'],
-    refuses: { linear: /legacy SSE server/, postgres: /\$\{PGPASSWORD\} in env\.PGPASSWORD is filled in by Claude Code/, api: /\$\{API_BASE_URL:-https:\/\/api\.example\.com\} in url/ },
-    kept: ['"numStartups": 42', '"hasTrustDialogAccepted": true', '"userID": "fixture"', '"PGPASSWORD": "${PGPASSWORD}"'],
-    stored: ['sentry', () => ({ url: 'https://mcp.sentry.dev/mcp', headers: { Authorization: 'Bearer sntrys_fixtureSecret' } })],
+    client: 'claude-code', wraps: ['sequential-thinking', 'sentry', 'postgres', 'notes', 'project-files'],
+    refuses: { linear: /legacy SSE server/, api: /^\$\{API_BASE_URL:-https:\/\/api\.example\.com\} in url \(and 1 more\) is computed by Claude Code when it starts the server, which Countersign cannot repeat, so Countersign leaves this entry as it is/ },
+    kept: ['"numStartups": 42', '"hasTrustDialogAccepted": true', '"userID": "fixture"'],
+    // ${PGPASSWORD} as the env entry of that name passes through: Countersign's environment gives it.
+    stored: ['postgres', (h) => ({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-postgres', 'postgresql://localhost/app'], cwd: '/home/me/src/app', limits: { network: 'unrestricted', filesystem: 'host', passEnv: ['PGPASSWORD'] } })],
     secrets: ['sntrys_fixtureSecret'],
     edit: ['"numStartups": 42', '"numStartups": 43'],
   },
   {
-    client: 'cursor', wraps: ['filesystem', 'browser', 'filesystem'], refuses: { brave: /\$\{env:BRAVE_API_KEY\} in env\.BRAVE_API_KEY is filled in by Cursor/ },
-    kept: ['"disabled": false', '"BRAVE_API_KEY": "${env:BRAVE_API_KEY}"'],
+    client: 'cursor', wraps: ['filesystem', 'browser', 'brave', 'filesystem'],
+    refuses: { search: /^\$\{env:SEARCH_KEY\} in args\[3\] is filled in by Cursor from its environment when it starts the server; Countersign passes a variable through only as the whole value of the env entry of the same name/ },
+    kept: ['"disabled": false', '"--key", "${env:SEARCH_KEY}"'],
     // The project's ${workspaceFolder} is filled in; its name clashes with the user file's filesystem.
     stored: ['filesystem-cursor', (h) => ({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', `${h.project}/docs`], cwd: h.project })],
     secrets: ['cursor-fixture-key'],
-    edit: ['"disabled": false', '"disabled": true'],
+    edit: ['"--key"', '"--api-key"'],
   },
   {
     client: 'vscode', wraps: ['notes', 'github', 'time'],
-    refuses: { perplexity: /\$\{input:perplexity-key\} in env\.PERPLEXITY_API_KEY is filled in by VS Code/, 'workspace-files': /envFile/ },
+    refuses: { perplexity: /^\$\{input:perplexity-key\} in env\.PERPLEXITY_API_KEY is asked of you by VS Code each time it starts the server, and Countersign cannot ask on its behalf/, 'workspace-files': /envFile/ },
     kept: ['// VS Code user MCP servers', '/* Files in my notes folder */', '"dev": { "watch": "src/**/*.ts" }, // unknown to Countersign: kept', '"id": "perplexity-key"', '"PERPLEXITY_API_KEY": "${input:perplexity-key}",'],
     stored: ['notes', (h) => ({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', `${h.home}/notes`] })],
     secrets: ['vscode-fixture-token'],
     edit: ['"description": "Perplexity API Key"', '"description": "Perplexity key"'],
   },
   {
-    client: 'windsurf', wraps: ['filesystem', 'figma'], refuses: { stripe: /\$\{env:STRIPE_SECRET_KEY\} in env\.STRIPE_SECRET_KEY is filled in by Windsurf/ },
-    kept: ['"disabledTools": ["move_file"]'],
+    client: 'windsurf', wraps: ['filesystem', 'figma', 'stripe'], refuses: { notes: /^\$\{file:\/home\/me\/\.notes-token\} in env\.NOTES_TOKEN is computed by Windsurf/ },
+    kept: ['"disabledTools": ["move_file"]', '"NOTES_TOKEN": "${file:/home/me/.notes-token}"'],
     stored: ['figma', () => ({ url: 'https://mcp.figma.com/mcp', headers: { Authorization: 'Bearer windsurf-fixture-token' } })],
     secrets: ['windsurf-fixture-token'],
-    edit: ['"--tools=all"', '"--tools=read"'],
+    edit: ['"disabled": true', '"disabled": false'],
   },
   {
     client: 'codex', wraps: ['filesystem', 'github', 'context7', 'project-files'], refuses: { figma: /bearer_token_env_var/ },
-    kept: ['# Codex configuration', 'startup_timeout_sec = 20 # unknown to Countersign: kept', '# the folder Codex may touch', '# A remote server with a static header', 'tool_timeout_sec = 60', '[profiles.fast]\nmodel = "o4-mini"\n# end of file\n', 'bearer_token_env_var = "FIGMA_OAUTH_TOKEN"'],
+    kept: ['# Codex configuration', 'startup_timeout_sec = 20 # unknown to Countersign: kept', "[mcp_servers.filesystem]\n# described args before Countersign's wrap: the folder Codex may touch\n", '# A remote server with a static header', 'tool_timeout_sec = 60', '[profiles.fast]\nmodel = "o4-mini"\n# end of file\n', 'bearer_token_env_var = "FIGMA_OAUTH_TOKEN"'],
     stored: ['github', () => ({ command: 'docker', args: ['run', '-i', '--rm', '-e', 'GITHUB_PERSONAL_ACCESS_TOKEN', 'ghcr.io/github/github-mcp-server'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_codexFixtureSecret' }, cwd: '/home/me' })],
     secrets: ['ghp_codexFixtureSecret', 'ctx7-fixture-key'],
     edit: ['model = "o3"', 'model = "o4"'],
   },
   {
     client: 'gemini', wraps: ['filesystem', 'docs'],
-    refuses: { github: /\$GITHUB_PAT in headers\.Authorization is filled in by Gemini CLI/, legacy: /legacy SSE server/ },
+    refuses: { github: /^\$GITHUB_PAT in headers\.Authorization is filled in by Gemini CLI from its environment/, legacy: /legacy SSE server/ },
     kept: ['// Gemini CLI settings (comments are allowed)', '"trust": false', '"includeTools": ["read_file", "write_file"]', '"telemetry": { "enabled": false }'],
     // A relative cwd in a project file is the project's.
     stored: ['docs', (h) => ({ command: 'node', args: ['scripts/docs-server.js'], cwd: `${h.project}/tools` })],
@@ -97,7 +99,7 @@ function setup(client: FixtureClient) {
 }
 
 const parse = (file: string, text: string): Record<string, unknown> =>
-  (file.endsWith('.toml') ? tomlFormat.parse(text) : parseJsonc(text)) as Record<string, unknown>;
+  (file.endsWith('.toml') ? parseToml(text) : parseJsonc(text)) as Record<string, unknown>;
 
 /** The entry objects of a client file, by name (Claude Code's projects included). */
 function entriesOf(file: string, text: string): Array<[string, Record<string, unknown>]> {

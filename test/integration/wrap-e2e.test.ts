@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { parseJsonc } from '../../electron/broker/clients/json-format.js';
 import { makeDataDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
 import { approveShown } from '../helpers/consent.js';
@@ -21,18 +22,24 @@ afterEach(async () => {
 });
 
 interface Scenario {
-  client: 'claude-desktop' | 'vscode';
+  client: 'claude-desktop' | 'vscode' | 'zed' | 'goose' | 'kiro';
   file: string;
   config(scratch: string): string;
-  entries(doc: unknown): Record<string, { command: string; args: string[] }>;
+  /** The file's entries, as the command and args the client starts. */
+  entries(text: string): Record<string, { command: string; args: string[] }>;
+  /** Text the wrap must keep (comments, the client's own keys). */
+  kept?: string[];
 }
+
+type Launch = { command: string; args: string[] };
+const q = JSON.stringify;
 
 const SCENARIOS: Scenario[] = [
   {
     client: 'claude-desktop',
     file: '.config/Claude/claude_desktop_config.json',
     config: (scratch) => JSON.stringify({ globalShortcut: '', mcpServers: { files: { command: NODE, args: [FILESYSTEM_SERVER, scratch] } } }, null, 2),
-    entries: (doc) => (doc as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers,
+    entries: (text) => (parseJsonc(text) as { mcpServers: Record<string, Launch> }).mcpServers,
   },
   {
     client: 'vscode',
@@ -48,7 +55,59 @@ const SCENARIOS: Scenario[] = [
   },
 }
 `,
-    entries: (doc) => (doc as { servers: Record<string, { command: string; args: string[] }> }).servers,
+    entries: (text) => (parseJsonc(text) as { servers: Record<string, Launch> }).servers,
+    kept: ['// My servers (VS Code reads comments and trailing commas)', '/* started by VS Code */'],
+  },
+  {
+    // JSONC: Zed's settings.json, its servers under context_servers.
+    client: 'zed',
+    file: '.config/zed/settings.json',
+    config: (scratch) => `// Zed settings
+{
+  "theme": "One Dark",
+  "context_servers": {
+    "files": {
+      "source": "custom",
+      "command": ${q(NODE)},
+      "args": [${q(FILESYSTEM_SERVER)}, ${q(scratch)}], // the scratch folder
+    },
+  },
+}
+`,
+    entries: (text) => (parseJsonc(text) as { context_servers: Record<string, Launch> }).context_servers,
+    kept: ['// Zed settings', '"theme": "One Dark"', '"source": "custom"'],
+  },
+  {
+    // YAML: goose's config.yaml, its servers under extensions, started with cmd and args.
+    client: 'goose',
+    file: '.config/goose/config.yaml',
+    config: (scratch) => `# goose settings
+GOOSE_PROVIDER: anthropic
+extensions:
+  files:
+    args:
+      - ${q(FILESYSTEM_SERVER)}
+      - ${q(scratch)}
+    bundled: null
+    cmd: ${q(NODE)} # node from this machine
+    enabled: true
+    env_keys: []
+    envs: {}
+    name: files
+    timeout: 300
+    type: stdio
+`,
+    entries: (text) => Object.fromEntries(Object.entries((parseYaml(text) as { extensions: Record<string, { cmd: string; args: string[] }> }).extensions)
+      .map(([name, e]) => [name, { command: e.cmd, args: e.args }])),
+    kept: ['# goose settings', 'GOOSE_PROVIDER: anthropic', 'timeout: 300'],
+  },
+  {
+    // JSON: Kiro's ~/.kiro/settings/mcp.json.
+    client: 'kiro',
+    file: '.kiro/settings/mcp.json',
+    config: (scratch) => JSON.stringify({ mcpServers: { files: { command: NODE, args: [FILESYSTEM_SERVER, scratch], disabled: false, autoApprove: [] } } }, null, 2),
+    entries: (text) => (parseJsonc(text) as { mcpServers: Record<string, Launch> }).mcpServers,
+    kept: ['"autoApprove": []'],
   },
 ];
 
@@ -92,12 +151,10 @@ describe.each(SCENARIOS)('wrap $client end to end', (s) => {
     const wrapped = await run(NODE, [CLI, 'wrap', s.client, '--yes', '--data-dir', dataDir], { cwd: home, env: { ...process.env, HOME: home, XDG_CONFIG_HOME: '' } });
     expect(wrapped.stdout).toContain(`Wrapped files in ${file}`);
     expect(wrapped.stdout).toContain('countersign servers approve files');
+    expect(wrapped.stdout).toContain(`To undo: countersign unwrap ${s.client}`);
     const after = readFileSync(file, 'utf8');
-    if (s.client === 'vscode') {
-      expect(after).toContain('// My servers (VS Code reads comments and trailing commas)');
-      expect(after).toContain('/* started by VS Code */');
-    }
-    const entry = s.entries(parseJsonc(after)).files!;
+    for (const text of s.kept ?? []) expect(after).toContain(text);
+    const entry = s.entries(after).files!;
     expect(entry.command).toBe(NODE);
     expect(entry.args.slice(1)).toEqual(['connect', 'files', '--client', s.client, '--data-dir', dataDir]);
 

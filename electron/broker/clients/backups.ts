@@ -101,6 +101,12 @@ export class ClientBackups {
     return fs.readFileSync(path.join(this.dir, name));
   }
 
+  /** Deletes a backup no record needs: one kept for a wrap that was rolled back, its file as it was. */
+  discard(name: string): void {
+    if (name !== path.basename(name)) throw new Error(`not a backup name: ${name}`);
+    fs.rmSync(path.join(this.dir, name), { force: true });
+  }
+
   pathOf(name: string): string {
     return path.join(this.dir, name);
   }

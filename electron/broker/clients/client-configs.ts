@@ -1,6 +1,7 @@
 // The core of `clients`, `wrap` and `unwrap`, used by the Broker's API methods: finds each client's
 // files, plans and applies a wrap (servers into Countersign, entries through `connect`), and undoes it.
 // Every wrap and unwrap is audited, with env and header names only.
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Actor, ServerConfig } from '../../../shared/api.js';
 import { canonicalJson } from '../../../shared/canonical-json.js';
@@ -23,6 +24,8 @@ const loadWork = (): Promise<Work> => (workModule ??= import('./config-work.js')
 export interface ClientConfigsDeps {
   dataDir: string;
   where(): Where;
+  /** The project folder scanned when a call names none (where `serve` started), if any. */
+  defaultProject?(): string | undefined;
   /** Countersign's servers with their full launch (values included). */
   servers(): Record<string, ServerConfig>;
   /** Through the API of the surface that asked for the wrap, so each change is logged with its actor. */
@@ -35,9 +38,13 @@ export interface ClientConfigsDeps {
   warn(text: string): void;
 }
 
+type Plan = ReturnType<ClientConfigs['planNow']>;
+
 export class ClientConfigs {
   readonly backups: ClientBackups;
   private queue: Promise<unknown> = Promise.resolve();
+  /** The last preview's plan: a confirmation of exactly it is carried out without planning again. */
+  private previewed?: { key: string; readOnly: string; plan: Plan };
 
   constructor(private readonly deps: ClientConfigsDeps) {
     this.backups = new ClientBackups(deps.dataDir, deps.warn);
@@ -56,7 +63,7 @@ export class ClientConfigs {
   }
 
   private projects(opts: ClientScanOptions | undefined): string[] {
-    const dir = opts?.project;
+    const dir = opts?.project ?? this.deps.defaultProject?.();
     if (dir === undefined) return [];
     const { platform } = this.deps.where();
     const p = platform === 'win32' ? path.win32 : path.posix;
@@ -97,7 +104,7 @@ export class ClientConfigs {
     });
   }
 
-  private plan(work: Work, client: string, opts: WrapOptions) {
+  private planNow(work: Work, client: string, opts: WrapOptions) {
     const def = requireClient(client);
     const files = this.scan(work, def, opts);
     if (!files.some((f) => f.exists)) throw new Error(`No ${def.name} config file was found. Countersign looked in: ${files.map((f) => f.location.path).join(', ')}.`);
@@ -114,6 +121,39 @@ export class ClientConfigs {
     return { def, ...plan };
   }
 
+  /**
+   * What a plan depends on besides its files' bytes: the client, the options, Countersign's servers and
+   * command, and which files there are. With those and every file's bytes the same, the plan is too;
+   * `readOnly` is which of them the person made read-only (a preview shows it; the write checks again).
+   */
+  private planKey(work: Work, client: string, opts: WrapOptions): { key: string; readOnly: string } {
+    const def = requireClient(client);
+    const where = this.deps.where();
+    const locations = locationsOf(def, where, this.projects(opts));
+    const files = locations.map((l) => {
+      try {
+        return [l.path, work.sha256(fs.readFileSync(l.path))];
+      } catch (err) {
+        return [l.path, (err as NodeJS.ErrnoException).code ?? 'unreadable'];
+      }
+    });
+    const key = work.sha256(canonicalJson({ client, only: opts.only ?? null, files, servers: this.deps.servers(), command: this.deps.command(), dataDir: this.dataDirArgs() }));
+    return { key, readOnly: canonicalJson(locations.map((l) => work.readOnlyReason(l.path) ?? null)) };
+  }
+
+  /**
+   * Plans a wrap, once: the plan a preview made is reused when nothing it depends on changed (for a
+   * confirmation, whatever the files' modes: the write refuses a file made read-only since).
+   */
+  private plan(work: Work, client: string, opts: WrapOptions, confirming = false): Plan {
+    const { key, readOnly } = this.planKey(work, client, opts);
+    const last = this.previewed;
+    if (last?.key === key && (confirming || last.readOnly === readOnly)) return last.plan;
+    const plan = this.planNow(work, client, opts);
+    this.previewed = { key, readOnly, plan };
+    return plan;
+  }
+
   async previewWrap(client: string, opts: WrapOptions = {}): Promise<WrapPreview> {
     const { def, files, changes, planHash } = this.plan(await loadWork(), client, opts);
     return { client: def.id, files: files.map((f) => f.view), changes, planHash };
@@ -122,7 +162,8 @@ export class ClientConfigs {
   wrapClient(client: string, opts: WrapOptions, planHash: string, actor: Actor): Promise<WrapResult> {
     return this.serial(async () => {
       const work = await loadWork();
-      const plan = this.plan(work, client, opts);
+      const plan = this.plan(work, client, opts, true);
+      this.previewed = undefined;
       if (plan.planHash !== planHash) {
         throw new Error('The client\'s config or Countersign\'s servers changed since the preview, so nothing was written. Look at the new preview and confirm again.');
       }

@@ -1,7 +1,10 @@
-// What wrap and unwrap need from a config file format. JSON/JSONC and Codex's TOML each implement it,
-// editing the text in place so that comments, key order, formatting and unknown keys stay.
+// What wrap and unwrap need from a config file format. JSON/JSONC, TOML and YAML each implement it.
+// A file is parsed once (open); each entry is then edited from its own text alone, checked by parsing
+// that text again, and the edits are spliced into the file in one pass (edits.ts), so a 10 MB file
+// costs one parse, and every byte outside the edited entries stays as it was.
+import type { Dialect } from './dialects.js';
 
-/** Where an entry is: a JSON path, or (TOML) ['mcp_servers', name]. */
+/** Where an entry is: a path of keys and indexes (TOML: ['mcp_servers', name]). */
 export type EntryKey = Array<string | number>;
 
 export interface RawEntry {
@@ -12,6 +15,10 @@ export interface RawEntry {
   /** The project a group belongs to: its servers start in that folder. */
   project?: string;
   value: unknown;
+  /** The entry's text in the file: [start, end). */
+  span: [number, number];
+  /** Why this entry cannot be edited in place (its shape), when it cannot. */
+  locked?: string;
 }
 
 /** Keys to set (in order) and keys to take out, within one entry. */
@@ -20,18 +27,26 @@ export interface EntryChange {
   remove: string[];
 }
 
+export interface ConfigDoc {
+  text: string;
+  entries: RawEntry[];
+  /** The file's line end, for lines an edit adds. */
+  eol: '\n' | '\r\n';
+}
+
 export interface ConfigFormat {
-  /** The entries, or why the file cannot be read (with line and column). */
-  read(text: string): { entries: RawEntry[] } | { error: string };
-  /** The whole document's value; throws FormatError when it does not parse. */
-  parse(text: string): unknown;
-  /** The text of one entry as it stands in the file. */
-  entryText(text: string, key: EntryKey): string | undefined;
-  replaceEntryText(text: string, key: EntryKey, replacement: string): string;
-  /** Throws FormatError when the entry cannot be changed without touching anything else. */
-  changeEntry(text: string, key: EntryKey, change: EntryChange): string;
-  /** Where env and header values are, so previews can mask them. */
-  secretRanges(text: string): Array<[number, number]>;
+  /** Parses the file once: its entries with their spans, or why it cannot be read (with line and column). */
+  open(text: string, dialect: Dialect, file: string): { doc: ConfigDoc } | { error: string };
+  /**
+   * The entry's new text after `change`, made from its text alone and checked by parsing it again.
+   * Comments in or beside what the change replaces move to the entry's top, marked as describing the
+   * original. Throws FormatError when the entry cannot be changed without touching anything else.
+   */
+  editEntry(doc: ConfigDoc, entry: RawEntry, change: EntryChange, dialect: Dialect): string;
+  /** The value of an entry's text on its own (as placed at `entry`), to check a replacement; throws FormatError. */
+  parseEntry(doc: ConfigDoc, entry: RawEntry, text: string): unknown;
+  /** Spans of env and header values in an entry's text on its own, so previews can mask them. */
+  entrySecrets(text: string, dialect: Dialect): Array<[number, number]>;
 }
 
 export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -44,11 +59,9 @@ export class FormatError extends Error {
 export function lineColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
+  for (let at = text.indexOf('\n'); at >= 0 && at < offset; at = text.indexOf('\n', at + 1)) {
+    line++;
+    lineStart = at + 1;
   }
   return { line, column: offset - lineStart + 1 };
 }
@@ -75,23 +88,17 @@ export function maskRanges(text: string, ranges: Array<[number, number]>, mask: 
   return out + text.slice(at);
 }
 
-/** Checks that an edit changed exactly one entry, to exactly `expected`; anything else is refused. */
-export function verifyEdit(format: ConfigFormat, before: string, after: string, key: EntryKey, expected: unknown): void {
-  const want = setIn(format.parse(before), key, expected);
-  if (!sameValue(want, format.parse(after))) {
-    throw new FormatError(`editing ${key.map(String).join('.')} would change more than that entry, so the file is left as it is`);
+/** Checks that an entry's new text holds exactly `expected`; anything else is refused. */
+export function verifyEntry(format: ConfigFormat, doc: ConfigDoc, entry: RawEntry, text: string, expected: unknown): void {
+  let value: unknown;
+  try {
+    value = format.parseEntry(doc, entry, text);
+  } catch {
+    value = Symbol('unparsable');
   }
-}
-
-function setIn(doc: unknown, key: EntryKey, value: unknown): unknown {
-  if (!key.length) return value;
-  const [head, ...rest] = key;
-  const obj = (typeof doc === 'object' && doc !== null ? doc : {}) as Record<string, unknown>;
-  const copy: Record<string, unknown> = Array.isArray(obj) ? ([...obj] as unknown as Record<string, unknown>) : { ...obj };
-  const next = setIn(obj[head as string], rest, value);
-  if (next === undefined) delete copy[head as string];
-  else copy[head as string] = next;
-  return copy;
+  if (!sameValue(value, expected)) {
+    throw new FormatError(`editing ${entry.key.map(String).join('.')} would change more than that entry, so the file is left as it is`);
+  }
 }
 
 export function sameValue(a: unknown, b: unknown): boolean {
@@ -106,3 +113,6 @@ export function sameValue(a: unknown, b: unknown): boolean {
   }
   return a === b || (Number.isNaN(a) && Number.isNaN(b));
 }
+
+/** The line end a file uses most: CRLF when it has any. */
+export const eolOf = (text: string): '\n' | '\r\n' => (text.includes('\r\n') ? '\r\n' : '\n');

@@ -7,3 +7,4 @@ export { planUnwrap } from './unwrap-plan.js';
 export { fileView } from './views.js';
 export { applyWrap, wrapAudit } from './wrap-apply.js';
 export { replaceConfig } from './write-config.js';
+export { readOnlyReason } from './file-access.js';

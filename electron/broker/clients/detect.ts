@@ -1,13 +1,15 @@
-// Reads one client config file and says what each of its entries means. A file that cannot be read or
-// parsed is reported with the reason (line and column), and nothing ever writes to it.
+// Reads one client config file, once, and says what each of its entries means. A file that cannot be
+// read or parsed is reported with the reason (line and column), and nothing ever writes to it; one the
+// person made read-only is reported with how to allow the write.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import type { ConfigLocation, Where } from './catalogue.js';
-import type { ConfigFormat, RawEntry } from './config-format.js';
+import { formatKindOf, type ClientDef, type ConfigLocation, type Where } from './catalogue.js';
+import type { ConfigDoc, ConfigFormat, RawEntry } from './config-format.js';
 import { interpretEntry, type Interpreted } from './entry.js';
+import { readOnlyReason } from './file-access.js';
 import { jsonFormat } from './json-format.js';
 import { tomlFormat } from './toml-format.js';
-import type { ClientDef } from './catalogue.js';
+import { yamlFormat } from './yaml-format.js';
 
 const MAX_BYTES = 32 * 1024 * 1024;
 
@@ -25,11 +27,16 @@ export interface ScannedFile {
   hash?: string;
   mode?: number;
   error?: string;
+  /** Why Countersign will not write it, with the fix. */
+  readOnly?: string;
+  /** The parsed file, when it parsed. */
+  doc?: ConfigDoc;
   entries: ScannedEntry[];
 }
 
-export function formatOf(client: ClientDef): ConfigFormat {
-  return client.format === 'toml' ? tomlFormat : jsonFormat(client);
+export function formatOf(file: string): ConfigFormat {
+  const kind = formatKindOf(file);
+  return kind === 'toml' ? tomlFormat : kind === 'yaml' ? yamlFormat : jsonFormat;
 }
 
 export function sha256(data: string | Uint8Array): string {
@@ -37,7 +44,7 @@ export function sha256(data: string | Uint8Array): string {
 }
 
 export function scanFile(location: ConfigLocation, where: Where): ScannedFile {
-  const format = formatOf(location.client);
+  const format = formatOf(location.path);
   const base: ScannedFile = { location, format, exists: false, realPath: location.path, entries: [] };
   let bytes: Buffer;
   try {
@@ -55,14 +62,16 @@ export function scanFile(location: ConfigLocation, where: Where): ScannedFile {
   }
   const text = bytes.toString('utf8');
   if (!Buffer.from(text, 'utf8').equals(bytes)) return { ...base, hash: sha256(bytes), error: 'it is not UTF-8 text' };
-  const read = format.read(text);
-  const scanned = { ...base, text, hash: sha256(bytes) };
-  if ('error' in read) return { ...scanned, error: read.error };
+  const readOnly = readOnlyReason(base.realPath);
+  const opened = format.open(text, location.client.dialect, location.path);
+  const scanned = { ...base, text, hash: sha256(bytes), ...(readOnly && { readOnly }) };
+  if ('error' in opened) return { ...scanned, error: opened.error };
   const project = location.project;
-  const entries = read.entries.map((entry): ScannedEntry => {
+  const entries = opened.doc.entries.map((entry): ScannedEntry => {
     const folder = entry.project ?? project;
     const meaning = interpretEntry(entry.value, { client: location.client, home: where.home, platform: where.platform, project: folder, defaultCwd: folder });
     return { ...entry, meaning };
   });
-  return { ...scanned, entries };
+  return { ...scanned, doc: opened.doc, entries };
 }
+

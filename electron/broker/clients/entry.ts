@@ -3,16 +3,20 @@
 import path from 'node:path';
 import type { ServerConfig } from '../../../shared/api.js';
 import type { ClientServerView } from '../../../shared/clients.js';
+import { NO_LIMITS } from '../../../shared/limits.js';
 import type { ClientDef } from './catalogue.js';
 import { isPlainObject } from './config-format.js';
 import { parseCountersignArgv, type CountersignRef } from './countersign-entry.js';
-import { resolvePlaceholders, type PlaceholderContext } from './placeholders.js';
+import { resolvePlaceholders, type PlaceholderContext, type Unresolved } from './placeholders.js';
 
 export interface EntryContext extends PlaceholderContext {
   client: ClientDef;
   /** The folder the client starts a project's servers in, when the entry names no cwd. */
   defaultCwd?: string;
 }
+
+/** How the entry writes its launch, so wrap writes the new one the same way. */
+export type LaunchForm = 'command' | 'cmd' | 'command-array' | 'zed-object';
 
 export interface Interpreted {
   view: Omit<ClientServerView, 'name' | 'group' | 'state' | 'countersignServer' | 'note'>;
@@ -22,6 +26,7 @@ export interface Interpreted {
   problem?: string;
   /** Keys wrap takes out of the entry: they move into Countersign with the server. */
   moved: string[];
+  form: LaunchForm;
 }
 
 /** Keys that make the client compute part of the launch itself, which Countersign cannot repeat. */
@@ -37,60 +42,92 @@ const CLIENT_SIDE: Record<string, string> = {
 
 const stringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 const stringMap = (v: unknown): v is Record<string, string> => isPlainObject(v) && Object.values(v).every((s) => typeof s === 'string');
+const empty = { envNames: [], headerNames: [] };
 
 export function interpretEntry(raw: unknown, ctx: EntryContext): Interpreted {
-  const empty = { envNames: [], headerNames: [] };
-  if (!isPlainObject(raw)) return { view: { transport: 'stdio', ...empty }, problem: 'the entry is not an object', moved: [] };
-  const urlKey = ctx.client.urlKeys.find((k) => typeof raw[k] === 'string');
-  if (typeof raw.command === 'string') return stdio(raw, ctx);
-  if (urlKey) return remote(raw, urlKey, ctx);
-  return { view: { transport: 'stdio', ...empty }, problem: 'it has neither a command nor a URL that Countersign can start', moved: [] };
+  const d = ctx.client.dialect;
+  const form: LaunchForm = d.launch === 'zed' ? (isPlainObject(isPlainObject(raw) ? raw.command : undefined) ? 'zed-object' : 'command') : d.launch;
+  const refuse = (problem: string): Interpreted => ({ view: { transport: 'stdio', ...empty }, problem, moved: [], form });
+  if (!isPlainObject(raw)) return refuse('the entry is not an object');
+  const builtin = d.builtin?.(raw);
+  if (builtin) return refuse(`it is ${builtin}`);
+  const launch = launchOf(raw, form, d.env);
+  const urlKey = d.urlKeys.find((k) => typeof raw[k] === 'string');
+  if (launch) return stdio(raw, launch, form, ctx);
+  if (urlKey) return remote(raw, urlKey, form, ctx);
+  return refuse('it has neither a command nor a URL that Countersign can start');
 }
 
-function stdio(raw: Record<string, unknown>, ctx: EntryContext): Interpreted {
-  const command = raw.command as string;
-  const args = raw.args === undefined ? [] : raw.args;
-  const env = raw.env === undefined ? {} : raw.env;
+interface Launch {
+  command: unknown;
+  args: unknown;
+  env: unknown;
+}
+
+/** The command, args and env as the entry writes them; undefined when it has no command. */
+function launchOf(raw: Record<string, unknown>, form: LaunchForm, envKey: string): Launch | undefined {
+  switch (form) {
+    case 'cmd':
+      return typeof raw.cmd === 'string' ? { command: raw.cmd, args: raw.args, env: raw[envKey] } : undefined;
+    case 'command-array':
+      return stringList(raw.command) && raw.command.length ? { command: raw.command[0], args: raw.command.slice(1), env: raw[envKey] } : undefined;
+    case 'zed-object': {
+      const c = raw.command as Record<string, unknown>;
+      return typeof c.path === 'string' ? { command: c.path, args: c.args, env: c.env } : undefined;
+    }
+    default:
+      return typeof raw.command === 'string' ? { command: raw.command, args: raw.args, env: raw[envKey] } : undefined;
+  }
+}
+
+function stdio(raw: Record<string, unknown>, launch: Launch, form: LaunchForm, ctx: EntryContext): Interpreted {
+  const d = ctx.client.dialect;
+  const command = launch.command as string;
+  const args = launch.args === undefined ? [] : launch.args;
+  const env = launch.env === undefined ? {} : launch.env;
+  const cwdRaw = d.cwd ? raw[d.cwd] : undefined;
   const view = {
     transport: 'stdio' as const,
     commandLine: stringList(args) ? [command, ...args] : [command],
-    cwd: typeof raw.cwd === 'string' ? raw.cwd : undefined,
+    cwd: typeof cwdRaw === 'string' ? cwdRaw : undefined,
     envNames: isPlainObject(env) ? Object.keys(env) : [],
     headerNames: [],
   };
-  const moved = ['env', 'cwd'].filter((k) => k in raw);
+  const moved = form === 'zed-object' ? [] : [d.env, ...(d.cwd ? [d.cwd] : [])].filter((k) => k in raw);
   const through = parseCountersignArgv(view.commandLine);
-  if (through) return { view, through, moved };
-  const problem = clientSide(raw)
+  if (through) return { view, through, moved, form };
+  const problem = clientSide(raw, ctx)
     ?? (!stringList(args) ? 'its args are not a list of strings' : undefined)
     ?? (!stringMap(env) ? 'its env is not a map of strings' : undefined)
-    ?? (raw.cwd !== undefined && typeof raw.cwd !== 'string' ? 'its cwd is not a string' : undefined)
-    ?? (raw.type !== undefined && raw.type !== 'stdio' ? `its type is ${JSON.stringify(raw.type)} but it has a command` : undefined);
-  if (problem) return { view, problem, moved };
+    ?? (cwdRaw !== undefined && typeof cwdRaw !== 'string' ? 'its cwd is not a string' : undefined)
+    ?? (raw.type !== undefined && !d.stdioTypes.includes(raw.type as string) ? `its type is ${JSON.stringify(raw.type)} but it has a command` : undefined);
+  if (problem) return { view, problem, moved, form };
   const filled = fill(ctx, { command, args: args as string[], env: env as Record<string, string>, cwd: view.cwd });
-  if ('problem' in filled) return { view, problem: filled.problem, moved };
+  if ('problem' in filled) return { view, problem: filled.problem, moved, form };
   const { command: cmd, args: a, env: e } = filled.value;
   const cwd = workingFolder(filled.value.cwd, ctx);
-  if (cwd === null) return { view, problem: `its cwd (${view.cwd}) is relative, and a user-wide file names no folder it is relative to`, moved };
-  const config: ServerConfig = { command: cmd, ...(a.length > 0 && { args: a }), ...(Object.keys(e).length > 0 && { env: e }), ...(cwd !== undefined && { cwd }) };
-  return { view, config, moved };
+  if (cwd === null) return { view, problem: `its cwd (${view.cwd}) is relative, and a user-wide file names no folder it is relative to`, moved, form };
+  const config: ServerConfig = {
+    command: cmd, ...(a.length > 0 && { args: a }), ...(Object.keys(e).length > 0 && { env: e }), ...(cwd !== undefined && { cwd }),
+    ...(filled.passEnv.length > 0 && { limits: { ...NO_LIMITS, passEnv: filled.passEnv } }),
+  };
+  return { view, config, moved, form };
 }
 
-function remote(raw: Record<string, unknown>, urlKey: string, ctx: EntryContext): Interpreted {
-  const headersKey = ctx.client.containers === 'codex' ? 'http_headers' : 'headers';
-  const headers = raw[headersKey] === undefined ? {} : raw[headersKey];
+function remote(raw: Record<string, unknown>, urlKey: string, form: LaunchForm, ctx: EntryContext): Interpreted {
+  const d = ctx.client.dialect;
+  const headers = raw[d.headers] === undefined ? {} : raw[d.headers];
   const view = { transport: 'http' as const, url: raw[urlKey] as string, envNames: [], headerNames: isPlainObject(headers) ? Object.keys(headers) : [] };
-  const moved = [...ctx.client.urlKeys, headersKey].filter((k) => k in raw);
-  const sse = raw.type === 'sse' || (ctx.client.id === 'gemini' && urlKey === 'url' && raw.type !== 'http');
-  const problem = clientSide(raw)
-    ?? (sse ? 'it is a legacy SSE server; Countersign relays Streamable HTTP servers only' : undefined)
+  const moved = [...d.urlKeys, d.headers].filter((k) => k in raw);
+  const problem = clientSide(raw, ctx)
+    ?? (d.sse(raw, urlKey) ? 'it is a legacy SSE server; Countersign relays Streamable HTTP servers only' : undefined)
     ?? (!stringMap(headers) ? 'its headers are not a map of strings' : undefined);
-  if (problem) return { view, problem, moved };
+  if (problem) return { view, problem, moved, form };
   const filled = fill(ctx, { url: view.url, headers: headers as Record<string, string> });
-  if ('problem' in filled) return { view, problem: filled.problem, moved };
-  if (!/^https?:\/\//i.test(filled.value.url)) return { view, problem: 'its URL is not http: or https:', moved };
+  if ('problem' in filled) return { view, problem: filled.problem, moved, form };
+  if (!/^https?:\/\//i.test(filled.value.url)) return { view, problem: 'its URL is not http: or https:', moved, form };
   const h = filled.value.headers;
-  return { view, config: { url: filled.value.url, ...(Object.keys(h).length && { headers: h }) }, moved };
+  return { view, config: { url: filled.value.url, ...(Object.keys(h).length && { headers: h }) }, moved, form };
 }
 
 /** The folder the server runs in: its cwd (relative ones from the project), else the project's. Null: unknowable. */
@@ -101,17 +138,24 @@ function workingFolder(cwd: string | undefined, ctx: EntryContext): string | und
   return ctx.defaultCwd === undefined ? null : p.resolve(ctx.defaultCwd, cwd);
 }
 
-function clientSide(raw: Record<string, unknown>): string | undefined {
-  const key = Object.keys(CLIENT_SIDE).find((k) => raw[k] !== undefined && raw[k] !== null && raw[k] !== false);
-  return key ? `it ${CLIENT_SIDE[key]}` : undefined;
+function clientSide(raw: Record<string, unknown>, ctx: EntryContext): string | undefined {
+  const keys = { ...CLIENT_SIDE, ...ctx.client.dialect.clientSide };
+  const set = (v: unknown) => v !== undefined && v !== null && v !== false && !(Array.isArray(v) && v.length === 0);
+  const key = Object.keys(keys).find((k) => set(raw[k]));
+  return key ? `it ${keys[key]}` : undefined;
 }
 
-/** Fills every string of a launch; the first placeholder that cannot be filled is the problem. */
-function fill<T>(ctx: EntryContext, launch: T): { value: T } | { problem: string } {
-  const left: Array<{ where: string; placeholder: string }> = [];
+/**
+ * Fills every string of a launch. An env value that is exactly a variable of the client's environment
+ * with the env entry's own name passes through (`passEnv`); the first placeholder left is the problem.
+ */
+function fill<T extends object & { env?: Record<string, string> }>(ctx: EntryContext, launch: T): { value: T; passEnv: string[] } | { problem: string } {
+  const left: Array<{ where: string; placeholder: Unresolved }> = [];
+  const passEnv: string[] = [];
+  const style = ctx.client.dialect.placeholders;
   const walk = (value: unknown, where: string): unknown => {
     if (typeof value === 'string') {
-      const r = resolvePlaceholders(ctx.client.placeholders, value, ctx);
+      const r = resolvePlaceholders(style, value, ctx);
       for (const placeholder of r.unresolved) left.push({ where, placeholder });
       return r.value;
     }
@@ -119,12 +163,35 @@ function fill<T>(ctx: EntryContext, launch: T): { value: T } | { problem: string
     if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, where ? `${where}.${k}` : k)]));
     return value;
   };
-  const value = walk(launch, '') as T;
+  const { env, ...rest } = launch;
+  const value = walk(rest, '') as T;
+  if (env) {
+    const kept: Record<string, string> = {};
+    for (const [k, v] of Object.entries(env)) {
+      const r = resolvePlaceholders(style, v, ctx);
+      const only = r.unresolved.length === 1 ? r.unresolved[0]! : undefined;
+      if (only?.kind === 'env' && only.text === v && only.name === k) passEnv.push(k);
+      else kept[k] = walk(v, `env.${k}`) as string;
+    }
+    value.env = kept;
+  }
   const first = left[0];
-  if (!first) return { value };
-  const more = left.length > 1 ? ` (and ${left.length - 1} more)` : '';
-  return {
-    problem: `${first.placeholder} in ${first.where}${more} is filled in by ${ctx.client.name} when it starts the server, and Countersign would start it without that value. ` +
-      'To protect this server, put the value itself in the entry (wrap then moves it into Countersign\'s private store) and wrap again',
-  };
+  if (!first) return { value, passEnv };
+  return { problem: placeholderProblem(ctx, first.placeholder, first.where, left.length - 1) };
+}
+
+function placeholderProblem(ctx: EntryContext, u: Unresolved, where: string, more: number): string {
+  const name = ctx.client.name;
+  const at = `${u.text} in ${where}${more ? ` (and ${more} more)` : ''}`;
+  const stays = 'so Countersign leaves this entry as it is (it still works, without Countersign)';
+  switch (u.kind) {
+    case 'env':
+      return `${at} is filled in by ${name} from its environment when it starts the server; Countersign passes a variable through only as the whole value of the env entry of the same name, ${stays}`;
+    case 'input':
+      return `${at} is asked of you by ${name} each time it starts the server, and Countersign cannot ask on its behalf, ${stays}`;
+    case 'workspace':
+      return `${at} is the folder ${name} has open, which a user-wide file does not name, ${stays}. Put the server in the project's ${ctx.client.project[0] ?? 'own config'} to wrap it there`;
+    default:
+      return `${at} is computed by ${name} when it starts the server, which Countersign cannot repeat, ${stays}`;
+  }
 }

@@ -1,13 +1,24 @@
 // The Countersign name for a client's server: the same launch anywhere is one server (found by its
 // launch hash); a name already taken by a different launch gets the client's id as a clear suffix.
+import anyAscii from 'any-ascii';
 import type { ServerConfig } from '../../../shared/api.js';
 import { launchHash } from '../trust/launch-consent.js';
 
 const MAX = 64;
 
-/** A client's entry name as a Countersign server name (letters, digits, . _ -). */
+/**
+ * A client's entry name as a Countersign server name (letters, digits, . _ -, which the broker, the
+ * `connect <name>` argument and the look-alike checks all rely on): letters of any script are
+ * transliterated (Ünïcode → Unicode, Сервер → Server, ☃ → snowman2), not dropped.
+ */
 export function sanitizeName(name: string): string {
-  const cleaned = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, MAX);
+  const cleaned = anyAscii(name.normalize('NFC'))
+    .replace(/:([a-z0-9_+-]+):/g, '-$1-')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, MAX)
+    .replace(/[-.]+$/, '');
   return cleaned || 'server';
 }
 

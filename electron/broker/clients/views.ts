@@ -1,6 +1,7 @@
 // What `countersign clients` and the Clients view show: each client, its files, and for each server
 // whether it goes through Countersign (and which Countersign server), starts directly, or cannot be wrapped.
 import type { ClientFileView, ClientServerView } from '../../../shared/clients.js';
+import { formatKindOf } from './catalogue.js';
 import type { ScannedEntry, ScannedFile } from './detect.js';
 
 export interface ViewContext {
@@ -17,8 +18,9 @@ export function fileView(file: ScannedFile, ctx: ViewContext): ClientFileView {
     path: location.path,
     scope: location.scope,
     ...(location.project && { project: location.project }),
-    format: location.client.format,
+    format: formatKindOf(location.path),
     ...(file.error && { error: `Countersign cannot read this file, so it leaves it alone: ${file.error}` }),
+    ...(file.readOnly && { readOnly: `Countersign will not replace this file: ${file.readOnly}.` }),
     servers: file.entries.map((e) => serverView(e, ctx)),
     ...(ctx.wrappedAt(file) && { wrappedAt: ctx.wrappedAt(file) }),
   };

@@ -54,7 +54,7 @@ export async function applyWrap(plan: WrapPlan, deps: WrapDeps): Promise<WrapRes
       result.files.push({ path: f.file.location.path, backup: deps.backups.pathOf(records[i]!.backup), wrapped: f.entries.filter((e) => e.change).map((e) => e.entry.name) });
     }
   } catch (err) {
-    await rollBack(written, records, result.added, deps);
+    await rollBack(written, records, result.added, deps).catch(() => undefined);
     deps.audit(wrapAudit('wrap', def, started, details(plan), `Wrapping ${def.name} failed, and was rolled back: ${(err as Error).message}`, 'failed'));
     deps.changed();
     throw err;
@@ -83,25 +83,32 @@ function record(def: ClientDef, f: PlannedFile, backups: ClientBackups): WrapRec
       server: e.plan.server!,
       originalValue: e.entry.value,
       wrappedValue: applyChangeToValue(e.entry.value as Record<string, unknown>, e.change!),
-      originalText: file.format.entryText(before, e.entry.key),
-      wrappedText: file.format.entryText(f.after, e.entry.key),
+      originalText: before.slice(...e.entry.span),
+      wrappedText: e.text,
     })),
     added: [],
   };
 }
 
+/**
+ * Puts back every file already written, then drops the records and backups of the files that are as
+ * they were (no orphan backup stays). A file that could not be put back keeps its record and backup,
+ * so unwrap can restore it.
+ */
 async function rollBack(written: Array<{ file: PlannedFile; before: string }>, records: WrapRecord[], added: string[], deps: WrapDeps): Promise<void> {
+  const stuck = new Set<string>();
   for (const w of written.reverse()) {
     try {
       replaceConfig(w.file.file.realPath, sha256(w.file.after), w.before, w.file.file.mode);
     } catch {
-      // Its backup stays in the backups folder, and its record lets unwrap restore it.
-      continue;
+      stuck.add(w.file.file.realPath);
     }
-    const r = records.find((rec) => rec.realPath === w.file.file.realPath);
-    if (r) deps.backups.remove(r.id);
   }
-  for (const r of records) if (!written.some((w) => w.file.file.realPath === r.realPath)) deps.backups.remove(r.id);
+  for (const r of records) {
+    if (stuck.has(r.realPath)) continue;
+    deps.backups.remove(r.id);
+    deps.backups.discard(r.backup);
+  }
   for (const name of added) await deps.removeServer(name).catch(() => undefined);
 }
 

@@ -1,8 +1,10 @@
 // Replaces a client's config file atomically (temp file, fsync, rename), only if it still holds what the
-// plan was made from, and with the file's own permissions. A failed write leaves the old file whole.
+// plan was made from, never when the person made it (or its folder) read-only, and with the file's own
+// permissions. A failed write leaves the old file whole.
 import fs from 'node:fs';
 import { writeFileAtomicSync } from '../atomic-file.js';
 import { sha256 } from './detect.js';
+import { readOnlyReason } from './file-access.js';
 
 export class StaleFileError extends Error {
   override name = 'StaleFileError';
@@ -18,6 +20,8 @@ export function replaceConfig(realPath: string, expectedHash: string | undefined
   if ((current ? sha256(current) : undefined) !== expectedHash) {
     throw new StaleFileError(`${realPath} changed since Countersign read it; nothing was written. Look at the new preview and try again.`);
   }
+  const readOnly = readOnlyReason(realPath);
+  if (readOnly) throw new Error(`Countersign could not write ${realPath}: ${readOnly}; the file is unchanged.`);
   try {
     writeFileAtomicSync(realPath, data, mode ?? 0o600);
   } catch (err) {

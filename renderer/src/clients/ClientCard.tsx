@@ -53,6 +53,7 @@ export function ClientCard({ client, busy, onWrap, onUnwrap }: Props) {
             <code><VisibleText text={f.path} /></code> <span className="muted small">{f.scope === 'project' ? 'project' : 'user'}{f.wrappedAt ? `, wrapped ${new Date(f.wrappedAt).toLocaleString()}` : ''}</span>
           </p>
           {f.error && <p className="field-error"><VisibleText text={f.error} /></p>}
+          {f.readOnly && <p className="field-error"><VisibleText text={f.readOnly} /></p>}
           {!f.error && !f.servers.length && <p className="muted small">No servers in this file.</p>}
           {f.servers.length > 0 && <ul className="client-servers" aria-label={`Servers in ${f.path}`}>{f.servers.map((s) => <ServerRow key={`${s.group ?? ''}/${s.name}`} server={s} />)}</ul>}
         </div>

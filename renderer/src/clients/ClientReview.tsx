@@ -23,6 +23,7 @@ function WrapPlan({ preview }: { preview: WrapPreview }) {
         <div key={f.path} className="client-file">
           <p className="client-file-path"><code><VisibleText text={f.path} /></code></p>
           {f.error && <p className="field-error">Countersign cannot read this file, so it leaves it alone: <VisibleText text={f.error} /></p>}
+          {f.readOnly && <p className="field-error"><VisibleText text={f.readOnly} /></p>}
           <ul className="client-plan">
             {f.entries.map((e) => (
               <li key={`${e.group ?? ''}/${e.entry}`}>
@@ -31,12 +32,15 @@ function WrapPlan({ preview }: { preview: WrapPreview }) {
               </li>
             ))}
           </ul>
+          {f.diff && f.lineEnds && <p className="muted small">{lineEndsNote(f.lineEnds)}</p>}
           {f.diff && <UnifiedDiff diff={f.diff} label={`Changes to ${f.path}`} />}
         </div>
       ))}
     </>
   );
 }
+
+const lineEndsNote = (ends: 'crlf' | 'mixed') => `Its lines end with ${ends === 'crlf' ? 'CRLF' : 'a mix of CRLF and LF'}; the file keeps them.`;
 
 function UnwrapPlan({ preview }: { preview: UnwrapPreview }) {
   const how = { exact: 'back to its exact bytes from before the wrap', entries: 'edited since the wrap: only Countersign’s entries are put back, your edits stay', missing: 'the file is gone: nothing to restore' } as const;

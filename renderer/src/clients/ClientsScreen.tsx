@@ -40,7 +40,7 @@ export function ClientsScreen() {
         const names = done.files.flatMap((f) => f.wrapped);
         notify('info', `${c.name}: ${names.length} ${names.length === 1 ? 'server goes' : 'servers go'} through Countersign now. ` +
           (done.added.length ? `New servers (${done.added.join(', ')}) wait for you to approve their commands in Servers. ` : '') +
-          `Restart ${c.name} to use them.`);
+          `Restart ${c.name} to use them. To undo, choose Unwrap ${c.name} (or run countersign unwrap ${c.id}).`);
       }
     } else {
       const done = await run('unwrapClient', () => api.unwrapClient(c.id, opts, r.preview.planHash));

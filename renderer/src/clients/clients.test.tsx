@@ -51,6 +51,20 @@ describe('Clients view', () => {
     expect(within(card).queryByRole('button', { name: /^Unwrap/ })).toBeNull();
   });
 
+  it('Wrap shows a read-only file with its fix, and says when the lines end with CRLF', async () => {
+    const api = withPreview(new FakeApi());
+    api.wrapPreview!.files[0] = { ...api.wrapPreview!.files[0]!, lineEnds: 'crlf' };
+    api.wrapPreview!.files.push({
+      path: '/home/me/.cursor/mcp.json', scope: 'user', diff: '', entries: [{ entry: 'x', action: 'refuse', reason: 'its file is read-only (see above)' }],
+      readOnly: "Countersign will not replace this file: it is read-only (mode 444). To wrap it, make it writable (chmod u+w '/home/me/.cursor/mcp.json'), then run wrap again.",
+    });
+    const card = await openClients(api);
+    await userEvent.setup().click(within(card).getByRole('button', { name: 'Wrap Claude Desktop' }));
+    const review = await within(card).findByRole('region', { name: /^Review: protect Claude Desktop/ });
+    expect(within(review).getByText(/it is read-only \(mode 444\)\. To wrap it, make it writable/)).toBeTruthy();
+    expect(within(review).getByText('Its lines end with CRLF; the file keeps them.')).toBeTruthy();
+  });
+
   it('Wrap shows the plan and the diff first, and writes only on confirm, bound to the plan it showed', async () => {
     const api = withPreview(new FakeApi());
     const card = await openClients(api);
@@ -75,6 +89,7 @@ describe('Clients view', () => {
     expect(api.callsOf('wrapClient')).toEqual([['claude-desktop', {}, 'b'.repeat(64)]]);
     await waitFor(() => expect(within(card).getAllByRole('listitem')[0]!.textContent).toContain('Through Countersign'));
     expect(document.body.textContent).toContain('New servers (fs) wait for you to approve their commands in Servers');
+    expect(document.body.textContent).toContain('To undo, choose Unwrap Claude Desktop (or run countersign unwrap claude-desktop).');
     expect(within(card).queryByRole('button', { name: /^Wrap/ })).toBeNull();
     expect(within(card).getByRole('button', { name: 'Unwrap Claude Desktop' })).toBeTruthy();
   });
