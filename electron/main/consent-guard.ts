@@ -31,7 +31,7 @@ export type GuardedApi = Omit<CountersignApi, 'subscribe'>;
  * consent: always asks. ask-if: asks in the cases its handler says (trust but not untrust, …).
  */
 export const CONSENT_POLICY = {
-  getStatus: 'free', listPending: 'free', listServers: 'free', listRules: 'free', getSettings: 'free', queryLog: 'free',
+  getStatus: 'free', listPending: 'free', listLaunchRequests: 'free', listServers: 'free', listRules: 'free', getSettings: 'free', queryLog: 'free',
   listChanges: 'free', readFileForPreview: 'free', removeServer: 'free', removeRule: 'free', setPaused: 'free',
   addServer: 'consent', importServers: 'consent', approveLaunch: 'consent', pinServer: 'consent', setLimits: 'ask-if',
   listClients: 'free', previewWrap: 'free', previewUnwrap: 'free', wrapClient: 'consent', unwrapClient: 'consent',
