@@ -24,8 +24,8 @@ export class RawConnect {
   private waiters: Array<() => void> = [];
   stderr = '';
 
-  constructor(dataDir: string, server: string) {
-    this.child = spawn(NODE, [CLI, 'connect', server, '--data-dir', dataDir], { stdio: ['pipe', 'pipe', 'pipe'] });
+  constructor(dataDir: string, server: string, extraArgs: string[] = []) {
+    this.child = spawn(NODE, [CLI, 'connect', server, '--data-dir', dataDir, ...extraArgs], { stdio: ['pipe', 'pipe', 'pipe'] });
     let buf = '';
     this.child.stdout!.setEncoding('utf8');
     this.child.stdout!.on('data', (chunk: string) => {
