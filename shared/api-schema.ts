@@ -131,6 +131,7 @@ const unsealedRef = z.object({ kind: z.enum(['trust', 'launch', 'rule']), server
 export const apiArgs = {
   getStatus: z.tuple([]),
   listPending: z.tuple([]),
+  listLaunchRequests: z.tuple([]),
   decide: z.tuple([id, decisionSchema]),
   listServers: z.tuple([]),
   addServer: z.tuple([serverName, serverConfigSchema]),

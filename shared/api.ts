@@ -170,6 +170,31 @@ export interface InlineApprovalClient {
 
 export type PendingRemovedWhy = 'allowed' | 'denied' | 'timeout' | 'cancelled' | 'session-closed' | 'agent-stopped';
 
+/**
+ * A server a client tried to start whose command waits for the person's approval: one per server and
+ * command, however often clients retried. Approve it with approveLaunch(server, launch.hash).
+ */
+export interface LaunchRequest {
+  server: string;
+  /** What would run (as the Servers screen shows it), with its hash. */
+  launch: LaunchView;
+  /** Why it did not start. */
+  reason: string;
+  firstAt: number;
+  lastAt: number;
+  /** How many times clients tried to start it. */
+  attempts: number;
+  /** The clients that asked, by the name they gave Countersign (`--client`, `?client=`); empty when none did. */
+  clients: string[];
+}
+
+/** One sending of a forwarded call to its server, and how it ended. */
+export interface CallAttempt {
+  status: 'ok' | 'error' | 'failed' | 'timeout' | 'cancelled' | 'input-required';
+  detail?: string;
+  durationMs: number;
+}
+
 export interface AuditEntry {
   seq: number;
   time: string;
@@ -196,6 +221,11 @@ export interface AuditEntry {
   client?: string;
   /** A call's server's limits in force when it ran ("no network · read-only ~/p (enforced)"). */
   limits?: string;
+  /**
+   * Every time the call was sent, in order, when it was sent more than once: a trusted server's idempotent
+   * call that timed out is cancelled and sent once more. `status` and `detail` are then the last attempt's.
+   */
+  attempts?: CallAttempt[];
   prev: string;
   hash: string;
 }
@@ -266,11 +296,15 @@ export type BrokerEvent =
   | { type: 'log-appended'; entry: AuditEntry }
   | { type: 'status-changed' }
   | { type: 'changes-detected'; server: string }
-  | { type: 'clients-changed' };
+  | { type: 'clients-changed' }
+  /** A launch started or stopped waiting for the person's approval (listLaunchRequests). */
+  | { type: 'launch-requests-changed' };
 
 export interface CountersignApi {
   getStatus(): Promise<BrokerStatus>;
   listPending(): Promise<PendingCall[]>;
+  /** Servers clients tried to start whose commands wait for the person's approval (the queue shows them). */
+  listLaunchRequests(): Promise<LaunchRequest[]>;
   decide(id: string, decision: DecisionRequest): Promise<DecideResult>;
   listServers(): Promise<ServerView[]>;
   addServer(name: string, config: ServerConfig): Promise<void>;

@@ -2,7 +2,7 @@
 // nesting depth (checked without recursion) and a text scan that gives the event loop back often.
 import { scanText, scanTextAsync, SCAN_WINDOW, type Finding, type ServerTools } from '../../shared/description-scan.js';
 
-export { MAX_ARGUMENT_DEPTH, nestingDepth, TOO_DEEP_REFUSAL, depthRefusal, TOO_DEEP_ARGUMENTS } from './argument-depth.js';
+export { MAX_ARGUMENT_DEPTH, nestingDepth, TOO_DEEP_REFUSAL, depthRefusal, tooDeepIn, tooDeepRefusal, TOO_DEEP_ARGUMENTS } from './argument-depth.js';
 import { MAX_ARGUMENT_DEPTH } from './argument-depth.js';
 
 /** Most findings one call's arguments add to its card. */

@@ -24,11 +24,26 @@ export function nestingDepth(value: unknown, limit = MAX_ARGUMENT_DEPTH): number
   return deepest;
 }
 
-export const TOO_DEEP_REFUSAL = `The call's arguments nest deeper than ${MAX_ARGUMENT_DEPTH} levels, more than Countersign checks, so it was refused and not run.`;
+/** The refusal of a call whose `what` (its arguments, or another member of its params) nests too deep. */
+export function tooDeepRefusal(what = 'arguments'): string {
+  return `The call's ${what === 'arguments' ? 'arguments nest' : `'${what}' nests`} deeper than ${MAX_ARGUMENT_DEPTH} levels, more than Countersign checks, so it was refused and not run.`;
+}
 
-/** The refusal sentence when the arguments nest deeper than the limit, else undefined. */
-export function depthRefusal(args: unknown): string | undefined {
-  return nestingDepth(args) > MAX_ARGUMENT_DEPTH ? TOO_DEEP_REFUSAL : undefined;
+export const TOO_DEEP_REFUSAL = tooDeepRefusal();
+
+/** The refusal sentence when the arguments (or `what`) nest deeper than the limit, else undefined. */
+export function depthRefusal(args: unknown, what = 'arguments'): string | undefined {
+  return nestingDepth(args) > MAX_ARGUMENT_DEPTH ? tooDeepRefusal(what) : undefined;
+}
+
+/**
+ * Which member of a tools/call's params nests deeper than the limit (arguments, inputResponses, _meta…),
+ * else undefined. Every part of a call is held to it: each is serialised, shown or logged somewhere.
+ */
+export function tooDeepIn(params: unknown): string | undefined {
+  if (params === null || typeof params !== 'object') return undefined;
+  for (const [key, value] of Object.entries(params)) if (nestingDepth(value) > MAX_ARGUMENT_DEPTH) return key;
+  return undefined;
 }
 
 /** What the log keeps of arguments that were refused for their depth: a note, not the value. */

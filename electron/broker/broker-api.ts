@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import type {
   InlineApprovalClient,
-  Actor, AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, LogQuery,
+  Actor, AuditEntry, BrokerEvent, LaunchRequest, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, LogQuery,
   PendingCall, PinView, ReviewAction, ReviewedTool, RulePatch, RuleRequest, SeenServer, ServerChanges, ServerConfig, ServerView, Settings,
   UnsealedGrant, UnsealedRef,
 } from '../../shared/api.js';
@@ -21,7 +21,7 @@ import { previewFile } from './file-preview.js';
 import { assertChangeSeen, assertLaunchSeen, assertListingSeen, ChangedSinceShownError } from './seen-check.js';
 import { parseServerConfig, validateServerName } from './settings-store.js';
 import { heldChangeHash } from './trust/definition-tracker.js';
-import { launchApproved } from './trust/launch-consent.js';
+import { launchApproved, launchHash } from './trust/launch-consent.js';
 import { identityFingerprint } from './trust/trust-manager.js';
 import type { LimitsProfile } from '../../shared/limits.js';
 import { limitsView, setRunWithoutLimits, setServerLimits } from './server-limits.js';
@@ -49,6 +49,15 @@ export class BrokerApi implements CountersignApi {
 
   async listPending(): Promise<PendingCall[]> {
     return this.core.pending.list();
+  }
+
+  async listLaunchRequests(): Promise<LaunchRequest[]> {
+    const { core } = this;
+    // Still waiting: the same command, not approved since (by the queue, the Servers screen or the CLI).
+    return core.launchRequests.list((server, hash) => {
+      const config = core.store.getServer(server);
+      return config !== undefined && launchHash(config) === hash && !launchApproved(config, core.trust.store.get(server));
+    });
   }
 
   async decide(id: string, decision: DecisionRequest): Promise<DecideResult> {

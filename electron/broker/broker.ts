@@ -25,11 +25,14 @@ import { argumentFolders, scopeFor, type ProtectedPath, type ProtectScope } from
 import { ProbeTransport, probeTools } from './probe-client.js';
 import { RelaySession } from './relay-session.js';
 import { serverRequestEntry } from './protocol/server-requests.js';
+import { refusedCallEntry, type RefusedCall } from './protocol/refused-calls.js';
 import { SettingsStore } from './settings-store.js';
 import { GrantSeal } from './store/grant-seal.js';
 import { cleanTmpLeftovers } from './store/tmp-cleanup.js';
 import { AuditGuard } from './store/audit-guard.js';
 import { TrustManager } from './trust/trust-manager.js';
+import { LaunchRequests } from './trust/launch-requests.js';
+import { LaunchConsentError, launchView } from './trust/launch-consent.js';
 import type { VersionResolver } from './trust/version-resolver.js';
 import { StdioUpstream, type ExitInfo } from './stdio-upstream.js';
 import type { ControlChannel } from './relay-mode/control-channel.js';
@@ -80,7 +83,7 @@ export interface BrokerOptions {
   sandbox?: Promise<SandboxSupport>;
 }
 
-const QUIET_EVENTS: ReadonlySet<BrokerEvent['type']> = new Set(['pending-added', 'pending-removed', 'log-appended', 'clients-changed']);
+const QUIET_EVENTS: ReadonlySet<BrokerEvent['type']> = new Set(['pending-added', 'pending-removed', 'log-appended', 'clients-changed', 'launch-requests-changed']);
 
 /** A client session as the broker tracks it: relayed here, or run by `connect` in relay mode. */
 interface BrokerSession {
@@ -104,6 +107,8 @@ export class Broker {
   readonly rules: RuleBook;
   /** MCP clients' config files: list, wrap, unwrap. */
   readonly clients: ClientConfigs;
+  /** Launches refused for want of consent, waiting in the queue (one per server and command). */
+  readonly launchRequests: LaunchRequests;
   private readonly gate: CallGate;
   private readonly sessions = new Set<BrokerSession>();
   /** Relay-mode sessions waiting for their data connection, by attach token. */
@@ -174,6 +179,10 @@ export class Broker {
       changed: () => this.emit({ type: 'clients-changed' }),
       command: () => countersignCommand(),
       warn: (text) => this.warn(text),
+    });
+    this.launchRequests = new LaunchRequests({
+      record: (change) => this.record(change),
+      changed: () => this.emit({ type: 'launch-requests-changed' }),
     });
     this.pending = new PendingQueue({
       progressIntervalMs: opts.progressIntervalMs,
@@ -269,6 +278,11 @@ export class Broker {
   /** The API as one surface sees it: every change made through it is logged with `actor`. */
   apiFor(actor: Actor): CountersignApi {
     return new BrokerApi(this, actor);
+  }
+
+  /** Calls refused before they could be decided (protocol/refused-calls.ts): each is logged. */
+  logRefused(server: string, client: string | undefined, calls: RefusedCall[]): void {
+    for (const call of calls) this.appendAudit(refusedCallEntry(server, client, call));
   }
 
   /** Writes a change of state to the audit log. */
@@ -413,7 +427,7 @@ export class Broker {
 
   /** Attaches a client connection to a new upstream session. Refuses unknown servers. */
   async openSession(serverName: string, downstream: MessageTransport, clientKey: string): Promise<RelaySession> {
-    const config = await this.startable(serverName);
+    const config = await this.startable(serverName, clientKey);
     const common = this.sessionEvents(serverName, clientKey);
     const id = randomUUID();
     // An HTTP session's results pass as their own bytes when nothing in them is to be changed.
@@ -427,6 +441,7 @@ export class Broker {
       rewriteToolsList: (_s, tools) => common.rewrite(tools),
       onClosed: (s) => common.onClosed(s),
       upstreamTimeoutMs: () => this.upstreamTimeoutMs(),
+      onRefused: (s, call) => this.logRefused(serverName, s.clientInfo?.name, [call]),
       // And an allowed call goes to the server as the client's own bytes, likewise.
       requestLine: bytes ? (request, upId) => {
         const body = bytes.takeRequestBytes(request);
@@ -445,7 +460,7 @@ export class Broker {
    * the log stay here. Undefined when relay mode does not apply (remote servers; Windows named pipes).
    */
   async openRemoteSession(serverName: string, channel: ControlChannel, clientKey: string): Promise<RemoteSession | undefined> {
-    const config = await this.startable(serverName);
+    const config = await this.startable(serverName, clientKey);
     if ('url' in config || process.platform === 'win32') return undefined;
     const common = this.sessionEvents(serverName, clientKey);
     const session: RemoteSession = new RemoteSession(randomUUID(), serverName, clientKey, channel, {
@@ -501,10 +516,19 @@ export class Broker {
   }
 
   /** What to start for the server, when it exists and may start now (a pinned package checked first). */
-  private async startable(serverName: string): Promise<ServerConfig> {
+  private async startable(serverName: string, clientKey: string): Promise<ServerConfig> {
     const config = this.store.getServer(serverName);
     if (!config) throw new UnknownServerError(serverName, Object.keys(this.store.listServers()));
-    this.trust.assertCanStart(serverName, config);
+    try {
+      this.trust.assertCanStart(serverName, config);
+    } catch (err) {
+      // Refused for want of consent: logged, and waiting in the queue for the person.
+      if (err instanceof LaunchConsentError) {
+        const client = clientKey.startsWith('client:') ? clientKey.slice('client:'.length) : undefined;
+        this.launchRequests.refused(serverName, launchView(config, this.trust.store.get(serverName)), err.reason, client);
+      }
+      throw err;
+    }
     // Limits this machine cannot enforce stop it here, audited, before anything is installed or run.
     await assertLimitsEnforceable(this, serverName, config);
     const prepared = await this.trust.prepareLaunch(serverName, config);
@@ -607,6 +631,7 @@ export class Broker {
 
   async close(): Promise<void> {
     await Promise.allSettled([...this.sessions].map((s) => s.close('Countersign is shutting down')));
+    this.launchRequests.close();
     this.callLog.flush();
     this.audit.close();
     this.auditGuard.stop();

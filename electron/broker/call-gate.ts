@@ -4,7 +4,7 @@ import { decide, readsLocalData } from '../../shared/decide.js';
 import { escapeControl } from '../../shared/escape.js';
 import type { DecidedBy, Rule } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
-import { depthRefusal, TOO_DEEP_ARGUMENTS, TOO_DEEP_REFUSAL } from './argument-checks.js';
+import { nestingDepth, MAX_ARGUMENT_DEPTH, TOO_DEEP_ARGUMENTS, tooDeepIn, tooDeepRefusal } from './argument-checks.js';
 import { checkSchema, withSchemaCheck } from './schema-check.js';
 import { leaseSchema } from './schema-export.js';
 import { gatherFacts, rememberRead, type ReadHistory } from './call-facts.js';
@@ -68,8 +68,9 @@ export class CallGate {
 
   /** Every call ends in the log: one that could not be decided is refused and logged with why. */
   async decideToolCall(ctx: ToolCallContext): Promise<GateVerdict> {
-    const refusal = ctx.argumentsTooDeep ? TOO_DEEP_REFUSAL : depthRefusal(ctx.arguments);
-    if (refusal) return this.refuse(ctx, 'arguments-too-deep', refusal, TOO_DEEP_ARGUMENTS);
+    // Every part of the call, not only its arguments: the input a retry carries is shown and sent too.
+    const deep = ctx.tooDeepIn ?? tooDeepIn(ctx.request.params) ?? (nestingDepth(ctx.input?.supplied) > MAX_ARGUMENT_DEPTH ? 'inputResponses' : undefined);
+    if (deep) return this.refuse(ctx, 'arguments-too-deep', tooDeepRefusal(deep), nestingDepth(ctx.arguments) > MAX_ARGUMENT_DEPTH ? TOO_DEEP_ARGUMENTS : ctx.arguments);
     try {
       return await this.decideChecked(ctx);
     } catch (err) {
@@ -309,8 +310,13 @@ function protectedFindings(matches: ProtectedMatch[]): Finding[] {
   }));
 }
 
-/** The audit fields for how a forwarded call ended. */
-export function settledFields(outcome: CallOutcome): Pick<AuditEntry, 'status'> & { detail?: string } {
+/** The audit fields for how a forwarded call ended (and each sending, when it was sent more than once). */
+export function settledFields(outcome: CallOutcome): Pick<AuditEntry, 'status' | 'attempts'> & { detail?: string } {
+  const fields = outcomeFields(outcome);
+  return outcome.attempts ? { ...fields, attempts: outcome.attempts } : fields;
+}
+
+function outcomeFields(outcome: CallOutcome): Pick<AuditEntry, 'status'> & { detail?: string } {
   switch (outcome.status) {
     case 'ok':
     case 'error':

@@ -1,7 +1,7 @@
 // Newline-delimited JSON-RPC over any pair of streams: a child's stdio, a local socket, our own stdin/stdout.
 import type { Readable, Writable } from 'node:stream';
 import { ErrorCode, type JsonRpcMessage } from '../../shared/jsonrpc.js';
-import { guardLine, refusalFor, sniffId } from './jsonrpc-guard.js';
+import { guardLine, refusalFor, sniffId, type Refused } from './jsonrpc-guard.js';
 import type { MessageTransport } from './transport.js';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -17,15 +17,12 @@ export interface LineTransportOptions {
   onCloseStreams?: () => void;
   /** Sees each line as bytes first (`connect`'s fast lane); true when it handled the line itself. */
   takeLine?: (line: Buffer) => boolean;
+  /** The lines are a client's: checked as client input is (jsonrpc-guard.ts: no BOM, no repeated envelope key). */
+  client?: boolean;
 }
 
-export interface BadLine {
-  reason: string;
-  /** JSON-RPC error code for the answer (parse error or invalid request). */
-  code?: number;
-  /** The request id, when one could be read, so the peer can be answered. */
-  id: string | number | null;
-}
+/** A line that is not a valid message: why, the id to answer (null when none could be read), what it held. */
+export type BadLine = Refused;
 
 export class LineTransport implements MessageTransport {
   onclose?: () => void;
@@ -81,10 +78,11 @@ export class LineTransport implements MessageTransport {
 
   private finishLine(): void {
     if (this.discarding) {
-      const id = sniffId(this.discardHead);
+      const head = this.discardHead;
+      const id = sniffId(head);
       this.discarding = false;
       this.discardHead = '';
-      this.opts.onBadLine?.({ reason: `message is larger than the ${this.max} byte limit`, id });
+      this.opts.onBadLine?.({ reason: `message is larger than the ${this.max} byte limit`, code: ErrorCode.InvalidRequest, id, head });
       return;
     }
     const bytes = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
@@ -92,10 +90,11 @@ export class LineTransport implements MessageTransport {
     this.buffered = 0;
     if (this.opts.takeLine?.(bytes)) return;
     // Checked on the bytes: invalid UTF-8 is refused, never re-encoded as U+FFFD and passed on.
-    const guarded = guardLine(bytes);
+    const guarded = guardLine(bytes, this.opts.client);
     if (guarded.ok) return void this.onmessage?.(guarded.message);
     if (guarded.empty) return;
-    this.opts.onBadLine?.({ reason: guarded.reason, id: guarded.id, code: guarded.code });
+    const { ok: _ok, empty: _empty, ...bad } = guarded;
+    this.opts.onBadLine?.(bad);
   }
 
   send(message: JsonRpcMessage): Promise<void> {
@@ -128,7 +127,7 @@ export class LineTransport implements MessageTransport {
   }
 }
 
-/** The JSON-RPC answer to a bad line, when it carried a request id. */
+/** The JSON-RPC answer to a bad line (`"id": null` when it carried none that could be read). */
 export function badLineResponse(bad: BadLine): JsonRpcMessage {
-  return refusalFor({ ...bad, code: bad.code ?? (bad.reason.startsWith('invalid JSON') ? ErrorCode.ParseError : ErrorCode.InvalidRequest) });
+  return refusalFor(bad);
 }

@@ -14,6 +14,8 @@ import { tokensEqual } from './token-file.js';
 import type { SocketSecret } from './local-socket/secret-file.js';
 import { challengeApiPeer } from './local-socket/api-handshake.js';
 import { RefusalAudit, type Refusal, type RefusalEntry, type SocketRole } from './local-socket/refusal-audit.js';
+import { refusedCalls } from './protocol/refused-calls.js';
+import type { RelaySession } from './relay-session.js';
 
 /**
  * A relay-mode report carries the arguments of every call `connect` ran in its last few ms, each up to a
@@ -133,14 +135,19 @@ export class LocalSocketServer {
     }
     // Every session of one agent shares one history, whichever server and process it came through.
     const key = clientKey(hello);
-    const transport = (maxMessageBytes: number | undefined): LineTransport => {
+    let session: RelaySession | undefined;
+    // `client`: the pipe's lines are the client's MCP messages (the control channel's are connect's own).
+    const transport = (maxMessageBytes: number | undefined, client: boolean): LineTransport => {
       const lines: LineTransport = new LineTransport({
         input: socket,
         output: socket,
         maxMessageBytes,
+        client,
         onBadLine: (bad) => {
           // Always answered, with `"id": null` when no id could be read.
           void lines.send(badLineResponse(bad)).catch(() => undefined);
+          // A client's call among it (or a message that may have been one) goes to the log.
+          if (client) this.broker.logRefused(server, session?.clientInfo?.name, refusedCalls(bad));
         },
         onCloseStreams: () => socket.end(),
       });
@@ -148,7 +155,7 @@ export class LocalSocketServer {
     };
     try {
       if (hello.relay) {
-        const remote = await this.broker.openRemoteSession(server, new ControlChannel(transport(CONTROL_MAX_BYTES)), key);
+        const remote = await this.broker.openRemoteSession(server, new ControlChannel(transport(CONTROL_MAX_BYTES, false)), key);
         if (remote) {
           const { reportsPath } = this.opts;
           const reports = this.reportsServer && reportsPath !== undefined ? { path: reportsPath, token: remote.reportToken } : undefined;
@@ -158,7 +165,7 @@ export class LocalSocketServer {
           return;
         }
       }
-      await this.broker.openSession(server, transport(this.opts.maxMessageBytes), key);
+      session = await this.broker.openSession(server, transport(this.opts.maxMessageBytes, true), key);
     } catch (err) {
       // Refusals (unknown server, command awaiting consent, blocked by policy) explain themselves.
       const message = (err as Error).message;

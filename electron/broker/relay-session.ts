@@ -5,7 +5,7 @@ import {
   errorResponse, ErrorCode, isNotification, isRequest, isResponse, isResult,
   type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest,
 } from '../../shared/jsonrpc.js';
-import type { CallInput } from '../../shared/api.js';
+import type { CallAttempt, CallInput } from '../../shared/api.js';
 import type { DecidedBy } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import type { ExitInfo } from './stdio-upstream.js';
@@ -17,6 +17,8 @@ import { subscriptionIdOf, withSubscriptionId } from './protocol/subscriptions.j
 import { describeRequested, inputRequested, InputRounds, isInputRequired } from './protocol/input-rounds.js';
 import type { MessageTransport } from './transport.js';
 import { countToolCall } from './tier-up.js';
+import { tooDeepIn } from './argument-depth.js';
+import { callOf, type RefusedCall } from './protocol/refused-calls.js';
 
 /** What deciding a call needs of its session, wherever the session runs (here, or in `connect`). */
 export interface GateSession {
@@ -36,8 +38,8 @@ export interface ToolCallContext {
   request: JsonRpcRequest;
   toolName: string;
   arguments: unknown;
-  /** Set by relay mode when `connect` left out arguments nested too deep to send. */
-  argumentsTooDeep?: true;
+  /** Set by relay mode when `connect` left out a member of the call's params (arguments…) nested too deep to send. */
+  tooDeepIn?: string;
   /** Aborted when the client cancels the call or the session ends; its reason is a WaitEnd. */
   signal: AbortSignal;
   /** The client sent a progress token: it hears that the call waits, and may keep waiting for it. */
@@ -52,13 +54,17 @@ export interface ToolCallContext {
   input?: CallInput;
 }
 
-/** How a forwarded call ended: what the log needs, never the result itself (it may be large). */
-export type CallOutcome =
+/**
+ * How a forwarded call ended: what the log needs, never the result itself (it may be large). `attempts`:
+ * each sending and its end, when it was sent more than once (a retry after a timeout).
+ */
+export type CallOutcome = (
   | { status: 'ok' | 'error' }
   | { status: 'failed' | 'timeout'; error: string }
   | { status: 'cancelled' }
   /** The server asked for input instead of running the tool; `detail` says what. */
-  | { status: 'input-required'; detail: string };
+  | { status: 'input-required'; detail: string }
+) & { attempts?: CallAttempt[] };
 
 /** Set on an automatic allow (no person involved), which `connect` may reuse for a while: see LeaseGrant. */
 export interface LeaseInfo {
@@ -99,6 +105,8 @@ export interface SessionHooks {
   requestLine?(request: JsonRpcRequest, upId: number): Buffer | undefined;
   /** Seconds before a forwarded tools/call counts as timed out upstream. */
   upstreamTimeoutMs(): number;
+  /** A tools/call refused before it could be decided (its id in use, no decision reached): it goes to the log. */
+  onRefused?(session: RelaySession, call: RefusedCall): void;
 }
 
 interface UpstreamPending {
@@ -115,6 +123,8 @@ interface ForwardedCall {
   retried: boolean;
   /** When it counts as timed out upstream (performance.now() time). */
   deadline: number;
+  /** When it was sent (performance.now() time; set when tracked). */
+  sentAt?: number;
   onSettled: Settle;
   upId: number;
   /** Who allowed it, and which round of a multi round-trip call it is (1 for a first call). */
@@ -213,7 +223,9 @@ export class RelaySession implements GateSession {
     if (this.closed) return;
     if (isRequest(message)) {
       if (this.downInflight.has(message.id)) {
-        this.toClient(errorResponse(message.id, ErrorCode.InvalidRequest, `request id ${JSON.stringify(message.id)} is already in use`));
+        const why = `request id ${JSON.stringify(message.id)} is already in use`;
+        if (message.method === 'tools/call') this.hooks.onRefused?.(this, callOf(message, why));
+        this.toClient(errorResponse(message.id, ErrorCode.InvalidRequest, why));
         return;
       }
       const envelope = this.era.observe(message);
@@ -273,7 +285,7 @@ export class RelaySession implements GateSession {
     this.upPending.set(upId, {
       downId: message.id,
       method: message.method,
-      call: call ? { ...call, upId } : undefined,
+      call: call ? { ...call, upId, sentAt: performance.now() } : undefined,
       hadCursor: message.params?.cursor !== undefined,
     });
     const inflight = this.downInflight.get(message.id) ?? { method: message.method };
@@ -301,7 +313,8 @@ export class RelaySession implements GateSession {
     const params = request.params ?? {};
     // A multi round-trip retry is decided again, with its input shown: the ordinary path.
     if (params.inputResponses !== undefined || params.requestState !== undefined) return undefined;
-    const quick = this.hooks.quickVerdict?.(this, typeof params.name === 'string' ? params.name : '', params.arguments);
+    // Any part nested too deep: the broker refuses and logs it.
+    const quick = tooDeepIn(params) ? undefined : this.hooks.quickVerdict?.(this, typeof params.name === 'string' ? params.name : '', params.arguments);
     if (!quick) return undefined; // decided on the ordinary path, and counted there
     countToolCall();
     const upId = this.track(request, { request, retryOnTimeout: quick.retryOnTimeout, retried: false, onSettled: quick.onSettled, deadline: 0 });
@@ -431,7 +444,7 @@ export class RelaySession implements GateSession {
     const toolName = typeof params.name === 'string' ? params.name : '';
     const input = this.rounds.continuationOf(request);
     // A continuation is decided again (its input is shown), never under a lease.
-    const quick = input ? undefined : this.hooks.quickVerdict?.(this, toolName, params.arguments);
+    const quick = input || !this.hooks.quickVerdict || tooDeepIn(params) ? undefined : this.hooks.quickVerdict(this, toolName, params.arguments);
     if (quick) {
       const upId = this.forwardRequest(request, { request, retryOnTimeout: quick.retryOnTimeout, retried: false, onSettled: quick.onSettled, deadline: 0 });
       this.armCallTimer(upId);
@@ -466,7 +479,8 @@ export class RelaySession implements GateSession {
       await this.era.ensureIdentity((p) => this.internalRequest('server/discover', p, false), (identity) => this.hooks.onInitialized?.(this, identity));
       verdict = await this.hooks.decideToolCall(ctx);
     } catch (err) {
-      // Fail closed: a call we could not decide never reaches the server.
+      // Fail closed: a call we could not decide never reaches the server; it is logged as refused.
+      this.hooks.onRefused?.(this, callOf(request, `it could not be decided (${(err as Error).message})`));
       verdict = { forward: false, result: errorResult(`Countersign could not decide this call, so it was not run: ${(err as Error).message}`) };
     }
     if (abort.signal.aborted || this.closed) {
@@ -548,10 +562,18 @@ export class RelaySession implements GateSession {
     if (!pending || !call || pending.downId === null) return;
     this.upPending.delete(upId);
     void this.sendUpstream({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: upId, reason: 'timed out' } });
+    const seconds = Math.round(this.hooks.upstreamTimeoutMs() / 100) / 10;
     if (call.retryOnTimeout && !call.retried) {
       // Only a trusted server's idempotent tool: a second identical call has no further effect.
       const newUp = this.nextUpId++;
-      const retry: ForwardedCall = { ...call, retried: true, upId: newUp };
+      const now = performance.now();
+      const first: CallAttempt = {
+        status: 'timeout', durationMs: Math.round(now - (call.sentAt ?? now)),
+        detail: `No answer within ${seconds} s: Countersign cancelled it and sent the call again (an idempotent tool of a trusted server).`,
+      };
+      // Its entry says it was sent twice, and how each sending ended.
+      const onSettled: Settle = (outcome) => call.onSettled({ ...outcome, attempts: [first, attemptOf(outcome, performance.now() - now)] });
+      const retry: ForwardedCall = { ...call, retried: true, upId: newUp, sentAt: now, onSettled };
       this.upPending.set(newUp, { downId: pending.downId, method: 'tools/call', call: retry });
       const inflight = this.downInflight.get(pending.downId);
       if (inflight) inflight.upId = newUp;
@@ -560,7 +582,6 @@ export class RelaySession implements GateSession {
       return;
     }
     this.upPending.set(upId, pending); // let failDownstream settle it
-    const seconds = Math.round(this.hooks.upstreamTimeoutMs() / 100) / 10;
     this.failDownstream(
       pending.downId,
       `Server '${this.serverName}' did not answer '${String(call.request.params?.name)}' within ${seconds} s${call.retried ? ', even after one retry' : ''}.`,
@@ -835,6 +856,12 @@ export class RelaySession implements GateSession {
 }
 
 const LIST_CHANGED_WINDOW_MS = 250;
+
+/** One sending of a call, from how it ended. */
+function attemptOf(outcome: CallOutcome, durationMs: number): CallAttempt {
+  const detail = 'error' in outcome ? outcome.error : 'detail' in outcome ? outcome.detail : undefined;
+  return { status: outcome.status, durationMs: Math.round(durationMs), ...(detail !== undefined ? { detail } : {}) };
+}
 
 /** Form mode: an empty elicitation capability means form (older clients); `{ url }` alone does not. */
 export function formElicitation(capabilities: unknown): boolean {

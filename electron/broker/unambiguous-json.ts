@@ -135,3 +135,82 @@ export function unambiguousRequest(b: Buffer): RequestBytes | undefined {
   });
   return ok ? found : undefined;
 }
+
+/** i at the opening quote of a string: the index after its closing quote (0 when there is none). */
+function stringEnd(b: Buffer, i: number): number {
+  for (let q = b.indexOf(Ch.Quote, i + 1); q > 0; q = b.indexOf(Ch.Quote, q + 1)) {
+    let slashes = 0;
+    while (b[q - 1 - slashes] === Ch.Backslash) slashes++;
+    if (slashes % 2 === 0) return q + 1;
+  }
+  return 0;
+}
+
+/** i at a value of bytes JSON.parse accepted: the index after it, found without recursion (0 when the bytes end first). */
+function skipParsed(b: Buffer, i: number): number {
+  const c = b[i];
+  if (c === Ch.Quote) return stringEnd(b, i);
+  if (c !== Ch.LBrace && c !== Ch.LBracket) {
+    while (i < b.length && b[i] !== Ch.Comma && b[i] !== Ch.RBrace && b[i] !== Ch.RBracket && ws(b, i) === i) i++;
+    return i;
+  }
+  let depth = 0;
+  while (i < b.length) {
+    const d = b[i];
+    if (d === Ch.Quote) {
+      i = stringEnd(b, i);
+      if (i === 0) return 0;
+      continue;
+    }
+    if (d === Ch.LBrace || d === Ch.LBracket) depth++;
+    else if ((d === Ch.RBrace || d === Ch.RBracket) && --depth === 0) return i + 1;
+    i++;
+  }
+  return 0;
+}
+
+/** The keys of the object at i, each with where its value starts; undefined when i holds no object. */
+function membersAt(b: Buffer, i: number): Array<{ key: string; at: number }> | undefined {
+  if (b[i] !== Ch.LBrace) return undefined;
+  const out: Array<{ key: string; at: number }> = [];
+  i = ws(b, i + 1);
+  while (b[i] === Ch.Quote) {
+    const end = stringEnd(b, i);
+    if (end === 0) return out;
+    const raw = b.toString('utf8', i, end);
+    // A key spelled with escapes is compared as JSON.parse reads it ("\u0069d" is "id").
+    const key = raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
+    i = ws(b, ws(b, end) + 1); // past the colon
+    out.push({ key, at: i });
+    i = skipParsed(b, i);
+    if (i === 0) return out;
+    i = ws(b, i);
+    if (b[i] !== Ch.Comma) return out;
+    i = ws(b, i + 1);
+  }
+  return out;
+}
+
+/**
+ * A key that appears twice in a message's envelope (its own members, or those of its `params`), in bytes
+ * JSON.parse accepted; undefined when none does. JSON.parse keeps the last, other parsers the first or
+ * refuse: a server could read another method, id, tool or arguments than Countersign decided on.
+ */
+export function repeatedEnvelopeKey(b: Buffer): string | undefined {
+  const top = membersAt(b, ws(b, 0));
+  if (!top) return undefined;
+  const seen = new Set<string>();
+  let params: number | undefined;
+  for (const { key, at } of top) {
+    if (seen.has(key)) return key;
+    seen.add(key);
+    if (key === 'params') params = at;
+  }
+  if (params === undefined) return undefined;
+  const inner = new Set<string>();
+  for (const { key } of membersAt(b, params) ?? []) {
+    if (inner.has(key)) return `params.${key}`;
+    inner.add(key);
+  }
+  return undefined;
+}

@@ -8,7 +8,9 @@ function line(e: AuditEntry, json: boolean): string {
   if (json) return terminalJson(e);
   const args = escapeControl(JSON.stringify(e.arguments) ?? '');
   const detail = e.detail ? `  (${escapeControl(e.detail)})` : '';
-  return `${e.time}  ${escapeControl(e.server)}/${escapeControl(e.tool)}  ${e.decision} by ${e.decidedBy}  ${e.status}  ${e.durationMs}ms  ${args}${detail}`;
+  // A retried call: each sending and how it ended.
+  const attempts = e.attempts ? `  [sent ${e.attempts.length} times: ${e.attempts.map((a) => `${a.status} after ${a.durationMs}ms`).join(', ')}]` : '';
+  return `${e.time}  ${escapeControl(e.server)}/${escapeControl(e.tool)}  ${e.decision} by ${e.decidedBy}  ${e.status}  ${e.durationMs}ms${attempts}  ${args}${detail}`;
 }
 
 export async function runLog(argv: string[], dataDir: string): Promise<number> {

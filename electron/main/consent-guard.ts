@@ -31,7 +31,7 @@ export type GuardedApi = Omit<CountersignApi, 'subscribe'>;
  * consent: always asks. ask-if: asks in the cases its handler says (trust but not untrust, …).
  */
 export const CONSENT_POLICY = {
-  getStatus: 'free', listPending: 'free', listServers: 'free', listRules: 'free', getSettings: 'free', queryLog: 'free',
+  getStatus: 'free', listPending: 'free', listLaunchRequests: 'free', listServers: 'free', listRules: 'free', getSettings: 'free', queryLog: 'free',
   listChanges: 'free', readFileForPreview: 'free', removeServer: 'free', removeRule: 'free', setPaused: 'free',
   addServer: 'consent', importServers: 'consent', approveLaunch: 'consent', pinServer: 'consent', setLimits: 'ask-if',
   // Letting a server run without limits this machine cannot enforce asks; requiring them again only takes away.

@@ -77,8 +77,8 @@ describe('native consent: a page that calls the API directly', () => {
     expect((await world.api.getSettings()).policyPath).toBeUndefined();
     await expect(world.connect('x')).rejects.toThrow(/waits for your approval/);
     expect(existsSync(marker)).toBe(false);
-    // Only the CLI's add reached the log.
-    expect((await world.log()).map((e) => [e.kind, e.actor])).toEqual([['server', 'cli']]);
+    // Only the CLI's add reached the log, and the refusal of the launch that was tried.
+    expect((await world.log()).map((e) => [e.kind, e.actor, e.decision])).toEqual([['server', 'cli', 'allow'], ['launch', 'countersign', 'deny']]);
   });
 
   it('shows the exact command, every argument, the folder and env names (escaped), and acts on confirm only', async () => {

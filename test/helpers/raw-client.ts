@@ -24,8 +24,8 @@ export class RawConnect {
   private waiters: Array<() => void> = [];
   stderr = '';
 
-  constructor(dataDir: string, server: string) {
-    this.child = spawn(NODE, [CLI, 'connect', server, '--data-dir', dataDir], { stdio: ['pipe', 'pipe', 'pipe'] });
+  constructor(dataDir: string, server: string, extraArgs: string[] = []) {
+    this.child = spawn(NODE, [CLI, 'connect', server, '--data-dir', dataDir, ...extraArgs], { stdio: ['pipe', 'pipe', 'pipe'] });
     let buf = '';
     this.child.stdout!.setEncoding('utf8');
     this.child.stdout!.on('data', (chunk: string) => {
@@ -62,11 +62,11 @@ export class RawConnect {
     });
   }
 
-  /** The first message on stdout (from the start) that matches. */
-  async next(match: (m: Message) => boolean, timeoutMs = 20_000): Promise<Message> {
+  /** The first message on stdout (from the start, or from line `from`) that matches. */
+  async next(match: (m: Message) => boolean, timeoutMs = 20_000, from = 0): Promise<Message> {
     const end = Date.now() + timeoutMs;
     for (;;) {
-      const found = this.messages.find((m): m is Message => typeof m === 'object' && m !== null && !Array.isArray(m) && match(m as Message));
+      const found = this.messages.slice(from).find((m): m is Message => typeof m === 'object' && m !== null && !Array.isArray(m) && match(m as Message));
       if (found) return found;
       if (Date.now() > end) throw new Error(`no matching message; got ${this.lines.map((l) => l.slice(0, 300)).join('\n')}\nstderr: ${this.stderr}`);
       await new Promise<void>((resolve) => {

@@ -39,7 +39,8 @@ describe('approvals bound to what was shown', () => {
     expect(now.launch.approved).toBe(false);
     expect(now.launch.commandLine).toEqual(['in-process', 'notes', '--evil']);
     await expect(world.connect('notes')).rejects.toThrow(/waits for your approval/);
-    expect((await world.log({ server: 'notes' })).map((e) => e.kind)).toEqual(['server']);
+    // Nothing approved: the only launch entry is the refusal of the client's try.
+    expect((await world.log({ server: 'notes' })).map((e) => [e.kind, e.decision, e.actor])).toEqual([['server', 'allow', 'browser'], ['launch', 'deny', 'countersign']]);
     // The command now on screen can be approved, and only that one.
     await world.api.approveLaunch('notes', now.launch.hash);
     expect((await viewOf(world.call, 'notes')).launch.approved).toBe(true);

@@ -70,18 +70,47 @@ describe('policy across calls', () => {
     }
   });
 
-  it("retries a trusted server's idempotent call once after an upstream timeout", async () => {
+  it.each(['connect', 'http'] as const)("retries a trusted server's idempotent call once after an upstream timeout, and logs both attempts (via %s)", async (via) => {
     await broker.api('updateSettings', { upstreamTimeoutSeconds: 1 });
-    const counterFile = join(scratch, 'idem-count');
-    const client = await connectClient(broker, 'slow', 'http');
+    const counterFile = join(scratch, `idem-count-${via}`);
+    const client = await connectClient(broker, 'slow', via);
     try {
+      // The fixture never answers the first call: only the timeout ends it, however long the machine takes.
       const call = client.callTool({ name: 'slow_idempotent', arguments: { counter: counterFile } });
-      const pending = await broker.waitForPending((c) => c.tool === 'slow_idempotent');
+      const pending = await broker.waitForPending((c) => c.tool === 'slow_idempotent' && (c.arguments as { counter?: string }).counter === counterFile);
       await broker.api('decide', pending.id, { kind: 'allow-once' });
       expect(textOf(await call)).toBe('answered call 2');
       expect(readFileSync(counterFile, 'utf8')).toBe('2');
+      const mine = (e: AuditEntry) => (e.arguments as { counter?: string }).counter === counterFile;
+      const entries = (await broker.logWhen({ tool: 'slow_idempotent' }, (l) => l.some((e) => mine(e) && e.status === 'ok'))).filter(mine);
+      // One entry for the call, which says it was sent twice and how each sending ended.
+      expect(entries).toHaveLength(1);
+      expect(entries[0]).toMatchObject({ decision: 'allow', decidedBy: 'person', status: 'ok' });
+      expect(entries[0]!.attempts).toEqual([
+        { status: 'timeout', durationMs: expect.any(Number), detail: expect.stringMatching(/^No answer within 1 s: Countersign cancelled it and sent the call again/) },
+        { status: 'ok', durationMs: expect.any(Number) },
+      ]);
+      expect(entries[0]!.attempts![0]!.durationMs).toBeGreaterThanOrEqual(1000);
     } finally {
       await client.close();
+      await broker.api('updateSettings', { upstreamTimeoutSeconds: 300 });
+    }
+  });
+
+  it('logs both attempts of a retried call that timed out twice', async () => {
+    await broker.api('updateSettings', { upstreamTimeoutSeconds: 1 });
+    const client = await connectClient(broker, 'slow', 'connect');
+    try {
+      const call = client.callTool({ name: 'never_idempotent', arguments: { tag: 'twice' } }).then(() => undefined, (e: Error) => e);
+      const pending = await broker.waitForPending((c) => c.tool === 'never_idempotent');
+      await broker.api('decide', pending.id, { kind: 'allow-once' });
+      expect((await call)?.message).toMatch(/did not answer 'never_idempotent' within 1 s, even after one retry/);
+      const [entry] = await broker.logWhen({ tool: 'never_idempotent' }, (l) => l.some((e) => e.status === 'timeout'));
+      expect(entry).toMatchObject({ decision: 'allow', status: 'timeout' });
+      expect(entry!.attempts?.map((a) => a.status)).toEqual(['timeout', 'timeout']);
+    } finally {
+      await client.close();
+      await broker.api('updateSettings', { upstreamTimeoutSeconds: 300 });
     }
   });
 

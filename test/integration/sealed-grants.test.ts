@@ -111,7 +111,10 @@ describe('sealed grants: a hand edit does not trust, launch or allow', () => {
     const client = await world.connect('notes');
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['read_notes']);
     const log = await world.log({ server: 'notes' });
-    expect(log.filter((e) => e.kind === 'launch').map((e) => [e.actor, e.detail])).toEqual([['cli', 'command line approved']]);
+    expect(log.filter((e) => e.kind === 'launch').map((e) => [e.actor, e.detail])).toEqual([
+      ['countersign', 'launch refused: its command line is new or changed; it waits for your approval'],
+      ['cli', 'command line approved'],
+    ]);
   });
 
   it('an "always allow" rule written by hand does not allow; it can be discarded or confirmed', async () => {

@@ -55,6 +55,9 @@ describe('scanEnvelope', () => {
       '', '   ', '[]', '[{"jsonrpc":"2.0","id":1,"method":"ping"}]', 'null', '{}',
       '{"jsonrpc":"2.0","id":null,"method":"ping"}', // null id
       '{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}', // repeated key
+      '{"jsonrpc":"2.0","id":1,"method":"ping","x":1,"x":2}', // any key of the envelope repeated
+      '{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"file:///a","uri":"file:///b"}}', // a key of params repeated
+      '{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"\\u0075ri":"file:///a"}}', // a key of params with escapes
       '{"jsonrpc":"2.0","\\u0069d":1,"method":"ping"}', // a key spelled with escapes
       '{"jsonrpc":"1.0","id":1,"method":"ping"}',
       '{"id":1,"method":"ping"}',

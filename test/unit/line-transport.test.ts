@@ -36,7 +36,7 @@ describe('LineTransport', () => {
     for (let i = 0; i < 50; i++) input.write('y'.repeat(1000));
     input.write('"}}\n{"jsonrpc":"2.0","id":2,"method":"ok"}\n');
     await tick();
-    expect(bad).toEqual([{ reason: 'message is larger than the 1000 byte limit', id: 'big' }]);
+    expect(bad).toEqual([{ reason: 'message is larger than the 1000 byte limit', id: 'big', code: -32600, head: expect.stringMatching(/^\{"jsonrpc":"2.0","id":"big"/) }]);
     expect(got).toEqual([{ jsonrpc: '2.0', id: 2, method: 'ok' }]);
   });
 
@@ -46,7 +46,7 @@ describe('LineTransport', () => {
     input.write('{"id": 5, "jsonrpc": "2.0", "method": \n{"jsonrpc":"2.0","id":6,"method":3}\n');
     await tick();
     expect(bad[0]).toMatchObject({ id: 5, code: -32700, reason: expect.stringMatching(/^invalid JSON/) });
-    expect(bad[1]).toEqual({ id: 6, reason: 'method must be a string', code: -32600 });
+    expect(bad[1]).toMatchObject({ id: 6, reason: 'method must be a string', code: -32600, read: { value: { jsonrpc: '2.0', id: 6, method: 3 } } });
   });
 
   it('writes one line per message and closes once on end', async () => {

@@ -236,6 +236,6 @@ describe('readJsonBody', () => {
     const res = await raw(headers(), Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xff]), Buffer.from('"}')]));
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe(-32700);
-    expect(res.body.error.message).toBe('Parse error: the body is not valid UTF-8');
+    expect(res.body.error.message).toBe('Parse error: the message is not valid UTF-8');
   });
 });

@@ -47,6 +47,7 @@ export class BrokerHttpServer {
           return (err as Error).message;
         }
       },
+      onRefused: (serverName, calls, client) => broker.logRefused(serverName, client, calls),
     });
     broker.setHttpSessions(() => this.mcp.openSessions());
     // Whoever holds the API token here is the browser UI (countersign serve).

@@ -19,6 +19,8 @@ import { HttpSessionTransport } from './mcp-http-session.js';
 import { SessionReaper } from './session-reaper.js';
 import { StatelessHttpTransport } from './stateless-transport.js';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody, sendRejection } from './request-guard.js';
+import { BATCH_REFUSAL } from '../jsonrpc-guard.js';
+import { refusedCalls, type RefusedCall, type RefusedMessage } from '../protocol/refused-calls.js';
 
 export interface McpEndpointOptions {
   maxBodyBytes?: number;
@@ -35,6 +37,8 @@ export interface McpEndpointOptions {
   onSession(serverName: string, transport: MessageTransport, client: string | undefined): string | undefined | Promise<string | undefined>;
   /** Sessions (and stateless pools) with nothing in flight for this long are closed, their servers ended. */
   idleTimeoutMs?: number;
+  /** Calls in a POST refused before any session saw them (protocol/refused-calls.ts): for the log. */
+  onRefused?(serverName: string, calls: RefusedCall[], client: string | undefined): void;
 }
 
 /** How long an HTTP session may sit unused before Countersign closes it (and ends its server). */
@@ -63,11 +67,6 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
     'Content-Length': String(Buffer.byteLength(text)),
   });
   res.end(text);
-}
-
-function firstId(messages: JsonRpcMessage[]): JsonRpcId | null {
-  const request = messages.find(isRequest);
-  return request ? request.id : null;
 }
 
 function sendError(res: ServerResponse, status: number, code: number, message: string, id: JsonRpcId | null = null): void {
@@ -151,57 +150,55 @@ export class McpHttpEndpoint {
     const existing = hasSessionHeader ? this.sessionFor(req, res, serverName) : undefined;
     if (hasSessionHeader && !existing) return;
 
-    const body = await readJsonBody(req, this.maxBodyBytes);
+    const body = await readJsonBody(req, this.maxBodyBytes, true);
+    // From here the body was read: a call it held (or may have held) is logged when it is refused.
+    const logRefused = (refused: RefusedMessage): void => {
+      const named = requestClient(req);
+      this.opts.onRefused?.(serverName, refusedCalls(refused), named.ok ? named.client : undefined);
+    };
     if (!body.ok) {
+      if (body.refused) logRefused(body.refused);
       // Past the cap the rest of the body is unread: close the connection rather than drain it.
       return sendRejection(res, body, body.status === 413 ? 'drain' : 'keep');
     }
-
-    const batch = Array.isArray(body.value);
-    const values: unknown[] = batch ? (body.value as unknown[]) : [body.value];
-    if (values.length === 0) {
-      return sendError(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: empty batch');
-    }
-    const messages: JsonRpcMessage[] = [];
-    for (const [index, value] of values.entries()) {
-      const checked = checkEnvelope(value);
-      if (!checked.ok) {
-        const where = batch ? ` (batch element ${index})` : '';
-        return sendError(res, 400, ErrorCode.InvalidRequest, `Invalid Request${where}: ${checked.reason}`);
-      }
-      messages.push(checked.message);
-    }
+    const read = { value: body.value };
+    const refuse = (status: number, code: number, message: string, reason: string, id: JsonRpcId | null = null): void => {
+      logRefused({ reason, read, head: '' });
+      sendError(res, status, code, message, id);
+    };
+    // One message per POST, as on stdio: batching left MCP in 2025-06-18 (a batched call would otherwise
+    // reach the server in a shape no single-message check looked at).
+    if (Array.isArray(body.value)) return refuse(400, ErrorCode.InvalidRequest, `Invalid Request: ${BATCH_REFUSAL}`, BATCH_REFUSAL);
+    const checked = checkEnvelope(body.value);
+    if (!checked.ok) return refuse(400, ErrorCode.InvalidRequest, `Invalid Request: ${checked.reason}`, checked.reason);
+    const message = checked.message;
+    const id = isRequest(message) ? message.id : null;
     const sse = acceptsSse(req);
 
     if (existing) {
       // The session may have closed while the body was being read.
-      if (existing.isClosed) return sendError(res, 404, -32001, 'Session not found: initialize a new session');
-      existing.handlePost(res, messages, { batch, sse, headers: { 'Mcp-Session-Id': existing.sessionId }, body: body.bytes });
+      if (existing.isClosed) return refuse(404, -32001, 'Session not found: initialize a new session', 'its session had ended');
+      existing.handlePost(res, message, { sse, headers: { 'Mcp-Session-Id': existing.sessionId }, body: body.bytes });
       return;
     }
 
-    // 2026-07-28: no session at all. Every message claims the revision in its own envelope.
-    if (messages.every((m) => !isResponse(m) && modernRevisionOf(m) !== undefined)) {
+    // 2026-07-28: no session at all. The message claims the revision in its own envelope.
+    if (!isResponse(message) && modernRevisionOf(message) !== undefined) {
       const named = requestClient(req);
-      if (!named.ok) return sendError(res, 400, ErrorCode.InvalidRequest, `Bad Request: ${named.error}`, firstId(messages));
-      const pool = await this.poolFor(serverName, named.client, messages);
-      if (typeof pool === 'string') return sendError(res, 404, -32000, pool, firstId(messages));
-      pool.handlePost(res, messages, { batch, sse });
+      if (!named.ok) return refuse(400, ErrorCode.InvalidRequest, `Bad Request: ${named.error}`, named.error, id);
+      const pool = await this.poolFor(serverName, named.client, message);
+      if (typeof pool === 'string') return refuse(404, -32000, pool, pool, id);
+      pool.handlePost(res, message, { sse });
       this.reaper.start();
       return;
     }
 
-    const init = messages.length === 1 && !batch ? messages[0] : undefined;
-    if (!init || !isRequest(init) || init.method !== 'initialize') {
-      const batched = messages.some((m) => isRequest(m) && m.method === 'initialize');
-      const reason = batched
-        ? 'initialize must be sent on its own, not in a batch'
-        : 'Mcp-Session-Id header is required (send initialize first)';
-      return sendError(res, 400, -32000, `Bad Request: ${reason}`);
+    if (!isRequest(message) || message.method !== 'initialize') {
+      return refuse(400, -32000, 'Bad Request: Mcp-Session-Id header is required (send initialize first)', 'it came without a session (no Mcp-Session-Id)');
     }
     const named = requestClient(req);
-    if (!named.ok) return sendError(res, 400, ErrorCode.InvalidRequest, `Bad Request: ${named.error}`, init.id);
-    await this.openSession(res, serverName, init, sse, named.client);
+    if (!named.ok) return sendError(res, 400, ErrorCode.InvalidRequest, `Bad Request: ${named.error}`, message.id);
+    await this.openSession(res, serverName, message, sse, named.client);
   }
 
   private async openSession(res: ServerResponse, serverName: string, init: JsonRpcMessage & { id: JsonRpcId }, sse: boolean, client: string | undefined): Promise<void> {
@@ -213,6 +210,7 @@ export class McpHttpEndpoint {
       onEnded: (ended) => {
         if (this.sessions.get(ended.sessionId) === ended) this.sessions.delete(ended.sessionId);
       },
+      onRefusedCall: (call) => this.opts.onRefused?.(serverName, [call], client),
     });
     let refusal: string | undefined;
     try {
@@ -224,13 +222,14 @@ export class McpHttpEndpoint {
     if (refusal !== undefined) return sendError(res, 404, -32000, refusal, init.id);
     this.sessions.set(session.sessionId, session);
     this.reaper.start();
-    session.handlePost(res, [init], { batch: false, sse, headers: { 'Mcp-Session-Id': session.sessionId } });
+    session.handlePost(res, init, { sse, headers: { 'Mcp-Session-Id': session.sessionId } });
   }
 
   /** The stateless pool of this server and client, opened (server started) on first use. */
-  private poolFor(serverName: string, client: string | undefined, messages: JsonRpcMessage[]): Promise<StatelessHttpTransport | string> {
+  private poolFor(serverName: string, client: string | undefined, message: JsonRpcMessage): Promise<StatelessHttpTransport | string> {
     // The name a client gives in its envelope keeps pools apart too (never joins them).
-    const declared = messages.map((m) => (m as { params?: { _meta?: Record<string, { name?: unknown }> } }).params?._meta?.['io.modelcontextprotocol/clientInfo']?.name).find((n) => typeof n === 'string');
+    const named = (message as { params?: { _meta?: Record<string, { name?: unknown }> } }).params?._meta?.['io.modelcontextprotocol/clientInfo']?.name;
+    const declared = typeof named === 'string' ? named : undefined;
     const key = JSON.stringify([serverName, client ?? null, declared ?? null]);
     const existing = this.pools.get(key);
     if (existing) return existing.then((p) => (typeof p !== 'string' && p.isClosed ? this.openPool(key, serverName, client) : p));

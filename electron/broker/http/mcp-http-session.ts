@@ -9,6 +9,7 @@ import {
   type JsonRpcMessage,
 } from '../../../shared/jsonrpc.js';
 import type { MessageTransport, SendOptions } from '../transport.js';
+import { callOf, type RefusedCall } from '../protocol/refused-calls.js';
 
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 /**
@@ -25,6 +26,8 @@ export interface HttpSessionOptions {
   maxQueuedMessages?: number;
   /** Called once when the session ends, so the endpoint forgets it. */
   onEnded?: (session: HttpSessionTransport) => void;
+  /** A tools/call refused here (its id already in flight), never relayed: for the log. */
+  onRefusedCall?: (call: RefusedCall) => void;
 }
 
 // 1 and "1" are different JSON-RPC ids, so keys carry the type.
@@ -50,10 +53,9 @@ const SSE_TAIL = Buffer.from('\n');
 interface PostExchange {
   res: ServerResponse;
   sse: boolean;
-  batch: boolean;
   /** Request ids still waiting for a response, with their original id values. */
   pending: Map<Key, JsonRpcId>;
-  /** JSON mode: one slot per request, in batch order, filled as responses arrive. */
+  /** JSON mode: the request's slot, filled when its response arrives. */
   slots: Array<{ key: Key; response?: JsonRpcMessage }>;
   progressTokens: Key[];
   open: boolean;
@@ -93,7 +95,10 @@ export class HttpSessionTransport implements MessageTransport {
     this.keepAliveMs = opts.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
     this.maxQueued = opts.maxQueuedMessages ?? DEFAULT_MAX_QUEUED_MESSAGES;
     this.onEnded = opts.onEnded;
+    this.onRefusedCall = opts.onRefusedCall;
   }
+
+  private readonly onRefusedCall?: (call: RefusedCall) => void;
 
   get isClosed(): boolean {
     return this.closed;
@@ -160,18 +165,18 @@ export class HttpSessionTransport implements MessageTransport {
   }
 
   /**
-   * Used by McpHttpEndpoint: serve a POST whose body is already validated. `headers` go on the HTTP
-   * response (e.g. Mcp-Session-Id). Messages reach `onmessage` as the exact parsed objects. `body`: the
-   * bytes they were parsed from.
+   * Used by McpHttpEndpoint: serve a POST whose body (one message: batches are refused) is already
+   * validated. `headers` go on the HTTP response (e.g. Mcp-Session-Id). The message reaches `onmessage`
+   * as the exact parsed object. `body`: the bytes it was parsed from.
    */
   handlePost(
     res: ServerResponse,
-    messages: JsonRpcMessage[],
-    opts: { batch: boolean; sse: boolean; headers?: Record<string, string>; body?: Buffer },
+    message: JsonRpcMessage,
+    opts: { sse: boolean; headers?: Record<string, string>; body?: Buffer },
   ): void {
     this.lastActivity = performance.now();
-    const alone = !opts.batch && messages.length === 1 ? messages[0]! : undefined;
-    if (opts.body && alone && isRequest(alone) && alone.method === 'tools/call') this.bodies.set(alone, opts.body);
+    const messages = [message];
+    if (opts.body && isRequest(message) && message.method === 'tools/call') this.bodies.set(message, opts.body);
     const requests = messages.filter(isRequest);
     if (requests.length === 0) {
       // Only notifications and responses: acknowledge, nothing will come back on this POST.
@@ -184,7 +189,6 @@ export class HttpSessionTransport implements MessageTransport {
     const exchange: PostExchange = {
       res,
       sse: opts.sse,
-      batch: opts.batch,
       pending: new Map(),
       slots: [],
       progressTokens: [],
@@ -237,7 +241,9 @@ export class HttpSessionTransport implements MessageTransport {
     });
 
     for (const { id, slot } of duplicates) {
-      const refusal = errorResponse(id, -32600, `Invalid Request: request id ${JSON.stringify(id)} is already in flight`);
+      const why = `request id ${JSON.stringify(id)} is already in flight`;
+      if (isRequest(message) && message.method === 'tools/call') this.onRefusedCall?.(callOf(message, why));
+      const refusal = errorResponse(id, -32600, `Invalid Request: ${why}`);
       if (exchange.sse) this.write(res, refusal);
       else exchange.slots[slot]!.response = refusal;
     }
@@ -336,7 +342,7 @@ export class HttpSessionTransport implements MessageTransport {
     const res = exchange.res;
     if (!exchange.sse && !res.headersSent && !res.destroyed) {
       const responses = exchange.slots.flatMap((slot) => (slot.response ? [slot.response] : []));
-      const body = JSON.stringify(exchange.batch ? responses : responses[0]);
+      const body = JSON.stringify(responses[0]);
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) });
       res.end(body);
     }

@@ -3,8 +3,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, errorResponse } from '../../../shared/jsonrpc.js';
-
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+import { readJson, type Refused } from '../jsonrpc-guard.js';
 
 /** 32 MiB: tool arguments can carry files, but an unbounded body would let any caller exhaust memory. */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -17,6 +16,8 @@ export interface Rejection {
   code?: number;
   /** Extra response headers, e.g. WWW-Authenticate. */
   headers?: Record<string, string>;
+  /** A body refused as a message: what it held, for the log (protocol/refused-calls.ts). */
+  refused?: Refused;
 }
 
 export type GuardResult = { ok: true } | Rejection;
@@ -145,15 +146,18 @@ function drainThenDrop(req: IncomingMessage): void {
   req.resume();
 }
 
-function tooLarge(maxBytes: number): Rejection {
-  return reject(413, `Payload Too Large: request body exceeds the ${maxBytes}-byte limit`);
+function tooLarge(maxBytes: number, head = ''): Rejection {
+  const message = `Payload Too Large: request body exceeds the ${maxBytes}-byte limit`;
+  return { ...reject(413, message), refused: { code: ErrorCode.ServerUnavailable, reason: `the message is larger than the ${maxBytes}-byte limit`, id: null, head } };
 }
 
 /**
  * Reads and parses a JSON body, holding at most `maxBytes` in memory. Past the cap it stops reading at
- * once (the caller answers with `drain`, which drops the rest unkept).
+ * once (the caller answers with `drain`, which drops the rest unkept). The bytes are checked as
+ * jsonrpc-guard.ts checks a line: strict UTF-8, no byte order mark, and (`client`: an MCP client's
+ * message) no key repeated in the envelope.
  */
-export function readJsonBody(req: IncomingMessage, maxBytes: number = DEFAULT_MAX_BODY_BYTES): Promise<BodyResult> {
+export function readJsonBody(req: IncomingMessage, maxBytes: number = DEFAULT_MAX_BODY_BYTES, client = false): Promise<BodyResult> {
   const declared = Number(single(req.headers['content-length']));
   if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve(tooLarge(maxBytes));
 
@@ -174,23 +178,23 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number = DEFAULT_MA
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
       if (size > maxBytes) {
+        // Its first bytes are kept for the log (the tool's name, when they give it); the rest is dropped.
+        const head = Buffer.concat([...chunks.slice(0, 4), chunk]).subarray(0, 4096).toString('latin1');
         chunks.length = 0;
         req.pause();
-        settle(tooLarge(maxBytes));
+        settle(tooLarge(maxBytes, head));
         return;
       }
       chunks.push(chunk);
     };
     const onEnd = (): void => {
-      try {
-        // Fatal: invalid UTF-8 is refused, never turned into U+FFFD and forwarded (as on stdio).
-        const bytes = Buffer.concat(chunks, size);
-        const text = STRICT_UTF8.decode(bytes);
-        settle({ ok: true, value: JSON.parse(text) as unknown, bytes });
-      } catch (error) {
-        const detail = error instanceof TypeError ? 'the body is not valid UTF-8' : error instanceof Error ? error.message : String(error);
-        settle({ ok: false, status: 400, code: ErrorCode.ParseError, message: `Parse error: ${detail}` });
-      }
+      // Invalid UTF-8 is refused, never turned into U+FFFD and forwarded (as on stdio).
+      const bytes = Buffer.concat(chunks, size);
+      const read = readJson(bytes, client);
+      if (read.ok) return settle({ ok: true, value: read.value, bytes });
+      const { ok: _ok, ...refused } = read;
+      const message = read.reason.startsWith('invalid JSON: ') ? `Parse error: ${read.reason.slice('invalid JSON: '.length)}` : `${read.code === ErrorCode.ParseError ? 'Parse error' : 'Invalid Request'}: ${read.reason}`;
+      settle({ ok: false, status: 400, code: read.code, message, refused });
     };
     const onError = (error: Error): void => {
       settle(reject(400, `Bad Request: could not read the request body: ${error.message}`));

@@ -14,10 +14,9 @@ import { HEADERS_WAIT_MS } from './mcp-http-session.js';
 interface Exchange {
   res: ServerResponse;
   sse: boolean;
-  batch: boolean;
   /** Our ids still waiting for an answer. */
   waiting: Set<string>;
-  /** JSON mode: one slot per request, in order. */
+  /** JSON mode: the request's slot. */
   slots: Array<{ ours: string; response?: JsonRpcMessage }>;
   open: boolean;
   keepAlive?: NodeJS.Timeout;
@@ -56,11 +55,13 @@ export class StatelessHttpTransport implements MessageTransport {
 
   async start(): Promise<void> {}
 
-  handlePost(res: ServerResponse, messages: JsonRpcMessage[], opts: { batch: boolean; sse: boolean }): void {
+  /** One message (batches are refused by the endpoint). */
+  handlePost(res: ServerResponse, message: JsonRpcMessage, opts: { sse: boolean }): void {
     this.lastActivity = performance.now();
+    const messages = [message];
     const requests = messages.filter(isRequest);
     const forward: JsonRpcMessage[] = [];
-    const exchange: Exchange = { res, sse: opts.sse, batch: opts.batch, waiting: new Set(), slots: [], open: true };
+    const exchange: Exchange = { res, sse: opts.sse, waiting: new Set(), slots: [], open: true };
     for (const message of messages) {
       if (isRequest(message)) {
         const ours = `st-${this.nextId++}`;
@@ -145,7 +146,7 @@ export class StatelessHttpTransport implements MessageTransport {
     const { res } = exchange;
     if (!exchange.sse && !res.headersSent && !res.destroyed) {
       const responses = exchange.slots.flatMap((s) => (s.response ? [s.response] : []));
-      const body = JSON.stringify(exchange.batch ? responses : responses[0]);
+      const body = JSON.stringify(responses[0]);
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) });
       res.end(body);
     }

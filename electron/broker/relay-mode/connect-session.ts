@@ -8,7 +8,8 @@ import type { ToolDefinition } from '../../../shared/tool.js';
 import { badLineResponse, LineTransport } from '../line-transport.js';
 import { RelaySession, type GateVerdict, type SessionHooks, type ToolCallContext } from '../relay-session.js';
 import type { ExitInfo } from '../server-process.js';
-import { depthRefusal, TOO_DEEP_ARGUMENTS } from '../argument-depth.js';
+import { depthRefusal, nestingDepth, MAX_ARGUMENT_DEPTH, tooDeepIn, TOO_DEEP_ARGUMENTS } from '../argument-depth.js';
+import { refusedCalls } from '../protocol/refused-calls.js';
 import { LeaseChecks } from './lease-check.js';
 import { AttachedUpstream } from './attached-upstream.js';
 import { ControlChannel } from './control-channel.js';
@@ -69,10 +70,13 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     input: opts.input,
     output: opts.output,
     takeLine: lane.fromClient,
+    client: true,
     onBadLine: (bad) => {
       // Always answered, with `"id": null` when no id could be read: silence would leave the client waiting.
       void downstream.send(badLineResponse(bad)).catch(() => undefined);
       opts.onWarning?.(`refused a bad message from the client: ${bad.reason}`);
+      // A call among it (or a message that could not be read, which may have been one) goes to the log.
+      for (const call of refusedCalls(bad)) channel.notify('refused', call);
     },
   });
 
@@ -107,12 +111,13 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     };
     ctx.signal.addEventListener('abort', cancel, { once: true });
     try {
-      // Too deep to send (or to hash, show and log): the broker refuses and logs it without them.
-      const tooDeep = depthRefusal(ctx.arguments) !== undefined;
+      // Any part of the call too deep to send (or to hash, show and log): the broker refuses and logs it without it.
+      const deep = tooDeepIn(ctx.request.params);
+      const argsDeep = deep !== undefined && nestingDepth(ctx.arguments) > MAX_ARGUMENT_DEPTH;
       // `reported`: the broker reads that many report lines before it decides, so entries keep their order.
       const params = {
-        call, tool: ctx.toolName, arguments: tooDeep ? TOO_DEEP_ARGUMENTS : ctx.arguments, progress: ctx.progressRequested, input: ctx.input,
-        ...(tooDeep ? { tooDeep: true as const } : {}), ...(link ? { reported: link.written } : {}),
+        call, tool: ctx.toolName, arguments: argsDeep ? TOO_DEEP_ARGUMENTS : ctx.arguments, progress: ctx.progressRequested,
+        input: deep ? undefined : ctx.input, ...(deep ? { tooDeepIn: deep } : {}), ...(link ? { reported: link.written } : {}),
       };
       const reply = await channel.request<DecideReply>('decide', params);
       upstreamTimeoutMs = reply.upstreamTimeoutMs;
@@ -137,6 +142,7 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   const hooks: SessionHooks = {
     decideToolCall,
     quickVerdict,
+    onRefused: (_s, call) => channel.notify('refused', call),
     onInitialized: (s, result) => {
       channel.notify('initialized', { client: s.clientInfo, result, elicitation: session.clientElicits });
     },

@@ -146,6 +146,31 @@ function text(b: Buffer, start: number, end: number, hadEscape: boolean): string
   return hadEscape ? (JSON.parse(b.toString('utf8', start, end)) as string) : b.toString('utf8', start + 1, end - 1);
 }
 
+/**
+ * i at an object: the index after it, as skipValue finds it, but -1 also when one of its own keys is
+ * spelled with escapes or appears twice (the ordinary path then reads it, and refuses a repeat).
+ */
+function skipPlainKeyedObject(b: Buffer, i: number): number {
+  const keys = new Set<string>();
+  i = ws(b, i + 1);
+  if (b[i] === Ch.RBrace) return i + 1;
+  for (;;) {
+    if (b[i] !== Ch.Quote) return -1;
+    const k = i;
+    if ((i = skipString(b, i)) === -1 || escaped) return -1;
+    const key = b.toString('latin1', k, i);
+    if (keys.has(key)) return -1;
+    keys.add(key);
+    i = ws(b, i);
+    if (b[i] !== Ch.Colon) return -1;
+    if ((i = skipValue(b, ws(b, i + 1), 2)) === -1) return -1;
+    i = ws(b, i);
+    if (b[i] === Ch.RBrace) return i + 1;
+    if (b[i] !== Ch.Comma) return -1;
+    i = ws(b, i + 1);
+  }
+}
+
 /** The envelope of one line (no newline), or undefined when the ordinary path must look at it. */
 export function scanEnvelope(b: Buffer): Envelope | undefined {
   let i = ws(b, 0);
@@ -153,6 +178,8 @@ export function scanEnvelope(b: Buffer): Envelope | undefined {
   const env: Envelope = { idStart: -1, idEnd: -1, hasParams: false, hasResult: false, hasError: false, resultIsError: false };
   let jsonrpc = false;
   let methodSeen = false;
+  // Every key of the envelope, and of its params, appears once (a repeat is refused on the ordinary path).
+  const keys = new Set<string>();
   i = ws(b, i + 1);
   if (b[i] === Ch.RBrace) return undefined;
   for (;;) {
@@ -165,9 +192,13 @@ export function scanEnvelope(b: Buffer): Envelope | undefined {
     if (b[i] !== Ch.Colon) return undefined;
     i = ws(b, i + 1);
     const v = i;
-    if ((i = skipValue(b, i, 1)) === -1) return undefined;
     // A key spelled with escapes could be any of ours: let JSON.parse decide.
     if (keyEscaped) return undefined;
+    const key = b.toString('latin1', k, keyEnd);
+    if (keys.has(key)) return undefined;
+    keys.add(key);
+    const params = b[v] === Ch.LBrace && keyIs(b, k, keyEnd, 'params');
+    if ((i = params ? skipPlainKeyedObject(b, v) : skipValue(b, i, 1)) === -1) return undefined;
     const first = b[v];
     if (keyIs(b, k, keyEnd, 'jsonrpc')) {
       if (jsonrpc || i - v !== 5 || b.toString('latin1', v, i) !== '"2.0"') return undefined;

@@ -6,6 +6,7 @@ import type { ToolDefinition } from '../../../shared/tool.js';
 import type { DecidedBy } from '../../../shared/decision.js';
 import type { CallOutcome, LeaseInfo } from '../relay-session.js';
 import type { ExitInfo } from '../stdio-upstream.js';
+import type { RefusedCall } from '../protocol/refused-calls.js';
 
 /** How long `connect` may reuse an automatic allow before asking the broker again. */
 export const LEASE_TTL_MS = 200;
@@ -50,14 +51,19 @@ export interface ToBroker {
   report: { items: Report[] };
   /** Sent after the last report of an orderly end. */
   bye: Record<string, never>;
+  /** A call `connect` refused before it could be decided (a bad line, a batch, an id in use…): the broker logs it. */
+  refused: RefusedCall;
   /** The server sent the client a request (elicitation, sampling, roots): the broker logs it. */
   'server-request': { method: string; params?: Record<string, unknown>; calls: string[] };
 }
 
 /** connect → broker requests, and what they answer. */
 export interface BrokerRequests {
-  /** `tooDeep`: the arguments nest past MAX_ARGUMENT_DEPTH and were left out (they cannot be sent). */
-  decide: { params: { call: number; tool: string; arguments: unknown; progress?: boolean; tooDeep?: true; input?: CallInput }; result: DecideReply };
+  /**
+   * `tooDeepIn`: that member of the call's params (arguments, inputResponses…) nests past MAX_ARGUMENT_DEPTH;
+   * what nests too deep is left out (it cannot be sent).
+   */
+  decide: { params: { call: number; tool: string; arguments: unknown; progress?: boolean; tooDeepIn?: string; input?: CallInput }; result: DecideReply };
   rewrite: { params: { tools: ToolDefinition[] }; result: { tools?: ToolDefinition[] } };
 }
 

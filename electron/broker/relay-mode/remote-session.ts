@@ -11,7 +11,9 @@ import type { LimitsInForce } from '../../../shared/enforced-limits.js';
 import { NO_LIMITS } from '../../../shared/limits.js';
 import { settledFields } from '../call-gate.js';
 import type { WaitEnd } from '../client-patience.js';
-import type { CallOutcome, GateSession, GateVerdict, ToolCallContext } from '../relay-session.js';
+import { errorResult, type CallOutcome, type GateSession, type GateVerdict, type ToolCallContext } from '../relay-session.js';
+import { refusedCallEntry } from '../protocol/refused-calls.js';
+import { depthRefusal, TOO_DEEP_ARGUMENTS } from '../argument-depth.js';
 import { spawnServer, stopServer, type ExitInfo, type SandboxOptions, type SpawnedServer, type StdioServerSpec } from '../server-process.js';
 import type { ControlChannel } from './control-channel.js';
 import type { z } from 'zod';
@@ -90,10 +92,17 @@ export class RemoteSession implements GateSession {
     });
     channel.handle('rewrite', (p) => ({ tools: deps.rewrite(wire.rewrite.parse(p).tools as ToolDefinition[]) }));
     channel.handle('decide', async (p) => {
-      const d = wire.decide.parse(p);
+      const d = wire.decide.safeParse(p);
+      // A call that cannot be decided is refused, and logged with what can be read of it.
+      if (!d.success) return this.refuseDecide(p, `Countersign could not read it (${d.error.issues[0]?.path.join('.') ?? ''}: ${d.error.issues[0]?.message ?? 'invalid'})`);
       // Every call `connect` reported before asking is taken first: entries keep the order calls ran in.
-      if (d.reported !== undefined && this.reports) await this.reports.until(d.reported);
-      return this.decide(d);
+      if (d.data.reported !== undefined && this.reports) await this.reports.until(d.data.reported);
+      if (this.closed) return this.refuseDecide(p, 'the session had ended');
+      return this.decide(d.data);
+    });
+    channel.handle('refused', (p) => {
+      const call = wire.refused.parse(p);
+      deps.audit(refusedCallEntry(serverName, this.clientInfo?.name, { ...call, arguments: call.arguments }));
     });
     channel.handle('server-request', (p) => {
       const { method, params, calls } = wire.serverRequest.parse(p);
@@ -245,8 +254,14 @@ export class RemoteSession implements GateSession {
     });
   }
 
+  /** A `decide` that is not decided: logged as refused, and answered so that nothing runs. */
+  private refuseDecide(p: Record<string, unknown>, why: string): DecideReply {
+    const args = p.tooDeepIn !== undefined || depthRefusal(p.arguments) ? TOO_DEEP_ARGUMENTS : p.arguments;
+    this.deps.audit(refusedCallEntry(this.serverName, this.clientInfo?.name, { tool: typeof p.tool === 'string' ? p.tool : '', arguments: args, certain: true, reason: why }));
+    return { forward: false, result: errorResult(`Countersign refused this call before deciding it: ${why}. It was not run.`), upstreamTimeoutMs: this.deps.upstreamTimeoutMs() };
+  }
+
   private async decide(p: z.infer<typeof wire.decide>): Promise<DecideReply> {
-    if (this.closed) throw new Error('the session is closed');
     countToolCall();
     const abort = new AbortController();
     this.deciding.set(p.call, abort);
@@ -258,7 +273,7 @@ export class RemoteSession implements GateSession {
         request: { jsonrpc: '2.0', id: p.call, method: 'tools/call', params: { name: p.tool, arguments: p.arguments } },
         toolName: p.tool,
         arguments: p.arguments,
-        argumentsTooDeep: p.tooDeep,
+        tooDeepIn: p.tooDeepIn,
         signal: abort.signal,
         progressRequested: p.progress === true,
         clientElicits: this.clientElicits,
@@ -272,8 +287,9 @@ export class RemoteSession implements GateSession {
     const upstreamTimeoutMs = this.deps.upstreamTimeoutMs();
     if (!verdict.forward) return { forward: false, result: verdict.result, upstreamTimeoutMs };
     if (this.closed) {
+      // Logged as allowed and cancelled: the answer says so, and nothing runs.
       verdict.onSettled({ status: 'cancelled' });
-      throw new Error('the session is closed');
+      return { forward: false, result: errorResult('The session ended before this call could run. It was not run.'), upstreamTimeoutMs };
     }
     this.forwarded.set(p.call, verdict.onSettled);
     let lease = verdict.lease && this.deps.leaseEpoch() === epoch ? { ...verdict.lease, ttlMs: LEASE_TTL_MS } : undefined;

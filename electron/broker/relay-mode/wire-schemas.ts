@@ -2,6 +2,7 @@
 // fit is refused with a clear error instead of reaching the gate or the audit log half-formed.
 import { z } from 'zod';
 import type { Report } from './protocol.js';
+import type { CallAttempt } from '../../../shared/api.js';
 
 // Names are not limited here: an odd name is a finding on the listing, never a failed tools/list
 // (a line is at most 32 MiB anyway).
@@ -26,7 +27,8 @@ export const wire = {
   }),
   listed: z.object({ tools: z.array(tool).max(100_000) }),
   rewrite: z.object({ tools: z.array(tool).max(100_000) }),
-  decide: z.object({ call: callNumber, tool: z.string(), arguments: z.unknown(), progress: z.boolean().optional(), tooDeep: z.literal(true).optional(), input: input.optional(), reported: callNumber.optional() }),
+  decide: z.object({ call: callNumber, tool: z.string(), arguments: z.unknown(), progress: z.boolean().optional(), tooDeepIn: z.string().max(256).optional(), input: input.optional(), reported: callNumber.optional() }),
+  refused: z.object({ tool: z.string(), arguments: z.unknown(), certain: z.boolean(), reason: z.string().max(4000) }),
   serverRequest: z.object({ method: z.string().max(256), params: z.record(z.unknown()).optional(), calls: z.array(z.string().max(512)).max(1000) }),
   /** `by`: whether the client cancelled (or left), or the session ended; `reason` as the client gave it. */
   cancel: z.object({ call: callNumber, by: z.enum(['client', 'session']).optional(), reason: z.string().max(1000).optional() }),
@@ -49,6 +51,23 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 function outcomeOf(v: unknown, where: string): CallOutcomeWire {
   if (!isRecord(v) || typeof v.status !== 'string' || !OUTCOME_STATUS.has(v.status)) fail(where, 'has no valid outcome');
+  const outcome = statusOf(v, where);
+  return v.attempts === undefined ? outcome : { ...outcome, attempts: attemptsOf(v.attempts, where) };
+}
+
+/** A retried call's sendings (relay-session.ts sends a call at most twice). */
+function attemptsOf(v: unknown, where: string): NonNullable<CallOutcomeWire['attempts']> {
+  if (!Array.isArray(v) || v.length > 4) fail(where, 'has bad attempts');
+  return v.map((a: unknown) => {
+    if (!isRecord(a) || typeof a.status !== 'string' || !OUTCOME_STATUS.has(a.status)) fail(where, 'has an attempt with no valid status');
+    if (!(typeof a.durationMs === 'number' && a.durationMs >= 0)) fail(where, 'has an attempt with a bad durationMs');
+    if (a.detail !== undefined && !isShort(a.detail, 20_000)) fail(where, 'has an attempt with a bad detail');
+    const status = a.status as CallAttempt['status'];
+    return a.detail === undefined ? { status, durationMs: a.durationMs } : { status, durationMs: a.durationMs, detail: a.detail as string };
+  });
+}
+
+function statusOf(v: Record<string, unknown>, where: string): CallOutcomeWire {
   switch (v.status) {
     case 'ok':
     case 'error':

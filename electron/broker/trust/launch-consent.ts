@@ -42,11 +42,17 @@ export function launchView(config: ServerConfig, record: ServerTrust): LaunchVie
 }
 
 export class LaunchConsentError extends Error {
+  /** Why it did not start, in a few words (the queue and the log show it). */
+  readonly reason: string;
+
   /** `why`: more than "new or changed", such as limits a team policy does not cover. */
   constructor(readonly server: string, why?: string) {
+    const reason = `its command line is new or changed${why ? ` (${why})` : ''}`;
     super(
-      `Countersign has not started '${server}': its command line is new or changed${why ? ` (${why})` : ''}, and waits for your approval. ` +
-        `Review it in Countersign (Servers), or run: countersign servers approve ${server}`,
+      `Countersign has not started '${server}': ${reason}, and waits for your approval. ` +
+        `Approve it in Countersign (it waits in the queue as "needs your approval to start"), or run: countersign servers approve ${server}. ` +
+        'Then restart this server in your client.',
     );
+    this.reason = reason;
   }
 }

@@ -36,7 +36,7 @@ export function ActivityRow({ entry }: { entry: AuditEntry }) {
           <strong><VisibleText text={entry.server === '*' ? 'Countersign' : entry.server} /></strong>
         </span>
         <span className="log-by">by {BY[entry.decidedBy] ?? entry.decidedBy}</span>
-        <span className="log-status muted small">{entry.status}{entry.durationMs ? ` · ${entry.durationMs} ms` : ''}</span>
+        <span className="log-status muted small">{entry.status}{entry.durationMs ? ` · ${entry.durationMs} ms` : ''}{entry.attempts ? ` · sent ${entry.attempts.length} times` : ''}</span>
       </button>
       {open && (
         <div className="log-body">
@@ -47,6 +47,11 @@ export function ActivityRow({ entry }: { entry: AuditEntry }) {
             <dt>Result</dt><dd>{entry.status}</dd>
             {entry.client && (<><dt>Client</dt><dd><VisibleText text={entry.client} /></dd></>)}
             {entry.detail && (<><dt>Detail</dt><dd><VisibleText text={entry.detail} /></dd></>)}
+            {entry.attempts && (
+              <><dt>Retried</dt><dd><ol className="attempts">{entry.attempts.map((a, i) => (
+                <li key={i}>{a.status} after {a.durationMs} ms{a.detail && <>: <VisibleText text={a.detail} /></>}</li>
+              ))}</ol></dd></>
+            )}
             {entry.limits && (<><dt>Limits in force</dt><dd><VisibleText text={entry.limits} /></dd></>)}
             {entry.rule && (<><dt>Allowed by your rule</dt><dd><VisibleText text={entry.rule.text} /></dd></>)}
             {entry.reasons.length > 0 && (<><dt>Reasons</dt><dd><ul>{entry.reasons.map((r, i) => <li key={i}><VisibleText text={reasonTitle(r)} /></li>)}</ul></dd></>)}

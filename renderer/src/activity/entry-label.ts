@@ -27,7 +27,7 @@ export function entryLabel(entry: AuditEntry): EntryLabel {
     case 'review':
       return deny ? { text: 'Change rejected', tone: 'danger' } : { text: 'Change accepted', tone: 'ok' };
     case 'launch':
-      return { text: 'Command approved', tone: 'ok' };
+      return deny ? { text: 'Launch refused', tone: 'danger' } : { text: 'Command approved', tone: 'ok' };
     case 'server':
       if (what.startsWith('server removed')) return { text: 'Server removed', tone: 'neutral' };
       return { text: what.startsWith('server imported') ? 'Server imported' : 'Server added', tone: 'ok' };

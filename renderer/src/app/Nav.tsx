@@ -14,7 +14,8 @@ const ITEMS: Array<{ id: Screen; label: string; icon: IconName }> = [
 ];
 
 export function Nav({ screen, onScreen }: { screen: Screen; onScreen(s: Screen): void }) {
-  const pending = useApp((s) => s.pending.length);
+  // Servers waiting for approval to start are queue items too.
+  const pending = useApp((s) => s.pending.length + s.launches.length);
   const reviews = useApp((s) => (s.servers ?? []).reduce((n, sv) => n + (sv.pendingChanges ?? 0) + (sv.status === 'needs-consent' ? 1 : 0), 0));
   const version = useApp((s) => s.status?.version);
   return (

@@ -7,11 +7,13 @@ import { NoServers } from '../servers/NoServers';
 import { ClientsPointer } from '../clients/ClientsPointer';
 import { ConnectHelp } from './ConnectHelp';
 import { StoppedNotices } from './StoppedNotices';
+import { LaunchRequests } from './LaunchRequests';
 
 export function QueueEmpty({ headingRef }: { headingRef: Ref<HTMLHeadingElement> }) {
   const servers = useApp((s) => s.servers);
   const status = useApp((s) => s.status);
   const loaded = useApp((s) => s.loaded);
+  const launches = useApp((s) => s.launches.length);
   if (!loaded) return <p className="pad muted" role="status">Loading…</p>;
   if (servers && servers.length === 0) {
     return (
@@ -26,7 +28,8 @@ export function QueueEmpty({ headingRef }: { headingRef: Ref<HTMLHeadingElement>
   const sessions = (servers ?? []).reduce((n, s) => n + (s.sessions ?? 0), 0);
   return (
     <div className="empty">
-      <h1 ref={headingRef} tabIndex={-1}>Nothing is waiting for you</h1>
+      <h1 ref={headingRef} tabIndex={-1}>{launches ? 'No calls are waiting for you' : 'Nothing is waiting for you'}</h1>
+      <LaunchRequests />
       <StoppedNotices />
       <p>
         {status?.paused

@@ -11,6 +11,7 @@ import { CallDetail } from './CallDetail';
 import { QueueCard } from './QueueCard';
 import { QueueEmpty } from './QueueEmpty';
 import { StoppedNotices } from './StoppedNotices';
+import { LaunchRequests } from './LaunchRequests';
 
 export const CARD_HEIGHT = 112;
 
@@ -113,6 +114,7 @@ export function QueueScreen() {
         <header className="queue-head">
           <h1 id="queue-title">Waiting for you <span className="count-pill">{pending.length.toLocaleString('en-US')}</span></h1>
           <StoppedNotices />
+          <LaunchRequests />
           <p className="muted small">Oldest first · <kbd>j</kbd> <kbd>k</kbd> move · <kbd>a</kbd> approve · <kbd>d</kbd> deny · <kbd>Enter</kbd> open</p>
         </header>
         <VirtualList

@@ -66,6 +66,28 @@ describe('settings: rules', () => {
 });
 
 describe('activity', () => {
+  it('a call Countersign sent twice (a retry after a timeout) says so, with each sending and how it ended', async () => {
+    const api = new FakeApi();
+    api.log = [entry({ seq: 1, tool: 'sync', status: 'ok', attempts: [
+      { status: 'timeout', durationMs: 1000, detail: 'No answer within 1 s: Countersign cancelled it and sent the call again (an idempotent tool of a trusted server).' },
+      { status: 'ok', durationMs: 42 },
+    ] })];
+    await renderApp(api, 'activity');
+    const [row] = within(await screen.findByRole('list', { name: 'Audit log' })).getAllByRole('listitem');
+    expect(row!.textContent).toContain('sent 2 times');
+    await userEvent.click(within(row!).getByRole('button'));
+    expect(row!.textContent).toContain('Retriedtimeout after 1000 ms: No answer within 1 s: Countersign cancelled it and sent the call again');
+    expect(row!.textContent).toContain('ok after 42 ms');
+  });
+
+  it('a launch refused for want of consent reads as such', async () => {
+    const api = new FakeApi();
+    api.log = [entry({ seq: 1, kind: 'launch', tool: '*', actor: 'countersign', decision: 'deny', decidedBy: 'policy', detail: 'launch refused: its command line is new or changed; it waits for your approval' })];
+    await renderApp(api, 'activity');
+    const [row] = within(await screen.findByRole('list', { name: 'Audit log' })).getAllByRole('listitem');
+    expect(row!.textContent).toContain('Launch refused');
+  });
+
   it('a call a rule allowed names the rule', async () => {
     const api = new FakeApi();
     api.log = [entry({ seq: 1, tool: 'write_file', decidedBy: 'rule', rule: { id: 'r1', text: "write_file on 'fs': files under /p/src, until 09:00" } })];

@@ -3,7 +3,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type {
   ApiMethod, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, PendingCall, ServerChanges, Settings,
-  AuditEntry,
+  AuditEntry, LaunchRequest,
 } from '../../../shared/api';
 import type { Rule } from '../../../shared/decision';
 import { errorText, isUnsupported } from '../bridge/api-error';
@@ -28,6 +28,8 @@ export interface AppState {
   loaded: boolean;
   status?: BrokerStatus;
   pending: PendingCall[];
+  /** Servers a client tried to start whose command waits for the person (queue items of their own kind). */
+  launches: LaunchRequest[];
   servers?: UiServer[];
   rules: Rule[];
   settings?: Settings;
@@ -52,6 +54,7 @@ export interface AppActions {
   select(id: string | undefined): void;
   decide(id: string, decision: DecisionRequest): Promise<DecideResult | { ok: false; error: string }>;
   refreshServers(): Promise<void>;
+  refreshLaunches(): Promise<void>;
   refreshChanges(): Promise<void>;
   refreshRules(): Promise<void>;
   refreshSettings(): Promise<void>;
@@ -89,6 +92,7 @@ export function createAppStore(api: CountersignApi): AppStore {
     }
 
     const refreshServers = coalesce(() => load('listServers', () => api.listServers(), (v) => set({ servers: v.map(normalizeServer) })));
+    const refreshLaunches = coalesce(() => load('listLaunchRequests', () => api.listLaunchRequests(), (v) => set({ launches: v })));
     const refreshChanges = coalesce(() => load('listChanges', () => api.listChanges(), (v) => set({ changes: v ?? [] })));
     const refreshRules = coalesce(() => load('listRules', () => api.listRules(), (v) => set({ rules: v })));
     const refreshSettings = coalesce(() => load('getSettings', () => api.getSettings(), (v) => set({ settings: v })));
@@ -126,6 +130,7 @@ export function createAppStore(api: CountersignApi): AppStore {
     return {
       loaded: false,
       pending: [],
+      launches: [],
       rules: [],
       changes: [],
       unsupported: {},
@@ -136,7 +141,7 @@ export function createAppStore(api: CountersignApi): AppStore {
       announcement: '',
 
       async loadAll() {
-        await Promise.all([refreshStatus(), refreshPending(), refreshServers(), refreshRules(), refreshSettings(), refreshChanges()]);
+        await Promise.all([refreshStatus(), refreshPending(), refreshLaunches(), refreshServers(), refreshRules(), refreshSettings(), refreshChanges()]);
         set({ loaded: true });
       },
 
@@ -160,6 +165,11 @@ export function createAppStore(api: CountersignApi): AppStore {
           }
           case 'servers-changed':
             void refreshServers();
+            // An approval elsewhere (the Servers screen, the CLI) ends a launch's wait.
+            if (get().launches.length) void refreshLaunches();
+            break;
+          case 'launch-requests-changed':
+            void refreshLaunches();
             break;
           case 'changes-detected':
             void refreshChanges();
@@ -204,6 +214,7 @@ export function createAppStore(api: CountersignApi): AppStore {
       },
 
       refreshServers,
+      refreshLaunches,
       refreshChanges,
       refreshRules,
       refreshSettings,

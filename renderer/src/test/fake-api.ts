@@ -8,7 +8,7 @@ import type {
   ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult,
 } from '../../../shared/clients';
 import type { Rule } from '../../../shared/decision';
-import type { RulePatch } from '../../../shared/api';
+import type { LaunchRequest, RulePatch } from '../../../shared/api';
 import type { EffectiveHints } from '../../../shared/tool';
 
 export const CAUTIOUS_HINTS: EffectiveHints = {
@@ -78,6 +78,7 @@ const PLAN_HASH = 'a'.repeat(64);
 
 export class FakeApi implements CountersignApi {
   pending: PendingCall[] = [];
+  launches: LaunchRequest[] = [];
   servers: ServerView[] = [makeServer()];
   rules: Rule[] = [];
   unsealed: UnsealedGrant[] = [];
@@ -117,6 +118,7 @@ export class FakeApi implements CountersignApi {
 
   getStatus() { return this.answer('getStatus', [], () => structuredClone(this.status)); }
   listPending() { return this.answer('listPending', [], () => structuredClone(this.pending)); }
+  listLaunchRequests() { return this.answer('listLaunchRequests', [], () => structuredClone(this.launches)); }
   decide(id: string, decision: DecisionRequest): Promise<DecideResult> {
     return this.answer('decide', [id, decision], () => {
       if (!this.pending.some((c) => c.id === id)) return { ok: false, error: 'not-pending' } as const;
