@@ -136,7 +136,12 @@ describe('the local socket', () => {
       }));
       for (const [i, a] of answers.entries()) {
         const m = API_METHODS[i]!;
-        expect(a, m).toMatchObject({ error: { message: m === 'decide' ? expect.stringMatching(/"path": \[\s*"call"\s*\]/) : `unknown control method ${m}` } });
+        if (m === 'decide') {
+          // The gate cannot read the API's shape as a call: refused (and logged), never an approval.
+          expect(a, m).toMatchObject({ result: { forward: false, result: { isError: true, content: [{ text: expect.stringMatching(/refused this call before deciding it.*could not read it/) }] } } });
+          continue;
+        }
+        expect(a, m).toMatchObject({ error: { message: `unknown control method ${m}` } });
         expect(a, m).not.toHaveProperty('result');
       }
 
