@@ -8,7 +8,7 @@ import type { PendingCall } from './api.js';
 import { byTier, type Ranked } from './card-order.js';
 import { carriedBytes } from './carried-bytes.js';
 import type { ReasonCode } from './decision.js';
-import type { Finding } from './description-scan.js';
+import type { Finding } from './findings.js';
 import { escapeControl } from './escape.js';
 import { formatBytes, shortPath, writtenBytes, type TargetFact } from './call-targets.js';
 import type { EffectiveHints } from './tool.js';

@@ -34,6 +34,10 @@ export type ReasonCode =
 
 export type Severity = 'danger' | 'warning' | 'info';
 
+const SEVERITY_RANK: Record<Severity, number> = { danger: 0, warning: 1, info: 2 };
+/** For sort(): danger, warning, info; ties keep their order (Array.prototype.sort is stable). */
+export const worstFirst = (a: { severity: Severity }, b: { severity: Severity }): number => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity];
+
 export interface Reason {
   code: ReasonCode;
   severity: Severity;

@@ -1,5 +1,5 @@
 // The one place for the sentences a person reads about a decision.
-import type { Reason, ReasonCode, Severity } from './decision.js';
+import { worstFirst, type Reason, type ReasonCode, type Severity } from './decision.js';
 import { escapeControl } from './escape.js';
 
 export interface ReasonContext {
@@ -93,9 +93,7 @@ export function reason(code: ReasonCode, ctx: ReasonContext): Reason {
   return { code, severity: entry.severity, message: entry.message(q(ctx.server), q(ctx.tool)) };
 }
 
-const RANK: Record<Severity, number> = { danger: 0, warning: 1, info: 2 };
-
 /** Orders reasons danger, warning, info; ties keep their order (Array.prototype.sort is stable). */
 export function bySeverity(reasons: readonly Reason[]): Reason[] {
-  return [...reasons].sort((a, b) => RANK[a.severity] - RANK[b.severity]);
+  return [...reasons].sort(worstFirst);
 }

@@ -1,6 +1,7 @@
 // Checks on a call's arguments that must hold for any size or shape a hostile agent sends: a bounded
 // nesting depth (checked without recursion) and a text scan that gives the event loop back often.
-import { scanText, scanTextAsync, SCAN_WINDOW, type Finding, type ServerTools } from '../../shared/description-scan.js';
+import type { Finding } from '../../shared/findings.js';
+import { scanText, scanTextAsync, SCAN_WINDOW, type ServerTools } from './checks/scan/index.js';
 
 export { MAX_ARGUMENT_DEPTH, nestingDepth, TOO_DEEP_REFUSAL, depthRefusal, TOO_DEEP_ARGUMENTS } from './argument-depth.js';
 import { MAX_ARGUMENT_DEPTH } from './argument-depth.js';

@@ -12,7 +12,7 @@ import type { NewRule, PendingQueue } from './pending-queue.js';
 import { isPlainRule, ruleText } from '../../shared/rules.js';
 import { definitionHashSync } from './trust/definition-tracker.js';
 import { findProtected, realCwdOf, type ProtectScope } from './self-protection.js';
-import type { Finding } from '../../shared/description-scan.js';
+import type { Finding } from '../../shared/findings.js';
 import type { EnforcedFacts as CardFacts } from '../../shared/call-warnings.js';
 import type { ProtectedMatch } from '../../shared/protected-paths.js';
 import type { TrustManager } from './trust/trust-manager.js';

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { depthRefusal, MAX_ARGUMENT_DEPTH, nestingDepth, scanArguments } from '../../electron/broker/argument-checks.js';
-import { SCAN_WINDOW, scanText, scanTextAsync } from '../../shared/description-scan.js';
+import { SCAN_WINDOW, scanText, scanTextAsync } from '../../electron/broker/checks/scan/index.js';
 
 const deep = (levels: number, leaf: unknown = 'x'): unknown => {
   let v = leaf;

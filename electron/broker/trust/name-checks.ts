@@ -2,7 +2,7 @@
 // (1–128 of [A-Za-z0-9_.-]), for look-alikes of every other tool of every server (a UTS #39 skeleton,
 // which NFKC alone misses: Cyrillic а vs Latin a), and for a server claiming another's identity.
 import { rectifyConfusion } from 'unicode-confusables';
-import type { Finding } from '../../../shared/description-scan.js';
+import type { Finding } from '../../../shared/findings.js';
 import { escapeControl } from '../../../shared/escape.js';
 import type { ServerConfig } from '../../../shared/api.js';
 import type { ToolDefinition } from '../../../shared/tool.js';

@@ -1,0 +1,243 @@
+// Hidden characters in one text: invisible ones, bidi controls, terminal escapes and other controls,
+// Unicode tags ("ASCII smuggling") and runs of variation selectors ("emoji smuggling"). Which characters
+// are invisible is the one set in shared/text/invisible.ts; this part decides which of them are worth a
+// warning, and lets their everyday uses pass: joiners inside emoji and joining scripts, CRLF, a file's
+// BOM, Mongolian selectors after Mongolian letters, and a lone variation selector.
+import type { FindingCode } from '../../../../shared/findings.js';
+import { INVISIBLE_CLASS, isInvisible } from '../../../../shared/text/invisible.js';
+import { add, type Scan, type Where } from './context.js';
+import { boundary, quote } from './finding-text.js';
+
+const NAMES: Record<number, string> = {
+  0x200b: 'zero-width space',
+  0x200c: 'zero-width non-joiner',
+  0x200d: 'zero-width joiner',
+  0x2060: 'word joiner',
+  0xfeff: 'zero-width no-break space',
+  0x00ad: 'soft hyphen',
+  0x3164: 'Hangul filler',
+  0x202a: 'left-to-right embedding',
+  0x202b: 'right-to-left embedding',
+  0x202c: 'pop directional formatting',
+  0x202d: 'left-to-right override',
+  0x202e: 'right-to-left override',
+  0x2066: 'left-to-right isolate',
+  0x2067: 'right-to-left isolate',
+  0x2068: 'first strong isolate',
+  0x2069: 'pop directional isolate',
+  0x200f: 'right-to-left mark',
+  0x1b: 'escape',
+};
+const hex = (cp: number) => cp.toString(16).toUpperCase().padStart(4, '0');
+const describeCps = (cps: Set<number>) =>
+  [...cps].slice(0, 3).map((cp) => `U+${hex(cp)}${NAMES[cp] ? ` ${NAMES[cp]}` : ''}`).join(', ') + (cps.size > 3 ? ', …' : '');
+
+const isTag = (cp: number) => cp >= 0xe0000 && cp <= 0xe007f;
+// The selectors that can each carry a byte; Mongolian ones (U+180B…) are looked at as invisible characters.
+const SELECTORS = '\\ufe00-\\ufe0f\\u{e0100}-\\u{e01ef}';
+const isVariationSelector = (cp: number) => (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef);
+const isMongolianSelector = (cp: number) => (cp >= 0x180b && cp <= 0x180d) || cp === 0x180f;
+const PICTOGRAPHIC = /^[\p{Extended_Pictographic}\u{1f3fb}-\u{1f3ff}\ufe0f]$/u;
+// Scripts whose spelling uses joiners (Arabic, Syriac, N'Ko, Mongolian, Brahmic), not e.g. Cyrillic lookalikes.
+const JOINING_SCRIPTS = ['Arabic', 'Syriac', 'Nko', 'Mongolian', 'Devanagari', 'Bengali', 'Gurmukhi', 'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala'];
+const JOINING_SCRIPT = new RegExp(`^[${JOINING_SCRIPTS.map((name) => `\\p{Script_Extensions=${name}}`).join('')}]$`, 'u');
+
+// Emoji and joining-script tests per code point, remembered: a text with an emoji every few words
+// would otherwise run two Unicode-property regexes per joiner.
+const PICTO = 1;
+const JOINING = 2;
+const classes = new Map<number, number>();
+function classOf(cp: number): number {
+  let c = classes.get(cp);
+  if (c === undefined) {
+    const ch = String.fromCodePoint(cp);
+    c = (PICTOGRAPHIC.test(ch) ? PICTO : 0) | (JOINING_SCRIPT.test(ch) ? JOINING : 0);
+    if (classes.size < 65_536) classes.set(cp, c);
+  }
+  return c;
+}
+
+type CharKind = 'invisible' | 'bidiOverride' | 'bidiMark' | 'ansi' | 'control';
+
+const CONTROL = /^[\p{Cc}\p{Zl}\p{Zp}]$/u;
+const BIDI_CONTROL = /^\p{Bidi_Control}$/u;
+const BIDI_MARKS = new Set([0x061c, 0x200e, 0x200f]);
+// Remembered per code point, as classOf: a run of hidden characters asks about each of them.
+const kinds = new Map<number, CharKind | null>();
+
+// Tags and the byte-carrying selectors have their own rules (tag runs, selector runs).
+function charKind(cp: number): CharKind | undefined {
+  if (cp === 0x1b || cp === 0x9b) return 'ansi';
+  let kind = kinds.get(cp);
+  if (kind === undefined) {
+    const ch = String.fromCodePoint(cp);
+    if (CONTROL.test(ch)) kind = 'control';
+    else if (BIDI_CONTROL.test(ch)) kind = BIDI_MARKS.has(cp) ? 'bidiMark' : 'bidiOverride';
+    else kind = isInvisible(cp) && !isTag(cp) && !isVariationSelector(cp) ? 'invisible' : null;
+    if (kinds.size < 65_536) kinds.set(cp, kind);
+  }
+  return kind ?? undefined;
+}
+
+// Characters with everyday legitimate uses, skipped so real text does not raise alarms.
+function legitimate(text: string, i: number, cp: number, where: Where): boolean {
+  if (cp === 0x09 || cp === 0x0a) return true;
+  if (cp === 0x0d) return text.charCodeAt(i + 1) === 0x0a; // CRLF, not a bare CR that overwrites a line
+  if (cp === 0xfeff && i === 0 && where === 'argument') return true; // a file's byte-order mark
+  if (cp === 0x200c || cp === 0x200d || isMongolianSelector(cp)) {
+    const prev = classOf(text.codePointAt(boundary(text, i - 1)) ?? 0);
+    // Mongolian letters take a free variation selector after them.
+    if (isMongolianSelector(cp)) return (prev & JOINING) !== 0;
+    const next = classOf(text.codePointAt(i + 1) ?? 0);
+    // Emoji sequences (family, rainbow flag) and joining scripts such as Persian or Devanagari need them.
+    if (cp === 0x200d && prev & PICTO && next & PICTO) return true;
+    if (prev & JOINING && next & JOINING) return true;
+  }
+  return false;
+}
+
+// A run of code points starting at i that all satisfy `test`.
+function runAt(text: string, i: number, test: (cp: number) => boolean): { end: number; cps: number[] } {
+  const cps: number[] = [];
+  let end = i;
+  for (let cp = text.codePointAt(end); cp !== undefined && test(cp); cp = text.codePointAt(end)) {
+    cps.push(cp);
+    end += cp > 0xffff ? 2 : 1;
+  }
+  return { end, cps };
+}
+
+// Tag characters U+E0020..U+E007E mirror printable ASCII: the "ASCII smuggling" trick.
+const decodeTags = (cps: number[]) =>
+  cps.filter((cp) => cp >= 0xe0020 && cp <= 0xe007e).map((cp) => String.fromCharCode(cp - 0xe0000)).join('');
+
+// Subdivision flags (U+1F3F4 black flag + lowercase tags + cancel tag) are the one everyday use of tag characters.
+function isFlag(text: string, start: number, cps: number[]): boolean {
+  const body = cps.slice(0, -1);
+  return text.codePointAt(start - 2) === 0x1f3f4 && cps[cps.length - 1] === 0xe007f && body.length >= 2 && body.length <= 6 &&
+    body.every((cp) => (cp >= 0xe0061 && cp <= 0xe007a) || (cp >= 0xe0030 && cp <= 0xe0039));
+}
+
+// Variation selectors can carry one byte each (the "emoji smuggling" trick).
+function decodeSelectors(cps: number[]): string | undefined {
+  const bytes = Uint8Array.from(cps, (cp) => (cp <= 0xfe0f ? cp - 0xfe00 : cp - 0xe0100 + 16));
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return /^[\p{L}\p{N}\p{P}\p{S}\p{Zs}\n\t]+$/u.test(text) ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Tally {
+  start: number;
+  end: number;
+  count: number;
+  cps: Set<number>;
+}
+
+// Every character a rule looks at: the invisible set but \t and \n, with byte-carrying selectors only
+// in runs (one alone is everyday emoji style). All others are skipped by one native search.
+const CANDIDATE = new RegExp(`(?![\\t\\n${SELECTORS}])[${INVISIBLE_CLASS}]|[${SELECTORS}]{2}`, 'gu');
+const MAX_DECODED_TAGS = 1000;
+const MAX_SELECTOR_FINDINGS = 3;
+
+/** The hidden-character part of one text's scan, fed window by window. */
+export class CharacterScan {
+  private pos = 0;
+  private readonly tallies = new Map<CharKind, Tally>();
+  private readonly tags = { start: -1, end: -1, count: 0, decoded: [] as string[], decodedLength: 0 };
+  private selectorFindings = 0;
+
+  constructor(private readonly scan: Scan) {}
+
+  /** [from, to) holds nothing this part looks at (it is all base64). */
+  skip(to: number): void {
+    this.pos = Math.max(this.pos, to);
+  }
+
+  /** Scans [from, to); windows come in order. Selector runs are added to the findings at once. */
+  step(from: number, to: number): void {
+    const { text } = this.scan;
+    if (this.pos >= to) return;
+    const start = Math.max(from, this.pos);
+    const slice = text.slice(start, to);
+    CANDIDATE.lastIndex = 0;
+    for (let m = CANDIDATE.exec(slice); m; m = CANDIDATE.exec(slice)) {
+      const next = this.character(start + m.index);
+      this.pos = next;
+      if (next >= to) return;
+      CANDIDATE.lastIndex = next - start;
+    }
+    this.pos = to;
+  }
+
+  /** Looks at the code point at i (one the candidate search stopped at); returns where to go on. */
+  private character(i: number): number {
+    const scan = this.scan;
+    const { text, noun } = scan;
+    const cp = text.codePointAt(i) ?? 0;
+    if (isTag(cp)) {
+      const run = runAt(text, i, isTag);
+      if (!isFlag(text, i, run.cps)) {
+        if (this.tags.start < 0) Object.assign(this.tags, { start: i, end: run.end });
+        this.tags.count += run.cps.length;
+        if (this.tags.decodedLength < MAX_DECODED_TAGS) {
+          const decoded = decodeTags(run.cps);
+          this.tags.decoded.push(decoded);
+          this.tags.decodedLength += decoded.length;
+        }
+      }
+      return run.end;
+    }
+    if (isVariationSelector(cp)) {
+      // A lone selector (emoji presentation) is everyday text: skip it without building a run.
+      const width = cp > 0xffff ? 2 : 1;
+      if (!isVariationSelector(text.codePointAt(i + width) ?? 0)) return i + width;
+      const run = runAt(text, i, isVariationSelector);
+      if (run.cps.length >= 2 && this.selectorFindings++ < MAX_SELECTOR_FINDINGS) {
+        const hidden = decodeSelectors(run.cps);
+        const what = hidden ? `that decode to the hidden text ${quote(hidden, 120)}` : 'that can carry hidden data';
+        add(scan, 'invisible-characters', 'smuggled', `${noun} contains ${run.cps.length} variation selectors in a row ${what}.`, i, run.end, true);
+      }
+      return run.end;
+    }
+    const kind = charKind(cp);
+    if (kind && !legitimate(text, i, cp, scan.where)) {
+      const tally = this.tallies.get(kind);
+      if (tally) {
+        tally.count++;
+        if (tally.cps.size < 16) tally.cps.add(cp);
+      } else {
+        const run = runAt(text, i, (c) => charKind(c) === kind);
+        this.tallies.set(kind, { start: i, end: run.end, count: 1, cps: new Set([cp]) });
+      }
+    }
+    return i + (cp > 0xffff ? 2 : 1);
+  }
+
+  /** Adds the tag finding, then one finding per kind of hidden character, in the order first seen. */
+  finish(): void {
+    const scan = this.scan;
+    const { noun } = scan;
+    const tags = this.tags;
+    if (tags.count > 0) {
+      const hidden = tags.decoded.join(' ').trim();
+      const message = hidden
+        ? `${noun} hides ${tags.count} invisible Unicode tag characters that spell ${quote(hidden, 160)}.`
+        : `${noun} contains ${tags.count} invisible Unicode tag characters.`;
+      add(scan, 'unicode-tags', 'tags', message, tags.start, tags.end, true);
+    }
+    const say: Record<CharKind, [FindingCode, (t: Tally) => string]> = {
+      invisible: ['invisible-characters', (t) => `${noun} contains ${t.count} invisible character(s) (${describeCps(t.cps)}) that can hide or split words.`],
+      bidiOverride: ['bidi-control', (t) => `${noun} contains ${t.count} bidirectional control character(s) (${describeCps(t.cps)}) that make text display in a different order than it is read.`],
+      bidiMark: ['bidi-control', (t) => `${noun} contains ${t.count} bidirectional mark(s) (${describeCps(t.cps)}) that can change how nearby text is displayed.`],
+      ansi: ['control-characters', () => `${noun} contains terminal escape sequences that can restyle or rewrite what a terminal shows.`],
+      control: ['control-characters', (t) => `${noun} contains ${t.count} control character(s) (${describeCps(t.cps)}).`],
+    };
+    for (const [kind, tally] of this.tallies) {
+      const [code, message] = say[kind];
+      add(scan, code, kind, message(tally), tally.start, tally.end, true);
+    }
+  }
+}
