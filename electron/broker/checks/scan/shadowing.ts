@@ -13,16 +13,17 @@ export interface Shadowing {
   lookalike: boolean;
 }
 
-const fold = (name: string) => stripInvisible(name.normalize('NFKC')).toLowerCase();
+/** A tool name as a model picking by name reads it: two names that fold alike shadow each other. */
+export const foldToolName = (name: string): string => stripInvisible(name.normalize('NFKC')).toLowerCase();
 
 /** Tool names offered by more than one server: the model may call the wrong one. */
 export function findShadowing(servers: ServerTools[]): Shadowing[] {
   const groups = new Map<string, Array<{ server: string; tool: string }>>();
   for (const { server, tools } of servers) {
     for (const tool of new Set(tools)) {
-      const group = groups.get(fold(tool)) ?? [];
+      const group = groups.get(foldToolName(tool)) ?? [];
       if (!group.some((g) => g.server === server && g.tool === tool)) group.push({ server, tool });
-      groups.set(fold(tool), group);
+      groups.set(foldToolName(tool), group);
     }
   }
   const shadowed: Shadowing[] = [];
