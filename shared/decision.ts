@@ -32,6 +32,9 @@ export type ReasonCode =
   // The arguments break the tool's inputSchema (electron/broker/schema-check.ts).
   | 'schema-violation';
 
+/** Why Countersign itself refused a call before any decision (electron/broker/call-gate.ts): logged as its reason. */
+export type RefusalCode = 'arguments-too-deep' | 'undecidable';
+
 export type Severity = 'danger' | 'warning' | 'info';
 
 const SEVERITY_RANK: Record<Severity, number> = { danger: 0, warning: 1, info: 2 };

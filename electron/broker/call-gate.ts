@@ -2,7 +2,7 @@
 import type { Actor, AuditEntry, PendingCall, Settings } from '../../shared/api.js';
 import { decide, readsLocalData } from '../../shared/decide.js';
 import { escapeControl } from '../../shared/escape.js';
-import type { DecidedBy, Rule } from '../../shared/decision.js';
+import type { DecidedBy, RefusalCode, Rule } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import { depthRefusal, TOO_DEEP_ARGUMENTS, TOO_DEEP_REFUSAL } from './argument-checks.js';
 import { checkSchema, withSchemaCheck } from './schema-check.js';
@@ -79,7 +79,7 @@ export class CallGate {
   }
 
   /** Refused by Countersign itself (not by a rule or a person): logged as decided by policy, with the reason. */
-  private refuse(ctx: ToolCallContext, reason: string, text: string, loggedArguments: unknown): GateVerdict {
+  private refuse(ctx: ToolCallContext, reason: RefusalCode, text: string, loggedArguments: unknown): GateVerdict {
     const entry = {
       time: new Date().toISOString(), server: ctx.session.serverName, tool: ctx.toolName, decision: 'deny' as const,
       decidedBy: 'policy' as const, reasons: [reason], durationMs: 0, status: 'denied' as const, detail: text, client: ctx.session.clientInfo?.name,
