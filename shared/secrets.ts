@@ -2,15 +2,19 @@
 // leaves the machine. Heuristics: they flag and mask for display, they never block a call. Used by
 // the broker (a finding on a call whose arguments carry one), the CLI (`log` masks them unless asked)
 // and the UI (a mark on the value).
-// Every pattern is linear on hostile input: a literal start that is checked with includes() first,
-// a left edge that cannot sit inside the token's own characters, so each run is tried once.
+// Every pattern is linear on hostile input: cheap gates checked with includes() first, a literal start,
+// and a left edge that cannot sit inside the token's own characters, so each run is tried once.
 import { escapeControl } from './escape.js';
 
 interface SecretShape {
   /** "a GitHub token (ghp_…)": what the value looks like. */
   what: string;
   re: RegExp;
-  /** Literal text every match holds: a window without any of them skips the regex. */
+  /**
+   * Text every match holds: a window without any of them skips the regex. Short and starting with a
+   * rare character ('_', '-', 'yJ'), since finding them is most of the cost in text that holds no secret,
+   * and shared between kinds (each is looked for once per window).
+   */
   gates: string[];
   /** What of a match may be shown: the kind's public prefix, never any of its secret part. */
   shown: (match: string) => string;
@@ -31,21 +35,21 @@ const pemEnd = (text: string, m: RegExpExecArray) => {
 const SHAPES: SecretShape[] = [
   { what: 'a PEM private key', re: /-----BEGIN ([A-Z0-9 ]{0,40}PRIVATE KEY)-----/g, gates: ['-----BEGIN '], shown: (m) => m, blockEnd: pemEnd },
   { what: 'a PEM block', re: /-----BEGIN ([A-Z0-9 ]{1,40})-----/g, gates: ['-----BEGIN '], shown: (m) => m, blockEnd: pemEnd },
-  { what: 'an Anthropic API key (sk-ant-…)', re: /\bsk-ant-[A-Za-z0-9_-]{20,}/g, gates: ['sk-ant-'], shown: head(7) },
-  { what: 'an OpenAI API key (sk-proj-…)', re: /\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}/g, gates: ['sk-'], shown: (m) => `${m.slice(0, m.indexOf('-', 3) + 1)}…` },
-  { what: 'a Stripe secret key (sk_live_…)', re: /\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}/g, gates: ['k_live_', 'k_test_'], shown: head(8) },
-  { what: 'an API key (sk-…)', re: /\bsk-[A-Za-z0-9_-]{16,}/g, gates: ['sk-'], shown: head(3) },
-  { what: 'a GitHub token (ghp_…)', re: /\bgh[pousr]_[A-Za-z0-9]{30,}/g, gates: ['gh'], shown: head(4) },
-  { what: 'a GitHub token (github_pat_…)', re: /\bgithub_pat_[A-Za-z0-9_]{20,}/g, gates: ['github_pat_'], shown: head(11) },
-  { what: 'a GitLab token (glpat-…)', re: /\bglpat-[A-Za-z0-9_-]{20,}/g, gates: ['glpat-'], shown: head(6) },
-  { what: 'an npm token (npm_…)', re: /\bnpm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g, gates: ['npm_'], shown: head(4) },
-  { what: 'a Hugging Face token (hf_…)', re: /\bhf_[A-Za-z0-9]{30,}/g, gates: ['hf_'], shown: head(3) },
+  { what: 'an Anthropic API key (sk-ant-…)', re: /\bsk-ant-[A-Za-z0-9_-]{20,}/g, gates: ['-'], shown: head(7) },
+  { what: 'an OpenAI API key (sk-proj-…)', re: /\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}/g, gates: ['-'], shown: (m) => `${m.slice(0, m.indexOf('-', 3) + 1)}…` },
+  { what: 'a Stripe secret key (sk_live_…)', re: /\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}/g, gates: ['_'], shown: head(8) },
+  { what: 'an API key (sk-…)', re: /\bsk-[A-Za-z0-9_-]{16,}/g, gates: ['-'], shown: head(3) },
+  { what: 'a GitHub token (ghp_…)', re: /\bgh[pousr]_[A-Za-z0-9]{30,}/g, gates: ['_'], shown: head(4) },
+  { what: 'a GitHub token (github_pat_…)', re: /\bgithub_pat_[A-Za-z0-9_]{20,}/g, gates: ['_'], shown: head(11) },
+  { what: 'a GitLab token (glpat-…)', re: /\bglpat-[A-Za-z0-9_-]{20,}/g, gates: ['-'], shown: head(6) },
+  { what: 'an npm token (npm_…)', re: /\bnpm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g, gates: ['_'], shown: head(4) },
+  { what: 'a Hugging Face token (hf_…)', re: /\bhf_[A-Za-z0-9]{30,}/g, gates: ['_'], shown: head(3) },
   { what: 'a Slack token (xox…)', re: /\bxox[abeposr]-[A-Za-z0-9-]{10,}/g, gates: ['xox'], shown: head(5) },
-  { what: 'an AWS access key', re: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, gates: ['AKIA', 'ASIA'], shown: head(4) },
-  { what: 'a Google API key', re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, gates: ['AIza'], shown: head(4) },
-  { what: 'a SendGrid key (SG.…)', re: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}/g, gates: ['SG.'], shown: head(3) },
+  { what: 'an AWS access key', re: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, gates: ['IA'], shown: head(4) },
+  { what: 'a Google API key', re: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, gates: ['Iz'], shown: head(4) },
+  { what: 'a SendGrid key (SG.…)', re: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}/g, gates: ['G.'], shown: head(3) },
   // A token's segments hold '-': only a run's first "eyJ" is tried (the look-behind), so "-eyJ-eyJ…" stays linear.
-  { what: 'a JSON Web Token', re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/g, gates: ['eyJ'], shown: head(3) },
+  { what: 'a JSON Web Token', re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/g, gates: ['yJ'], shown: head(3) },
   { what: 'a bearer token', re: /\bBearer[ \t]{1,8}[A-Za-z0-9._~+/-]{16,}=*/g, gates: ['Bearer'], shown: () => 'Bearer …' },
 ];
 
@@ -62,6 +66,16 @@ export interface SecretMatch {
   shown: string;
 }
 
+/** Whether a gate is in the text, each looked for at most once. */
+function gatesIn(text: string): (gate: string) => boolean {
+  const seen = new Map<string, boolean>();
+  return (gate) => {
+    let p = seen.get(gate);
+    if (p === undefined) seen.set(gate, (p = text.includes(gate)));
+    return p;
+  };
+}
+
 const overlap = (found: SecretMatch[], at: number) => found.find((f) => at >= f.start && at < f.end);
 
 /** Most UTF-16 units of a match the windowed search still sees whole when it starts near a window's end. */
@@ -75,8 +89,9 @@ export function secretShapes(text: string, from = 0, to = text.length): SecretMa
   const start = Math.max(0, from - 1); // one character before: the left edges look at it
   const slice = start === 0 && to >= text.length ? text : text.slice(start, Math.min(text.length, to + SECRET_OVERLAP));
   const out: SecretMatch[] = [];
+  const present = gatesIn(slice);
   for (const shape of SHAPES) {
-    if (!shape.gates.some((g) => slice.includes(g))) continue;
+    if (!shape.gates.some(present)) continue;
     shape.re.lastIndex = from - start;
     let m = shape.re.exec(slice);
     // A value a more specific kind already named (sk-ant-… is also sk-…) is not found twice.
@@ -128,8 +143,9 @@ const masked = (what: string) => `[masked: ${what}]`;
 /** The text with every secret-shaped run replaced by `[masked: <what>]`; the rest is kept as it is. */
 export function maskText(text: string): string {
   const spans: Array<{ start: number; end: number; what: string }> = [];
+  const present = gatesIn(text);
   for (const shape of SHAPES) {
-    if (!shape.gates.some((g) => text.includes(g))) continue;
+    if (!shape.gates.some(present)) continue;
     shape.re.lastIndex = 0;
     for (let m = shape.re.exec(text); m; m = shape.re.exec(text)) {
       const end = shape.blockEnd ? shape.blockEnd(text, m) : m.index + m[0].length;
