@@ -3,16 +3,17 @@
 // blobs. Heuristics only WARN, they never decide: a person reads the finding and judges.
 //
 // Why here and not in shared/: only the broker runs it (trust/trust-manager.ts on tool definitions,
-// argument-checks.ts on call arguments; bench/hostile-scan.ts measures it). The renderer needs only
-// the finding types, which stay in shared/findings.ts, and the reveal it used to borrow is now
-// shared/escape.ts over the one invisible set (shared/text/invisible.ts). The renderer bundle holds
-// none of this folder (checked with esbuild's metafile when it moved).
+// argument-checks.ts on call arguments; bench/hostile-scan.ts measures it). In shared/, call-warnings.ts
+// took only its Finding type (now shared/findings.ts) and definition-diff.ts its revealText (now
+// escapeControl over the one invisible set, shared/text/invisible.ts); the renderer imports
+// definition-diff for types only, and the broker runs it. esbuild's metafile of the renderer's entry and
+// diff worker, before the move, held none of the scan.
 //
 // Parts: context.ts (what one scan is about, severities) · finding-text.ts (excerpts and quotes) ·
-// characters.ts (hidden characters) · word-rules.ts (the instruction and secret rules) · word-scan.ts
-// (those rules and other servers' tool names, behind anchor-search.ts) · embedded.ts (URLs, base64) ·
-// text-scan.ts (one text, window by window) · shadowing.ts (one tool name on two servers) · this file
-// (texts, tools and schemas).
+// characters.ts (hidden characters) · smuggling.ts (what tags and selectors spell) · word-rules.ts (the
+// instruction and secret rules) · word-scan.ts (those rules and other servers' tool names, behind
+// anchor-search.ts) · embedded.ts (URLs, base64) · text-scan.ts (one text, window by window) ·
+// shadowing.ts (one tool name on two servers) · this file (texts, tools and schemas).
 import type { Finding } from '../../../../shared/findings.js';
 import { worstFirst } from '../../../../shared/decision.js';
 import type { ToolDefinition } from '../../../../shared/tool.js';
