@@ -1,6 +1,6 @@
 // Scanning hostile-sized arguments: 10 MB of base64, prose, mixed Unicode and keyword-dense text, and
 // base64 and prose against 300 other servers' tool names (each one a rule of the scan).
-// - the text scan (shared/description-scan.ts) alone, beside JSON.stringify of the same text (what the
+// - the text scan (electron/broker/checks/scan/) alone, beside JSON.stringify of the same text (what the
 //   broker does anyway to log it), target ≤ 200 ms per 10 MB;
 // - the broker's argument scan (scanArguments), which yields: the longest the event loop was held while
 //   it ran, measured by an independent setImmediate loop, target ≤ 50 ms;
@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { MAX_ARGUMENT_DEPTH, nestingDepth, scanArguments } from '../electron/broker/argument-checks.js';
-import { scanText } from '../shared/description-scan.js';
+import { scanText } from '../electron/broker/checks/scan/index.js';
 import { cliRun } from '../shared/cli-invocation.js';
 import { pathCandidates } from '../shared/protected-paths.js';
 import type { BenchCase } from './case.js';

@@ -5,7 +5,7 @@ import { carriedBytes } from './carried-bytes.js';
 import { callWarnings, hintStanding, sourceLabel, type CallFacts, type CallWarning } from './call-warnings.js';
 import { decide } from './decide.js';
 import { effectiveHints } from './annotations.js';
-import type { Finding } from './description-scan.js';
+import type { Finding } from './findings.js';
 import type { ToolAnnotations, ToolDefinition } from './tool.js';
 
 const fsWrite: ToolDefinition = { name: 'write_file', annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } };

@@ -8,7 +8,8 @@ import type { PendingCall } from './api.js';
 import { byTier, type Ranked } from './card-order.js';
 import { carriedBytes } from './carried-bytes.js';
 import type { ReasonCode } from './decision.js';
-import type { Finding } from './description-scan.js';
+import type { Finding } from './findings.js';
+import { findingLabel } from './reasons.js';
 import { escapeControl } from './escape.js';
 import { formatBytes, shortPath, writtenBytes, type TargetFact } from './call-targets.js';
 import type { EffectiveHints } from './tool.js';
@@ -255,7 +256,7 @@ export function callWarnings(input: WarningInput): CallWarning[] {
   (input.findings ?? []).forEach((f, i) => {
     if (f.code === 'protected-path' || f.code === 'server-identity') return;
     add({ key: `scan:${f.code}:${i}`, code: 'scan', source: 'countersign', tier: f.severity === 'danger' ? 'who-asks' : f.severity === 'warning' ? 'scan' : 'note',
-      severity: f.severity, short: FINDING_SHORT[f.code] ?? 'Scan finding', title: escapeControl(f.message), excerpt: f.excerpt ? escapeControl(f.excerpt, { keepNewlines: true }) : undefined });
+      severity: f.severity, short: findingLabel(f.code), title: escapeControl(f.message), excerpt: f.excerpt ? escapeControl(f.excerpt, { keepNewlines: true }) : undefined });
   });
 
   if (has('policy-always-ask')) add({ code: 'policy', source: 'countersign', tier: 'note', severity: 'info', short: 'Team policy', title: 'Your team policy says this tool always needs your approval' });
@@ -264,16 +265,6 @@ export function callWarnings(input: WarningInput): CallWarning[] {
 
   return byTier(out);
 }
-
-/** Short labels for findings that are not about text (the rest are 'Scan finding'). */
-const FINDING_SHORT: Partial<Record<Finding['code'], string>> = {
-  'schema-violation': "Breaks the tool's schema",
-  'schema-invalid': 'Unusable schema',
-  'undeclared-argument': 'Undeclared argument',
-  'confusable-name': 'Look-alike name',
-  'name-format': 'Odd name',
-  'server-identity': 'Claims another identity',
-};
 
 /** A pending call's warnings: what the queue card, the detail and the client's inline form all show. */
 export function pendingCallWarnings(call: Pick<PendingCall, 'server' | 'serverTrusted' | 'tool' | 'hints' | 'reasons' | 'arguments' | 'findings' | 'facts'>): CallWarning[] {

@@ -32,7 +32,14 @@ export type ReasonCode =
   // The arguments break the tool's inputSchema (electron/broker/schema-check.ts).
   | 'schema-violation';
 
+/** Why Countersign itself refused a call before any decision (electron/broker/call-gate.ts): logged as its reason. */
+export type RefusalCode = 'arguments-too-deep' | 'undecidable';
+
 export type Severity = 'danger' | 'warning' | 'info';
+
+const SEVERITY_RANK: Record<Severity, number> = { danger: 0, warning: 1, info: 2 };
+/** For sort(): danger, warning, info; ties keep their order (Array.prototype.sort is stable). */
+export const worstFirst = (a: { severity: Severity }, b: { severity: Severity }): number => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity];
 
 export interface Reason {
   code: ReasonCode;

@@ -4,10 +4,10 @@ import { diffWordsWithSpace } from 'diff';
 import { effectiveHints } from './annotations.js';
 import { canonicalJson, jsonEqual } from './canonical-json.js';
 import { HINT_NAMES, hintDirection, rawAnnotation, type Direction, type HintName } from './definition-change.js';
-import { revealText } from './description-scan.js';
+import { escapeControl } from './escape.js';
 import type { ToolDefinition } from './tool.js';
 
-/** A run of description text, already made visible with revealText (newlines kept), so safe to show. */
+/** A run of description text, already made visible with escapeControl (newlines kept), so safe to show. */
 export interface TextPart {
   value: string;
   added?: boolean;
@@ -53,7 +53,7 @@ const MAX_EDIT_LENGTH = 1_000;
 function textOf(value: unknown): string {
   if (value === undefined) return '';
   // Diffing the revealed text makes an added invisible character a visible change.
-  return revealText(typeof value === 'string' ? value : canonicalJson(value), { keepNewlines: true });
+  return escapeControl(typeof value === 'string' ? value : canonicalJson(value), { keepNewlines: true });
 }
 
 function diffDescription(before: unknown, after: unknown): DefinitionDiff['description'] {
@@ -81,7 +81,7 @@ const SIMPLE_KEY = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
 function childPath(path: string, key: string | number): string {
   if (typeof key === 'number') return `${path}[${key}]`;
   if (SIMPLE_KEY.test(key)) return path ? `${path}.${key}` : key;
-  return `${path}[${revealText(JSON.stringify(key))}]`;
+  return `${path}[${escapeControl(JSON.stringify(key))}]`;
 }
 
 /** Walks two JSON values together; arrays are compared index by index. */

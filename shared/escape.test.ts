@@ -25,7 +25,9 @@ describe('escapeControl', () => {
     ['Arabic letter mark', '\u061c', '\\u061c'],
     ['line and paragraph separators', 'a\u2028b\u2029', 'a\\u2028b\\u2029'],
     ['Unicode tag characters', 'ok\u{e0001}\u{e0041}\u{e007f}', 'ok\\u{e0001}\\u{e0041}\\u{e007f}'],
-    ['just past the tag block is kept', '\u{e0080}', '\u{e0080}'],
+    // U+E0080..U+E0FFF are unassigned but default-ignorable: a renderer draws them as nothing.
+    ['the ignorable block past the tags is escaped', '\u{e0080}\u{e0fff}', '\\u{e0080}\\u{e0fff}'],
+    ['just past the ignorable block is kept', '\u{e1000}', '\u{e1000}'],
     ['lone surrogate', 'a\ud800b', 'a\\ud800b'],
     ['empty string', '', ''],
   ])('%s', (_label, input, expected) => {

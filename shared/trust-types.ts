@@ -1,6 +1,6 @@
 // Types of the "trust you can check" part of the API: recorded definitions, review, pins, launch consent.
 import type { DefinitionDiff, VersionChange } from './definition-diff.js';
-import type { Finding } from './description-scan.js';
+import type { Finding } from './findings.js';
 
 /** A warning from the description/argument scan. Heuristics warn; they never decide. */
 export type { Finding };

@@ -1,6 +1,9 @@
 // Checks on a call's arguments that must hold for any size or shape a hostile agent sends: a bounded
-// nesting depth (checked without recursion) and a text scan that gives the event loop back often.
-import { scanText, scanTextAsync, SCAN_WINDOW, type Finding, type ServerTools } from '../../shared/description-scan.js';
+// nesting depth (checked without recursion), and a text scan and a secret search that give the event
+// loop back often.
+import type { Finding } from '../../shared/findings.js';
+import { scanText, scanTextAsync, SCAN_WINDOW, type ServerTools } from './checks/scan/index.js';
+import { secretValueFindings } from './checks/secret-values.js';
 
 export { MAX_ARGUMENT_DEPTH, nestingDepth, TOO_DEEP_REFUSAL, depthRefusal, tooDeepIn, tooDeepRefusal, TOO_DEEP_ARGUMENTS } from './argument-depth.js';
 import { MAX_ARGUMENT_DEPTH } from './argument-depth.js';
@@ -23,9 +26,9 @@ export function yielder(sliceMs = SCAN_SLICE_MS): () => Promise<void> | undefine
 }
 
 /**
- * Scans every string value in the arguments as argument text. Linear in the total size;
- * the event loop is never held longer than about SCAN_SLICE_MS plus one scan window. The same
- * finding from many strings is kept once.
+ * Scans every string value in the arguments as argument text, and for credential-shaped values (one
+ * finding per kind). Linear in the total size; the event loop is never held longer than about
+ * SCAN_SLICE_MS plus one scan window. The same finding from many strings is kept once.
  */
 export async function scanArguments(args: unknown, otherServers: ServerTools[], pause = yielder()): Promise<Finding[]> {
   const out: Finding[] = [];
@@ -39,16 +42,19 @@ export async function scanArguments(args: unknown, otherServers: ServerTools[], 
       out.push(f);
     }
   };
-  const stack: Array<[unknown, number]> = [[args, 0]];
+  const secrets = new Set<string>();
+  // With each value, the name of the property that holds it (array items keep their array's name).
+  const stack: Array<[unknown, number, string | undefined]> = [[args, 0, undefined]];
   while (stack.length && out.length < MAX_ARGUMENT_FINDINGS) {
-    const [value, depth] = stack.pop()!;
+    const [value, depth, key] = stack.pop()!;
     if (typeof value === 'string') {
       take(value.length > SCAN_WINDOW ? await scanTextAsync(value, ctx, pause) : scanText(value, ctx));
+      take(await secretValueFindings(value, key, secrets, pause));
       await pause();
     } else if (value !== null && typeof value === 'object' && depth < MAX_ARGUMENT_DEPTH) {
-      const entries = Array.isArray(value) ? value : Object.values(value);
       // Pushed in reverse so findings come out in document order.
-      for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i], depth + 1]);
+      if (Array.isArray(value)) for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], depth + 1, key]);
+      else for (const [k, v] of Object.entries(value).reverse()) stack.push([v, depth + 1, k]);
     }
   }
   return out;

@@ -2,7 +2,7 @@
 import type { Actor, AuditEntry, PendingCall, Settings } from '../../shared/api.js';
 import { decide, readsLocalData } from '../../shared/decide.js';
 import { escapeControl } from '../../shared/escape.js';
-import type { DecidedBy, Rule } from '../../shared/decision.js';
+import type { DecidedBy, RefusalCode, Rule } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import { nestingDepth, MAX_ARGUMENT_DEPTH, TOO_DEEP_ARGUMENTS, tooDeepIn, tooDeepRefusal } from './argument-checks.js';
 import { checkSchema, withSchemaCheck } from './schema-check.js';
@@ -12,7 +12,7 @@ import type { NewRule, PendingQueue } from './pending-queue.js';
 import { isPlainRule, ruleText } from '../../shared/rules.js';
 import { definitionHashSync } from './trust/definition-tracker.js';
 import { findProtected, type ProtectScope } from './self-protection.js';
-import type { Finding } from '../../shared/description-scan.js';
+import type { Finding } from '../../shared/findings.js';
 import type { EnforcedFacts as CardFacts } from '../../shared/call-warnings.js';
 import type { ProtectedMatch } from '../../shared/protected-paths.js';
 import type { TrustManager } from './trust/trust-manager.js';
@@ -80,7 +80,7 @@ export class CallGate {
   }
 
   /** Refused by Countersign itself (not by a rule or a person): logged as decided by policy, with the reason. */
-  private refuse(ctx: ToolCallContext, reason: string, text: string, loggedArguments: unknown): GateVerdict {
+  private refuse(ctx: ToolCallContext, reason: RefusalCode, text: string, loggedArguments: unknown): GateVerdict {
     const entry = {
       time: new Date().toISOString(), server: ctx.session.serverName, tool: ctx.toolName, decision: 'deny' as const,
       decidedBy: 'policy' as const, reasons: [reason], durationMs: 0, status: 'denied' as const, detail: text, client: ctx.session.clientInfo?.name,

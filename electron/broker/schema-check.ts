@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { canonicalJson } from '../../shared/canonical-json.js';
 import type { DecisionResult } from '../../shared/decision.js';
-import type { Finding } from '../../shared/description-scan.js';
+import type { Finding } from '../../shared/findings.js';
 import { bySeverity, reason, type ReasonContext } from '../../shared/reasons.js';
 import { escapeControl } from '../../shared/escape.js';
 import type { ToolDefinition } from '../../shared/tool.js';

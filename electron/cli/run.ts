@@ -12,7 +12,7 @@ countersign serve [--port N] [--host ADDR] [--no-open] [--approval-timeout SECON
 countersign connect <server> [--client <id>]
 ${SERVERS_USAGE}
 ${CLIENTS_USAGE}
-countersign log [--json] [--follow] [--verify]
+countersign log [--json] [--follow] [--verify] [--show-secrets]
 
 Every command takes --data-dir DIR (else COUNTERSIGN_HOME, else the app's data folder).`;
 

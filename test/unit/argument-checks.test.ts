@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { depthRefusal, MAX_ARGUMENT_DEPTH, nestingDepth, scanArguments } from '../../electron/broker/argument-checks.js';
-import { SCAN_WINDOW, scanText, scanTextAsync } from '../../shared/description-scan.js';
+import { SCAN_WINDOW, scanText, scanTextAsync } from '../../electron/broker/checks/scan/index.js';
 
 const deep = (levels: number, leaf: unknown = 'x'): unknown => {
   let v = leaf;
@@ -132,6 +132,37 @@ describe('argument scan', () => {
     const findings = await scanArguments({ content }, []);
     running = false;
     expect(findings.find((f) => f.code === 'base64-blob')?.message).toContain('10000000-character');
+    expect(turns).toBeGreaterThan(1);
+  });
+
+  it('finds a credential-shaped value: one finding per kind, named by its property, the value never quoted', async () => {
+    const gh = `ghp_${'aB3dE5gH7j'.repeat(4)}`;
+    const aws = 'AKIAIOSFODNN7EXAMPLE';
+    const args = { headers: { Authorization: `Bearer ${'x9'.repeat(20)}` }, notes: [`token ${gh}`, `again ${gh}`], config: `key=${aws}`, plain: 'hello' };
+    const found = (await scanArguments(args, [])).filter((f) => f.code === 'secret-value');
+    expect(found.map((f) => [f.severity, f.message, f.excerpt])).toEqual([
+      ['warning', 'The argument "Authorization" looks like a bearer token: it goes to the server with this call.', 'Bearer …'],
+      ['warning', 'The argument "notes" looks like a GitHub token (ghp_…): it goes to the server with this call.', 'ghp_…'],
+      ['warning', 'The argument "config" looks like an AWS access key: it goes to the server with this call.', 'AKIA…'],
+    ]);
+    const shown = JSON.stringify(found);
+    for (const secret of [gh, aws, 'x9x9x9x9']) expect(shown).not.toContain(secret);
+    expect(await scanArguments({ text: 'sk-short and a task-name' }, [])).toEqual([]);
+  });
+
+  it('finds a secret deep inside a 10 MB value, across windows, and gives the event loop back', async () => {
+    const key = `sk-ant-api03-${'Q7'.repeat(30)}`;
+    const content = `${'lorem ipsum '.repeat(700_000)}${key}${' dolor'.repeat(10_000)}`;
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      turns++;
+      if (running) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const found = await scanArguments({ content }, []);
+    running = false;
+    expect(found.filter((f) => f.code === 'secret-value').map((f) => f.excerpt)).toEqual(['sk-ant-…']);
     expect(turns).toBeGreaterThan(1);
   });
 });

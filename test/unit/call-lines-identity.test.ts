@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { identityFindings } from '../../electron/broker/trust/name-checks.js';
 import { callWarnings } from '../../shared/call-warnings.js';
 import { effectiveHints } from '../../shared/annotations.js';
-import type { Finding } from '../../shared/description-scan.js';
+import type { Finding } from '../../shared/findings.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 
 const warn = (tool: ToolDefinition, opts: { trusted: boolean; findings: Finding[] }) => callWarnings({

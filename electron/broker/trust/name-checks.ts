@@ -2,14 +2,15 @@
 // (1–128 of [A-Za-z0-9_.-]), for look-alikes of every other tool of every server (a UTS #39 skeleton,
 // which NFKC alone misses: Cyrillic а vs Latin a), and for a server claiming another's identity.
 import { rectifyConfusion } from 'unicode-confusables';
-import type { Finding } from '../../../shared/description-scan.js';
+import type { Finding } from '../../../shared/findings.js';
 import { escapeControl } from '../../../shared/escape.js';
+import { stripInvisible } from '../../../shared/text/invisible.js';
+import { foldToolName } from '../checks/scan/shadowing.js';
 import type { ServerConfig } from '../../../shared/api.js';
 import type { ToolDefinition } from '../../../shared/tool.js';
 
 export const MAX_NAME_CHARS = 128;
 const NAME_SHAPE = /^[A-Za-z0-9_.-]{1,128}$/;
-const INVISIBLE = /[\p{Cf}\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u3164\uffa0\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/gu;
 /** Names longer than this are only compared by their start: a 10,000-character name costs no more. */
 const COMPARED_CHARS = 512;
 
@@ -27,7 +28,7 @@ export function skeletonsOf(name: string): string[] {
   const cut = name.slice(0, COMPARED_CHARS);
   let keys = skeletons.get(cut);
   if (!keys) {
-    const skel = (s: string) => rectifyConfusion(s.normalize('NFD').replace(INVISIBLE, '')).normalize('NFD').toLowerCase();
+    const skel = (s: string) => rectifyConfusion(stripInvisible(s.normalize('NFD'))).normalize('NFD').toLowerCase();
     keys = [...new Set([skel(cut), skel(cut.toLowerCase())])];
     if (skeletons.size > 20_000) skeletons.clear();
     skeletons.set(cut, keys);
@@ -58,7 +59,7 @@ export function confusableFindings(server: string, name: string, listings: Map<s
     for (const t of tools) {
       if (t.name === name || typeof t.name !== 'string') continue;
       // Same spelling but for case, width or invisibles is findShadowing's (across servers).
-      if (other !== server && t.name.normalize('NFKC').replace(INVISIBLE, '').toLowerCase() === name.normalize('NFKC').replace(INVISIBLE, '').toLowerCase()) continue;
+      if (other !== server && foldToolName(t.name) === foldToolName(name)) continue;
       if (skeletonsOf(t.name).some((k) => mine.has(k))) alike.push(`${other}/${t.name}`);
       if (alike.length >= 5) break;
     }

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { AuditEntry } from '../../../shared/api';
 import { ArgumentsView } from '../args/ArgumentsView';
 import { dateTime } from '../lib/format';
-import { reasonTitle } from '../lib/warnings';
+import { reasonTitle } from '../../../shared/reasons';
 import { VisibleText } from '../ui/VisibleText';
 import { entryLabel } from './entry-label';
 

@@ -1,7 +1,7 @@
 // The call's full arguments, as a tree or as raw JSON. Nothing is cut: long values wrap and say how long
 // they are, and anything that looks like a credential is listed at the top.
 import { useMemo, useState } from 'react';
-import { findSecrets } from '../lib/secrets';
+import { findSecrets } from '../../../shared/secrets';
 import { Icon } from '../ui/Icon';
 import { VisibleText } from '../ui/VisibleText';
 import { JsonTree } from './JsonTree';

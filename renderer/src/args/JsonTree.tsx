@@ -1,7 +1,7 @@
 // The arguments as a tree: every key and value, objects and arrays open by default and foldable.
 // Values that look like credentials carry a "possible secret" flag.
 import { useState } from 'react';
-import { secretReason } from '../lib/secrets';
+import { secretReason } from '../../../shared/secrets';
 import { Icon } from '../ui/Icon';
 import { VisibleText } from '../ui/VisibleText';
 import { StringValue } from './StringValue';

@@ -63,7 +63,7 @@ describe('arguments', () => {
       'password: the name "password" suggests a secret',
       'headers.api_key: the name "api_key" suggests a secret',
       'headers.Authorization: looks like a bearer token',
-      'note: looks like an API key (sk-…)',
+      'note: looks like an OpenAI API key (sk-proj-…)',
       'gh: looks like a GitHub token (ghp_…)',
       'jwt: looks like a JSON Web Token',
       'pem: looks like a PEM private key',

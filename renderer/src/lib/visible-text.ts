@@ -1,16 +1,16 @@
 // Splits server text into plain runs and marked runs, so invisible characters, control characters and
 // suspicious whitespace show up on screen instead of hiding or reordering what a person reads.
 import { escapeControl } from '../../../shared/escape';
+import { invisibleSource, ODD_SPACE } from '../../../shared/text/invisible';
 
 export type Segment =
   | { kind: 'text'; text: string }
   | { kind: 'mark'; text: string; title: string; cls: 'ctl' | 'ws' };
 
-// Control/invisible (as shared/escape.ts, minus \t \n), unusual spaces, tabs, runs of 2+ spaces after
-// text, spaces before a line end, and 3+ newlines in a row. \r is a control: it can overwrite a line.
-const CTL = '[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff\\u{e0000}-\\u{e007f}\\ud800-\\udfff]';
-const ODD_SPACE = '[\\u00a0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000]';
-const PATTERN = new RegExp(`(${CTL})|(${ODD_SPACE})|(\\t)|((?<=[^\\s]) {2,}| +(?=\\n|$))|(\\n{3,})`, 'gu');
+// Invisible and control characters (the one set, shared/text/invisible.ts; \t and \n are laid out, not
+// hidden), spaces other than U+0020, tabs, runs of 2+ spaces after text, spaces before a line end, and 3+
+// newlines in a row. \r is a control: it can overwrite a line.
+const PATTERN = new RegExp(`(${invisibleSource({ keepNewlines: true })})|(${ODD_SPACE})|(\\t)|((?<=[^\\s]) {2,}| +(?=\\n|$))|(\\n{3,})`, 'gu');
 
 function codePoint(ch: string): string {
   return `U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;

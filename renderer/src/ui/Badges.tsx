@@ -1,7 +1,7 @@
 // Small state labels. Colour always comes with an icon and words.
 import type { ServerStatus } from '../../../shared/api';
 import type { Severity } from '../../../shared/decision';
-import { SEVERITY_LABEL } from '../lib/warnings';
+import { SEVERITY_LABEL } from '../../../shared/reasons';
 import { Icon } from './Icon';
 
 export function TrustBadge({ trusted }: { trusted: boolean }) {

@@ -2,8 +2,8 @@
 // the search must name that rule, in prose, in base64 runs, in any case and with any punctuation.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { AnchorSearch, onlyBase64 } from './anchor-search.js';
-import { WORD_RULES } from './description-scan.js';
+import { AnchorSearch, onlyBase64 } from '../../electron/broker/checks/scan/anchor-search.js';
+import { WORD_RULES } from '../../electron/broker/checks/scan/word-rules.js';
 
 const search = new AnchorSearch([...WORD_RULES]);
 const ALL = WORD_RULES.map((_, k) => k);

@@ -1,5 +1,6 @@
-// The prefilter of the text scan's word rules: which rules could match in a slice of text, found
-// with one native search per rule that turns up, so a rule's full regex runs only where it can match.
+// The prefilter of the text scan's word rules (word-rules.ts, and other servers' tool names): which rules
+// could match in a slice of text, found with one native search per rule that turns up, so a rule's full
+// regex runs only where it can match.
 // It may say yes too often (then the full regex finds nothing), never too rarely.
 
 export interface AnchorRule {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { findShadowing, revealText, scanText, scanTool, type Finding, type ScanContext } from './description-scan.js';
-import type { ToolDefinition } from './tool.js';
-import { TOOL_POISONING_DESCRIPTION } from '../test/fixtures/tool-poisoning.js';
+import { findShadowing, scanText, scanTool, type ScanContext } from '../../electron/broker/checks/scan/index.js';
+import { escapeControl as revealText } from '../../shared/escape.js';
+import type { Finding } from '../../shared/findings.js';
+import type { ToolDefinition } from '../../shared/tool.js';
+import { TOOL_POISONING_DESCRIPTION } from '../fixtures/tool-poisoning.js';
 
 // Every tool @modelcontextprotocol/server-filesystem lists, as tools/list returns it
 // (schemas trimmed to property names and descriptions). None of it is suspicious.
