@@ -18,7 +18,7 @@ export function QueueScreen() {
   const pending = useApp((s) => s.pending);
   const selectedId = useApp((s) => s.selectedId);
   const reveal = useApp((s) => s.reveal);
-  const { select, decide } = useActions();
+  const { select, decide, revealDone } = useActions();
   const now = useNow(1000);
   const list = useRef<VirtualListHandle>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -29,7 +29,6 @@ export function QueueScreen() {
   const [detailOpen, setDetailOpen] = useState(false);
   const [reasons, setReasons] = useState<Record<string, string>>({});
   const hadCalls = useRef(pending.length > 0);
-  const revealed = useRef(reveal?.seq);
 
   const index = pending.findIndex((c) => c.id === selectedId);
   const selected = index >= 0 ? pending[index] : undefined;
@@ -56,14 +55,14 @@ export function QueueScreen() {
 
   // A notification was clicked: its card (selected by the store) takes focus, the list in view.
   useLayoutEffect(() => {
-    if (!reveal || reveal.seq === revealed.current) return;
-    revealed.current = reveal.seq;
+    if (!reveal) return;
+    revealDone();
     const i = pending.findIndex((c) => c.id === reveal.id);
     if (i < 0) return;
     setDetailOpen(false);
     list.current?.scrollToIndex(i);
     wantFocus.current = true;
-  }, [reveal, pending]);
+  }, [reveal, pending, revealDone]);
 
   // Focus follows the selection once the row is rendered (it may need a scroll first).
   useLayoutEffect(() => {

@@ -3,6 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import type { Settings } from '../../../shared/api';
 import type { DesktopApi } from '../bridge/pick-bridge';
 import { useApi, useActions, useApp } from '../store/context';
+import { BrowserNotifySettings } from '../notify/BrowserNotifySettings';
 import { DesktopSettings } from './DesktopSettings';
 import { InlineApproval } from './InlineApproval';
 import { RulesList } from './RulesList';
@@ -58,7 +59,7 @@ export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
         <h2 id={`${id}-rules`}>Saved rules</h2>
         <RulesList />
       </section>
-      {desktop && <DesktopSettings desktop={desktop} />}
+      {desktop ? <DesktopSettings desktop={desktop} /> : <BrowserNotifySettings />}
       <p className="sr-only" role="status">{saved}</p>
     </div>
   );

@@ -52,7 +52,7 @@ export interface AppState {
   stopped: StoppedCall[];
   /** Messages of the polite live region, newest last (one per new call; a burst is summed up). */
   announcements: Announcement[];
-  /** Bumped when something outside the queue (a notification click) asks to show a call: its card takes focus. */
+  /** Set when something outside the queue (a notification click) asks to show a call: the queue focuses its card, then clears it. */
   reveal?: { id: string; seq: number };
   /** Browser UI only: whether this page may show notifications, and whether the person wants them here. */
   browserNotify: { permission: NotifyPermission; on: boolean };
@@ -64,6 +64,7 @@ export interface AppActions {
   select(id: string | undefined): void;
   /** Selects a pending call and asks the queue to focus its card (a notification was clicked). */
   revealCall(id: string): void;
+  revealDone(): void;
   setBrowserNotify(patch: Partial<AppState['browserNotify']>): void;
   decide(id: string, decision: DecisionRequest): Promise<DecideResult | { ok: false; error: string }>;
   refreshServers(): Promise<void>;
@@ -221,6 +222,10 @@ export function createAppStore(api: CountersignApi): AppStore {
       revealCall(id) {
         if (!get().pending.some((c) => c.id === id)) return;
         set({ selectedId: id, reveal: { id, seq: ++revealSeq } });
+      },
+
+      revealDone() {
+        set({ reveal: undefined });
       },
 
       async decide(id, decision) {
