@@ -34,10 +34,12 @@ export function RuleMaker({ call, busy, onDecide }: Props) {
   // Folded by default: the decision bar keeps its room for the preview and the main buttons.
   const [open, setOpen] = useState(false);
   useEffect(() => setOpen(false), [call.id]);
-  // Escape folds it again, and focus goes back to the button that opened it.
+  // Opened from its button, focus goes to its first field; Escape folds it, focus back on the button.
   const toggle = useRef<HTMLButtonElement>(null);
+  const first = useRef<HTMLSelectElement>(null);
   const refocus = useRef(false);
   useEffect(() => {
+    if (open && refocus.current) first.current?.focus();
     if (!open && refocus.current) toggle.current?.focus();
     refocus.current = false;
   }, [open]);
@@ -55,7 +57,10 @@ export function RuleMaker({ call, busy, onDecide }: Props) {
   };
 
   if (!open) {
-    return <button ref={toggle} type="button" className="btn" disabled={busy} aria-expanded={false} onClick={() => setOpen(true)}>Allow with a rule…</button>;
+    return <button ref={toggle} type="button" className="btn" disabled={busy} aria-expanded={false} onClick={() => {
+      refocus.current = true;
+      setOpen(true);
+    }}>Allow with a rule…</button>;
   }
   return (
     <fieldset className="rule-maker" aria-label="Allow with a rule" onKeyDown={(e) => {
@@ -67,7 +72,7 @@ export function RuleMaker({ call, busy, onDecide }: Props) {
       <legend className="small">Allow <code className="tool-name"><VisibleText text={call.tool} /></code> with a rule</legend>
       <div className="field">
         <label htmlFor={`${id}-scope`}>Calls with</label>
-        <select id={`${id}-scope`} value={scope} onChange={(e) => setScope(e.target.value)}>
+        <select ref={first} id={`${id}-scope`} value={scope} onChange={(e) => setScope(e.target.value)}>
           {scopes.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
         </select>
       </div>
