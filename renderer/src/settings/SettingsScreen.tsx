@@ -55,11 +55,13 @@ export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
         </fieldset>
       </section>
 
+      {!desktop && <BrowserNotifySettings />}
+
       <section className="block" aria-labelledby={`${id}-rules`}>
         <h2 id={`${id}-rules`}>Saved rules</h2>
         <RulesList />
       </section>
-      {desktop ? <DesktopSettings desktop={desktop} /> : <BrowserNotifySettings />}
+      {desktop && <DesktopSettings desktop={desktop} />}
       <p className="sr-only" role="status">{saved}</p>
     </div>
   );
