@@ -1,4 +1,6 @@
 // axe-core on every screen, light and dark, at 1280×800 and 800×600: no serious or critical violation.
+// The same walk checks that no badge or chip overlaps its neighbours, runs out of its row or is cut.
+// CS_UI_SHOTS=1 also saves a screenshot of each stop in the test's output folder.
 import { expect, test } from './support/fixtures.js';
 import { axeProblems, type AxeProblem } from './support/axe.js';
 import { badgeProblems } from './support/overlap.js';
@@ -12,7 +14,7 @@ test.afterEach(async () => tour?.stop());
 
 for (const size of SIZES) {
   for (const theme of THEMES) {
-    test(`axe: every screen, ${theme}, ${size.width}×${size.height}`, async ({ page }, testInfo) => {
+    test(`every screen, ${theme}, ${size.width}×${size.height}: axe finds nothing serious, no badge overlaps`, async ({ page }, testInfo) => {
       test.setTimeout(120_000);
       await page.setViewportSize(size);
       await page.emulateMedia({ colorScheme: theme });
@@ -28,8 +30,7 @@ for (const size of SIZES) {
         if (badges.length) overlaps[screen] = badges;
       });
       expect(screens).toEqual(SCREENS.filter((s) => size.width <= 900 || s !== 'queue-list'));
-      expect(found).toEqual({});
-      expect(overlaps).toEqual({});
+      expect({ axe: found, badges: overlaps }).toEqual({ axe: {}, badges: {} });
     });
   }
 }

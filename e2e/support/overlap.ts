@@ -5,6 +5,8 @@ import type { Page } from '@playwright/test';
 export const BADGES = '.badge, .chip, .nav-count, .count-pill, .source-tag, .scan-tag';
 
 export async function badgeProblems(page: Page): Promise<string[]> {
+  // Rows that measure themselves (ChipRow, the card's clock) settle within a frame of a resize.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   return page.evaluate((selector) => {
     const SKIP = '.clock-measure, .chip-measure, .chip-hidden, .sr-only';
     const shown = (el: Element) => {
