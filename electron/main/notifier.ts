@@ -1,9 +1,9 @@
 // One OS notification per new pending call, unless the person turned them off. Clicking one opens
 // that call; a call that is decided or expires takes its notification away.
 import type { CountersignApi, PendingCall } from '../../shared/api.js';
-import { escapeControl } from '../../shared/escape.js';
-import { splitHeadline } from '../../shared/card-order.js';
-import { pendingCallWarnings } from '../../shared/call-warnings.js';
+import { notificationContent } from '../../shared/notification-content.js';
+
+export { notificationContent };
 
 /** The part of Electron's Notification used here. */
 export interface NotificationLike {
@@ -86,23 +86,4 @@ export class Notifier {
       // Already gone on the OS side.
     }
   }
-}
-
-/** Names come from servers and clients: shown as plain, visible text, and short. */
-export function notificationContent(call: PendingCall): { title: string; body: string } {
-  // The tool name, not its title: the title is only the server's claim.
-  const tool = clip(call.tool, 60);
-  const server = clip(call.server, 40);
-  const client = call.client.name ? clip(call.client.name, 40) : 'An MCP client';
-  // The card's first line, in the card's words: what the call does leads, and an untrusted claim stays
-  // beside its cautious default (shared/card-order.ts, shared/call-warnings.ts).
-  const first = splitHeadline(pendingCallWarnings(call)).headline[0];
-  const line = first ? `${first.title}${first.claim ? `. ${first.claim.text}` : ''}.` : '';
-  const body = `${client} wants to run ${tool} on ${server}.` + (line ? ` ${clip(line, 160)}` : '');
-  return { title: `Approve ${tool}?`, body };
-}
-
-function clip(text: string, max: number): string {
-  const visible = escapeControl(text);
-  return visible.length > max ? `${visible.slice(0, max - 1)}…` : visible;
 }

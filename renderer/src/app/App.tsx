@@ -1,5 +1,5 @@
 // The app shell: loads the mirror, keeps it current from events, and shows one screen at a time.
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { CountersignApi } from '../../../shared/api';
 import type { ConnectionSource } from '../bridge/connection';
 import type { DesktopApi } from '../bridge/pick-bridge';
@@ -10,12 +10,16 @@ import { ClientsScreen } from '../clients/ClientsScreen';
 import { QueueScreen } from '../queue/QueueScreen';
 import { ServersScreen } from '../servers/ServersScreen';
 import { SettingsScreen } from '../settings/SettingsScreen';
-import { AppProvider, useActions, useApp } from '../store/context';
+import { notifyPermission } from '../notify/browser-notifications';
+import { useBrowserNotifications } from '../notify/useBrowserNotifications';
+import { AppProvider, useActions, useApi, useApp } from '../store/context';
 import { createAppStore, type AppStore } from '../store/store';
+import { Announcements } from './Announcements';
 import { Banners, useConnectionState } from './Banners';
 import { Nav, type Screen } from './Nav';
 import { NavigateContext } from './navigation';
 import { Notices } from './Notices';
+import { useTabTitle } from './useTabTitle';
 import { useTheme } from './useTheme';
 
 interface Props {
@@ -71,14 +75,21 @@ interface ShellProps {
 
 function Shell({ initialScreen, connection, desktop }: ShellProps) {
   const [screen, setScreen] = useState<Screen>(initialScreen);
-  const announcement = useApp((s) => s.announcement);
-  const { select } = useActions();
+  const api = useApi();
+  const { revealCall, setBrowserNotify } = useActions();
+  const notify = useApp((s) => s.browserNotify);
   useTheme();
-  // A click on a desktop notification opens that call in the queue.
-  useEffect(() => desktop?.onOpenCall?.((id) => {
+  useTabTitle();
+  // A click on a notification (the desktop shell's, or the browser's) opens that call's card.
+  const openCall = useCallback((id: string) => {
     setScreen('queue');
-    select(id);
-  }), [desktop, select]);
+    revealCall(id);
+  }, [revealCall]);
+  useEffect(() => desktop?.onOpenCall?.(openCall), [desktop, openCall]);
+  useEffect(() => {
+    if (!desktop) setBrowserNotify({ permission: notifyPermission() });
+  }, [desktop, setBrowserNotify]);
+  useBrowserNotifications(api, !desktop && notify.permission === 'granted' && notify.on, openCall);
   return (
     <NavigateContext.Provider value={setScreen}>
       <div className="app">
@@ -94,7 +105,7 @@ function Shell({ initialScreen, connection, desktop }: ShellProps) {
             {screen === 'settings' && <SettingsScreen desktop={desktop} />}
           </div>
         </main>
-        <div className="sr-only" aria-live="polite" aria-atomic="true">{announcement}</div>
+        <Announcements />
         <Notices />
       </div>
     </NavigateContext.Provider>

@@ -33,7 +33,7 @@ export function Nav({ screen, onScreen }: { screen: Screen; onScreen(s: Screen):
               <button type="button" className="nav-item" aria-current={screen === item.id ? 'page' : undefined}
                 aria-label={`${item.label}${extra}`} onClick={() => onScreen(item.id)}>
                 <Icon name={item.icon} />
-                <span className="nav-label">{item.label}</span>
+                <span className="nav-label">{item.label}</span>{' '}
                 {n > 0 && <span className={`nav-count ${item.id === 'servers' ? 'nav-count-warn' : ''}`} aria-hidden="true">{n > 9999 ? '9999+' : n}</span>}
               </button>
             </li>

@@ -37,7 +37,7 @@ export function ArgumentsView({ value, flagged, title = 'Arguments' }: { value: 
           </div>
         </div>
       )}
-      {mode === 'tree' ? <JsonTree value={value} label={title.toLowerCase()} /> : <pre className="raw-json" aria-label={`Raw ${title.toLowerCase()}`}><LongText text={raw} /></pre>}
+      {mode === 'tree' ? <JsonTree value={value} label={title.toLowerCase()} /> : <pre className="raw-json" tabIndex={0} aria-label={`Raw ${title.toLowerCase()}`}><LongText text={raw} /></pre>}
     </section>
   );
 }

@@ -76,7 +76,12 @@ export function ClientReview({ clientName, review, busy, onConfirm, onCancel }: 
   useEffect(() => heading.current?.focus(), []);
   const changes = review.kind === 'wrap' ? review.preview.changes : review.preview.files.some((f) => f.diff) ? 1 : 0;
   return (
-    <section className="client-review block block-attention" aria-labelledby={`review-${review.preview.client}`}>
+    <section className="client-review block block-attention" aria-labelledby={`review-${review.preview.client}`} onKeyDown={(e) => {
+      if (e.key === 'Escape' && !busy) {
+        e.preventDefault();
+        onCancel();
+      }
+    }}>
       <h3 id={`review-${review.preview.client}`} ref={heading} tabIndex={-1}>
         {review.kind === 'wrap' ? `Review: protect ${clientName}’s servers` : `Review: put ${clientName}’s config back`}
       </h3>

@@ -1,6 +1,6 @@
 // Clients: the MCP clients on this machine, which of their servers go through Countersign, and Wrap /
 // Unwrap for each. Both show what they would change and write only after the person confirms.
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { ClientId, ClientView } from '../../../shared/clients';
 import { useActions, useApi } from '../store/context';
 import { ClientCard } from './ClientCard';
@@ -15,6 +15,13 @@ export function ClientsScreen() {
   const { clients, error, unsupported, reload } = useClients(project);
   const [review, setReview] = useState<{ id: ClientId; review: Review } | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  // A review closed with Cancel or Escape gives focus back to its client's first button.
+  const [refocus, setRefocus] = useState<ClientId | undefined>(undefined);
+  useEffect(() => {
+    if (!refocus) return;
+    document.getElementById(`client-${refocus}`)?.querySelector<HTMLButtonElement>('.btn-row button:not(:disabled)')?.focus();
+    setRefocus(undefined);
+  }, [refocus]);
   const opts = project ? { project } : {};
 
   const act = async (fn: () => Promise<void>) => {
@@ -79,11 +86,11 @@ export function ClientsScreen() {
         </p>
       )}
       {found.map((c) => (
-        <section key={c.id} className="block client-card" aria-label={c.name}>
+        <section key={c.id} id={`client-${c.id}`} className="block client-card" aria-label={c.name}>
           <ClientCard client={c} busy={busy} onWrap={() => void previewWrap(c)} onUnwrap={() => void previewUnwrap(c)} />
           {review?.id === c.id && (
             <ClientReview clientName={c.name} review={review.review} busy={busy}
-              onConfirm={() => void confirm(c, review.review)} onCancel={() => setReview(undefined)} />
+              onConfirm={() => void confirm(c, review.review)} onCancel={() => { setReview(undefined); setRefocus(c.id); }} />
           )}
         </section>
       ))}

@@ -15,7 +15,7 @@ const SPOKEN = { add: 'added: ', del: 'removed: ', hunk: '', head: '', ctx: '' }
 export function UnifiedDiff({ diff, label }: { diff: string; label: string }) {
   const lines = diff.replace(/\n$/, '').split('\n');
   return (
-    <div className="udiff" role="region" aria-label={label}>
+    <div className="udiff" role="region" tabIndex={0} aria-label={label}>
       {lines.map((line, i) => {
         const k = kind(line);
         // The sign stands apart, so the line's own indentation reads as indentation.

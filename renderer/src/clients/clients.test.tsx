@@ -83,6 +83,13 @@ describe('Clients view', () => {
     await user.click(within(review).getByRole('button', { name: 'Cancel' }));
     expect(within(card).queryByRole('region', { name: /^Review/ })).toBeNull();
     expect(api.callsOf('wrapClient')).toEqual([]);
+    // Escape closes the review too, and focus goes back to the client's button.
+    await user.click(within(card).getByRole('button', { name: 'Wrap Claude Desktop' }));
+    await within(card).findByRole('region', { name: /^Review: protect Claude Desktop/ });
+    await user.keyboard('{Escape}');
+    expect(within(card).queryByRole('region', { name: /^Review/ })).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(within(card).getByRole('button', { name: 'Wrap Claude Desktop' })));
+    expect(api.callsOf('wrapClient')).toEqual([]);
 
     await user.click(within(card).getByRole('button', { name: 'Wrap Claude Desktop' }));
     await user.click(await within(card).findByRole('button', { name: 'Confirm and write' }));

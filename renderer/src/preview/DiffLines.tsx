@@ -62,7 +62,7 @@ export function DiffLines({ diff, before, after, label }: Props) {
     rows.push(r.t === 'gap' ? <Gap key={i} gap={r} oldLines={oldLines} /> : <Line key={i} line={r} />);
   }
   return (
-    <div className="diff" role="region" aria-label={label}>
+    <div className="diff" role="region" tabIndex={0} aria-label={label}>
       {rows}
       {shown < total && (
         <button type="button" className="dl-gap dl-more" onClick={() => setLimit(limit + ROW_PAGE)}>

@@ -13,7 +13,7 @@ export function TextBlock({ text, label }: { text: string; label: string }) {
   }, [text]);
   const [shown, setShown] = useState(SLICE);
   return (
-    <div className="textblock" role="region" aria-label={label}>
+    <div className="textblock" role="region" tabIndex={0} aria-label={label}>
       <div className="code-lines">
         {lines.slice(0, shown).map((line, i) => (
           <div className="cl" key={i}>

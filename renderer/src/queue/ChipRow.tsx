@@ -37,6 +37,9 @@ function useFitCount(count: number, moreNotable: number, content: string): [RefO
       // Not laid out (hidden, or no layout engine): keep what is shown until it is.
       if (row.clientWidth === 0) return;
       const items = Array.from(row.querySelectorAll<HTMLElement>('.card-warnings > .chip'));
+      // A squeezed chip is as wide as the room it was given: measure it whole, or it would "fit" next time.
+      const squeezed = items.filter((el) => el.classList.contains('chip-squeezed'));
+      for (const el of squeezed) el.classList.remove('chip-squeezed');
       const moreWidth = row.querySelector<HTMLElement>('.chip-measure')?.getBoundingClientRect().width ?? 0;
       const avail = row.clientWidth;
       let used = 0;
@@ -48,6 +51,7 @@ function useFitCount(count: number, moreNotable: number, content: string): [RefO
         if (next + reserve > avail + 0.5) break;
         used = next;
       }
+      for (const el of squeezed) el.classList.add('chip-squeezed');
       setFit(k);
     };
     measure();

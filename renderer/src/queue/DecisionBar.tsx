@@ -17,10 +17,10 @@ export function DecisionBar({ call, busy, reason, onReason, onDecide }: Props) {
   return (
     <div className="decision-bar" role="group" aria-label="Decision">
       <div className="decision-main">
-        <button type="button" className="btn btn-approve" disabled={busy} aria-keyshortcuts="a" onClick={() => onDecide({ kind: 'allow-once' })}>
+        <button type="button" className="btn btn-approve" disabled={busy} aria-keyshortcuts="a" title="Approve this call (key A)" onClick={() => onDecide({ kind: 'allow-once' })}>
           <Icon name="check" />Approve<kbd aria-hidden="true">A</kbd>
         </button>
-        <button type="button" className="btn btn-deny" disabled={busy} aria-keyshortcuts="d"
+        <button type="button" className="btn btn-deny" disabled={busy} aria-keyshortcuts="d" title="Deny this call (key D)"
           onClick={() => onDecide(reason.trim() ? { kind: 'deny', reason: reason.trim() } : { kind: 'deny' })}>
           <Icon name="x" />Deny<kbd aria-hidden="true">D</kbd>
         </button>

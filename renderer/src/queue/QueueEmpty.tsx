@@ -5,6 +5,7 @@ import { count } from '../lib/format';
 import { useApp } from '../store/context';
 import { NoServers } from '../servers/NoServers';
 import { ClientsPointer } from '../clients/ClientsPointer';
+import { NotifyOffer } from '../notify/BrowserNotifySettings';
 import { ConnectHelp } from './ConnectHelp';
 import { StoppedNotices } from './StoppedNotices';
 import { LaunchRequests } from './LaunchRequests';
@@ -36,6 +37,7 @@ export function QueueEmpty({ headingRef }: { headingRef: Ref<HTMLHeadingElement>
           ? 'Countersign is paused: every call is denied until you resume.'
           : `Countersign is relaying ${count(servers?.length ?? 0, 'server')} with ${count(sessions, 'open client session')}. Calls that need your decision appear here, oldest first, and new ones are announced.`}
       </p>
+      <NotifyOffer />
       <ClientsPointer />
       <ConnectHelp />
     </div>

@@ -3,7 +3,7 @@
 import { useCallback, useDeferredValue, useLayoutEffect, useRef, useState } from 'react';
 import type { DecisionRequest, PendingCall } from '../../../shared/api';
 import { useNow } from '../hooks/useNow';
-import { useQueueKeys } from '../hooks/useQueueKeys';
+import { isTyping, useQueueKeys } from '../hooks/useQueueKeys';
 import { count } from '../lib/format';
 import { useActions, useApp } from '../store/context';
 import { VirtualList, type VirtualListHandle } from '../ui/VirtualList';
@@ -18,7 +18,8 @@ export const CARD_HEIGHT = 112;
 export function QueueScreen() {
   const pending = useApp((s) => s.pending);
   const selectedId = useApp((s) => s.selectedId);
-  const { select, decide } = useActions();
+  const reveal = useApp((s) => s.reveal);
+  const { select, decide, revealDone } = useActions();
   const now = useNow(1000);
   const list = useRef<VirtualListHandle>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -28,6 +29,7 @@ export function QueueScreen() {
   const [busy, setBusy] = useState(false);
   const [detailOpen, setDetailOpen] = useState(false);
   const [reasons, setReasons] = useState<Record<string, string>>({});
+  const hadCalls = useRef(pending.length > 0);
 
   const index = pending.findIndex((c) => c.id === selectedId);
   const selected = index >= 0 ? pending[index] : undefined;
@@ -43,6 +45,25 @@ export function QueueScreen() {
       heading.current?.focus();
     }
   });
+
+  // The first call into an empty queue takes focus, unless the person is typing in a field: then it
+  // waits for them (the live region has announced it).
+  useLayoutEffect(() => {
+    const has = pending.length > 0;
+    if (has && !hadCalls.current && !isTyping(document.activeElement)) wantFocus.current = true;
+    hadCalls.current = has;
+  }, [pending.length]);
+
+  // A notification was clicked: its card (selected by the store) takes focus, the list in view.
+  useLayoutEffect(() => {
+    if (!reveal) return;
+    revealDone();
+    const i = pending.findIndex((c) => c.id === reveal.id);
+    if (i < 0) return;
+    setDetailOpen(false);
+    list.current?.scrollToIndex(i);
+    wantFocus.current = true;
+  }, [reveal, pending, revealDone]);
 
   // Focus follows the selection once the row is rendered (it may need a scroll first).
   useLayoutEffect(() => {
@@ -100,9 +121,11 @@ export function QueueScreen() {
       if (showing) heading.current?.focus();
     },
     back() {
-      if (!detailOpen) return;
+      // From the detail (opened, or reached with Tab) back to the call's card.
+      const inDetail = document.activeElement?.closest('.queue-detail') != null;
+      if (!detailOpen && !inDetail) return;
       setDetailOpen(false);
-      focusSelection(index);
+      if (index >= 0) focusSelection(index);
     },
   });
 
@@ -115,7 +138,7 @@ export function QueueScreen() {
           <h1 id="queue-title">Waiting for you <span className="count-pill">{pending.length.toLocaleString('en-US')}</span></h1>
           <StoppedNotices />
           <LaunchRequests />
-          <p className="muted small">Oldest first · <kbd>j</kbd> <kbd>k</kbd> move · <kbd>a</kbd> approve · <kbd>d</kbd> deny · <kbd>Enter</kbd> open</p>
+          <p className="muted small keys-help">Oldest first · <kbd>j</kbd> <kbd>k</kbd> move · <kbd>a</kbd> approve · <kbd>d</kbd> deny · <kbd>Enter</kbd> open · <kbd>Esc</kbd> back</p>
         </header>
         <VirtualList
           ref={list}

@@ -1,6 +1,6 @@
 // "Allow with a rule": approve this call and let matching calls run, scoped by this call's own
 // arguments (files under a folder, the same files, exactly these arguments) for a lifetime.
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { DecisionRequest, PendingCall, RuleLifetime, ScopeChoice } from '../../../shared/api';
 import { namedPaths } from '../../../shared/path-like';
 import { folderChoices } from '../../../shared/rules';
@@ -34,6 +34,15 @@ export function RuleMaker({ call, busy, onDecide }: Props) {
   // Folded by default: the decision bar keeps its room for the preview and the main buttons.
   const [open, setOpen] = useState(false);
   useEffect(() => setOpen(false), [call.id]);
+  // Opened from its button, focus goes to its first field; Escape folds it, focus back on the button.
+  const toggle = useRef<HTMLButtonElement>(null);
+  const first = useRef<HTMLSelectElement>(null);
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (open && refocus.current) first.current?.focus();
+    if (!open && refocus.current) toggle.current?.focus();
+    refocus.current = false;
+  }, [open]);
   const [scope, setScope] = useState(scopes[0]!.value);
   useEffect(() => setScope(scopes[0]!.value), [scopes]);
   const [life, setLife] = useState('60');
@@ -48,14 +57,22 @@ export function RuleMaker({ call, busy, onDecide }: Props) {
   };
 
   if (!open) {
-    return <button type="button" className="btn" disabled={busy} aria-expanded={false} onClick={() => setOpen(true)}>Allow with a rule…</button>;
+    return <button ref={toggle} type="button" className="btn" disabled={busy} aria-expanded={false} onClick={() => {
+      refocus.current = true;
+      setOpen(true);
+    }}>Allow with a rule…</button>;
   }
   return (
-    <fieldset className="rule-maker" aria-label="Allow with a rule">
+    <fieldset className="rule-maker" aria-label="Allow with a rule" onKeyDown={(e) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      refocus.current = true;
+      setOpen(false);
+    }}>
       <legend className="small">Allow <code className="tool-name"><VisibleText text={call.tool} /></code> with a rule</legend>
       <div className="field">
         <label htmlFor={`${id}-scope`}>Calls with</label>
-        <select id={`${id}-scope`} value={scope} onChange={(e) => setScope(e.target.value)}>
+        <select ref={first} id={`${id}-scope`} value={scope} onChange={(e) => setScope(e.target.value)}>
           {scopes.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
         </select>
       </div>

@@ -20,7 +20,7 @@ function WarningItem({ w }: { w: Warning }) {
         </div>
         {w.claim && <div className="warning-claim">{w.claim.text}</div>}
         {w.detail && <div className="warning-detail">{w.detail}</div>}
-        {w.excerpt && <pre className="excerpt"><VisibleText text={w.excerpt} /></pre>}
+        {w.excerpt && <pre className="excerpt" tabIndex={0}><VisibleText text={w.excerpt} /></pre>}
       </div>
     </li>
   );

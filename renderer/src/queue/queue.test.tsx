@@ -206,14 +206,22 @@ describe('queue', () => {
     ]);
   });
 
-  it('a call decided elsewhere leaves the queue, and new calls are announced', async () => {
+  it('a call decided elsewhere leaves the queue; each new call is announced once, never again on a render', async () => {
     const api = new FakeApi();
     api.pending = [makeCall({ tool: 'first' })];
     await renderApp(api);
+    const user = userEvent.setup();
+    const said = () => Array.from(screen.getByRole('log', { name: 'Announcements' }).children, (p) => p.textContent);
     act(() => api.emit({ type: 'pending-removed', id: api.pending[0]!.id, why: 'timeout' }));
     await screen.findByRole('heading', { name: 'Nothing is waiting for you' });
     act(() => api.emit({ type: 'pending-added', call: makeCall({ tool: 'late_tool', server: 'mem' }) }));
-    await waitFor(() => expect(document.querySelector('[aria-live="polite"][aria-atomic="true"]')?.textContent).toBe('New call waiting: late_tool on mem.'), { timeout: 3000 });
+    expect(said()).toEqual(['New call waiting: late_tool on mem.']);
+    await user.click(screen.getByRole('button', { name: /^Servers/ }));
+    await user.click(screen.getByRole('button', { name: /^Queue/ }));
+    await detailShows('late_tool');
+    expect(said()).toEqual(['New call waiting: late_tool on mem.']);
+    act(() => api.emit({ type: 'pending-added', call: makeCall({ tool: 'evil\u202etool', server: 'fs' }) }));
+    expect(said()).toEqual(['New call waiting: late_tool on mem.', 'New call waiting: evil\\u202etool on fs.']);
   });
 
   it('renders only a window of a 1,000-call queue', async () => {

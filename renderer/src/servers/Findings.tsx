@@ -15,7 +15,7 @@ export function Findings({ findings }: { findings: Finding[] }) {
               <SeverityLabel severity={f.severity} /><VisibleText text={f.message} />
               {f.field && <span className="scan-tag">in <code><VisibleText text={f.field} /></code></span>}
             </div>
-            {f.excerpt && <pre className="excerpt"><VisibleText text={f.excerpt} /></pre>}
+            {f.excerpt && <pre className="excerpt" tabIndex={0}><VisibleText text={f.excerpt} /></pre>}
           </div>
         </li>
       ))}

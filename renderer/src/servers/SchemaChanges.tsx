@@ -17,8 +17,8 @@ export function SchemaChanges({ title, changes }: { title: string; changes: Path
           <tr key={i}>
             <th scope="row"><code><VisibleText text={c.path || '(whole value)'} /></code></th>
             <td><span className={`chg chg-${c.kind}`}>{c.kind}</span></td>
-            <td><pre className="cell-pre"><VisibleText text={show(c.before)} /></pre></td>
-            <td><pre className="cell-pre"><VisibleText text={show(c.after)} /></pre></td>
+            <td><pre className="cell-pre" tabIndex={0}><VisibleText text={show(c.before)} /></pre></td>
+            <td><pre className="cell-pre" tabIndex={0}><VisibleText text={show(c.after)} /></pre></td>
           </tr>
         ))}
       </tbody>

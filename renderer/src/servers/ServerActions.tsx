@@ -1,6 +1,6 @@
 // Trust, pin and remove. Trust lets a server's read-only tools run without asking; a pin holds it to
 // the exact version and definitions running now.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { PinView, SeenServer } from '../../../shared/api';
 import { useApi, useActions, useApp } from '../store/context';
 import type { UiServer } from '../store/normalize';
@@ -14,6 +14,15 @@ export function ServerActions({ server, onRemoved }: { server: UiServer; onRemov
   const { run, refreshServers, refreshChanges } = useActions();
   const pinUnsupported = useApp((s) => s.unsupported.pinServer);
   const [confirmRemove, setConfirmRemove] = useState(false);
+  // The question takes focus (on Cancel, the safe answer); Escape or Cancel gives it back to "Remove server…".
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const removeRef = useRef<HTMLButtonElement>(null);
+  const asked = useRef(false);
+  useEffect(() => {
+    if (confirmRemove) cancelRef.current?.focus();
+    else if (asked.current) removeRef.current?.focus();
+    asked.current = confirmRemove;
+  }, [confirmRemove]);
   const [pinned, setPinned] = useState<PinView | undefined>(undefined);
   const pin = server.pin ?? pinned;
   // What is on screen: trusting or pinning is refused if the command or the tools changed since.
@@ -45,13 +54,18 @@ export function ServerActions({ server, onRemoved }: { server: UiServer; onRemov
           </button>
         )}
         {confirmRemove ? (
-          <span className="confirm">
+          <span className="confirm" role="group" aria-label="Remove server" onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.preventDefault();
+              setConfirmRemove(false);
+            }
+          }}>
             Remove <VisibleText text={server.name} />, its trust and its rules?
             <button type="button" className="btn btn-deny" onClick={() => void act('removeServer', async () => { await api.removeServer(server.name); onRemoved(); })}>Remove</button>
-            <button type="button" className="btn" onClick={() => setConfirmRemove(false)}>Cancel</button>
+            <button ref={cancelRef} type="button" className="btn" onClick={() => setConfirmRemove(false)}>Cancel</button>
           </span>
         ) : (
-          <button type="button" className="btn btn-quiet" onClick={() => setConfirmRemove(true)}>Remove server…</button>
+          <button ref={removeRef} type="button" className="btn btn-quiet" onClick={() => setConfirmRemove(true)}>Remove server…</button>
         )}
       </div>
       <p className="muted small">

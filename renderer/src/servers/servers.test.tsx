@@ -154,6 +154,13 @@ describe('servers', () => {
     await user.click(within(form).getByRole('button', { name: 'Add server' }));
     expect(api.callsOf('addServer')).toEqual([['mem', { command: 'node', args: ['server.js', '--root', '/my folder'], env: { KEY: 'a=b' } }]]);
     const detail = await screen.findByRole('region', { name: 'Server mem' });
+    // The question takes focus on its safe answer; Escape withdraws it and gives focus back.
+    await user.click(within(detail).getByRole('button', { name: 'Remove server…' }));
+    expect(document.activeElement).toBe(within(detail).getByRole('button', { name: 'Cancel' }));
+    await user.keyboard('{Escape}');
+    expect(within(detail).queryByRole('group', { name: 'Remove server' })).toBeNull();
+    expect(document.activeElement).toBe(within(detail).getByRole('button', { name: 'Remove server…' }));
+    expect(api.callsOf('removeServer')).toEqual([]);
     await user.click(within(detail).getByRole('button', { name: 'Remove server…' }));
     await user.click(within(detail).getByRole('button', { name: 'Remove' }));
     expect(api.callsOf('removeServer')).toEqual([['mem']]);

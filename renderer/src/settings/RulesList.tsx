@@ -31,19 +31,21 @@ export function RulesList() {
       {rules.map((r) => {
         const text = ruleText(r, { now, clock: dateTime });
         const label = `${r.tool} on ${r.server}`;
+        // Each button's name starts with its visible words, then says which rule.
+        const hourText = r.expiresAt === undefined || expired(r, now) ? 'Limit to 1 hour' : 'Extend to 1 hour from now';
         return (
           <li key={r.id} className={`rule ${expired(r, now) ? 'rule-expired' : ''}`}>
             <span>Allow {text}</span>
             <span className="muted small">since {dateTime(r.createdAt)}{r.definitionHash ? ' · for the definition you saw' : ''}</span>
             <span className="rule-actions">
               {r.session === undefined && (
-                <button type="button" className="btn btn-small" aria-label={`End rule for ${label} in 1 hour`}
+                <button type="button" className="btn btn-small" aria-label={`${hourText} (rule for ${label})`}
                   onClick={() => act('updateRule', () => api.updateRule(r.id, { expiresAt: new Date(Date.now() + HOUR).toISOString() }))}>
-                  {r.expiresAt === undefined || expired(r, now) ? 'Limit to 1 hour' : 'Extend to 1 hour from now'}
+                  {hourText}
                 </button>
               )}
               {r.coversExfiltration && (
-                <button type="button" className="btn btn-small" aria-label={`Stop rule for ${label} covering calls after local reads`}
+                <button type="button" className="btn btn-small" aria-label={`Not after local reads (rule for ${label})`}
                   onClick={() => act('updateRule', () => api.updateRule(r.id, { coversExfiltration: false }))}>Not after local reads</button>
               )}
               <button type="button" className="btn btn-small" aria-label={`Remove rule for ${label}`}

@@ -3,6 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import type { Settings } from '../../../shared/api';
 import type { DesktopApi } from '../bridge/pick-bridge';
 import { useApi, useActions, useApp } from '../store/context';
+import { BrowserNotifySettings } from '../notify/BrowserNotifySettings';
 import { DesktopSettings } from './DesktopSettings';
 import { InlineApproval } from './InlineApproval';
 import { RulesList } from './RulesList';
@@ -53,6 +54,8 @@ export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
           ))}
         </fieldset>
       </section>
+
+      {!desktop && <BrowserNotifySettings />}
 
       <section className="block" aria-labelledby={`${id}-rules`}>
         <h2 id={`${id}-rules`}>Saved rules</h2>

@@ -55,13 +55,13 @@ describe('settings: rules', () => {
       expect.stringMatching(/^Allow post on 'web': any arguments, until .+, also after this agent read local data$/),
       "Allow edit_file on 'fs': any arguments, for this client session",
     ]);
-    await user.click(screen.getByRole('button', { name: 'End rule for write_file on fs in 1 hour' }));
-    await user.click(screen.getByRole('button', { name: 'Stop rule for post on web covering calls after local reads' }));
+    await user.click(screen.getByRole('button', { name: 'Limit to 1 hour (rule for write_file on fs)' }));
+    await user.click(screen.getByRole('button', { name: 'Not after local reads (rule for post on web)' }));
     const calls = api.callsOf('updateRule') as Array<[string, { expiresAt?: string; coversExfiltration?: boolean }]>;
     expect(calls.map((c) => c[0])).toEqual(['r1', 'r2']);
     expect(calls[1]![1]).toEqual({ coversExfiltration: false });
     expect(Date.parse(calls[0]![1].expiresAt!) - Date.now()).toBeGreaterThan(59 * 60_000);
-    expect(screen.queryByRole('button', { name: 'End rule for edit_file on fs in 1 hour' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /1 hour \(rule for edit_file on fs\)/ })).toBeNull();
   });
 });
 

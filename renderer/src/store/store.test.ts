@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FakeApi, makeCall } from '../test/fake-api';
 import { coalesce } from './coalesce';
 import { insertPending, neighbourAfterRemoval } from './pending-order';
@@ -64,5 +64,30 @@ describe('store', () => {
     const again = await store.getState().decide(a!.id, { kind: 'allow-once' });
     expect(again).toEqual({ ok: false, error: 'not-pending' });
     expect(store.getState().notices.at(-1)?.text).toMatch(/no longer waiting/);
+  });
+
+  it('announces each new call once; a burst says the first three, then how many more, once a second', async () => {
+    vi.useFakeTimers();
+    try {
+      const api = new FakeApi();
+      const store = createAppStore(api);
+      await store.getState().loadAll();
+      const said = () => store.getState().announcements.map((a) => a.text);
+      for (let i = 1; i <= 6; i++) store.getState().applyEvent({ type: 'pending-added', call: makeCall({ tool: `t${i}`, server: 'fs' }) });
+      expect(said()).toEqual(['New call waiting: t1 on fs.', 'New call waiting: t2 on fs.', 'New call waiting: t3 on fs.']);
+      vi.advanceTimersByTime(1_000);
+      expect(said().at(-1)).toBe('3 more new calls waiting.');
+      const t7 = makeCall({ tool: 't7', server: 'fs' });
+      store.getState().applyEvent({ type: 'pending-added', call: t7 });
+      expect(said().at(-1)).toBe('New call waiting: t7 on fs.');
+      const count = said().length;
+      // The same call again (a replayed event) is not a new call.
+      store.getState().applyEvent({ type: 'pending-added', call: t7 });
+      vi.advanceTimersByTime(1_000);
+      expect(said()).toHaveLength(count);
+      expect(store.getState().pending.filter((c) => c.id === t7.id)).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

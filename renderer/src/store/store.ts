@@ -6,7 +6,9 @@ import type {
   AuditEntry, LaunchRequest,
 } from '../../../shared/api';
 import type { Rule } from '../../../shared/decision';
+import { escapeControl } from '../../../shared/escape';
 import { errorText, isUnsupported } from '../bridge/api-error';
+import type { NotifyPermission } from '../notify/browser-notifications';
 import { coalesce } from './coalesce';
 import { normalizeCall, normalizeServer, type UiServer } from './normalize';
 import { insertPending, neighbourAfterRemoval, sortPending } from './pending-order';
@@ -22,6 +24,12 @@ export interface StoppedCall {
   tool: string;
   server: string;
   waitedMs: number;
+}
+
+/** One message of the polite live region; a new id is a new announcement. */
+export interface Announcement {
+  id: number;
+  text: string;
 }
 
 export interface AppState {
@@ -44,14 +52,22 @@ export interface AppState {
   notices: Notice[];
   /** Calls the agent stopped waiting for before anyone decided (newest last). */
   stopped: StoppedCall[];
-  /** Text for the polite live region. */
-  announcement: string;
+  /** Messages of the polite live region, newest last (one per new call; a burst is summed up). */
+  announcements: Announcement[];
+  /** Set when something outside the queue (a notification click) asks to show a call: the queue focuses its card, then clears it. */
+  reveal?: { id: string; seq: number };
+  /** Browser UI only: whether this page may show notifications, and whether the person wants them here. */
+  browserNotify: { permission: NotifyPermission; on: boolean };
 }
 
 export interface AppActions {
   loadAll(): Promise<void>;
   applyEvent(event: BrokerEvent): void;
   select(id: string | undefined): void;
+  /** Selects a pending call and asks the queue to focus its card (a notification was clicked). */
+  revealCall(id: string): void;
+  revealDone(): void;
+  setBrowserNotify(patch: Partial<AppState['browserNotify']>): void;
   decide(id: string, decision: DecisionRequest): Promise<DecideResult | { ok: false; error: string }>;
   refreshServers(): Promise<void>;
   refreshLaunches(): Promise<void>;
@@ -72,11 +88,18 @@ const NOTICE_MS = 12_000;
 const MAX_STOPPED = 5;
 /** Audit entries kept for the Activity screen's live updates; a longer gap makes it query again. */
 export const LOG_TAIL = 500;
+/** A burst of new calls: the first few are announced one by one, the rest in one sentence per window. */
 const ANNOUNCE_MS = 1_000;
+const ANNOUNCE_EACH = 3;
+/** Live-region messages kept in the DOM (only additions are read out). */
+const ANNOUNCE_KEEP = 5;
 
 export function createAppStore(api: CountersignApi): AppStore {
   let noticeId = 0;
-  let newCalls: PendingCall[] = [];
+  let announceId = 0;
+  let revealSeq = 0;
+  let burst = 0;
+  let folded = 0;
   let announceTimer: ReturnType<typeof setTimeout> | undefined;
 
   return createStore<AppState & AppActions>()((set, get) => {
@@ -105,18 +128,22 @@ export function createAppStore(api: CountersignApi): AppStore {
       }),
     );
 
-    // Many calls can arrive at once: one sentence per second, not one per call.
+    function say(text: string): void {
+      set((s) => ({ announcements: [...s.announcements.slice(-(ANNOUNCE_KEEP - 1)), { id: ++announceId, text }] }));
+    }
+
+    // One announcement per new call, made when its event arrives (never on a render). Many calls at
+    // once: the first few one by one, the rest summed up once a second, not a sentence per call.
     function announce(call: PendingCall): void {
-      newCalls.push(call);
-      if (announceTimer) return;
-      announceTimer = setTimeout(() => {
+      if (burst < ANNOUNCE_EACH) {
+        burst++;
+        say(`New call waiting: ${escapeControl(call.tool)} on ${escapeControl(call.server)}.`);
+      } else folded++;
+      announceTimer ??= setTimeout(() => {
         announceTimer = undefined;
-        const [first] = newCalls;
-        const text = newCalls.length === 1 && first
-          ? `New call waiting: ${first.tool} on ${first.server}.`
-          : `${newCalls.length} new calls waiting.`;
-        newCalls = [];
-        set({ announcement: text });
+        burst = 0;
+        if (folded > 0) say(`${folded} more new ${folded === 1 ? 'call' : 'calls'} waiting.`);
+        folded = 0;
       }, ANNOUNCE_MS);
     }
 
@@ -138,7 +165,8 @@ export function createAppStore(api: CountersignApi): AppStore {
       logTail: [],
       notices: [],
       stopped: [],
-      announcement: '',
+      announcements: [],
+      browserNotify: { permission: 'unsupported', on: true },
 
       async loadAll() {
         await Promise.all([refreshStatus(), refreshPending(), refreshLaunches(), refreshServers(), refreshRules(), refreshSettings(), refreshChanges()]);
@@ -149,6 +177,8 @@ export function createAppStore(api: CountersignApi): AppStore {
         switch (event.type) {
           case 'pending-added': {
             const call = normalizeCall(event.call);
+            // The same call twice (an event replayed after a reconnect) is not news.
+            if (get().pending.some((c) => c.id === call.id)) break;
             const pending = insertPending(get().pending, call);
             set({ pending, selectedId: get().selectedId ?? call.id });
             announce(call);
@@ -158,7 +188,8 @@ export function createAppStore(api: CountersignApi): AppStore {
             const call = get().pending.find((c) => c.id === event.id);
             if (call && event.why === 'agent-stopped') {
               const entry = { id: call.id, tool: call.tool, server: call.server, waitedMs: Date.now() - call.createdAt };
-              set((s) => ({ stopped: [...s.stopped.slice(-(MAX_STOPPED - 1)), entry], announcement: `The agent stopped waiting for ${call.tool} on ${call.server}.` }));
+              set((s) => ({ stopped: [...s.stopped.slice(-(MAX_STOPPED - 1)), entry] }));
+              say(`The agent stopped waiting for ${escapeControl(call.tool)} on ${escapeControl(call.server)}.`);
             }
             removePending(event.id);
             break;
@@ -192,6 +223,19 @@ export function createAppStore(api: CountersignApi): AppStore {
 
       select(id) {
         set({ selectedId: id });
+      },
+
+      setBrowserNotify(patch) {
+        set((s) => ({ browserNotify: { ...s.browserNotify, ...patch } }));
+      },
+
+      revealCall(id) {
+        if (!get().pending.some((c) => c.id === id)) return;
+        set({ selectedId: id, reveal: { id, seq: ++revealSeq } });
+      },
+
+      revealDone() {
+        set({ reveal: undefined });
       },
 
       async decide(id, decision) {
