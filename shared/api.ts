@@ -60,6 +60,11 @@ export interface ServerView {
 
 export interface ServerLimitsView {
   profile: LimitsProfile;
+  /**
+   * Names of the network variables (proxies, CA files, package indexes) set where Countersign runs that
+   * this server gets at its next start: names only, since a proxy URL can hold a password.
+   */
+  networkEnv?: string[];
   /** How each limit would stand at the next start on this machine (the probe's answer, never assumed). */
   enforcement: LimitsEnforcement;
   /** Of a running process: how its limits stand now (a change applies at its next start). */
