@@ -56,6 +56,17 @@ export interface ServerView {
   blockedBy?: string;
   /** Local servers: their limits, what enforces them here, and the limits Countersign offers. */
   limits?: ServerLimitsView;
+  /** Its last start took more than 10 s to answer `initialize`: how long, and what usually causes it. */
+  slowStart?: SlowStart;
+}
+
+export interface SlowStart {
+  /** From the session's start to the server's first answer. */
+  ms: number;
+  /** When that start was (ISO). */
+  at: string;
+  /** What usually causes it, most likely first, each with its fix where there is one. */
+  causes: string[];
 }
 
 export interface ServerLimitsView {

@@ -30,6 +30,8 @@ import { confirmUnsealed, discardUnsealed, listUnsealed, storeWarnings } from '.
 
 export const VERSION = '0.1.0';
 
+const withSlowStart = (note: ServerView['slowStart']) => (note ? { slowStart: note } : {});
+
 export class BrokerApi implements CountersignApi {
   constructor(private readonly core: Broker, private readonly actor: Actor) {}
 
@@ -89,6 +91,7 @@ export class BrokerApi implements CountersignApi {
         limits: limitsView(config, support, core.lastTools.get(name) ?? [], core.runningLimits(name)[0], {
           home: core.opts.home, hide: core.sandboxHide(config), runsWithoutLimits: runsWithoutLimits(core.seal, name, config),
         }),
+        ...withSlowStart(core.startTimes.note(name, config, process.env)),
       };
     });
   }
@@ -105,6 +108,7 @@ export class BrokerApi implements CountersignApi {
     core.store.removeServer(name);
     core.trust.forget(name);
     core.lastTools.delete(name);
+    core.startTimes.forget(name);
     core.record({ kind: 'server', actor: this.actor, server: name, what: 'server removed, with its trust, records and rules', details: redactConfig(config), decision: 'deny' });
     await core.closeSessionsOf(name, 'server removed');
     core.emit({ type: 'servers-changed' });

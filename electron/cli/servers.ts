@@ -8,7 +8,7 @@ import { keyValues, lastFlag, parseArgs, UsageError, type ParsedArgs } from './a
 import { confirm } from './confirm.js';
 import { withCore, type CoreApi } from './core-client.js';
 import { runReview } from './server-review.js';
-import { launchText, pinText, toolsText } from './server-text.js';
+import { launchText, pinText, slowStartText, toolsText } from './server-text.js';
 import { SERVERS_USAGE } from './usage.js';
 import { LIMIT_BOOLEANS, LIMIT_VALUES, limitsForAdd, limitsText, OVERRIDE_BOOLEANS, runLimits } from './server-limits.js';
 import { summarizeLimits } from '../../shared/limits.js';
@@ -38,7 +38,7 @@ export async function runServers(argv: string[], dataDir: string): Promise<numbe
     case 'show':
       return withCore(dataDir, async (api) => {
         const s = await view(api, name!);
-        say(args.bools.has('json') ? terminalJson(s, 2) + '\n' : launchText(s.name, s.launch) + limitsText(s) + toolsText(s) + pinText(s));
+        say(args.bools.has('json') ? terminalJson(s, 2) + '\n' : launchText(s.name, s.launch) + limitsText(s) + toolsText(s) + pinText(s) + slowStartText(s));
         return 0;
       });
     case 'approve':
@@ -112,7 +112,7 @@ async function add(args: ParsedArgs, name: string, dataDir: string): Promise<num
 async function list(args: ParsedArgs, dataDir: string): Promise<number> {
   const servers = await withCore(dataDir, (api) => api.listServers());
   if (args.bools.has('json')) {
-    const out = servers.map((s) => ({ name: s.name, trusted: s.trusted, status: s.status, config: s.config, limits: 'command' in s.config && s.config.limits ? s.limits?.badge : undefined }));
+    const out = servers.map((s) => ({ name: s.name, trusted: s.trusted, status: s.status, config: s.config, limits: 'command' in s.config && s.config.limits ? s.limits?.badge : undefined, slowStart: s.slowStart }));
     say(terminalJson(out, 2) + '\n');
     return 0;
   }
@@ -123,7 +123,7 @@ async function list(args: ParsedArgs, dataDir: string): Promise<number> {
   for (const s of servers) {
     const c = s.config;
     const target = 'url' in c ? c.url : [c.command, ...(c.args ?? [])].join(' ');
-    say(`${escapeControl(s.name)}\t${s.trusted ? 'trusted' : 'untrusted'}\t${escapeControl(target)}${'command' in c && c.limits && s.limits ? `\t${escapeControl(s.limits.badge)}` : ''}\n`);
+    say(`${escapeControl(s.name)}\t${s.trusted ? 'trusted' : 'untrusted'}\t${escapeControl(target)}${'command' in c && c.limits && s.limits ? `\t${escapeControl(s.limits.badge)}` : ''}${s.slowStart ? `\tslow start: ${Math.round(s.slowStart.ms / 1000)} s (countersign doctor)` : ''}\n`);
   }
   return 0;
 }
