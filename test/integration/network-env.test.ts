@@ -109,5 +109,14 @@ describe.skipIf(process.platform !== 'linux')('network variables reach servers',
         expect(bare.stdout).toContain('network variables: not passed (--no-pass-env); give them back with --network-env');
       }
     });
+
+    it.runIf(who === 'root')('the CLI takes them away at once (tighter) and gives them back with consent (looser)', { timeout: 30_000 }, async () => {
+      const off = await runCli(broker.dataDir, 'servers', 'limits', 'plain', '--no-pass-env');
+      expect(off.stdout).toContain("Limits of 'plain' are now: no network variables (applied at once");
+      expect(Object.values(await envOf('plain')).every((v) => v === null)).toBe(true);
+      const on = await runCli(broker.dataDir, 'servers', 'limits', 'plain', '--network-env', '--yes');
+      expect(on.stdout).toContain('Now:  no network variables\nThen: no limits');
+      expect((await envOf('plain')).HTTPS_PROXY).toBe(PROXY);
+    });
   });
 });
