@@ -58,6 +58,8 @@ export interface ServerView {
   limits?: ServerLimitsView;
   /** Its last start took more than 10 s to answer `initialize`: how long, and what usually causes it. */
   slowStart?: SlowStart;
+  /** Its command is not on the PATH servers are started with: why, with the PATH searched and the fix. */
+  commandNotFound?: string;
 }
 
 export interface SlowStart {

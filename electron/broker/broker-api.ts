@@ -27,10 +27,18 @@ import type { LimitsProfile } from '../../shared/limits.js';
 import { limitsView, setRunWithoutLimits, setServerLimits } from './server-limits.js';
 import { runsWithoutLimits } from './trust/run-without-limits.js';
 import { confirmUnsealed, discardUnsealed, listUnsealed, storeWarnings } from './store/unsealed-grants.js';
+import { commandNotFound } from './explain/command-lookup.js';
 
 export const VERSION = '0.1.0';
 
 const withSlowStart = (note: ServerView['slowStart']) => (note ? { slowStart: note } : {});
+
+/** Looked up as a start would (server-process.ts): its own PATH if it sets one, else the one servers inherit. */
+function withMissingCommand(config: ServerConfig): Pick<ServerView, 'commandNotFound'> {
+  if (!('command' in config)) return {};
+  const why = commandNotFound(config.command, config.env?.PATH ?? process.env.PATH, config.cwd ?? process.cwd());
+  return why ? { commandNotFound: why } : {};
+}
 
 export class BrokerApi implements CountersignApi {
   constructor(private readonly core: Broker, private readonly actor: Actor) {}
@@ -92,6 +100,7 @@ export class BrokerApi implements CountersignApi {
           home: core.opts.home, hide: core.sandboxHide(config), runsWithoutLimits: runsWithoutLimits(core.seal, name, config),
         }),
         ...withSlowStart(core.startTimes.note(name, config, process.env)),
+        ...withMissingCommand(config),
       };
     });
   }

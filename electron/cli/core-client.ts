@@ -12,6 +12,7 @@ import { LineTransport } from '../broker/line-transport.js';
 import { openSocket } from '../broker/relay-mode/attached-upstream.js';
 import { readSocketSecret, unreadableSecret } from '../broker/local-socket/secret-file.js';
 import { proveApiPeer } from '../broker/local-socket/api-handshake.js';
+import { folderClosedText } from '../broker/explain/disk-error.js';
 
 export type CoreApi = Omit<CountersignApi, 'subscribe'>;
 export type CoreWhere = 'broker' | 'in-process';
@@ -65,6 +66,9 @@ async function connectToBroker(dataDir: string): Promise<{ api: CoreApi; close()
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ECONNREFUSED') return undefined;
     if (code === 'EACCES' || code === 'EPERM') {
+      // Often the folder itself, not the socket: another user's data folder.
+      const closed = folderClosedText(dataDir);
+      if (closed) throw new CoreRefusal(closed);
       throw new CoreRefusal(`this process may not reach Countersign's broker at ${path} (${code}). Run it as the user who runs Countersign.`);
     }
     throw err;

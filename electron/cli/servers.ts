@@ -102,8 +102,13 @@ async function add(args: ParsedArgs, name: string, dataDir: string): Promise<num
   }
   if ('url' in config && limitsForAdd(args)) throw new UsageError('limits apply to servers Countersign starts on this machine, not to a --url server');
   const clean = parseServerConfig(JSON.parse(JSON.stringify(config)));
-  await withCore(dataDir, (api) => api.addServer(name, clean));
+  // The core looks the command up on the PATH it starts servers with (the broker's): said at once.
+  const added = await withCore(dataDir, async (api) => {
+    await api.addServer(name, clean);
+    return view(api, name);
+  });
   say(`Added ${q(name)}. It starts untrusted: every call asks until you trust it.\n`);
+  if (added.commandNotFound) process.stderr.write(`countersign: warning: ${escapeControl(added.commandNotFound)}\n`);
   if ('command' in clean) say(`It will not start until you approve its command line: countersign servers approve ${escapeControl(name)} (or in the UI).\n`);
   if ('command' in clean && clean.limits) say(`Its limits: ${escapeControl(summarizeLimits(clean.limits))} (see: countersign servers limits ${escapeControl(name)}).\n`);
   return 0;
