@@ -169,6 +169,7 @@ export const apiArgs = {
   listUnsealed: z.tuple([]),
   confirmUnsealed: z.tuple([unsealedRef]),
   discardUnsealed: z.tuple([unsealedRef]),
+  runDoctor: z.union([z.tuple([]), z.tuple([scanOptions])]),
   listInlineApproval: z.tuple([]),
   setInlineApproval: z.tuple([z.string().min(1).max(200), z.boolean()]),
 } satisfies Record<ApiMethod, z.ZodTypeAny>;

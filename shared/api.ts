@@ -8,12 +8,14 @@ import type { EffectiveHints, ToolDefinition } from './tool.js';
 import type { Finding, LaunchView, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, UnsealedGrant, UnsealedRef } from './trust-types.js';
 import type { HiddenPath, LimitsEnforcement, LimitsOffer, LimitsProfile, SandboxSupport } from './limits.js';
 import type { CallFacts } from './call-warnings.js';
+import type { DoctorReport } from './doctor.js';
 import type { RuleRequest } from './rules.js';
 import type { z } from 'zod';
 import type { serverConfigSchema, settingsSchema } from './api-schema.js';
 export type { RuleLifetime, RuleRequest, ScopeChoice } from './rules.js';
 
 export type * from './clients.js';
+export type * from './doctor.js';
 export type { Finding, LaunchView, PinnedPackage, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, ToolChangeView, UnsealedGrant, UnsealedRef } from './trust-types.js';
 
 /**
@@ -368,6 +370,12 @@ export interface CountersignApi {
   listInlineApproval(): Promise<InlineApprovalClient[]>;
   /** Turns approval inside the client on or off for one client (by the name it gives). Audited. */
   setInlineApproval(client: string, enabled: boolean): Promise<void>;
+  /**
+   * Checks this setup and explains what it finds, each problem with its fix (`countersign doctor`): the
+   * broker, the data folder, every client entry, the servers, the sandbox, the keyring, the store, a team
+   * policy and the ports. Reads only.
+   */
+  runDoctor(opts?: ClientScanOptions): Promise<DoctorReport>;
   /** Returns the function that ends the subscription. */
   subscribe(listener: (event: BrokerEvent) => void): () => void;
 }

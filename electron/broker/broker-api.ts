@@ -28,6 +28,7 @@ import { limitsView, setRunWithoutLimits, setServerLimits } from './server-limit
 import { runsWithoutLimits } from './trust/run-without-limits.js';
 import { confirmUnsealed, discardUnsealed, listUnsealed, storeWarnings } from './store/unsealed-grants.js';
 import { commandNotFound } from './explain/command-lookup.js';
+import type { DoctorReport } from '../../shared/doctor.js';
 
 export const VERSION = '0.1.0';
 
@@ -274,6 +275,11 @@ export class BrokerApi implements CountersignApi {
     this.core.paused = paused;
     this.core.record({ kind: 'settings', actor: this.actor, server: '*', what: paused ? 'paused: every call is denied' : 'resumed', details: { paused }, decision: paused ? 'deny' : 'allow' });
     this.core.emit({ type: 'status-changed' });
+  }
+
+  async runDoctor(opts?: ClientScanOptions): Promise<DoctorReport> {
+    const [{ coreContext }, { doctorReport }] = await Promise.all([import('./doctor/core-context.js'), import('./doctor/report.js')]);
+    return doctorReport(coreContext(this.core, this, opts));
   }
 
   async listInlineApproval(): Promise<InlineApprovalClient[]> {

@@ -13,6 +13,7 @@ countersign connect <server> [--client <id>]
 ${SERVERS_USAGE}
 ${CLIENTS_USAGE}
 countersign log [--json] [--follow] [--verify]
+countersign doctor [--json] [--project DIR]   (checks this setup and explains each problem with its fix)
 
 Every command takes --data-dir DIR (else COUNTERSIGN_HOME, else the app's data folder).`;
 
@@ -51,6 +52,7 @@ const COMMANDS: Record<string, Command> = {
   clients: async (sub, dataDir) => (await import('./clients.js')).runClients(sub, dataDir),
   wrap: async (sub, dataDir) => (await import('./wrap.js')).runWrap(sub, dataDir),
   unwrap: async (sub, dataDir) => (await import('./wrap.js')).runUnwrap(sub, dataDir),
+  doctor: async (sub, dataDir) => (await import('./doctor.js')).runDoctor(sub, dataDir),
 };
 
 async function dispatch(command: string | undefined, sub: string[], dataDir: string, opts: CliOptions): Promise<number> {
