@@ -172,7 +172,8 @@ export class BrokerApi implements CountersignApi {
     const before = core.store.getSettings();
     core.store.updateSettings(patch);
     if (patch.approvalTimeoutSeconds !== undefined) delete core.opts.approvalTimeoutSeconds;
-    const policy = patch.policyPath !== undefined && patch.policyPath !== before.policyPath;
+    // Recorded even when unchanged: setting it again confirms one written by hand (doctor reads the log).
+    const policy = patch.policyPath !== undefined;
     core.record({
       kind: 'settings', actor: this.actor, server: '*',
       what: policy ? `team policy file set to ${patch.policyPath}` : 'settings changed',

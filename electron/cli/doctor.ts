@@ -12,12 +12,16 @@ import { withCore } from './core-client.js';
 const LABEL: Record<DoctorLevel, string> = { problem: 'PROBLEM', warning: 'WARNING', note: 'note', ok: 'ok' };
 
 async function withoutCore(dataDir: string, project: string, err?: unknown): Promise<DoctorReport> {
-  const [{ filesContext }, { doctorReport }, { lockHolder }, { explainCliError }] = await Promise.all([
+  const [{ filesContext }, { doctorReport }, { lockHolder }, { explainCliError }, { folderClosedText }] = await Promise.all([
     import('../broker/doctor/files-context.js'), import('../broker/doctor/report.js'), import('../broker/doctor/broker-check.js'), import('./cli-errors.js'),
+    import('../broker/explain/disk-error.js'),
   ]);
   const reach = err === undefined
     ? { kind: 'none' as const }
-    : { kind: 'failed' as const, why: (await explainCliError(err, dataDir)) ?? (err instanceof Error ? err.message : String(err)), lock: lockHolder(dataDir) };
+    : {
+        kind: 'failed' as const, why: (await explainCliError(err, dataDir)) ?? (err instanceof Error ? err.message : String(err)),
+        lock: lockHolder(dataDir), closed: folderClosedText(dataDir) !== undefined,
+      };
   return doctorReport(filesContext(dataDir, process.env, reach, { project }));
 }
 

@@ -56,8 +56,16 @@ describe('slow starts', () => {
     expect(slow).toMatchObject({ ms: 12_500, at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
     expect(slow!.causes.at(-1)).toBe('the server itself works before it answers (loading a model, indexing files)');
     expect(world.events.some((e) => e.type === 'servers-changed')).toBe(true);
+    // doctor says the same, with the most likely cause as the fix.
+    const report = await world.api.runDoctor();
+    expect(report.findings.find((f) => f.code === 'server.slow-start')).toMatchObject({
+      level: 'warning', subject: { server: 'held' }, fix: slow!.causes[0],
+      summary: `'held' took 13 s to answer at its last start (${slow!.at}); clients often give up after 60 s.`,
+      detail: `What usually causes it: ${slow!.causes.join('; ')}.`,
+    });
 
     await startTaking('held', fifo, 900);
     expect((await view('held')).slowStart).toBeUndefined();
+    expect((await world.api.runDoctor()).findings.some((f) => f.code === 'server.slow-start')).toBe(false);
   });
 });

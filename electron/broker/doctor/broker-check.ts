@@ -27,7 +27,8 @@ export function lockHolder(dataDir: string): LockHolder | undefined {
 export type BrokerReach =
   | { kind: 'broker'; version: string; httpUrl?: string; pid?: number }
   | { kind: 'none'; wrappedHere: number }
-  | { kind: 'failed'; why: string; lock?: LockHolder };
+  /** `closed`: this user cannot look into the data folder, so whether a broker runs is unknown. */
+  | { kind: 'failed'; why: string; lock?: LockHolder; closed?: boolean };
 
 export function brokerView(dataDir: string, reach: BrokerReach): DoctorBroker {
   const socket = socketPath(dataDir);
@@ -63,6 +64,14 @@ export function brokerFindings(dataDir: string, reach: BrokerReach): DoctorFindi
       summary: `A broker holds ${dataDir} (pid ${reach.lock.pid}, since ${reach.lock.startedAt}), but this command could not use it: ${reach.why}`,
       fix: `if it hangs, stop it (kill ${reach.lock.pid}) and start it again; otherwise run this as the user who runs Countersign`,
       subject: { path: socketPath(dataDir), pid: reach.lock.pid },
+    }];
+  }
+  if (reach.closed) {
+    return [{
+      area, code: 'broker.unknown', level: 'problem',
+      summary: `This command cannot tell whether a broker runs for ${dataDir}: ${reach.why}`,
+      fix: 'run countersign doctor as the user who runs Countersign, or use a data folder of your own: --data-dir <DIR>',
+      subject: { path: dataDir },
     }];
   }
   return [{

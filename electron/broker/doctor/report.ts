@@ -35,7 +35,7 @@ export interface DoctorContext {
    * The broker for this data folder: this core when it is one (it has endpoints), none (the CLI opened
    * the core itself), or what stopped the CLI from using one.
    */
-  reach: { kind: 'broker'; version: string; httpUrl?: string; pid?: number } | { kind: 'none' } | { kind: 'failed'; why: string; lock?: LockHolder };
+  reach: { kind: 'broker'; version: string; httpUrl?: string; pid?: number } | { kind: 'none' } | { kind: 'failed'; why: string; lock?: LockHolder; closed?: boolean };
 }
 
 /** Runs one check; a check that breaks is a finding, never the end of the report. */
