@@ -105,6 +105,9 @@ describe.skipIf(process.platform !== 'linux')('network variables reach servers',
         const shown = await runCli(broker.dataDir, 'servers', 'limits', 'plain');
         expect(shown.stdout).toContain('network variables: HTTPS_PROXY, NODE_EXTRA_CA_CERTS, NO_PROXY, PIP_INDEX_URL, SSL_CERT_FILE, UV_INDEX_URL, https_proxy, npm_config_registry (values not shown)');
         expect(shown.stdout + shown.stderr).not.toContain(PASSWORD);
+        const doctor = await runCli(broker.dataDir, 'doctor', '--json');
+        expect(doctor.stdout).toContain('"code": "broker.running"');
+        expect(doctor.stdout + doctor.stderr).not.toContain(PASSWORD);
         const bare = await runCli(broker.dataDir, 'servers', 'limits', 'bare');
         expect(bare.stdout).toContain('network variables: not passed (--no-pass-env); give them back with --network-env');
       }
