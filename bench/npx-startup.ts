@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { resolveCommand } from '../electron/broker/sandbox/runtime-paths.js';
 import { CLI, NODE, ROOT, startBroker, type BenchBroker } from './broker.js';
 import type { BenchCase } from './case.js';
+import { machine } from './machine.js';
 import { median, table } from './stats.js';
 
 const ROUNDS = 9;
@@ -64,6 +65,7 @@ export const npxStartup: BenchCase = {
       for (const line of table(['path', 'ms', 'vs direct', 'range'], rows)) out(line);
       const set = ['NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'HTTPS_PROXY', 'https_proxy', 'npm_config_registry'].filter((n) => process.env[n]);
       out('');
+      out(machine());
       out(`network variables set here: ${set.length ? set.join(', ') : 'none'} (they now pass to servers; offline, npx needs none of them)`);
     } catch (err) {
       const tail = broker?.stderr().trim();
