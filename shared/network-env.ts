@@ -64,7 +64,3 @@ export function networkEnvSet(set: Iterable<string>, limits: { passEnv: readonly
   return [...set].filter((n) => passed.has(fold(n)) && network.has(fold(n))).sort();
 }
 
-/** A proxy or index URL with a user or password in it (shown by name only, whatever it holds). */
-export function holdsCredentials(value: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*@/i.test(value.trim());
-}

@@ -117,7 +117,7 @@ async function add(args: ParsedArgs, name: string, dataDir: string): Promise<num
 async function list(args: ParsedArgs, dataDir: string): Promise<number> {
   const servers = await withCore(dataDir, (api) => api.listServers());
   if (args.bools.has('json')) {
-    const out = servers.map((s) => ({ name: s.name, trusted: s.trusted, status: s.status, config: s.config, limits: 'command' in s.config && s.config.limits ? s.limits?.badge : undefined, slowStart: s.slowStart }));
+    const out = servers.map((s) => ({ name: s.name, trusted: s.trusted, status: s.status, config: s.config, limits: 'command' in s.config && s.config.limits ? s.limits?.badge : undefined, slowStart: s.slowStart, commandNotFound: s.commandNotFound }));
     say(terminalJson(out, 2) + '\n');
     return 0;
   }
@@ -128,7 +128,7 @@ async function list(args: ParsedArgs, dataDir: string): Promise<number> {
   for (const s of servers) {
     const c = s.config;
     const target = 'url' in c ? c.url : [c.command, ...(c.args ?? [])].join(' ');
-    say(`${escapeControl(s.name)}\t${s.trusted ? 'trusted' : 'untrusted'}\t${escapeControl(target)}${'command' in c && c.limits && s.limits ? `\t${escapeControl(s.limits.badge)}` : ''}${s.slowStart ? `\tslow start: ${Math.round(s.slowStart.ms / 1000)} s (countersign doctor)` : ''}\n`);
+    say(`${escapeControl(s.name)}\t${s.trusted ? 'trusted' : 'untrusted'}\t${escapeControl(target)}${'command' in c && c.limits && s.limits ? `\t${escapeControl(s.limits.badge)}` : ''}${s.commandNotFound ? '\tcommand not found (countersign doctor)' : ''}${s.slowStart ? `\tslow start: ${Math.round(s.slowStart.ms / 1000)} s (countersign doctor)` : ''}\n`);
   }
   return 0;
 }

@@ -160,6 +160,8 @@ describe.skipIf(process.platform !== 'linux')('errors people can act on', () => 
     expect(run.stdout).toContain("Added 'x'.");
     expect(run.stderr).toContain(`countersign: warning: 'npz' was not found on the PATH Countersign starts servers with: ${process.env.PATH}. Did you mean 'npx'?`);
     expect(run.stderr).toContain('An app started from the Dock, the Start menu or a desktop launcher has a short PATH');
+    expect((await runCli(dir, 'servers', 'list')).stdout).toMatch(/^x\tuntrusted\tnpz\tcommand not found \(countersign doctor\)$/m);
+    expect((await runCli(dir, 'servers', 'show', 'x')).stdout).toContain("It will not start: 'npz' was not found on the PATH");
     const found = await runCli(dir, 'servers', 'add', 'y', '--', NODE);
     expect(found.stderr).not.toContain('warning');
     const missingFile = await runCli(dir, 'servers', 'add', 'z', '--', './server.sh');

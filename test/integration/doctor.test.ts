@@ -125,7 +125,15 @@ describe.skipIf(process.platform !== 'linux')('countersign doctor', () => {
       detail: "Servers with limits do not start here: 'offline'.", fix: expect.stringContaining('sudo sysctl -w user.max_user_namespaces='),
     });
     expect(r.code).toBe(1);
-    expect(find(await doctor(w), 'sandbox.ok')).toBeDefined();
+    // Outside that sandbox it works; a server whose command is not on PATH is the problem then.
+    expect((await cs(w, ['servers', 'add', 'typo', '--', 'npz'])).code).toBe(0);
+    const outside = await doctor(w);
+    expect(find(outside, 'sandbox.ok')).toBeDefined();
+    expect(find(outside, 'server.command-not-found')).toMatchObject({
+      level: 'problem', subject: { server: 'typo' }, summary: expect.stringMatching(/^'typo' will not start: 'npz' was not found on the PATH Countersign starts servers with: .* Did you mean 'npx'\?/),
+      fix: 'countersign servers remove typo, then add it again with the command\'s absolute path',
+    });
+    expect(outside.code).toBe(1);
   });
 
   it('a team policy named in settings.json by hand: said so, until it is set in Countersign', { timeout: 60_000 }, async () => {
