@@ -27,6 +27,8 @@ export interface BenchServer {
   name: string;
   command: string[];
   trusted?: boolean;
+  /** More `servers add` flags (--cwd DIR, --no-pass-env…). */
+  addFlags?: string[];
 }
 
 export interface BenchBroker {
@@ -63,7 +65,7 @@ export async function startBroker(servers: BenchServer[]): Promise<BenchBroker> 
   };
   try {
     for (const s of servers) {
-      await cli(dataDir, 'servers', 'add', s.name, '--', ...s.command);
+      await cli(dataDir, 'servers', 'add', s.name, ...(s.addFlags ?? []), '--', ...s.command);
       await cli(dataDir, 'servers', 'approve', s.name);
       if (s.trusted) await cli(dataDir, 'servers', 'trust', s.name);
     }

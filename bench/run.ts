@@ -7,13 +7,14 @@ import { coldStart } from './cold-start.js';
 import { hostileScan } from './hostile-scan.js';
 import { idleMemory } from './idle-memory.js';
 import { mcpLatency } from './mcp-latency.js';
+import { npxStartup } from './npx-startup.js';
 import { sandboxStartup } from './sandbox-startup.js';
 import { scriptedSession } from './scripted-session.js';
 import { throughput } from './throughput.js';
 import { uiQueue } from './ui-queue.js';
 
 // Add a case (e.g. a UI benchmark) by writing a module that exports a BenchCase and listing it here.
-const CASES: BenchCase[] = [mcpLatency, throughput, coldStart, idleMemory, auditQuery, uiQueue, sandboxStartup, hostileScan, scriptedSession, clientWrap];
+const CASES: BenchCase[] = [mcpLatency, throughput, coldStart, idleMemory, auditQuery, uiQueue, sandboxStartup, hostileScan, scriptedSession, clientWrap, npxStartup];
 
 async function main(argv: string[]): Promise<number> {
   const unknown = argv.filter((a) => !CASES.some((c) => c.name === a));

@@ -80,3 +80,22 @@ test('the empty queue leads to Clients; a commented VS Code file keeps its comme
   const names = (await world.broker.api<Array<{ name: string }>>('listServers')).map((s) => s.name);
   expect(names.sort()).toEqual(['fs', 'notes']);
 });
+
+test('the Checkup shows doctor\'s findings from the real broker, and checks again after a wrap', async ({ page }) => {
+  await world.openUi(page);
+  await page.getByRole('button', { name: /^Clients/ }).click();
+  const checkup = page.getByRole('region', { name: 'Checkup' });
+  const findings = checkup.getByRole('list', { name: 'Findings' });
+  await expect(findings).toContainText(`Claude Desktop (${desktop}) starts 'notes' without Countersign`);
+  await expect(findings).toContainText('Fix: countersign wrap claude-desktop');
+  await checkup.getByText(/^What is fine/).click();
+  await expect(checkup).toContainText(`A broker runs for ${world.broker.dataDir}`);
+
+  const card = page.getByRole('region', { name: 'Claude Desktop' });
+  await card.getByRole('button', { name: 'Wrap Claude Desktop' }).click();
+  await card.getByRole('button', { name: 'Confirm and write' }).click();
+  await expect(card.getByText('1 of 1 through Countersign')).toBeVisible();
+  await checkup.getByRole('button', { name: 'Check again' }).click();
+  await expect(checkup).toContainText("'notes' goes through Countersign, and the command exists");
+  await expect(findings).not.toContainText(`Claude Desktop (${desktop}) starts 'notes' without Countersign`);
+});

@@ -20,6 +20,8 @@ export const limitsSchema = z.object({
     z.object({ read: z.array(absolutePath).max(200), write: z.array(absolutePath).max(200) }).strict(),
   ]),
   passEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name').max(200)).max(200),
+  /** Network variables it does not get (network-env.ts); `*`: none of them. */
+  noPassEnv: z.array(z.string().regex(/^([A-Za-z_][A-Za-z0-9_]*|\*)$/, 'a variable name, or *').max(200)).max(200).optional(),
 }).strict();
 
 /** An http: or https: URL. The prefix test refuses what URL() would quietly trim (spaces). */
@@ -168,6 +170,7 @@ export const apiArgs = {
   listUnsealed: z.tuple([]),
   confirmUnsealed: z.tuple([unsealedRef]),
   discardUnsealed: z.tuple([unsealedRef]),
+  runDoctor: z.union([z.tuple([]), z.tuple([scanOptions])]),
   listInlineApproval: z.tuple([]),
   setInlineApproval: z.tuple([z.string().min(1).max(200), z.boolean()]),
 } satisfies Record<ApiMethod, z.ZodTypeAny>;

@@ -8,12 +8,14 @@ import type { EffectiveHints, ToolDefinition } from './tool.js';
 import type { Finding, LaunchView, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, UnsealedGrant, UnsealedRef } from './trust-types.js';
 import type { HiddenPath, LimitsEnforcement, LimitsOffer, LimitsProfile, SandboxSupport } from './limits.js';
 import type { CallFacts } from './call-warnings.js';
+import type { DoctorReport } from './doctor.js';
 import type { RuleRequest } from './rules.js';
 import type { z } from 'zod';
 import type { serverConfigSchema, settingsSchema } from './api-schema.js';
 export type { RuleLifetime, RuleRequest, ScopeChoice } from './rules.js';
 
 export type * from './clients.js';
+export type * from './doctor.js';
 export type { Finding, LaunchView, PinnedPackage, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, ToolChangeView, UnsealedGrant, UnsealedRef } from './trust-types.js';
 
 /**
@@ -56,10 +58,28 @@ export interface ServerView {
   blockedBy?: string;
   /** Local servers: their limits, what enforces them here, and the limits Countersign offers. */
   limits?: ServerLimitsView;
+  /** Its last start took more than 10 s to answer `initialize`: how long, and what usually causes it. */
+  slowStart?: SlowStart;
+  /** Its command is not on the PATH servers are started with: why, with the PATH searched and the fix. */
+  commandNotFound?: string;
+}
+
+export interface SlowStart {
+  /** From the session's start to the server's first answer. */
+  ms: number;
+  /** When that start was (ISO). */
+  at: string;
+  /** What usually causes it, most likely first, each with its fix where there is one. */
+  causes: string[];
 }
 
 export interface ServerLimitsView {
   profile: LimitsProfile;
+  /**
+   * Names of the network variables (proxies, CA files, package indexes) set where Countersign runs that
+   * this server gets at its next start: names only, since a proxy URL can hold a password.
+   */
+  networkEnv?: string[];
   /** How each limit would stand at the next start on this machine (the probe's answer, never assumed). */
   enforcement: LimitsEnforcement;
   /** Of a running process: how its limits stand now (a change applies at its next start). */
@@ -384,6 +404,12 @@ export interface CountersignApi {
   listInlineApproval(): Promise<InlineApprovalClient[]>;
   /** Turns approval inside the client on or off for one client (by the name it gives). Audited. */
   setInlineApproval(client: string, enabled: boolean): Promise<void>;
+  /**
+   * Checks this setup and explains what it finds, each problem with its fix (`countersign doctor`): the
+   * broker, the data folder, every client entry, the servers, the sandbox, the keyring, the store, a team
+   * policy and the ports. Reads only.
+   */
+  runDoctor(opts?: ClientScanOptions): Promise<DoctorReport>;
   /** Returns the function that ends the subscription. */
   subscribe(listener: (event: BrokerEvent) => void): () => void;
 }

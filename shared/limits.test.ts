@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  isLooser, isTighter, isWithin, limitsProblems, NO_LIMITS, normalizePath, offerLimits, readOnly, summarizeEnforced,
+  isLooser, isTighter, isWithin, limitsProblems, NO_LIMITS, normalizePath, offerLimits, readOnly, sameLimits, summarizeEnforced,
   summarizeLimits, type LimitsEnforcement, type LimitsProfile,
 } from './limits.js';
 
@@ -55,6 +55,20 @@ describe('isLooser / isTighter', () => {
     expect(isTighter(approved, { ...approved, passEnv: ['GITHUB_TOKEN'] })).toBe(true);
   });
 
+  it('taking the network variables away tightens; giving them back, or any one of them, loosens', () => {
+    const none = { ...approved, noPassEnv: ['*'] };
+    const noProxy = { ...approved, noPassEnv: ['HTTPS_PROXY', 'https_proxy'] };
+    expect(isTighter(none, approved)).toBe(true);
+    expect(isTighter(noProxy, approved)).toBe(true);
+    expect(isLooser(approved, none)).toBe(true);
+    expect(isLooser(noProxy, none)).toBe(true);
+    expect(isLooser({ ...none, passEnv: ['NODE_EXTRA_CA_CERTS'] }, none)).toBe(true);
+    expect(isLooser(none, noProxy)).toBe(false);
+    // A network variable named in passEnv passes whatever noPassEnv says: naming it there is no change.
+    expect(sameLimits({ ...approved, passEnv: ['HTTPS_PROXY'] }, approved)).toBe(true);
+    expect(limitsProblems({ ...approved, noPassEnv: ['*', 'HTTPS_PROXY', 'BAD-NAME'] })).toEqual(["'BAD-NAME' is not a variable name"]);
+  });
+
   it('a mixed change (tighter here, looser there) is looser: it needs consent', () => {
     const mixed = fs(['/home/ann/docs'], [], 'unrestricted');
     expect(isLooser(mixed, approved)).toBe(true);
@@ -76,6 +90,8 @@ describe('summaries', () => {
     expect(summarizeLimits(fs([]), home)).toBe('no files');
     expect(summarizeLimits({ ...NO_LIMITS, passEnv: ['A', 'B'] })).toBe('env +A, +B');
     expect(summarizeLimits(NO_LIMITS)).toBe('no limits');
+    expect(summarizeLimits({ ...NO_LIMITS, noPassEnv: ['*'] })).toBe('no network variables');
+    expect(summarizeLimits({ ...NO_LIMITS, noPassEnv: ['HTTPS_PROXY'] })).toBe('env without HTTPS_PROXY');
   });
 
   it('says enforced only when every asked limit is', () => {

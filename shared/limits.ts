@@ -2,6 +2,7 @@
 // pure logic around it: is a change looser (consent again) or tighter (applies at once), how it reads
 // on a badge, and the defaults Countersign offers (never applies on its own).
 // Processes are not a setting: wherever the sandbox works, every server runs in its own PID namespace.
+import { ALL_NETWORK_ENV, defaultNetworkEnv, passedEnvNames } from './network-env.js';
 
 /** 'none' or everything. A host allowlist may come later; it is not built yet. */
 export type NetworkLimit = 'none' | 'unrestricted';
@@ -18,6 +19,11 @@ export interface LimitsProfile {
   filesystem: 'host' | FilesystemLimit;
   /** Names of Countersign's own environment variables passed on besides the scrubbed set. */
   passEnv: string[];
+  /**
+   * Network variables (proxies, CA files, package indexes: network-env.ts) that pass by default and
+   * this server does not get; `*` for all of them. Absent: it gets every one that is set.
+   */
+  noPassEnv?: string[];
 }
 
 export const NO_LIMITS: LimitsProfile = { network: 'unrestricted', filesystem: 'host', passEnv: [] };
@@ -99,6 +105,7 @@ export function limitsProblems(limits: LimitsProfile): string[] {
     }
   }
   for (const name of limits.passEnv) if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) problems.push(`'${name}' is not a variable name`);
+  for (const name of limits.noPassEnv ?? []) if (name !== ALL_NETWORK_ENV && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) problems.push(`'${name}' is not a variable name`);
   return problems;
 }
 
@@ -109,7 +116,9 @@ function covered(path: string, roots: string[]): boolean {
 /** True when `next` lets the server do anything `approved` did not: it needs the person's consent again. */
 export function isLooser(next: LimitsProfile, approved: LimitsProfile): boolean {
   if (next.network === 'unrestricted' && approved.network === 'none') return true;
-  if (next.passEnv.some((n) => !approved.passEnv.includes(n))) return true;
+  // The network variables count as passed unless taken away (noPassEnv).
+  const passed = new Set(passedEnvNames(approved));
+  if (passedEnvNames(next).some((n) => !passed.has(n))) return true;
   if (approved.filesystem === 'host') return false;
   if (next.filesystem === 'host') return true;
   const { read, write } = approved.filesystem;
@@ -151,6 +160,10 @@ export function summarizeLimits(limits: LimitsProfile, home?: string): string {
     if (write.length) parts.push(`writes ${write.map((p) => displayPath(p, home)).join(', ')}`);
   }
   if (limits.passEnv.length) parts.push(`env +${limits.passEnv.join(', +')}`);
+  if (limits.noPassEnv?.length) {
+    const kept = defaultNetworkEnv(limits.noPassEnv).filter((n) => !limits.passEnv.includes(n));
+    parts.push(kept.length ? `env without ${limits.noPassEnv.join(', ')}` : 'no network variables');
+  }
   return parts.length ? parts.join(' · ') : 'no limits';
 }
 

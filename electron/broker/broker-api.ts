@@ -27,8 +27,19 @@ import type { LimitsProfile } from '../../shared/limits.js';
 import { limitsView, setRunWithoutLimits, setServerLimits } from './server-limits.js';
 import { runsWithoutLimits } from './trust/run-without-limits.js';
 import { confirmUnsealed, discardUnsealed, listUnsealed, storeWarnings } from './store/unsealed-grants.js';
+import { commandNotFound } from './explain/command-lookup.js';
+import type { DoctorReport } from '../../shared/doctor.js';
 
 export const VERSION = '0.1.0';
+
+const withSlowStart = (note: ServerView['slowStart']) => (note ? { slowStart: note } : {});
+
+/** Looked up as a start would (server-process.ts): its own PATH if it sets one, else the one servers inherit. */
+function withMissingCommand(config: ServerConfig): Pick<ServerView, 'commandNotFound'> {
+  if (!('command' in config)) return {};
+  const why = commandNotFound(config.command, config.env?.PATH ?? process.env.PATH, config.cwd ?? process.cwd());
+  return why ? { commandNotFound: why } : {};
+}
 
 export class BrokerApi implements CountersignApi {
   constructor(private readonly core: Broker, private readonly actor: Actor) {}
@@ -98,6 +109,8 @@ export class BrokerApi implements CountersignApi {
         limits: limitsView(config, support, core.lastTools.get(name) ?? [], core.runningLimits(name)[0], {
           home: core.opts.home, hide: core.sandboxHide(config), runsWithoutLimits: runsWithoutLimits(core.seal, name, config),
         }),
+        ...withSlowStart(core.startTimes.note(name, config, process.env)),
+        ...withMissingCommand(config),
       };
     });
   }
@@ -114,6 +127,7 @@ export class BrokerApi implements CountersignApi {
     core.store.removeServer(name);
     core.trust.forget(name);
     core.lastTools.delete(name);
+    core.startTimes.forget(name);
     core.record({ kind: 'server', actor: this.actor, server: name, what: 'server removed, with its trust, records and rules', details: redactConfig(config), decision: 'deny' });
     await core.closeSessionsOf(name, 'server removed');
     core.emit({ type: 'servers-changed' });
@@ -167,7 +181,8 @@ export class BrokerApi implements CountersignApi {
     const before = core.store.getSettings();
     core.store.updateSettings(patch);
     if (patch.approvalTimeoutSeconds !== undefined) delete core.opts.approvalTimeoutSeconds;
-    const policy = patch.policyPath !== undefined && patch.policyPath !== before.policyPath;
+    // Recorded even when unchanged: setting it again confirms one written by hand (doctor reads the log).
+    const policy = patch.policyPath !== undefined;
     core.record({
       kind: 'settings', actor: this.actor, server: '*',
       what: policy ? `team policy file set to ${patch.policyPath}` : 'settings changed',
@@ -270,6 +285,11 @@ export class BrokerApi implements CountersignApi {
     this.core.paused = paused;
     this.core.record({ kind: 'settings', actor: this.actor, server: '*', what: paused ? 'paused: every call is denied' : 'resumed', details: { paused }, decision: paused ? 'deny' : 'allow' });
     this.core.emit({ type: 'status-changed' });
+  }
+
+  async runDoctor(opts?: ClientScanOptions): Promise<DoctorReport> {
+    const [{ coreContext }, { doctorReport }] = await Promise.all([import('./doctor/core-context.js'), import('./doctor/report.js')]);
+    return doctorReport(coreContext(this.core, this, opts));
   }
 
   async listInlineApproval(): Promise<InlineApprovalClient[]> {

@@ -5,6 +5,7 @@ import { Broker, type BrokerOptions } from './broker.js';
 import { ensureDataDir, reportsSocketPath, socketPath } from './data-dir.js';
 import { BrokerHttpServer, isLoopbackHost } from './http/broker-http-server.js';
 import { acquireInstanceLock } from './instance-lock.js';
+import { explainListenError } from './explain/port-in-use.js';
 import { LocalSocketServer } from './local-socket-server.js';
 import { publishSocketSecret } from './local-socket/run-secret.js';
 import { loadOrCreateToken } from './token-file.js';
@@ -67,7 +68,10 @@ export async function startBroker(opts: HostOptions): Promise<RunningBroker> {
       maxBodyBytes: opts.maxMessageBytes,
       idleTimeoutMs: opts.sessionIdleSeconds === undefined ? undefined : opts.sessionIdleSeconds * 1000,
     });
-    const { host, port } = await http.listen();
+    // A port in use names who holds it, with the fix (explain/port-in-use.ts).
+    const { host, port } = await http.listen().catch((err: unknown) => {
+      throw explainListenError(err, opts.host ?? '127.0.0.1', opts.port ?? 0) ?? err;
+    });
     cleanups.push(() => http.close());
     const shownHost = isLoopbackHost(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
     const baseUrl = `http://${shownHost}:${port}`;

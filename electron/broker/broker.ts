@@ -49,6 +49,7 @@ import type { SandboxOptions } from './server-process.js';
 import { assertLimitsEnforceable } from './server-limits.js';
 import { defaultKeyDir } from './store/key-vault.js';
 import { runsWithoutLimits } from './trust/run-without-limits.js';
+import { StartTimes } from './doctor/slow-start.js';
 
 export { VERSION } from './broker-api.js';
 
@@ -81,6 +82,8 @@ export interface BrokerOptions {
   clientsProject?: string;
   /** What sandbox works here; probed once per process when omitted (replaceable in tests). */
   sandbox?: Promise<SandboxSupport>;
+  /** Milliseconds, for how long servers take to start (replaceable in tests). */
+  clock?: () => number;
 }
 
 const QUIET_EVENTS: ReadonlySet<BrokerEvent['type']> = new Set(['pending-added', 'pending-removed', 'log-appended', 'clients-changed', 'launch-requests-changed']);
@@ -122,6 +125,8 @@ export class Broker {
   /** Each server's last complete tool listing, as a client (or a probe) saw it. */
   readonly lastTools = new Map<string, ToolDefinition[]>();
   readonly lastErrors = new Map<string, string>();
+  /** How long each server's last start took to answer (a note past 10 s). */
+  readonly startTimes: StartTimes;
   readonly warnings: string[] = [];
   /** Each open session's server process: the limits it started under (read at every decision). */
   private readonly running = new Map<string, () => LimitsInForce | undefined>();
@@ -132,6 +137,7 @@ export class Broker {
   endpoints: Pick<BrokerStatus, 'httpUrl' | 'mcpUrlTemplate'> = {};
 
   constructor(readonly opts: BrokerOptions) {
+    this.startTimes = new StartTimes(opts.clock);
     // Temp files of writes that were killed midway (only their writer could finish them, and it is gone).
     cleanTmpLeftovers(opts.dataDir);
     this.seal = GrantSeal.open(opts.dataDir, opts.env ?? process.env, (w) => this.warn(w));
@@ -540,13 +546,22 @@ export class Broker {
   private sessionEvents(serverName: string, clientKey: string) {
     const history = this.history(clientKey);
     history.sessions += 1;
+    const took = this.startTimes.begin();
+    let answered = false;
     return {
       onListed: (tools: ToolDefinition[]): void => {
         this.lastTools.set(serverName, tools);
         this.trust.onListing(serverName, tools);
         this.emit({ type: 'servers-changed' });
       },
-      onInitialized: (result: Record<string, unknown>): void => this.trust.onInitialized(serverName, result),
+      onInitialized: (result: Record<string, unknown>): void => {
+        // The first answer of this session's server: how long its start took (a note past 10 s).
+        if (!answered) {
+          answered = true;
+          if (this.startTimes.record(serverName, took())) this.emit({ type: 'servers-changed' });
+        }
+        this.trust.onInitialized(serverName, result);
+      },
       rewrite: (tools: ToolDefinition[]): ToolDefinition[] | undefined => this.trust.filterForClient(serverName, tools),
       onClosed: (s: BrokerSession): void => {
         this.sessions.delete(s);

@@ -6,6 +6,7 @@ import type { CountersignApi } from '../../shared/api.js';
 import { isApiMethod, parseApiArgs } from '../../shared/api-schema.js';
 import { ErrorCode, errorResponse, isRequest } from '../../shared/jsonrpc.js';
 import { badLineResponse, LineTransport } from './line-transport.js';
+import { explainDiskError } from './explain/disk-error.js';
 
 /** API calls carry no tool arguments: a small line cap keeps a confused peer cheap. */
 const MAX_API_LINE_BYTES = 4 * 1024 * 1024;
@@ -34,7 +35,8 @@ export function serveLocalApi(socket: Socket, api: CountersignApi): void {
     const fn = api[method] as (...args: unknown[]) => Promise<unknown>;
     fn.apply(api, parsed.args).then(
       (value) => reply({ jsonrpc: '2.0', id, result: { value: value ?? null } }),
-      (err: unknown) => reply(errorResponse(id, ErrorCode.InternalError, err instanceof Error ? err.message : String(err))),
+      // A refused write (read-only, full disk) as its sentence with the fix, not the bare errno text.
+      (err: unknown) => reply(errorResponse(id, ErrorCode.InternalError, explainDiskError(err)?.message ?? (err instanceof Error ? err.message : String(err)))),
     );
   };
   void lines.start();

@@ -9,6 +9,7 @@ import {
   isLooser, limitsProblems, NO_LIMITS, offerLimits, sameLimits, summarizeEnforced, summarizeLimits, unenforcedLimits, type LimitsProfile, type SandboxSupport,
 } from '../../shared/limits.js';
 import type { LimitsInForce } from '../../shared/enforced-limits.js';
+import { networkEnvSet } from '../../shared/network-env.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import type { Broker } from './broker.js';
 import { hiddenFor, type HideSpec } from './sandbox/hidden-paths.js';
@@ -109,6 +110,8 @@ export interface LimitsViewOptions {
   hide?: HideSpec;
   /** The person let it run without limits this machine cannot enforce. */
   runsWithoutLimits?: boolean;
+  /** The environment servers inherit from (for the names of the network variables it gets). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** What the server screen shows: the limits, how they would stand here, how they stand in a running process. */
@@ -122,8 +125,10 @@ export function limitsView(config: ServerConfig, support: SandboxSupport, tools:
   const unenforced = unenforcedLimits(enforcement).length
     ? { reason: enforcement.reason ?? 'no sandbox', ...(enforcement.fix ? { fix: enforcement.fix } : {}), runsWithoutLimits: !!opts.runsWithoutLimits }
     : undefined;
+  const env = opts.env ?? process.env;
   return {
     profile,
+    networkEnv: networkEnvSet(Object.keys(env).filter((k) => env[k] !== undefined), profile, process.platform),
     enforcement,
     badge: summarizeEnforced(profile, enforcement, home),
     hidden: opts.hide && !unenforced ? hiddenFor(profile, support, opts.hide) : [],

@@ -12,6 +12,7 @@ import { LineTransport } from '../broker/line-transport.js';
 import { openSocket } from '../broker/relay-mode/attached-upstream.js';
 import { readSocketSecret, unreadableSecret } from '../broker/local-socket/secret-file.js';
 import { proveApiPeer } from '../broker/local-socket/api-handshake.js';
+import { explainDiskError, folderClosedText } from '../broker/explain/disk-error.js';
 
 export type CoreApi = Omit<CountersignApi, 'subscribe'>;
 export type CoreWhere = 'broker' | 'in-process';
@@ -21,11 +22,11 @@ export class CoreRefusal extends Error {
   override name = 'CoreRefusal';
 }
 
-/** The API with every refusal as a CoreRefusal, whichever way the core was reached. */
-function refusalsAsCoreRefusal(api: CoreApi): CoreApi {
+/** The API with every refusal as a CoreRefusal, whichever way the core was reached (a refused write with its fix). */
+function refusalsAsCoreRefusal(api: CoreApi, dataDir: string): CoreApi {
   return Object.fromEntries(API_METHODS.map((m) => [m, (...args: unknown[]) =>
     (api[m] as (...a: unknown[]) => Promise<unknown>).apply(api, args).catch((err: unknown) => {
-      throw new CoreRefusal(err instanceof Error ? err.message : String(err));
+      throw new CoreRefusal(explainDiskError(err, dataDir)?.message ?? (err instanceof Error ? err.message : String(err)));
     })])) as unknown as CoreApi;
 }
 
@@ -33,7 +34,7 @@ export async function withCore<T>(dataDir: string, fn: (api: CoreApi, where: Cor
   const remote = await connectToBroker(dataDir);
   if (remote) {
     try {
-      return await fn(refusalsAsCoreRefusal(remote.api), 'broker');
+      return await fn(refusalsAsCoreRefusal(remote.api, dataDir), 'broker');
     } finally {
       remote.close();
     }
@@ -45,7 +46,7 @@ export async function withCore<T>(dataDir: string, fn: (api: CoreApi, where: Cor
   const { Broker } = await import('../broker/broker.js');
   const broker = new Broker({ dataDir, onWarning: (text) => process.stderr.write(`countersign: ${escapeControl(text)}\n`) });
   try {
-    return await fn(refusalsAsCoreRefusal(broker.apiFor('cli')), 'in-process');
+    return await fn(refusalsAsCoreRefusal(broker.apiFor('cli'), dataDir), 'in-process');
   } finally {
     await broker.close();
     lock.release();
@@ -65,6 +66,9 @@ async function connectToBroker(dataDir: string): Promise<{ api: CoreApi; close()
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ECONNREFUSED') return undefined;
     if (code === 'EACCES' || code === 'EPERM') {
+      // Often the folder itself, not the socket: another user's data folder.
+      const closed = folderClosedText(dataDir);
+      if (closed) throw new CoreRefusal(closed);
       throw new CoreRefusal(`this process may not reach Countersign's broker at ${path} (${code}). Run it as the user who runs Countersign.`);
     }
     throw err;

@@ -13,6 +13,7 @@ countersign connect <server> [--client <id>]
 ${SERVERS_USAGE}
 ${CLIENTS_USAGE}
 countersign log [--json] [--follow] [--verify] [--show-secrets]
+countersign doctor [--json] [--project DIR]   (checks this setup and explains each problem with its fix)
 
 Every command takes --data-dir DIR (else COUNTERSIGN_HOME, else the app's data folder).`;
 
@@ -51,38 +52,47 @@ const COMMANDS: Record<string, Command> = {
   clients: async (sub, dataDir) => (await import('./clients.js')).runClients(sub, dataDir),
   wrap: async (sub, dataDir) => (await import('./wrap.js')).runWrap(sub, dataDir),
   unwrap: async (sub, dataDir) => (await import('./wrap.js')).runUnwrap(sub, dataDir),
+  doctor: async (sub, dataDir) => (await import('./doctor.js')).runDoctor(sub, dataDir),
 };
 
-async function dispatch(argv: string[], opts: CliOptions): Promise<number> {
-  const { dataDir: flag, rest } = splitDataDir(argv);
-  const [command, ...sub] = rest;
+async function dispatch(command: string | undefined, sub: string[], dataDir: string, opts: CliOptions): Promise<number> {
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(USAGE + '\n');
     return command === undefined ? 1 : 0;
   }
   const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (!run) throw new UsageError(`unknown command '${command}'`);
-  return run(sub, resolveDataDir({ flag }), opts);
+  return run(sub, dataDir, opts);
 }
 
-/** Runs one command; resolves to its exit code. Errors are printed here, never thrown. */
+/**
+ * Runs one command; resolves to its exit code. Errors are printed here, never thrown: an expected one
+ * as its sentence (with its fix), an unexpected one as one line and the file that holds its stack.
+ */
 export async function runCli(argv: string[], opts: CliOptions): Promise<number> {
+  const { dataDir: flag, rest } = splitDataDir(argv);
+  const [command, ...sub] = rest;
+  const dataDir = resolveDataDir({ flag });
   try {
-    return await dispatch(argv, opts);
+    return await dispatch(command, sub, dataDir, opts);
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`countersign: ${err.message}\n\n${USAGE}\n`);
       return 64;
     }
     // Loaded only now: these modules are heavy, and `connect` must start light.
-    const [{ SettingsError }, { InstanceLockError }, { CoreRefusal }] = await Promise.all([
-      import('../broker/settings-store.js'), import('../broker/instance-lock.js'), import('./core-client.js'),
-    ]);
-    if (err instanceof SettingsError || err instanceof InstanceLockError || err instanceof CoreRefusal) {
-      process.stderr.write(`countersign: ${err.message}\n`);
+    const { explainCliError } = await import('./cli-errors.js');
+    const explained = await explainCliError(err, dataDir);
+    if (explained) {
+      process.stderr.write(`countersign: ${explained}\n`);
       return 1;
     }
-    process.stderr.write(`countersign: ${(err as Error).stack ?? String(err)}\n`);
+    const [{ writeCrashLog }, { VERSION }] = await Promise.all([import('./crash-log.js'), import('../broker/broker-api.js')]);
+    const file = writeCrashLog(err, command, dataDir, VERSION);
+    const first = (err instanceof Error ? err.message : String(err)).split('\n')[0];
+    process.stderr.write(file
+      ? `countersign: unexpected error: ${first}. The details are in ${file}; please include them if you report it.\n`
+      : `countersign: unexpected error: ${(err as Error).stack ?? String(err)}\n`);
     return 1;
   }
 }

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import type { ServerView } from '../../shared/api.js';
 import { escapeControl as e, terminalJson } from '../../shared/escape.js';
 import { isLooser, NO_LIMITS, sameLimits, summarizeLimits, type LimitsProfile } from '../../shared/limits.js';
+import { ALL_NETWORK_ENV } from '../../shared/network-env.js';
 import { lastFlag, UsageError, type ParsedArgs } from './args.js';
 import { confirm } from './confirm.js';
 import type { CoreApi } from './core-client.js';
@@ -12,7 +13,7 @@ import { launchText } from './server-text.js';
 
 /** Flags that set limits (for `servers add` and `servers limits`). */
 export const LIMIT_VALUES = ['read-only', 'write', 'pass-env'];
-export const LIMIT_BOOLEANS = ['no-network', 'network', 'all-files', 'no-files', 'no-pass-env', 'offered'];
+export const LIMIT_BOOLEANS = ['no-network', 'network', 'all-files', 'no-files', 'no-pass-env', 'no-network-env', 'network-env', 'offered'];
 /** The person's override where this machine cannot enforce the limits, and taking it back. */
 export const OVERRIDE_BOOLEANS = ['run-without-limits', 'require-limits'];
 
@@ -36,8 +37,12 @@ export function limitsFromFlags(args: ParsedArgs, base: LimitsProfile, cwd = pro
   if (fsFlags[0] === 'paths') next.filesystem = { read, write };
   if (fsFlags[0] === 'none') next.filesystem = { read: [], write: [] };
   if (fsFlags[0] === 'all') next.filesystem = 'host';
-  if (args.flags.has('pass-env')) next.passEnv = args.flags.get('pass-env')!;
+  if (args.bools.has('network-env') && (args.bools.has('no-network-env') || args.bools.has('no-pass-env'))) throw new UsageError('give --network-env or --no-network-env/--no-pass-env, not both');
+  // --no-pass-env: only the essentials (PATH, HOME…), not even the network variables; then --pass-env's names.
   if (args.bools.has('no-pass-env')) next.passEnv = [];
+  if (args.bools.has('no-pass-env') || args.bools.has('no-network-env')) next.noPassEnv = [ALL_NETWORK_ENV];
+  if (args.bools.has('network-env')) delete next.noPassEnv;
+  if (args.flags.has('pass-env')) next.passEnv = args.flags.get('pass-env')!;
   return next;
 }
 
@@ -63,6 +68,7 @@ export function limitsText(s: ServerView): string {
     `  network:    ${p.network === 'none' ? 'none' : 'unrestricted (a host allowlist is not built yet)'}`,
     `  files:      ${files}`,
     `  env:        the scrubbed environment${p.passEnv.length ? ` plus ${p.passEnv.map((x) => e(x)).join(', ')}` : ''}`,
+    `  network variables: ${networkEnvLine(v)}`,
     `Enforced here by ${v.enforcement.sandbox === 'none' ? 'nothing: NOT SANDBOXED' : v.enforcement.sandbox}${v.enforcement.reason ? ` (${e(v.enforcement.reason)})` : ''}:`,
     stateLine('network', v.enforcement.network),
     stateLine('files', v.enforcement.filesystem),
@@ -87,6 +93,15 @@ export function limitsText(s: ServerView): string {
     lines.push(`  accept with: countersign servers limits ${e(s.name)} --offered`);
   }
   return lines.join('\n') + '\n';
+}
+
+/** Names only: a proxy or index URL can hold a password. */
+function networkEnvLine(v: NonNullable<ServerView['limits']>): string {
+  const taken = v.profile.noPassEnv ?? [];
+  const set = v.networkEnv ?? [];
+  const passed = set.length ? `${set.map((x) => e(x)).join(', ')} (values not shown)` : 'none is set where Countersign runs';
+  if (taken.includes(ALL_NETWORK_ENV)) return 'not passed (--no-pass-env); give them back with --network-env';
+  return `${passed}${taken.length ? `; not passed: ${taken.map((x) => e(x)).join(', ')}` : ''}; take them away with --no-network-env`;
 }
 
 export async function runLimits(api: CoreApi, s: ServerView, args: ParsedArgs): Promise<number> {

@@ -76,3 +76,11 @@ export function changesText(changes: ServerChanges): string {
   }
   return lines.join('\n') + '\n';
 }
+
+/** A command not on PATH, and a start past 10 s: how long, and what usually causes it. */
+export function slowStartText(server: ServerView): string {
+  const missing = server.commandNotFound ? `It will not start: ${e(server.commandNotFound)}\n` : '';
+  const slow = server.slowStart;
+  if (!slow) return missing;
+  return missing + [`Its last start took ${Math.round(slow.ms / 1000)} s to answer (clients often give up after 60 s). What usually causes it:`, ...slow.causes.map((c) => `  - ${e(c)}`)].join('\n') + '\n';
+}

@@ -8,7 +8,7 @@ import { keyValues, lastFlag, parseArgs, UsageError, type ParsedArgs } from './a
 import { confirm } from './confirm.js';
 import { withCore, type CoreApi } from './core-client.js';
 import { runReview } from './server-review.js';
-import { launchText, pinText, toolsText } from './server-text.js';
+import { launchText, pinText, slowStartText, toolsText } from './server-text.js';
 import { SERVERS_USAGE } from './usage.js';
 import { LIMIT_BOOLEANS, LIMIT_VALUES, limitsForAdd, limitsText, OVERRIDE_BOOLEANS, runLimits } from './server-limits.js';
 import { summarizeLimits } from '../../shared/limits.js';
@@ -38,7 +38,7 @@ export async function runServers(argv: string[], dataDir: string): Promise<numbe
     case 'show':
       return withCore(dataDir, async (api) => {
         const s = await view(api, name!);
-        say(args.bools.has('json') ? terminalJson(s, 2) + '\n' : launchText(s.name, s.launch) + limitsText(s) + toolsText(s) + pinText(s));
+        say(args.bools.has('json') ? terminalJson(s, 2) + '\n' : launchText(s.name, s.launch) + limitsText(s) + toolsText(s) + pinText(s) + slowStartText(s));
         return 0;
       });
     case 'approve':
@@ -102,8 +102,13 @@ async function add(args: ParsedArgs, name: string, dataDir: string): Promise<num
   }
   if ('url' in config && limitsForAdd(args)) throw new UsageError('limits apply to servers Countersign starts on this machine, not to a --url server');
   const clean = parseServerConfig(JSON.parse(JSON.stringify(config)));
-  await withCore(dataDir, (api) => api.addServer(name, clean));
+  // The core looks the command up on the PATH it starts servers with (the broker's): said at once.
+  const added = await withCore(dataDir, async (api) => {
+    await api.addServer(name, clean);
+    return view(api, name);
+  });
   say(`Added ${q(name)}. It starts untrusted: every call asks until you trust it.\n`);
+  if (added.commandNotFound) process.stderr.write(`countersign: warning: ${escapeControl(added.commandNotFound)}\n`);
   if ('command' in clean) say(`It will not start until you approve its command line: countersign servers approve ${escapeControl(name)} (or in the UI).\n`);
   if ('command' in clean && clean.limits) say(`Its limits: ${escapeControl(summarizeLimits(clean.limits))} (see: countersign servers limits ${escapeControl(name)}).\n`);
   return 0;
@@ -112,7 +117,7 @@ async function add(args: ParsedArgs, name: string, dataDir: string): Promise<num
 async function list(args: ParsedArgs, dataDir: string): Promise<number> {
   const servers = await withCore(dataDir, (api) => api.listServers());
   if (args.bools.has('json')) {
-    const out = servers.map((s) => ({ name: s.name, trusted: s.trusted, status: s.status, config: s.config, limits: 'command' in s.config && s.config.limits ? s.limits?.badge : undefined }));
+    const out = servers.map((s) => ({ name: s.name, trusted: s.trusted, status: s.status, config: s.config, limits: 'command' in s.config && s.config.limits ? s.limits?.badge : undefined, slowStart: s.slowStart, commandNotFound: s.commandNotFound }));
     say(terminalJson(out, 2) + '\n');
     return 0;
   }
@@ -123,7 +128,7 @@ async function list(args: ParsedArgs, dataDir: string): Promise<number> {
   for (const s of servers) {
     const c = s.config;
     const target = 'url' in c ? c.url : [c.command, ...(c.args ?? [])].join(' ');
-    say(`${escapeControl(s.name)}\t${s.trusted ? 'trusted' : 'untrusted'}\t${escapeControl(target)}${'command' in c && c.limits && s.limits ? `\t${escapeControl(s.limits.badge)}` : ''}\n`);
+    say(`${escapeControl(s.name)}\t${s.trusted ? 'trusted' : 'untrusted'}\t${escapeControl(target)}${'command' in c && c.limits && s.limits ? `\t${escapeControl(s.limits.badge)}` : ''}${s.commandNotFound ? '\tcommand not found (countersign doctor)' : ''}${s.slowStart ? `\tslow start: ${Math.round(s.slowStart.ms / 1000)} s (countersign doctor)` : ''}\n`);
   }
   return 0;
 }

@@ -36,7 +36,7 @@ export const CONSENT_POLICY = {
   addServer: 'consent', importServers: 'consent', approveLaunch: 'consent', pinServer: 'consent', setLimits: 'ask-if',
   // Letting a server run without limits this machine cannot enforce asks; requiring them again only takes away.
   setRunWithoutLimits: 'ask-if',
-  listClients: 'free', previewWrap: 'free', previewUnwrap: 'free', wrapClient: 'consent', unwrapClient: 'consent',
+  listClients: 'free', previewWrap: 'free', previewUnwrap: 'free', wrapClient: 'consent', unwrapClient: 'consent', runDoctor: 'free',
   setTrust: 'ask-if', unpinServer: 'ask-if', reviewChanges: 'ask-if', updateSettings: 'ask-if', decide: 'ask-if', updateRule: 'ask-if',
   // Confirming a grant written by hand makes it take effect; discarding one only takes it away.
   listUnsealed: 'free', discardUnsealed: 'free', confirmUnsealed: 'consent',

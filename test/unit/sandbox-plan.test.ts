@@ -216,6 +216,33 @@ describe('the pieces around it', () => {
     expect(descendantsOf(13, procs)).toEqual([]);
   });
 
+  it('lets a limited server read the CA files its inherited network variables name, and nothing its own env names', () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'cs-ca-')));
+    try {
+      const ca = join(dir, 'corp-ca.pem');
+      const certs = join(dir, 'certs');
+      const own = join(dir, 'secret.pem');
+      writeFileSync(ca, 'pem');
+      writeFileSync(own, 'secret');
+      mkdirSync(certs);
+      const env = { ...source, NODE_EXTRA_CA_CERTS: ca, SSL_CERT_DIR: `${certs}:${join(dir, 'absent')}`, REQUESTS_CA_BUNDLE: 'relative.pem' };
+      const limited: LimitsProfile = { network: 'unrestricted', filesystem: { read: [], write: [] }, passEnv: [] };
+      const plan = planLaunch({ command: NODE, args: [], env: { PIP_CERT: own } }, { limits: limited, support: bwrap, source: env, platform: 'linux', fs: fakeFs });
+      expect(plan.runtimePaths).toEqual(expect.arrayContaining([ca, certs]));
+      expect(plan.runtimePaths).not.toContain(own);
+      expect(plan.runtimePaths.some((p) => p.includes('absent') || p.includes('relative'))).toBe(false);
+      const binds = flagPairs(plan.args, '--ro-bind');
+      expect(binds).toEqual(expect.arrayContaining([ca, certs]));
+      expect(plan.env.NODE_EXTRA_CA_CERTS).toBe(ca);
+      // Taken away: not passed, and not mounted either.
+      const without = planLaunch({ command: NODE, args: [] }, { limits: { ...limited, noPassEnv: ['*'] }, support: bwrap, source: env, platform: 'linux', fs: fakeFs });
+      expect(without.runtimePaths).not.toContain(ca);
+      expect(without.env).not.toHaveProperty('NODE_EXTRA_CA_CERTS');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('passes on the variables the person named, and no others', () => {
     expect(scrubbedEnv(undefined, { PATH: '/b', GITHUB_TOKEN: 't', OTHER: 'o' }, 'linux', ['GITHUB_TOKEN'])).toEqual({ PATH: '/b', GITHUB_TOKEN: 't' });
   });

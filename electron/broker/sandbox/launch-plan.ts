@@ -10,7 +10,7 @@ import { bwrapArgs } from './bwrap-args.js';
 import type { SandboxSupport } from './detect.js';
 import { maskHidden, realFs, type HideSpec, type RealFs } from './hidden-paths.js';
 import { limitedMounts, type FsView } from './mounts.js';
-import { programPaths, resolveCommand, runtimePaths } from './runtime-paths.js';
+import { networkEnvPaths, programPaths, resolveCommand, runtimePaths } from './runtime-paths.js';
 import { sandboxExecArgs } from './sbpl.js';
 import { TREE_MARKER } from './tree-sweep.js';
 
@@ -126,7 +126,8 @@ export function planLaunch(spec: LaunchSpec, opts: PlanOptions): LaunchPlan {
     if (!opts.allowUnenforced) throw new LimitsUnenforceable(limits, enforcement, opts.server);
     enforcement.runsWithoutLimits = true;
   }
-  const env = scrubbedEnv(spec.env, opts.source ?? process.env, platform, limits.passEnv);
+  const source = opts.source ?? process.env;
+  const env = scrubbedEnv(spec.env, source, platform, limits.passEnv, limits.noPassEnv);
   const cwd = spec.cwd ?? process.cwd();
   const resolved = resolveCommand(spec.command, env.PATH, cwd);
   // Fail as spawn itself would, before any sandbox could blur the reason.
@@ -148,7 +149,10 @@ export function planLaunch(spec: LaunchSpec, opts: PlanOptions): LaunchPlan {
   }
   if (fsLimit !== 'host') {
     for (const p of [...fsLimit.read, ...fsLimit.write]) if (!existsSync(p)) throw new LaunchRefused(`the path ${p} in its limits does not exist`);
-    result.runtimePaths = [...runtimePaths(resolved!), ...programPaths(args, cwd)];
+    // The CA files named by the network variables it inherits, too: without them the variable is of no
+    // use inside. (A path in its own configured env is the person's to add to its read paths.)
+    const inherited = scrubbedEnv(undefined, source, platform, [], limits.noPassEnv);
+    result.runtimePaths = [...new Set([...runtimePaths(resolved!), ...programPaths(args, cwd), ...networkEnvPaths(inherited)])];
   }
   const home = env.HOME ?? homedir();
   if (support.kind === 'sandbox-exec') {

@@ -34,9 +34,6 @@ export interface NpmPreparerOptions {
 }
 
 const INSTALL_TIMEOUT_MS = 5 * 60_000;
-// The install may need a proxy, and that proxy's CA, to reach the registry; the server never gets these.
-const INSTALL_ENV = ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'NODE_EXTRA_CA_CERTS', 'npm_config_cafile'];
-const CA_FILES = ['NODE_EXTRA_CA_CERTS', 'npm_config_cafile'];
 
 /** npx's rule for which bin a package runs: the only one, or the one named like the package. */
 export function binOf(pkg: { name?: string; bin?: string | Record<string, string> }, wanted?: string): string {
@@ -106,9 +103,10 @@ export class NpmPreparer implements PackagePreparer {
     mkdirSync(staging, { recursive: true });
     mkdirSync(cache, { recursive: true });
     const npmrc = join(source.HOME ?? homedir(), '.npmrc');
-    // Registry and auth settings and CA files, as npx would use them.
-    const read = [npmrc, ...CA_FILES.map((n) => source[n] ?? '')].filter((p) => p.startsWith('/') && existsSync(p));
-    const limits: LimitsProfile = { network: 'unrestricted', filesystem: { read, write: [staging, cache] }, passEnv: INSTALL_ENV.filter((n) => source[n] !== undefined) };
+    // Registry and auth settings, as npx would use them. The proxy, registry and CA variables (and the
+    // CA files they name) pass by default, as to every server (scrub-env.ts, runtime-paths.ts).
+    const read = [npmrc].filter((p) => existsSync(p));
+    const limits: LimitsProfile = { network: 'unrestricted', filesystem: { read, write: [staging, cache] }, passEnv: [] };
     const args = [npmCli, 'install', '--prefix', staging, '--cache', cache, '--prefer-offline', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', pkgSpec];
     // These limits are Countersign's own care, not the person's: where no sandbox works, the install
     // runs as npx would (a server under unenforceable limits is refused before it gets here).

@@ -3,6 +3,7 @@
 // All of it is mounted read-only, and all of it is reported, so nothing is visible without being shown.
 import { accessSync, constants, existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
+import { NETWORK_ENV } from '../../../shared/network-env.js';
 
 /** The absolute path `command` runs, as a shell would find it; undefined when there is none. */
 export function resolveCommand(command: string, pathEnv: string | undefined, cwd: string): string | undefined {
@@ -77,4 +78,19 @@ function programPathsOf(file: string): string[] {
   }
   if (pkgJson && !paths.some((p) => pkgJson!.startsWith(`${p}/`))) paths.push(pkgJson);
   return paths;
+}
+
+/**
+ * The certificate files and folders the server's network variables name (NODE_EXTRA_CA_CERTS,
+ * SSL_CERT_FILE…): a sandbox must let it read them, or the variable is of no use. Absolute paths that
+ * exist only; SSL_CERT_DIR may list several folders.
+ */
+export function networkEnvPaths(env: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (const v of NETWORK_ENV) {
+    const value = v.path ? env[v.name] : undefined;
+    if (!value) continue;
+    for (const p of v.path === 'dir' ? value.split(delimiter) : [value]) if (isAbsolute(p) && existsSync(p)) out.push(p);
+  }
+  return [...new Set(out)];
 }

@@ -24,7 +24,7 @@ export class SafeModeError extends Error {
 export const SEALED_FILE = 'grants.sealed.json';
 
 /** The store files whose owner and mode are checked, besides the folder itself. */
-const STORE_FILES = ['settings.json', 'trust.json', SEALED_FILE, 'audit.jsonl'];
+export const STORE_FILES = ['settings.json', 'trust.json', SEALED_FILE, 'audit.jsonl'];
 
 
 const sha = z.string().regex(/^[0-9a-f]{64}$/);

@@ -3,6 +3,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { ClientId, ClientView } from '../../../shared/clients';
 import { useActions, useApi } from '../store/context';
+import { Checkup } from './Checkup';
 import { ClientCard } from './ClientCard';
 import { ClientReview, type Review } from './ClientReview';
 import { useClients } from './useClients';
@@ -94,6 +95,7 @@ export function ClientsScreen() {
           )}
         </section>
       ))}
+      <Checkup project={project} />
       {missing.length > 0 && (
         <details className="snippet">
           <summary>Not found here: {missing.map((c) => c.name).join(', ')}</summary>

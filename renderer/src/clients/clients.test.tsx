@@ -159,3 +159,35 @@ describe('empty queue', () => {
     expect(screen.getByRole('button', { name: 'Clients' }).getAttribute('aria-current')).toBe('page');
   });
 });
+
+describe('Checkup in the Clients view', () => {
+  it('shows doctor\'s findings, problems first with their fixes, what is fine folded away, and checks again on request', async () => {
+    const api = new FakeApi();
+    api.doctor.findings = [
+      { area: 'clients', code: 'client.node-missing', level: 'problem', summary: "Cursor's 'memory' runs /home/me/.nvm/versions/node/v22.9.0/bin/node, which no longer exists.", fix: 'countersign unwrap cursor && countersign wrap cursor' },
+      { area: 'sandbox', code: 'sandbox.none', level: 'warning', summary: 'No sandbox works here: bubblewrap is not installed.', fix: 'install bubblewrap' },
+      { area: 'ports', code: 'ports.none', level: 'ok', summary: 'No broker listens here.' },
+    ];
+    await openClients(api);
+    const checkup = await screen.findByRole('region', { name: 'Checkup' });
+    await waitFor(() => expect(within(checkup).getByText('1 problem, 1 warning.')).toBeTruthy());
+    const items = within(within(checkup).getByRole('list', { name: 'Findings' })).getAllByRole('listitem');
+    expect(items.map((i) => i.textContent)).toEqual([
+      expect.stringMatching(/^Problem: Cursor's 'memory' runs .*no longer exists\.Fix: countersign unwrap cursor && countersign wrap cursor$/),
+      expect.stringMatching(/^Warning: No sandbox works here.*Fix: install bubblewrap$/),
+    ]);
+    expect(within(checkup).getByText('What is fine (1)')).toBeTruthy();
+    api.doctor.findings = [];
+    await userEvent.click(within(checkup).getByRole('button', { name: 'Check again' }));
+    await waitFor(() => expect(within(checkup).getByText('No problems found.')).toBeTruthy());
+    expect(api.callsOf('runDoctor')).toHaveLength(2);
+  });
+
+  it('shows nothing with an older broker that has no checkup', async () => {
+    const api = new FakeApi();
+    api.unsupported.add('runDoctor');
+    await openClients(api);
+    await waitFor(() => expect(api.callsOf('runDoctor')).toHaveLength(1));
+    expect(screen.queryByRole('region', { name: 'Checkup' })).toBeNull();
+  });
+});

@@ -4,6 +4,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { LimitsEnforcement, LimitsProfile } from '../../../shared/limits';
 import { isLooser, readOnly, sameLimits, summarizeLimits } from '../../../shared/limits';
+import { ALL_NETWORK_ENV } from '../../../shared/network-env';
 import { useApi, useActions, useApp } from '../store/context';
 import type { UiServer } from '../store/normalize';
 import { VisibleText } from '../ui/VisibleText';
@@ -17,11 +18,12 @@ function rowsOf(p: LimitsProfile): Row[] | 'host' {
   return [...p.filesystem.read.map((path) => ({ path, write: false })), ...p.filesystem.write.map((path) => ({ path, write: true }))];
 }
 
-function profileOf(network: boolean, rows: Row[] | 'host', passEnv: string[]): LimitsProfile {
+function profileOf(network: boolean, rows: Row[] | 'host', passEnv: string[], noPassEnv: string[] | undefined): LimitsProfile {
   return {
     network: network ? 'unrestricted' : 'none',
     filesystem: rows === 'host' ? 'host' : { read: rows.filter((r) => !r.write).map((r) => r.path), write: rows.filter((r) => r.write).map((r) => r.path) },
     passEnv,
+    ...(noPassEnv?.length ? { noPassEnv } : {}),
   };
 }
 
@@ -41,8 +43,9 @@ export function LimitsPanel({ server }: { server: UiServer }) {
   if (!view || !draft) return null;
 
   const rows = rowsOf(draft);
-  const set = (next: Partial<{ network: boolean; rows: Row[] | 'host'; passEnv: string[] }>) =>
-    setDraft(profileOf(next.network ?? draft.network !== 'none', next.rows ?? rows, next.passEnv ?? draft.passEnv));
+  const set = (next: Partial<{ network: boolean; rows: Row[] | 'host'; passEnv: string[]; noPassEnv: string[] }>) =>
+    setDraft(profileOf(next.network ?? draft.network !== 'none', next.rows ?? rows, next.passEnv ?? draft.passEnv, next.noPassEnv ?? draft.noPassEnv));
+  const networkEnvOff = draft.noPassEnv?.includes(ALL_NETWORK_ENV) ?? false;
   const changed = !sameLimits(draft, view.profile) || JSON.stringify(draft) !== stored;
   const looser = isLooser(draft, view.profile);
   const e = view.enforcement;
@@ -80,6 +83,12 @@ export function LimitsPanel({ server }: { server: UiServer }) {
         <li>Files: {STATE_TEXT[e.filesystem]}</li>
         <li>Processes: {e.processes === 'enforced' ? 'enforced (its own PID namespace: the whole tree ends with it)' : STATE_TEXT[e.processes]}</li>
         <li>Environment: scrubbed{draft.passEnv.length ? <>, plus <VisibleText text={draft.passEnv.join(', ')} /></> : null}</li>
+        <li>
+          Network variables (proxies, CA certificates, package indexes):{' '}
+          {networkEnvOff ? 'not passed'
+            : view.networkEnv?.length ? <>passed: <VisibleText text={view.networkEnv.join(', ')} /> (names only: a proxy address can hold a password)</>
+              : 'none is set where Countersign runs'}
+        </li>
       </ul>
       {view.hidden && view.hidden.length > 0 && (
         <div className="small">
@@ -125,6 +134,10 @@ export function LimitsPanel({ server }: { server: UiServer }) {
             </div>
           </>
         )}
+        <label>
+          <input type="checkbox" checked={!networkEnvOff} onChange={(ev) => set({ noPassEnv: ev.target.checked ? [] : [ALL_NETWORK_ENV] })} />{' '}
+          Pass the network variables (proxies, CA certificates, package indexes)
+        </label>
         <label className="small">
           Also pass these variables of Countersign’s environment (names, comma-separated):{' '}
           <input aria-label="Variables to pass" value={draft.passEnv.join(', ')} spellCheck={false}

@@ -30,6 +30,13 @@ export function ServerDetail({ server, onRemoved }: { server: UiServer; onRemove
       <Findings findings={server.findings ?? []} />
       {server.blockedBy && <div className="banner banner-danger">Blocked by the team policy: <VisibleText text={server.blockedBy} /></div>}
       {server.lastError && <div className="banner banner-danger">Last start failed: <VisibleText text={server.lastError} /></div>}
+      {server.commandNotFound && <div className="banner banner-danger" role="note">It will not start: <VisibleText text={server.commandNotFound} /></div>}
+      {server.slowStart && (
+        <div className="banner" role="note" aria-label="Slow start">
+          <strong>Its last start took {Math.round(server.slowStart.ms / 1000)} s to answer</strong> (clients often give up after 60 s). What usually causes it:
+          <ul className="small">{server.slowStart.causes.map((c, i) => <li key={i}><VisibleText text={c} /></li>)}</ul>
+        </div>
+      )}
       {(server.quarantine?.length ?? 0) > 0 && (
         <div className="banner banner-danger" role="note">
           <strong>Quarantined: no call passes until this is resolved.</strong>

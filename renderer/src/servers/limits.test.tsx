@@ -136,4 +136,18 @@ describe('server limits', () => {
     await user.click(within(form).getByRole('button', { name: 'Add server' }));
     expect(api.callsOf('addServer')).toEqual([['files', { command: 'node', limits: { network: 'none', filesystem: { read: ['/home/me/project'], write: ['/home/me/out'] }, passEnv: [] } }]]);
   });
+
+  it('lists the network variables it gets by name, and stops passing them at once (tighter)', async () => {
+    const api = new FakeApi();
+    api.servers = [limited(readOnly, { networkEnv: ['HTTPS_PROXY', 'NODE_EXTRA_CA_CERTS'] })];
+    await renderApp(api, 'servers');
+    const user = userEvent.setup();
+    const detail = server('fs');
+    const list = within(detail).getByRole('list', { name: 'How each limit stands here' });
+    expect(list.textContent).toContain('Network variables (proxies, CA certificates, package indexes): passed: HTTPS_PROXY, NODE_EXTRA_CA_CERTS (names only: a proxy address can hold a password)');
+    await user.click(within(detail).getByRole('checkbox', { name: /Pass the network variables/ }));
+    expect(list.textContent).toContain('Network variables (proxies, CA certificates, package indexes): not passed');
+    await user.click(within(detail).getByRole('button', { name: 'Apply limits' }));
+    await waitFor(() => expect(api.callsOf('setLimits')).toEqual([['fs', { ...readOnly, noPassEnv: ['*'] }]]));
+  });
 });

@@ -175,4 +175,20 @@ describe('servers', () => {
     expect(within(detail).getByText('Idle')).toBeTruthy();
     expect(within(detail).getByRole('list', { name: 'Command line, one argument per item' }).textContent).toBe('0node');
   });
+
+  it('says on the server\'s entry when its last start was slow, with the usual causes, and when its command is not on PATH', async () => {
+    const api = new FakeApi();
+    api.servers = [makeServer({
+      slowStart: { ms: 72_400, at: '2026-01-01T00:00:00.000Z', causes: ['npx downloads the package and its dependencies before the server runs', 'a proxy is set (HTTPS_PROXY): a slow or unreachable proxy delays every download'] },
+      commandNotFound: "'npz' was not found on the PATH Countersign starts servers with: /usr/bin:/bin. Did you mean 'npx'?",
+    })];
+    await renderApp(api, 'servers');
+    const note = await screen.findByRole('note', { name: 'Slow start' });
+    expect(note.textContent).toMatch(/^Its last start took 72 s to answer \(clients often give up after 60 s\)/);
+    expect(within(note).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'npx downloads the package and its dependencies before the server runs',
+      'a proxy is set (HTTPS_PROXY): a slow or unreachable proxy delays every download',
+    ]);
+    expect(screen.getByText(/It will not start:/).textContent).toContain("'npz' was not found on the PATH Countersign starts servers with: /usr/bin:/bin. Did you mean 'npx'?");
+  });
 });

@@ -8,6 +8,7 @@ import type {
   ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult,
 } from '../../../shared/clients';
 import type { Rule } from '../../../shared/decision';
+import type { DoctorReport } from '../../../shared/doctor';
 import type { LaunchRequest, RulePatch } from '../../../shared/api';
 import type { EffectiveHints } from '../../../shared/tool';
 
@@ -97,6 +98,10 @@ export class FakeApi implements CountersignApi {
   clients: ClientView[] = [makeClient()];
   wrapPreview?: WrapPreview;
   unwrapPreview?: UnwrapPreview;
+  doctor: DoctorReport = {
+    version: 1, countersign: '0.1.0', dataDir: '/data', checkedAt: '2026-01-01T00:00:00.000Z', broker: { running: true, pid: 4242, version: '0.1.0', socket: '/data/broker.sock' },
+    findings: [{ area: 'broker', code: 'broker.running', level: 'ok', summary: 'A broker runs for /data (pid 4242, version 0.1.0).' }],
+  };
   /** Methods that answer like an older broker: `unknown API method`. */
   unsupported = new Set<string>();
   readonly calls: Array<{ method: string; args: unknown[] }> = [];
@@ -201,6 +206,9 @@ export class FakeApi implements CountersignApi {
   setPaused(paused: boolean) { return this.answer('setPaused', [paused], () => void (this.status.paused = paused)); }
   readFileForPreview(path: string) {
     return this.answer('readFileForPreview', [path], () => this.files[path] ?? { exists: false });
+  }
+  runDoctor(opts?: ClientScanOptions) {
+    return this.answer('runDoctor', opts ? [opts] : [], () => structuredClone(this.doctor));
   }
   listClients(opts?: ClientScanOptions) {
     return this.answer('listClients', opts ? [opts] : [], () => structuredClone(this.clients));

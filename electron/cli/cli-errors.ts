@@ -1,0 +1,14 @@
+// The errors a person can meet and act on, as the sentence the CLI prints (with the fix where there is
+// one); undefined for anything unexpected (run.ts then writes its stack to a log file).
+import { escapeControl } from '../../shared/escape.js';
+
+export async function explainCliError(err: unknown, dataDir: string): Promise<string | undefined> {
+  const [{ SettingsError }, { InstanceLockError }, { CoreRefusal }, { PortInUseError, PortDeniedError }, { DiskError, explainDiskError }, { LaunchRefused }] = await Promise.all([
+    import('../broker/settings-store.js'), import('../broker/instance-lock.js'), import('./core-client.js'),
+    import('../broker/explain/port-in-use.js'), import('../broker/explain/disk-error.js'), import('../broker/sandbox/launch-plan.js'),
+  ]);
+  const expected = [SettingsError, InstanceLockError, CoreRefusal, PortInUseError, PortDeniedError, DiskError, LaunchRefused];
+  if (expected.some((kind) => err instanceof kind)) return escapeControl((err as Error).message);
+  const disk = explainDiskError(err, dataDir);
+  return disk ? escapeControl(disk.message) : undefined;
+}
