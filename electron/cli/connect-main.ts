@@ -17,8 +17,14 @@ async function main(): Promise<void> {
   try {
     process.exitCode = await runConnect(plain.server, resolveDataDir({ flag: plain.dataDir }), { client: plain.client });
   } catch (err) {
-    // As runCli reports an unexpected error.
-    process.stderr.write(`countersign: ${(err as Error).stack ?? String(err)}\n`);
+    // As runCli reports an unexpected error: one line, and the stack in a file (loaded only on this path).
+    const dataDir = resolveDataDir({ flag: plain.dataDir });
+    const [{ writeCrashLog }, { VERSION }] = await Promise.all([import('./crash-log.js'), import('../broker/broker-api.js')]);
+    const file = writeCrashLog(err, 'connect', dataDir, VERSION);
+    const first = (err instanceof Error ? err.message : String(err)).split('\n')[0];
+    process.stderr.write(file
+      ? `countersign: unexpected error: ${first}. The details are in ${file}; please include them if you report it.\n`
+      : `countersign: unexpected error: ${(err as Error).stack ?? String(err)}\n`);
     process.exitCode = 1;
   }
 }
