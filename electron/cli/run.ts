@@ -75,10 +75,10 @@ export async function runCli(argv: string[], opts: CliOptions): Promise<number> 
       return 64;
     }
     // Loaded only now: these modules are heavy, and `connect` must start light.
-    const [{ SettingsError }, { InstanceLockError }, { CoreRefusal }] = await Promise.all([
-      import('../broker/settings-store.js'), import('../broker/instance-lock.js'), import('./core-client.js'),
+    const [{ SettingsError }, { InstanceLockError }, { CoreRefusal }, { ConsentRefused }] = await Promise.all([
+      import('../broker/settings-store.js'), import('../broker/instance-lock.js'), import('./core-client.js'), import('./confirm.js'),
     ]);
-    if (err instanceof SettingsError || err instanceof InstanceLockError || err instanceof CoreRefusal) {
+    if (err instanceof SettingsError || err instanceof InstanceLockError || err instanceof CoreRefusal || err instanceof ConsentRefused) {
       process.stderr.write(`countersign: ${err.message}\n`);
       return 1;
     }

@@ -9,14 +9,16 @@ countersign servers trust <name> [--hash H] [--listing H] [--yes]
 countersign servers untrust <name>
 countersign servers pin <name> [--hash H] [--listing H] [--yes]
 countersign servers unpin <name>
-countersign servers review <name> [accept|reject [tool…]] [--hash TOOL=H]… [--yes]
+countersign servers review <name> [accept|reject [tool…]] [--hash TOOL=H]… [--identity H] [--yes]
 countersign servers limits <name> [--json]            (its limits, and whether this machine enforces them)
 countersign servers limits <name> [LIMITS] [--offered] [--hash H] [--yes]
   LIMITS: --no-network | --network, --read-only DIR… --write DIR… | --no-files | --all-files,
           --pass-env NAME… | --no-pass-env. Tighter limits apply at once; looser ones ask again.
 countersign servers limits <name> --run-without-limits [--hash H] [--yes] | --require-limits
   (a server whose limits this machine cannot enforce does not start, unless you let it run without them)
-  --hash binds the decision to what you saw earlier (from show or review); without it, to what is printed now.`;
+  --hash binds the decision to what you saw earlier (from show or review); without it, to what is printed now.
+  Without a terminal nothing is granted unless the command names it: --yes with every hash it printed
+  (--hash, and --listing or --identity where shown). --yes alone grants nothing.`;
 
 export const CLIENTS_USAGE = `countersign clients [--json] [--project DIR]
 countersign wrap <client> [--only a,b] [--dry-run] [--yes] [--project DIR]
