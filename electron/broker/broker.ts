@@ -25,6 +25,7 @@ import { scopeFor, type ProtectedPath, type ProtectScope } from './self-protecti
 import { ProbeTransport, probeTools } from './probe-client.js';
 import { RelaySession } from './relay-session.js';
 import { serverRequestEntry } from './protocol/server-requests.js';
+import { policyPathChoice, type PolicyPathChoice } from './trust/policy-path.js';
 import { SettingsStore } from './settings-store.js';
 import { GrantSeal } from './store/grant-seal.js';
 import { cleanTmpLeftovers } from './store/tmp-cleanup.js';
@@ -340,9 +341,15 @@ export class Broker {
     return h;
   }
 
+  /** The settings in effect: the policy path is the one the person set (sealed), not whatever settings.json says. */
   effectiveSettings(): Settings {
-    const s = this.store.getSettings();
-    return this.opts.approvalTimeoutSeconds ? { ...s, approvalTimeoutSeconds: this.opts.approvalTimeoutSeconds } : s;
+    const { policyPath: _inFile, ...s } = this.store.getSettings();
+    const policyPath = this.seal.policyPath();
+    return {
+      ...s,
+      ...(policyPath ? { policyPath } : {}),
+      ...(this.opts.approvalTimeoutSeconds ? { approvalTimeoutSeconds: this.opts.approvalTimeoutSeconds } : {}),
+    };
   }
 
   private revokeLeases(): void {
@@ -385,8 +392,13 @@ export class Broker {
 
   private readonly scopes = new Map<string, { scope: ProtectScope; until: number }>();
 
+  /** The user policy file in effect: sealed as the person's choice, or COUNTERSIGN_POLICY (trust/policy-path.ts). */
+  policyChoice(): PolicyPathChoice {
+    return policyPathChoice(this.opts.env ?? process.env, this.store, this.seal);
+  }
+
   private policyPath(): string | undefined {
-    return (this.opts.env ?? process.env).COUNTERSIGN_POLICY || this.store.getSettings().policyPath;
+    return this.policyChoice().path;
   }
 
   setEndpoints(endpoints: Pick<BrokerStatus, 'httpUrl' | 'mcpUrlTemplate'>): void {

@@ -20,6 +20,11 @@ countersign servers limits <name> --run-without-limits [--hash H] [--yes] | --re
   Without a terminal nothing is granted unless the command names it: --yes with every hash it printed
   (--hash, and --listing or --identity where shown). --yes alone grants nothing.`;
 
+export const POLICY_USAGE = `countersign policy [--json]           (the team policy file in effect, who set it, one written by hand)
+countersign policy set <file> [--hash H] [--yes]   (an absolute path to a valid policy; it only adds friction)
+countersign policy unset [--hash H] [--yes]
+countersign policy confirm [--hash H] [--yes] | discard   (a path written into settings.json by hand)`;
+
 export const CLIENTS_USAGE = `countersign clients [--json] [--project DIR]
 countersign wrap <client> [--only a,b] [--dry-run] [--yes] [--project DIR]
 countersign unwrap <client> [--yes] [--project DIR]

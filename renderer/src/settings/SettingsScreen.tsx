@@ -6,6 +6,7 @@ import { useApi, useActions, useApp } from '../store/context';
 import { DesktopSettings } from './DesktopSettings';
 import { InlineApproval } from './InlineApproval';
 import { RulesList } from './RulesList';
+import { TeamPolicy } from './TeamPolicy';
 
 export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
   const api = useApi();
@@ -53,6 +54,8 @@ export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
           ))}
         </fieldset>
       </section>
+
+      <TeamPolicy />
 
       <section className="block" aria-labelledby={`${id}-rules`}>
         <h2 id={`${id}-rules`}>Saved rules</h2>
