@@ -423,7 +423,8 @@ export class Broker {
     const session: RelaySession = new RelaySession(serverName, clientKey, downstream, () => this.upstreamFor(serverName, config, id, lane), {
       decideToolCall: (ctx) => this.gate.decideToolCall(ctx),
       onToolsListed: (_s, tools) => common.onListed(tools),
-      onServerRequest: (s, request, calls) => this.appendAudit(serverRequestEntry(serverName, s.clientInfo?.name, request.method, request.params, calls)),
+      onServerRequest: (s, request, calls, declined) => this.appendAudit(serverRequestEntry(serverName, s.clientInfo?.name, request.method, request.params, calls, declined)),
+      refuseImitation: (s) => this.inlineApproval.isOn(s.clientInfo?.name),
       onInitialized: (_s, result) => common.onInitialized(result),
       rewriteToolsList: (_s, tools) => common.rewrite(tools),
       onClosed: (s) => common.onClosed(s),
@@ -461,6 +462,7 @@ export class Broker {
       audit: (entry) => this.appendAudit(entry),
       auditCall: (entry) => this.callLog.later(entry),
       batchAudit: (fn) => this.batchAudit(fn),
+      inlineApprovalOn: (client) => this.inlineApproval.isOn(client),
       onServerStderr: (text) => this.opts.onServerStderr?.(serverName, text),
       onServerExit: (exit) => this.serverExited(serverName, exit),
       warn: (text) => this.warn(text),

@@ -50,8 +50,8 @@ export interface ToBroker {
   report: { items: Report[] };
   /** Sent after the last report of an orderly end. */
   bye: Record<string, never>;
-  /** The server sent the client a request (elicitation, sampling, roots): the broker logs it. */
-  'server-request': { method: string; params?: Record<string, unknown>; calls: string[] };
+  /** The server sent the client a request (elicitation, sampling, roots): the broker logs it, and why it was declined if it was. */
+  'server-request': { method: string; params?: Record<string, unknown>; calls: string[]; declined?: string };
 }
 
 /** connect → broker requests, and what they answer. */
@@ -59,6 +59,8 @@ export interface BrokerRequests {
   /** `tooDeep`: the arguments nest past MAX_ARGUMENT_DEPTH and were left out (they cannot be sent). */
   decide: { params: { call: number; tool: string; arguments: unknown; progress?: boolean; tooDeep?: true; input?: CallInput }; result: DecideReply };
   rewrite: { params: { tools: ToolDefinition[] }; result: { tools?: ToolDefinition[] } };
+  /** A server's form imitates Countersign's: whether to decline it (approval inside this client is on). */
+  imitation: { params: Record<string, never>; result: { refuse: boolean } };
 }
 
 /** broker → connect. */

@@ -27,7 +27,8 @@ export const wire = {
   listed: z.object({ tools: z.array(tool).max(100_000) }),
   rewrite: z.object({ tools: z.array(tool).max(100_000) }),
   decide: z.object({ call: callNumber, tool: z.string(), arguments: z.unknown(), progress: z.boolean().optional(), tooDeep: z.literal(true).optional(), input: input.optional(), reported: callNumber.optional() }),
-  serverRequest: z.object({ method: z.string().max(256), params: z.record(z.unknown()).optional(), calls: z.array(z.string().max(512)).max(1000) }),
+  /** `declined`: why `connect` declined it for the server (an imitation of Countersign's form). */
+  serverRequest: z.object({ method: z.string().max(256), params: z.record(z.unknown()).optional(), calls: z.array(z.string().max(512)).max(1000), declined: z.string().max(2000).optional() }),
   /** `by`: whether the client cancelled (or left), or the session ended; `reason` as the client gave it. */
   cancel: z.object({ call: callNumber, by: z.enum(['client', 'session']).optional(), reason: z.string().max(1000).optional() }),
   definition: z.object({ definition: tool.optional() }),
