@@ -27,6 +27,6 @@ countersign policy confirm [--hash H] [--yes] | discard   (a path written into s
 
 export const CLIENTS_USAGE = `countersign clients [--json] [--project DIR]
 countersign wrap <client> [--only a,b] [--dry-run] [--yes] [--project DIR]
-countersign unwrap <client> [--yes] [--project DIR]
+countersign unwrap <client> [--hash H] [--yes] [--project DIR]   (without a terminal: --yes --hash of the plan printed)
   (clients: claude-desktop, claude-code, cursor, vscode, windsurf, codex, gemini;
    project files are looked for in the current folder, or in --project DIR)`;
