@@ -155,7 +155,16 @@ describe('the policy path as the person set it', () => {
       // Bad input loses nothing: a relative path, or a file that is not a policy.
       await expect(broker.api('updateSettings', { policyPath: 'team.json' })).rejects.toThrow(/must be an absolute path/);
       await expect(broker.api('updateSettings', { policyPath: join(dataDir, 'settings.json') })).rejects.toThrow(/is not a team policy Countersign can read/);
-      await broker.api('updateSettings', { policyPath: team });
+      // Set from a shell with no terminal: it prints the change and its hash, and needs both.
+      const setShown = await cs(dataDir, 'policy', 'set', team);
+      expect(setShown.code).toBe(1);
+      expect(setShown.stdout).toContain(`Team policy file now: none\nThen:                 ${team}`);
+      const setHash = /change hash ([0-9a-f]{64})/.exec(setShown.stdout)![1]!;
+      expect((await cs(dataDir, 'policy', 'set', team, '--yes')).code).toBe(1);
+      expect((await broker.api<BrokerStatus>('getStatus')).policy?.path).toBeUndefined();
+      const set = await cs(dataDir, 'policy', 'set', team, '--yes', '--hash', setHash);
+      expect(set.code, set.stderr).toBe(0);
+      expect((await cs(dataDir, 'policy')).stdout).toContain(`Team policy file: ${team} (set by you in Countersign)`);
       const blocked = (v: ServerView) => v.status === 'blocked';
       expect((await viewOf(broker.api, 'mem')).blockedBy).toMatch(/blocks 'mem'/);
 
@@ -193,7 +202,7 @@ describe('the policy path as the person set it', () => {
       await broker.api('updateSettings', { policyPath: null });
       const log = (await broker.api<AuditEntry[]>('queryLog', {})).filter((e) => e.kind === 'settings');
       expect(log.map((e) => [e.actor, e.detail, e.decision])).toEqual([
-        ['browser', `team policy file set to ${team}`, 'allow'],
+        ['cli', `team policy file set to ${team}`, 'allow'],
         ['cli', `team policy file removed (was ${team})`, 'deny'],
         ['browser', `team policy file set to ${team}`, 'allow'],
         ['browser', 'team policy file removed', 'deny'],
