@@ -77,10 +77,14 @@ export const settingsSchema = z.object({
   approvalTimeoutSeconds: z.number().int().min(1).max(86_400),
   upstreamTimeoutSeconds: z.number().int().min(1).max(86_400),
   theme: z.enum(['system', 'light', 'dark']),
-  /** The team policy file (COUNTERSIGN_POLICY overrides it). */
+  /**
+   * The user's team policy file, as the person set it in Countersign (sealed: a path written here by hand
+   * is ignored until confirmed). COUNTERSIGN_POLICY overrides it.
+   */
   policyPath: z.string().min(1).max(4096).optional(),
 }).strict();
-export const settingsPatchSchema = settingsSchema.partial().strict();
+/** A change of settings; `policyPath: null` removes the team policy file. */
+export const settingsPatchSchema = settingsSchema.partial().extend({ policyPath: z.union([z.string().min(1).max(4096), z.null()]).optional() }).strict();
 
 /** A saved rule as settings.json holds it (session rules live in memory only, so `session` is never stored). */
 export const storedRuleSchema = z.object({
@@ -127,7 +131,10 @@ const scanOptions = z.object({ project: z.string().min(1).max(4096).optional() }
 const wrapOptions = scanOptions.extend({ only: z.array(z.string().min(1).max(500)).min(1).max(1000).optional() }).strict();
 const planHash = z.string().regex(/^[0-9a-f]{64}$/, 'a plan hash from the preview');
 
-const unsealedRef = z.object({ kind: z.enum(['trust', 'launch', 'rule']), server: serverName, hash: sha256, ruleId: id.optional() }).strict();
+const unsealedRef = z.union([
+  z.object({ kind: z.enum(['trust', 'launch', 'rule']), server: serverName, hash: sha256, ruleId: id.optional() }).strict(),
+  z.object({ kind: z.literal('policy'), server: z.literal('*'), hash: sha256 }).strict(),
+]);
 
 /** Positional arguments of each method, as a tuple. */
 export const apiArgs = {

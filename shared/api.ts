@@ -11,7 +11,7 @@ import type { CallFacts } from './call-warnings.js';
 import type { DoctorReport } from './doctor.js';
 import type { RuleRequest } from './rules.js';
 import type { z } from 'zod';
-import type { serverConfigSchema, settingsSchema } from './api-schema.js';
+import type { serverConfigSchema, settingsPatchSchema, settingsSchema } from './api-schema.js';
 export type { RuleLifetime, RuleRequest, ScopeChoice } from './rules.js';
 
 export type * from './clients.js';
@@ -277,6 +277,8 @@ export interface LogQuery {
 }
 
 export type Settings = z.infer<typeof settingsSchema>;
+/** A change of settings; `policyPath: null` removes the team policy file. */
+export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
 export interface BrokerStatus {
   version: string;
@@ -297,6 +299,24 @@ export interface BrokerStatus {
   sandbox?: SandboxSupport;
   /** MCP over HTTP: open sessions (2025-11-25), stateless pools (2026-07-28), and when idle ones close. */
   httpSessions?: { sessions: number; stateless: number; idleTimeoutSeconds: number };
+  /** The team policy file: which is in effect and why, and one written by hand that is ignored. */
+  policy?: PolicyStatus;
+}
+
+export interface PolicyStatus {
+  /** The file in effect (absent: none). */
+  path?: string;
+  /**
+   * Who chose it: COUNTERSIGN_POLICY, the person in Countersign (sealed), or settings.json while the
+   * sealed records cannot be read (it then only adds friction, as any user policy).
+   */
+  from?: 'environment' | 'person' | 'unconfirmed';
+  /** It could not be read: every server is blocked until it is fixed. */
+  error?: string;
+  /** Whether its `command` entries stand in for the person's launch consent: never for a user policy. */
+  mayPreapprove: boolean;
+  /** A path settings.json names that the person did not set: ignored until confirmed (listUnsealed). */
+  unconfirmed?: string;
 }
 
 export interface ConnectLaunch {
@@ -340,7 +360,11 @@ export interface CountersignApi {
   /** Changes a rule's end (`expiresAt` ISO, or null: until removed) or whether it covers calls after local reads. */
   updateRule(id: string, patch: RulePatch): Promise<Rule>;
   getSettings(): Promise<Settings>;
-  updateSettings(patch: Partial<Settings>): Promise<Settings>;
+  /**
+   * Changes settings. `policyPath` sets the team policy file (an absolute path to a valid policy; sealed
+   * as the person's choice) or, with null, removes it. Audited.
+   */
+  updateSettings(patch: SettingsPatch): Promise<Settings>;
   queryLog(query: LogQuery): Promise<AuditEntry[]>;
   /** Changed, new and removed tool definitions waiting for review, with structured diffs. */
   listChanges(): Promise<ServerChanges[]>;

@@ -88,13 +88,16 @@ export interface SeenServer {
  * elsewhere): it has no effect until confirmed.
  */
 export interface UnsealedGrant {
-  kind: 'trust' | 'launch' | 'rule';
+  /** 'policy': a team policy path written into settings.json by hand (`server` is '*'). */
+  kind: 'trust' | 'launch' | 'rule' | 'policy';
   server: string;
   /** The rule's tool and id (kind 'rule'). */
   tool?: string;
   ruleId?: string;
-  /** What confirming binds to: the server's launch hash (trust, launch) or the rule's hash. */
+  /** What confirming binds to: the server's launch hash (trust, launch), the rule's hash, or the policy path's. */
   hash: string;
+  /** The policy file's path (kind 'policy'). */
+  path?: string;
   /** One line for the person. */
   what: string;
   /** What would run (trust, launch). */

@@ -6,7 +6,7 @@ import type {
   InlineApprovalClient,
   Actor, AuditEntry, BrokerEvent, LaunchRequest, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, LogQuery,
   PendingCall, PinView, ReviewAction, ReviewedTool, RulePatch, RuleRequest, SeenServer, ServerChanges, ServerConfig, ServerView, Settings,
-  UnsealedGrant, UnsealedRef,
+  SettingsPatch, UnsealedGrant, UnsealedRef,
 } from '../../shared/api.js';
 import { buildScope } from '../../shared/rules.js';
 import type { NewRule } from './pending-queue.js';
@@ -29,6 +29,7 @@ import { runsWithoutLimits } from './trust/run-without-limits.js';
 import { confirmUnsealed, discardUnsealed, listUnsealed, storeWarnings } from './store/unsealed-grants.js';
 import { commandNotFound } from './explain/command-lookup.js';
 import type { DoctorReport } from '../../shared/doctor.js';
+import { policyStatus, setPolicyPath } from './trust/policy-path.js';
 
 export const VERSION = '0.1.0';
 
@@ -55,6 +56,7 @@ export class BrokerApi implements CountersignApi {
       paused: core.paused,
       sandbox: await core.sandbox(),
       httpSessions: core.httpSessions?.(),
+      policy: policyStatus(core),
     };
   }
 
@@ -176,19 +178,20 @@ export class BrokerApi implements CountersignApi {
     return this.core.effectiveSettings();
   }
 
-  async updateSettings(patch: Partial<Settings>): Promise<Settings> {
+  async updateSettings(patch: SettingsPatch): Promise<Settings> {
     const { core } = this;
+    const { policyPath, ...rest } = patch;
     const before = core.store.getSettings();
-    core.store.updateSettings(patch);
-    if (patch.approvalTimeoutSeconds !== undefined) delete core.opts.approvalTimeoutSeconds;
-    // Recorded even when unchanged: setting it again confirms one written by hand (doctor reads the log).
-    const policy = patch.policyPath !== undefined;
-    core.record({
-      kind: 'settings', actor: this.actor, server: '*',
-      what: policy ? `team policy file set to ${patch.policyPath}` : 'settings changed',
-      details: { from: pick(before, patch), to: patch },
-    });
-    core.emit({ type: 'settings-changed' });
+    // The policy path is the person's sealed choice (trust/policy-path.ts), checked before anything is saved.
+    const unchanged = policyPath === (core.seal.policyPath() ?? null) && policyPath === (before.policyPath ?? null);
+    if (policyPath !== undefined && !unchanged) setPolicyPath(core, policyPath, this.actor);
+    const others = Object.values(rest).some((v) => v !== undefined);
+    if (others) {
+      core.store.updateSettings(rest);
+      if (rest.approvalTimeoutSeconds !== undefined) delete core.opts.approvalTimeoutSeconds;
+      core.record({ kind: 'settings', actor: this.actor, server: '*', what: 'settings changed', details: { from: pick(before, rest), to: rest } });
+      core.emit({ type: 'settings-changed' });
+    }
     return core.effectiveSettings();
   }
 

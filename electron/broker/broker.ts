@@ -26,6 +26,7 @@ import { ProbeTransport, probeTools } from './probe-client.js';
 import { RelaySession } from './relay-session.js';
 import { serverRequestEntry } from './protocol/server-requests.js';
 import { refusedCallEntry, type RefusedCall } from './protocol/refused-calls.js';
+import { policyPathChoice, type PolicyPathChoice } from './trust/policy-path.js';
 import { SettingsStore } from './settings-store.js';
 import { GrantSeal } from './store/grant-seal.js';
 import { cleanTmpLeftovers } from './store/tmp-cleanup.js';
@@ -363,9 +364,15 @@ export class Broker {
     return h;
   }
 
+  /** The settings in effect: the policy path is the one the person set (sealed), not whatever settings.json says. */
   effectiveSettings(): Settings {
-    const s = this.store.getSettings();
-    return this.opts.approvalTimeoutSeconds ? { ...s, approvalTimeoutSeconds: this.opts.approvalTimeoutSeconds } : s;
+    const { policyPath: _inFile, ...s } = this.store.getSettings();
+    const policyPath = this.seal.policyPath();
+    return {
+      ...s,
+      ...(policyPath ? { policyPath } : {}),
+      ...(this.opts.approvalTimeoutSeconds ? { approvalTimeoutSeconds: this.opts.approvalTimeoutSeconds } : {}),
+    };
   }
 
   private revokeLeases(): void {
@@ -416,8 +423,13 @@ export class Broker {
 
   private readonly scopes = new Map<string, { scope: ProtectScope; until: number }>();
 
+  /** The user policy file in effect: sealed as the person's choice, or COUNTERSIGN_POLICY (trust/policy-path.ts). */
+  policyChoice(): PolicyPathChoice {
+    return policyPathChoice(this.opts.env ?? process.env, this.store, this.seal);
+  }
+
   private policyPath(): string | undefined {
-    return (this.opts.env ?? process.env).COUNTERSIGN_POLICY || this.store.getSettings().policyPath;
+    return this.policyChoice().path;
   }
 
   setEndpoints(endpoints: Pick<BrokerStatus, 'httpUrl' | 'mcpUrlTemplate'>): void {
@@ -442,7 +454,8 @@ export class Broker {
     const session: RelaySession = new RelaySession(serverName, clientKey, downstream, () => this.upstreamFor(serverName, config, id, lane), {
       decideToolCall: (ctx) => this.gate.decideToolCall(ctx),
       onToolsListed: (_s, tools) => common.onListed(tools),
-      onServerRequest: (s, request, calls) => this.appendAudit(serverRequestEntry(serverName, s.clientInfo?.name, request.method, request.params, calls)),
+      onServerRequest: (s, request, calls, declined) => this.appendAudit(serverRequestEntry(serverName, s.clientInfo?.name, request.method, request.params, calls, declined)),
+      refuseImitation: (s) => this.inlineApproval.isOn(s.clientInfo?.name),
       onInitialized: (_s, result) => common.onInitialized(result),
       rewriteToolsList: (_s, tools) => common.rewrite(tools),
       onClosed: (s) => common.onClosed(s),
@@ -481,6 +494,7 @@ export class Broker {
       audit: (entry) => this.appendAudit(entry),
       auditCall: (entry) => this.callLog.later(entry),
       batchAudit: (fn) => this.batchAudit(fn),
+      inlineApprovalOn: (client) => this.inlineApproval.isOn(client),
       onServerStderr: (text) => this.opts.onServerStderr?.(serverName, text),
       onServerExit: (exit) => this.serverExited(serverName, exit),
       warn: (text) => this.warn(text),

@@ -15,6 +15,7 @@ import { shapedResult } from './protocol/era.js';
 import { SessionEra } from './protocol/session-era.js';
 import { subscriptionIdOf, withSubscriptionId } from './protocol/subscriptions.js';
 import { describeRequested, inputRequested, InputRounds, isInputRequired } from './protocol/input-rounds.js';
+import { imitation, markedParams } from './protocol/elicitation-guard.js';
 import type { MessageTransport } from './transport.js';
 import { countToolCall } from './tier-up.js';
 import { tooDeepIn } from './argument-depth.js';
@@ -94,8 +95,16 @@ export interface SessionHooks {
   quickVerdict?(session: RelaySession, toolName: string, args: unknown): Extract<GateVerdict, { forward: true }> | undefined;
   onToolsListed?(session: RelaySession, tools: ToolDefinition[]): void;
   onToolsChanged?(session: RelaySession): void;
-  /** A request the server sent the client (elicitation, sampling, roots): relayed, and surfaced. */
-  onServerRequest?(session: RelaySession, request: JsonRpcRequest, calls: string[]): void;
+  /**
+   * A request the server sent the client (elicitation, sampling, roots): relayed, and surfaced.
+   * `declined`: why Countersign declined it for the server instead (an imitation of its own form).
+   */
+  onServerRequest?(session: RelaySession, request: JsonRpcRequest, calls: string[], declined?: string): void;
+  /**
+   * A server's form imitates Countersign's approval form (elicitation-guard.ts): whether to decline it,
+   * i.e. whether approval inside the client is on for this client. A failure to say declines it.
+   */
+  refuseImitation?(session: RelaySession): boolean | Promise<boolean>;
   /** The server's initialize result, as it passes to the client. */
   onInitialized?(session: RelaySession, result: Record<string, unknown>): void;
   /** What the client may see of a tools/list page; undefined passes it unchanged. */
@@ -654,6 +663,7 @@ export class RelaySession implements GateSession {
         // Not run: the server wants input first. The retry is recognised as this call continuing.
         this.rounds.record(pending.call.request, message.result, pending.call.decidedBy, pending.call.round ?? 1);
         outcome = { status: 'input-required', detail: describeRequested(inputRequested(message.result)) };
+        return this.relayInputRequired(pending.call, message.result, outcome, out, downId);
       } else if (isResult(message)) {
         outcome = { status: message.result.isError === true ? 'error' : 'ok' };
       } else {
@@ -665,9 +675,10 @@ export class RelaySession implements GateSession {
     if (isRequest(message)) {
       // Which calls it may belong to: stdio carries no link, so every call still running upstream.
       const calls = [...this.upPending.values()].flatMap((p) => (p.call ? [String(p.call.request.params?.name)] : []));
-      this.hooks.onServerRequest?.(this, message, calls);
       const ours = `cs-${this.nextServerReqId++}`;
       this.serverRequests.set(ours, message.id);
+      if (message.method === 'elicitation/create') return this.relayElicitation(message, ours, calls);
+      this.hooks.onServerRequest?.(this, message, calls);
       this.toClient({ ...message, id: ours });
       return;
     }
@@ -697,6 +708,68 @@ export class RelaySession implements GateSession {
         return;
       }
       this.toClient(message);
+    }
+  }
+
+  /**
+   * A server's form (2025-11-25: its own request) goes to the client marked as the server's. One that
+   * imitates Countersign's approval form is declined for the server while inline approval is on here.
+   */
+  private relayElicitation(message: JsonRpcRequest, ours: string, calls: string[]): void {
+    const params = message.params ?? {};
+    const relay = (): void => {
+      this.hooks.onServerRequest?.(this, message, calls);
+      // Cancelled by the server, or the session ended, while Countersign looked: nothing to relay.
+      if (this.closed || !this.serverRequests.has(ours)) return;
+      this.toClient({ ...message, id: ours, params: markedParams(this.serverName, params) });
+    };
+    const why = imitation(params);
+    if (!why) return relay();
+    void this.refusesImitation().then((refuse) => {
+      if (!refuse) return relay();
+      this.serverRequests.delete(ours);
+      this.hooks.onServerRequest?.(this, message, calls, why);
+      if (!this.closed) void this.sendUpstream({ jsonrpc: '2.0', id: message.id, result: { action: 'decline' } });
+    });
+  }
+
+  /**
+   * A call's input_required result (2026-07-28): each form it asks for goes to the client marked as the
+   * server's. One that imitates Countersign's form, while inline approval is on here, ends the call with
+   * Countersign's refusal instead (the server holds no state for it: the round simply ends), logged.
+   */
+  private relayInputRequired(call: ForwardedCall, result: Record<string, unknown>, outcome: CallOutcome, out: JsonRpcMessage, downId: JsonRpcId): void {
+    const requests = result.inputRequests;
+    const forms = typeof requests === 'object' && requests !== null && !Array.isArray(requests)
+      ? Object.entries(requests as Record<string, unknown>).filter((e): e is [string, { method: string; params?: Record<string, unknown> }] => {
+        const r = e[1] as { method?: unknown } | null;
+        return typeof r === 'object' && r !== null && r.method === 'elicitation/create';
+      })
+      : [];
+    if (!forms.length) return this.answerLogged(call, outcome, out, downId);
+    const marked = { ...(requests as Record<string, unknown>) };
+    for (const [key, r] of forms) marked[key] = { ...r, params: markedParams(this.serverName, r.params ?? {}) };
+    const answer: JsonRpcMessage = { ...out, result: { ...result, inputRequests: marked } } as JsonRpcMessage;
+    const imitating = forms.flatMap(([key, r]) => {
+      const why = imitation(r.params);
+      return why ? [{ key, params: r.params ?? {}, why }] : [];
+    });
+    if (!imitating.length) return this.answerLogged(call, outcome, answer, downId);
+    const tool = String(call.request.params?.name);
+    void this.refusesImitation().then((refuse) => {
+      if (!refuse) return this.answerLogged(call, outcome, answer, downId);
+      for (const f of imitating) this.hooks.onServerRequest?.(this, { jsonrpc: '2.0', id: f.key, method: 'elicitation/create', params: f.params }, [tool], f.why);
+      const text = `Countersign refused the server's request for input: ${imitating[0]!.why}, while approval inside this client is on, so it could be mistaken for Countersign's own question. The tool did not run.`;
+      this.answerLogged(call, outcome, { jsonrpc: '2.0', id: downId, result: shapedResult(errorResult(text), call.request) }, downId);
+    });
+  }
+
+  /** Whether an imitation of Countersign's form is declined here; unsure (the broker unreachable): declined. */
+  private refusesImitation(): Promise<boolean> {
+    try {
+      return Promise.resolve(this.hooks.refuseImitation?.(this) ?? false).catch(() => true);
+    } catch {
+      return Promise.resolve(true);
     }
   }
 

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
-import type { ServerConfig, Settings } from '../../shared/api.js';
+import type { ServerConfig, Settings, SettingsPatch } from '../../shared/api.js';
 import type { Rule } from '../../shared/decision.js';
 import { remoteConfigSchema, serverConfigSchema, serverNameSchema, settingsSchema, stdioConfigSchema, storedRuleSchema } from '../../shared/api-schema.js';
 import { canonicalJson } from '../../shared/canonical-json.js';
@@ -280,9 +280,12 @@ export class SettingsStore {
     return this.#read().settings;
   }
 
-  updateSettings(patch: Partial<Settings>): Settings {
+  /** Writes settings; `policyPath: null` removes it (trust/policy-path.ts seals it, this only writes). */
+  updateSettings(patch: SettingsPatch): Settings {
     const defined = Object.fromEntries(Object.entries(patch ?? {}).filter(([, v]) => v !== undefined));
-    const result = settingsSchema.safeParse({ ...this.#read().settings, ...defined });
+    const next: Record<string, unknown> = { ...this.#read().settings, ...defined };
+    if (next.policyPath === null) delete next.policyPath;
+    const result = settingsSchema.safeParse(next);
     if (!result.success) throw new SettingsError(`Invalid settings: ${describe(result.error)}`);
     this.#set('settings', result.data);
     return result.data;

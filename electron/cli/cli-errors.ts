@@ -3,11 +3,12 @@
 import { escapeControl } from '../../shared/escape.js';
 
 export async function explainCliError(err: unknown, dataDir: string): Promise<string | undefined> {
-  const [{ SettingsError }, { InstanceLockError }, { CoreRefusal }, { PortInUseError, PortDeniedError }, { DiskError, explainDiskError }, { LaunchRefused }] = await Promise.all([
+  const [{ SettingsError }, { InstanceLockError }, { CoreRefusal }, { PortInUseError, PortDeniedError }, { DiskError, explainDiskError }, { LaunchRefused }, { ConsentRefused }] = await Promise.all([
     import('../broker/settings-store.js'), import('../broker/instance-lock.js'), import('./core-client.js'),
     import('../broker/explain/port-in-use.js'), import('../broker/explain/disk-error.js'), import('../broker/sandbox/launch-plan.js'),
+    import('./confirm.js'),
   ]);
-  const expected = [SettingsError, InstanceLockError, CoreRefusal, PortInUseError, PortDeniedError, DiskError, LaunchRefused];
+  const expected = [SettingsError, InstanceLockError, CoreRefusal, PortInUseError, PortDeniedError, DiskError, LaunchRefused, ConsentRefused];
   if (expected.some((kind) => err instanceof kind)) return escapeControl((err as Error).message);
   const disk = explainDiskError(err, dataDir);
   return disk ? escapeControl(disk.message) : undefined;

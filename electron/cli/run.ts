@@ -3,7 +3,7 @@
 // (main.ts) and by the desktop app's command-line mode (electron/main/entry.ts).
 import { resolveDataDir } from '../broker/data-dir.js';
 import { intFlag, lastFlag, parseArgs, splitDataDir, UsageError } from './args.js';
-import { CLIENTS_USAGE, SERVERS_USAGE } from './usage.js';
+import { CLIENTS_USAGE, POLICY_USAGE, SERVERS_USAGE } from './usage.js';
 import { connectArgs } from './connect-argv.js';
 
 const USAGE = `Countersign: approve what AI agents do through MCP.
@@ -11,6 +11,7 @@ const USAGE = `Countersign: approve what AI agents do through MCP.
 countersign serve [--port N] [--host ADDR] [--no-open] [--approval-timeout SECONDS] [--session-idle SECONDS]
 countersign connect <server> [--client <id>]
 ${SERVERS_USAGE}
+${POLICY_USAGE}
 ${CLIENTS_USAGE}
 countersign log [--json] [--follow] [--verify] [--show-secrets]
 countersign doctor [--json] [--project DIR]   (checks this setup and explains each problem with its fix)
@@ -48,6 +49,7 @@ const COMMANDS: Record<string, Command> = {
     return runConnect(server, dataDir, { client });
   },
   servers: async (sub, dataDir) => (await import('./servers.js')).runServers(sub, dataDir),
+  policy: async (sub, dataDir) => (await import('./policy.js')).runPolicy(sub, dataDir),
   log: async (sub, dataDir) => (await import('./log.js')).runLog(sub, dataDir),
   clients: async (sub, dataDir) => (await import('./clients.js')).runClients(sub, dataDir),
   wrap: async (sub, dataDir) => (await import('./wrap.js')).runWrap(sub, dataDir),

@@ -7,7 +7,7 @@ import { escapeControl as e, terminalJson } from '../../shared/escape.js';
 import { isLooser, NO_LIMITS, sameLimits, summarizeLimits, type LimitsProfile } from '../../shared/limits.js';
 import { ALL_NETWORK_ENV } from '../../shared/network-env.js';
 import { lastFlag, UsageError, type ParsedArgs } from './args.js';
-import { confirm } from './confirm.js';
+import { consent, ConsentRefused } from './confirm.js';
 import type { CoreApi } from './core-client.js';
 import { launchText } from './server-text.js';
 
@@ -121,12 +121,14 @@ export async function runLimits(api: CoreApi, s: ServerView, args: ParsedArgs): 
   }
   say(launchText(s.name, s.launch));
   say(`Now:  ${e(summarizeLimits(current))}\nThen: ${e(summarizeLimits(next))}\n`);
-  const hash = lastFlag(args, 'hash') ?? s.launch.hash;
-  if (!(await confirm('Let it reach more than before?', { yes: args.bools.has('yes') }))) {
+  const given = lastFlag(args, 'hash');
+  // --yes grants exactly the limits named on this command line: an offer can change after it was shown.
+  if (args.bools.has('yes') && args.bools.has('offered')) throw new ConsentRefused('nothing changed: with --yes, name the looser limits with their flags (--network, --write DIR, …) rather than --offered, so that it grants exactly what you name.');
+  if (!(await consent('Let it reach more than before?', { yes: args.bools.has('yes'), bound: [{ flag: 'hash', printed: s.launch.hash, given }] }))) {
     say('Nothing changed.\n');
     return 1;
   }
-  await api.setLimits(s.name, next, hash);
+  await api.setLimits(s.name, next, given ?? s.launch.hash);
   say(`Limits of '${e(s.name)}' loosened to: ${e(summarizeLimits(next))}.\n`);
   return 0;
 }
@@ -146,12 +148,12 @@ async function runOverride(api: CoreApi, s: ServerView, args: ParsedArgs): Promi
     ? `Its limits cannot be enforced here: ${e(s.limits.unenforced.reason)}.\n`
     : 'Its limits are enforced here now; this applies only where they cannot be.\n');
   say('Without them it reaches your files and the network as you do, and sees Countersign\'s own files.\n');
-  const hash = lastFlag(args, 'hash') ?? s.launch.hash;
-  if (!(await confirm('Let it run without its limits?', { yes: args.bools.has('yes') }))) {
+  const given = lastFlag(args, 'hash');
+  if (!(await consent('Let it run without its limits?', { yes: args.bools.has('yes'), bound: [{ flag: 'hash', printed: s.launch.hash, given }] }))) {
     say('Nothing changed.\n');
     return 1;
   }
-  await api.setRunWithoutLimits(s.name, true, hash);
+  await api.setRunWithoutLimits(s.name, true, given ?? s.launch.hash);
   say(`'${e(s.name)}' may run without its limits where they cannot be enforced (for this exact command and limits).\n`);
   return 0;
 }

@@ -5,7 +5,7 @@ import type { ServerConfig, ServerView } from '../../shared/api.js';
 import { escapeControl, terminalJson } from '../../shared/escape.js';
 import { parseServerConfig, SettingsError } from '../broker/settings-store.js';
 import { keyValues, lastFlag, parseArgs, UsageError, type ParsedArgs } from './args.js';
-import { confirm } from './confirm.js';
+import { consent, type Bound } from './confirm.js';
 import { withCore, type CoreApi } from './core-client.js';
 import { runReview } from './server-review.js';
 import { launchText, pinText, slowStartText, toolsText } from './server-text.js';
@@ -27,7 +27,7 @@ export async function view(api: CoreApi, name: string): Promise<ServerView> {
 
 export async function runServers(argv: string[], dataDir: string): Promise<number> {
   const [verb, ...rest] = argv;
-  const args = parseArgs(rest, { values: ['env', 'cwd', 'url', 'header', 'hash', 'listing', ...LIMIT_VALUES], booleans: ['json', 'yes', ...LIMIT_BOOLEANS, ...OVERRIDE_BOOLEANS] });
+  const args = parseArgs(rest, { values: ['env', 'cwd', 'url', 'header', 'hash', 'listing', 'identity', ...LIMIT_VALUES], booleans: ['json', 'yes', ...LIMIT_BOOLEANS, ...OVERRIDE_BOOLEANS] });
   const name = args.positional[0];
   if (verb && NAMED.has(verb) && !name) throw new UsageError(`servers ${verb} needs a name`);
   switch (verb) {
@@ -46,7 +46,7 @@ export async function runServers(argv: string[], dataDir: string): Promise<numbe
         const { launch } = await view(api, name!);
         say(launchText(name!, launch));
         const hash = bound(args, launch.hash);
-        if (!(await confirm('Let it run?', { yes: args.bools.has('yes') }))) return cancelled();
+        if (!(await consent('Let it run?', { yes: args.bools.has('yes'), bound: [launchBound(args, launch.hash)] }))) return cancelled();
         await api.approveLaunch(name!, hash);
         say('Approved.\n');
         return 0;
@@ -58,7 +58,8 @@ export async function runServers(argv: string[], dataDir: string): Promise<numbe
         say(launchText(name!, s.launch) + toolsText(s));
         const seen = { launchHash: bound(args, s.launch.hash), listingHash: lastFlag(args, 'listing') ?? s.listingHash };
         const question = verb === 'trust' ? 'Trust it: its read-only tools run without asking?' : 'Pin it to what runs now?';
-        if (!(await confirm(question, { yes: args.bools.has('yes') }))) return cancelled();
+        const listing = { flag: 'listing', printed: s.listingHash, given: lastFlag(args, 'listing') };
+        if (!(await consent(question, { yes: args.bools.has('yes'), bound: [launchBound(args, s.launch.hash), listing] }))) return cancelled();
         if (verb === 'trust') {
           await api.setTrust(name!, true, seen);
           say(`Trusted ${q(name!)}.\n`);
@@ -136,6 +137,10 @@ async function list(args: ParsedArgs, dataDir: string): Promise<number> {
 /** The launch hash to bind to: one the person saw earlier (--hash), else the one just printed. */
 function bound(args: ParsedArgs, shown: string): string {
   return lastFlag(args, 'hash') ?? shown;
+}
+
+function launchBound(args: ParsedArgs, printed: string): Bound {
+  return { flag: 'hash', printed, given: lastFlag(args, 'hash') };
 }
 
 function cancelled(): number {

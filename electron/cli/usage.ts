@@ -9,18 +9,25 @@ countersign servers trust <name> [--hash H] [--listing H] [--yes]
 countersign servers untrust <name>
 countersign servers pin <name> [--hash H] [--listing H] [--yes]
 countersign servers unpin <name>
-countersign servers review <name> [accept|reject [tool…]] [--hash TOOL=H]… [--yes]
+countersign servers review <name> [accept|reject [tool…]] [--hash TOOL=H]… [--identity H] [--yes]
 countersign servers limits <name> [--json]            (its limits, and whether this machine enforces them)
 countersign servers limits <name> [LIMITS] [--offered] [--hash H] [--yes]
   LIMITS: --no-network | --network, --read-only DIR… --write DIR… | --no-files | --all-files,
           --pass-env NAME… | --no-pass-env. Tighter limits apply at once; looser ones ask again.
 countersign servers limits <name> --run-without-limits [--hash H] [--yes] | --require-limits
   (a server whose limits this machine cannot enforce does not start, unless you let it run without them)
-  --hash binds the decision to what you saw earlier (from show or review); without it, to what is printed now.`;
+  --hash binds the decision to what you saw earlier (from show or review); without it, to what is printed now.
+  Without a terminal nothing is granted unless the command names it: --yes with every hash it printed
+  (--hash, and --listing or --identity where shown). --yes alone grants nothing.`;
+
+export const POLICY_USAGE = `countersign policy [--json]           (the team policy file in effect, who set it, one written by hand)
+countersign policy set <file> [--hash H] [--yes]   (an absolute path to a valid policy; it only adds friction)
+countersign policy unset [--hash H] [--yes]
+countersign policy confirm [--hash H] [--yes] | discard   (a path written into settings.json by hand)`;
 
 export const CLIENTS_USAGE = `countersign clients [--json] [--project DIR]
 countersign wrap <client> [--only a,b] [--dry-run] [--yes] [--project DIR]
-countersign unwrap <client> [--yes] [--project DIR]
+countersign unwrap <client> [--hash H] [--yes] [--project DIR]   (without a terminal: --yes --hash of the plan printed)
   (clients: claude-desktop, claude-code, cursor, vscode, windsurf, codex, gemini, cline, roo-code,
    continue, crush, goose, kiro, lmstudio, opencode, zed, amazon-q, copilot-cli;
    project files are looked for in the current folder, or in --project DIR)`;

@@ -1,12 +1,14 @@
 // `countersign wrap <client>` and `countersign unwrap <client>`: the diff first, then a confirmation
 // (a question on a terminal, --yes in scripts), then the change through the core, bound to the plan the
-// person saw: if the file changed in between, the core refuses.
+// person saw: if the file changed in between, the core refuses. Unwrapping takes Countersign out of the
+// client's way, so without a terminal it is consent as in confirm.ts: --yes with the plan hash printed.
 import { createInterface } from 'node:readline/promises';
 import { CLIENT_IDS, type ClientId, type FilePlan, type UnwrapFilePlan, type WrapEntryPlan, type WrapPreview, type WrapResult } from '../../shared/clients.js';
 import { escapeControl } from '../../shared/escape.js';
 import { lastFlag, parseArgs, UsageError } from './args.js';
 import { projectOf, reported } from './clients.js';
 import { withCore } from './core-client.js';
+import { consent } from './confirm.js';
 
 const say = (text: string): void => void process.stdout.write(text);
 const esc = (text: string): string => escapeControl(text);
@@ -140,7 +142,7 @@ export function runUnwrap(argv: string[], dataDir: string): Promise<number> {
 }
 
 async function runUnwrapNow(argv: string[], dataDir: string): Promise<number> {
-  const args = parseArgs(argv, { values: ['project'], booleans: ['yes', 'dry-run'] });
+  const args = parseArgs(argv, { values: ['project', 'hash'], booleans: ['yes', 'dry-run'] });
   const client = clientArg(args.positional[0], 'unwrap');
   const opts = { project: projectOf(lastFlag(args, 'project')) };
   const preview = await withCore(dataDir, (api) => api.previewUnwrap(client, opts));
@@ -149,15 +151,17 @@ async function runUnwrapNow(argv: string[], dataDir: string): Promise<number> {
     return 0;
   }
   for (const f of preview.files) printUnwrapFile(f);
+  say(`  plan hash ${preview.planHash}\n`);
   if (args.bools.has('dry-run')) {
     say('Dry run: nothing was written.\n');
     return 0;
   }
-  if (!(await confirm('Put these files back?', args.bools.has('yes')))) {
+  const given = lastFlag(args, 'hash');
+  if (!(await consent('Put these files back (its servers then start without Countersign)?', { yes: args.bools.has('yes'), bound: [{ flag: 'hash', printed: preview.planHash, given }] }))) {
     say('Nothing was written.\n');
     return 1;
   }
-  const result = await withCore(dataDir, (api) => api.unwrapClient(client, opts, preview.planHash));
+  const result = await withCore(dataDir, (api) => api.unwrapClient(client, opts, given ?? preview.planHash));
   for (const f of result.files) if (f.backup) say(`Your file as it was just now is saved in ${esc(f.backup)}.\n`);
   if (result.servers.length) {
     say(`Countersign keeps its servers (${result.servers.map(esc).join(', ')}); remove any you no longer need with: countersign servers remove <name>\n`);

@@ -30,7 +30,8 @@ export type ConsentRequest =
   | { kind: 'always-allow'; server: string; tool: string }
   /** A scoped or expiring rule, in the words of shared/rules ruleText (already escaped). */
   | { kind: 'allow-rule'; server: string; tool: string; rule: string; change?: boolean }
-  | { kind: 'policy-path'; path: string; from?: string }
+  /** `path: null` removes the policy (its blocks, pins and "always ask" go with it). */
+  | { kind: 'policy-path'; path: string | null; from?: string }
   | { kind: 'inline-approval'; client: string }
   | { kind: 'wrap-client'; client: string; files: Array<{ path: string; entries: Array<{ entry: string; action: string; server?: string; launch?: LaunchShown }> }> }
   | { kind: 'unwrap-client'; client: string; files: Array<{ path: string; how: string; entries: Array<{ entry: string; outcome: string }> }> }
@@ -166,11 +167,19 @@ export function consentDialog(request: ConsentRequest): ConsentDialogOptions {
         'This lasts until Countersign stops.',
       ], 'Turn on');
     case 'policy-path':
+      if (request.path === null) {
+        return options('Team policy file', 'Stop using the team policy?', [
+          `File: ${e(request.from ?? '(none)')}`,
+          '',
+          'The servers it blocks, the pins it holds and the tools it always asks about would no longer be held back by it.',
+        ], 'Remove the policy');
+      }
       return options('Team policy file', 'Use this file as the team policy?', [
         `File: ${e(request.path)}`,
-        ...(request.from ? [`Instead of: ${e(request.from)}`] : []),
+        ...(request.from ? [`Instead of: ${e(request.from)} (what that one blocks, pins or always asks about would no longer apply)`] : []),
         '',
-        'A team policy can let the commands it lists run without asking you.',
+        'A team policy only adds friction: it blocks servers, always asks for tools, pins servers, and holds',
+        'servers to the command and limits it lists. It never lets anything run without you.',
       ], 'Use this policy');
     case 'wrap-client':
       return options('Put Countersign in front of a client', `Rewrite ${q(request.client)}'s config so its servers start through Countersign?`, [

@@ -170,9 +170,12 @@ export function guardConsent(api: GuardedApi, deps: ConsentGuardDeps): GuardedAp
       return api.reviewChanges(...args);
     },
     updateSettings: async (patch: Parameters<GuardedApi['updateSettings']>[0]) => {
-      const before = await api.getSettings();
-      if (patch.policyPath !== undefined && patch.policyPath !== before.policyPath) {
-        await ask({ kind: 'policy-path', path: patch.policyPath, from: before.policyPath });
+      // Setting, replacing or removing the policy path asks: a policy's blocks and pins go with it.
+      if (patch.policyPath !== undefined) {
+        const status = (await api.getStatus()).policy;
+        // The person's (sealed) path, or the one applied while the sealed records cannot be read.
+        const current = (await api.getSettings()).policyPath ?? (status?.from === 'unconfirmed' ? status.path : undefined);
+        if ((patch.policyPath ?? undefined) !== current) await ask({ kind: 'policy-path', path: patch.policyPath, from: current });
       }
       return api.updateSettings(patch);
     },
@@ -206,6 +209,7 @@ export function guardConsent(api: GuardedApi, deps: ConsentGuardDeps): GuardedAp
       const grant = (await api.listUnsealed()).find((g) => g.kind === ref.kind && g.server === ref.server && g.hash === ref.hash && g.ruleId === ref.ruleId);
       if (!grant) throw new ConsentDeclinedError(`The hand-made ${ref.kind} for ${q(ref.server)} is no longer what was shown to you, so nothing was confirmed. Look at it again.`);
       if (grant.kind === 'rule') await ask({ kind: 'always-allow', server: grant.server, tool: grant.tool ?? '' });
+      else if (grant.kind === 'policy') await ask({ kind: 'policy-path', path: grant.path ?? '', from: (await api.getSettings()).policyPath });
       else if (grant.kind === 'launch') await ask({ kind: 'approve-launch', name: grant.server, launch: grant.launch! });
       else {
         const v = await view(grant.server);

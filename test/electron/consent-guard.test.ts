@@ -1,7 +1,7 @@
 // Native consent in the desktop app, with a fake only at the Electron boundary (the dialog and the IPC
 // sender): a page calls the real broker through the real gatekeeper, as a compromised renderer would.
 // Nothing starts and nothing is saved without the dialog's confirm.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -227,6 +227,39 @@ describe('native consent: grants written by hand', () => {
     await page('confirmUnsealed', ref);
     expect((await view('notes')).trusted).toBe(true);
     expect(CONSENT_POLICY.discardUnsealed).toBe('free');
+  });
+
+  it('removing the team policy and confirming a hand-written policy path each ask; cancelled, nothing changes', async () => {
+    const policy = join(scratch, 'policy.json');
+    const other = join(scratch, 'other.json');
+    writeFileSync(policy, JSON.stringify({ version: 1, block: ['x'] }));
+    writeFileSync(other, JSON.stringify({ version: 1 }));
+    await world.as('cli').updateSettings({ policyPath: policy }); // the person, from the CLI
+    await expect(page('updateSettings', { policyPath: null })).rejects.toThrow(/did not confirm/);
+    expect(dialogs.at(-1)).toMatchObject({ title: 'Team policy file', message: 'Stop using the team policy?' });
+    expect(dialogs.at(-1)!.detail).toContain(policy);
+    expect((await world.api.getSettings()).policyPath).toBe(policy);
+
+    // An agent points settings.json elsewhere by hand: ignored; confirming it needs the dialog.
+    const file = join(world.dataDir, 'settings.json');
+    const data = JSON.parse(readFileSync(file, 'utf8')) as { settings: Record<string, unknown> };
+    data.settings.policyPath = other;
+    writeFileSync(`${file}.tmp`, JSON.stringify(data), { mode: 0o600 });
+    renameSync(`${file}.tmp`, file);
+    let grant: { kind: string; server: string; hash: string } | undefined;
+    for (let i = 0; i < 200 && !grant; i++) {
+      grant = (await page<Array<{ kind: string; server: string; hash: string }>>('listUnsealed')).find((g) => g.kind === 'policy');
+      if (!grant) await new Promise((r) => setTimeout(r, 10));
+    }
+    await expect(page('confirmUnsealed', { kind: 'policy', server: '*', hash: grant!.hash })).rejects.toThrow(/did not confirm/);
+    expect(dialogs.at(-1)).toMatchObject({ title: 'Team policy file', message: 'Use this file as the team policy?' });
+    expect(dialogs.at(-1)!.detail).toContain(other);
+    expect((await world.api.getStatus()).policy).toMatchObject({ path: policy, from: 'person', unconfirmed: other });
+
+    answer = { response: 1 };
+    await page('updateSettings', { policyPath: null });
+    expect((await world.api.getSettings()).policyPath).toBeUndefined();
+    expect(dialogs).toHaveLength(3);
   });
 });
 

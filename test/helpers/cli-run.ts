@@ -14,3 +14,15 @@ export async function runCli(dataDir: string, ...args: string[]): Promise<{ stdo
     return { stdout: e.stdout, stderr: e.stderr, code: e.code };
   }
 }
+
+/**
+ * `servers approve|trust|pin <name>` as a script that was shown the server grants it: without a terminal
+ * it names what it grants (--yes with the launch hash and, when there is one, the listing hash).
+ */
+export async function grantCli(dataDir: string, verb: 'approve' | 'trust' | 'pin', name: string, ...extra: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  const shown = await runCli(dataDir, 'servers', 'show', name, '--json');
+  if (shown.code !== 0) return shown;
+  const view = JSON.parse(shown.stdout) as { launch: { hash: string }; listingHash?: string };
+  const listing = verb !== 'approve' && view.listingHash ? ['--listing', view.listingHash] : [];
+  return runCli(dataDir, 'servers', verb, name, '--yes', '--hash', view.launch.hash, ...listing, ...extra);
+}

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Actor, AuditEntry, BrokerEvent, CountersignApi, LogQuery, PendingCall, ServerConfig } from '../../shared/api.js';
@@ -37,7 +38,8 @@ export interface InProcess {
   call: ApiCaller;
   events: BrokerEvent[];
   serve(name: string, define: Define, opts?: { trusted?: boolean; consent?: boolean }): Promise<InProcessServer>;
-  connect(name: string, clientName?: string): Promise<Client>;
+  /** `capabilities` and `setup` (handlers) for a client that does more than call tools, e.g. elicitation. */
+  connect(name: string, clientName?: string, opts?: { capabilities?: ClientCapabilities; setup?(client: Client): void }): Promise<Client>;
   waitForPending(match?: (c: PendingCall) => boolean, timeoutMs?: number): Promise<PendingCall>;
   waitForEvent(match: (e: BrokerEvent) => boolean, timeoutMs?: number): Promise<BrokerEvent>;
   log(query?: LogQuery): Promise<AuditEntry[]>;
@@ -96,10 +98,11 @@ export async function startInProcess(opts: Partial<BrokerOptions> = {}): Promise
       if (o.trusted) await trustShown(call, name);
       return state;
     },
-    async connect(name, clientName = 'in-process-client') {
+    async connect(name, clientName = 'in-process-client', o = {}) {
       const [clientEnd, brokerEnd] = linkedPair();
       await broker.openSession(name, brokerEnd, `in-process:${clientName}:${clients.length}`);
-      const client = new Client({ name: clientName, version: '1.0.0' });
+      const client = new Client({ name: clientName, version: '1.0.0' }, o.capabilities ? { capabilities: o.capabilities } : undefined);
+      o.setup?.(client);
       await client.connect(clientEnd as unknown as Transport);
       clients.push(client);
       return client;

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { BrokerStatus } from '../../shared/api.js';
 import { connectClient, makeDataDir, removeDir, startServe } from '../helpers/broker-harness.js';
 import { CLI, EVERYTHING_SERVER, NODE } from '../helpers/paths.js';
+import { grantCli } from '../helpers/cli-run.js';
 
 const run = promisify(execFile);
 async function cs(dataDir: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
@@ -37,7 +38,7 @@ describe('countersign CLI', () => {
         { name: 'fs', trusted: false, status: 'needs-consent', config: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { A: '••••', B: '••••' } } },
         { name: 'remote', trusted: false, status: 'idle', config: { url: 'https://mcp.example.com/mcp', headers: { 'X-Key': '••••' } } },
       ]);
-      expect((await cs(dir, 'servers', 'trust', 'fs')).code).toBe(0);
+      expect((await grantCli(dir, 'trust', 'fs')).code).toBe(0);
       expect((await cs(dir, 'servers', 'list')).stdout).toMatch(/^fs\ttrusted\tnpx -y/m);
       expect((await cs(dir, 'servers', 'remove', 'remote')).code).toBe(0);
       expect((await cs(dir, 'servers', 'remove', 'remote')).code).not.toBe(0);
@@ -91,8 +92,8 @@ describe('countersign CLI', () => {
   it('reads the audit log, verifies its hash chain, and finds tampering', async () => {
     const dir = makeDataDir();
     await cs(dir, 'servers', 'add', 'everything', '--', NODE, EVERYTHING_SERVER);
-    await cs(dir, 'servers', 'approve', 'everything');
-    await cs(dir, 'servers', 'trust', 'everything');
+    await grantCli(dir, 'approve', 'everything');
+    await grantCli(dir, 'trust', 'everything');
     const broker = await startServe(dir);
     try {
       const client = await connectClient(broker, 'everything', 'connect');
@@ -128,8 +129,8 @@ describe('countersign CLI', () => {
   it('follows the log as new calls are made', async () => {
     const dir = makeDataDir();
     await cs(dir, 'servers', 'add', 'everything', '--', NODE, EVERYTHING_SERVER);
-    await cs(dir, 'servers', 'approve', 'everything');
-    await cs(dir, 'servers', 'trust', 'everything');
+    await grantCli(dir, 'approve', 'everything');
+    await grantCli(dir, 'trust', 'everything');
     const broker = await startServe(dir);
     const { spawn } = await import('node:child_process');
     const follower = spawn(NODE, [CLI, 'log', '--follow', '--json', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -100,6 +100,13 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** Without a terminal, unwrap takes --yes with the plan hash it printed (consent bound to what was shown). */
+async function unwrapConfirmed(client: string): Promise<{ stdout: string; stderr: string; code: number }> {
+  const plan = /plan hash ([0-9a-f]{64})/.exec((await cs('unwrap', client, '--dry-run')).stdout)?.[1];
+  if (!plan) throw new Error(`unwrap ${client} --dry-run printed no plan hash`);
+  return cs('unwrap', client, '--yes', '--hash', plan);
+}
+
 async function cs(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
     // Run in the project folder: its workspace configs are found without --project.
@@ -182,7 +189,7 @@ describe('more clients through the CLI', () => {
       const log = readFileSync(`${dataDir}/audit.jsonl`, 'utf8');
       for (const secret of c.secrets) expect(log).not.toContain(secret);
 
-      const exact = await cs('unwrap', c.client, '--yes');
+      const exact = await unwrapConfirmed(c.client);
       expect(exact.code).toBe(0);
       expect(files.map((f) => readFileSync(f, 'utf8'))).toEqual(original);
 
@@ -193,7 +200,7 @@ describe('more clients through the CLI', () => {
       const now = readFileSync(user, 'utf8');
       expect(now).toContain(from);
       writeFileSync(user, now.replace(from, to));
-      const undone = await cs('unwrap', c.client, '--yes');
+      const undone = await unwrapConfirmed(c.client);
       expect(undone.code).toBe(0);
       expect(undone.stdout).toContain('edited since the wrap: only Countersign\'s entries are reverted');
       expect(files.map((f) => readFileSync(f, 'utf8'))).toEqual([original[0]!.replace(from, to), ...original.slice(1)]);

@@ -69,8 +69,16 @@ describe('countersign clients / wrap / unwrap', () => {
     expect((await cs('wrap', 'claude-desktop', '--yes', '--only', 'github')).stdout).toContain('Nothing to change.');
     expect((await cs('clients')).stdout).toMatch(/protected {6}github {6}through Countersign's 'github'/);
 
-    const unwrap = await cs('unwrap', 'claude-desktop', '--yes');
-    expect(unwrap.code).toBe(0);
+    // Unwrapping takes Countersign out of the client's way: without a terminal, --yes needs the plan hash printed.
+    const shown = await cs('unwrap', 'claude-desktop');
+    expect(shown.code).toBe(1);
+    expect(shown.stderr).toContain('nothing changed: there is no terminal to ask you on');
+    expect((await cs('unwrap', 'claude-desktop', '--yes')).code).toBe(1);
+    expect((await cs('unwrap', 'claude-desktop', '--yes', '--hash', '0'.repeat(64))).code).toBe(1);
+    expect(readFileSync(file, 'utf8')).not.toBe(original);
+    const plan = /plan hash ([0-9a-f]{64})/.exec(shown.stdout)![1]!;
+    const unwrap = await cs('unwrap', 'claude-desktop', '--yes', '--hash', plan);
+    expect(unwrap.code, unwrap.stderr).toBe(0);
     expect(unwrap.stdout).toContain('back to its exact bytes from before the wrap');
     expect(readFileSync(file, 'utf8')).toBe(original);
     expect((await cs('unwrap', 'claude-desktop', '--yes')).stdout).toContain('Nothing to unwrap');

@@ -97,7 +97,8 @@ describe.skipIf(process.platform !== 'linux')('countersign doctor', () => {
     expect(text.stdout).toMatch(/\n1 problem, \d+ warnings?\.\n$/);
 
     // The fix, as printed, with the Node that stays: the problem is gone.
-    expect((await cs(w, ['unwrap', 'cursor', '--yes'])).code).toBe(0);
+    const plan = /plan hash ([0-9a-f]{64})/.exec((await cs(w, ['unwrap', 'cursor', '--dry-run'])).stdout)![1]!;
+    expect((await cs(w, ['unwrap', 'cursor', '--yes', '--hash', plan])).code).toBe(0);
     expect((await cs(w, ['wrap', 'cursor', '--only', 'memory', '--yes'])).code).toBe(0);
     r = await doctor(w);
     expect(find(r, 'client.node-missing')).toBeUndefined();
@@ -136,7 +137,7 @@ describe.skipIf(process.platform !== 'linux')('countersign doctor', () => {
     expect(outside.code).toBe(1);
   });
 
-  it('a team policy named in settings.json by hand: said so, until it is set in Countersign', { timeout: 60_000 }, async () => {
+  it('a team policy named in settings.json by hand: ignored and said so, until the person sets it in Countersign', { timeout: 60_000 }, async () => {
     const w = world();
     const policy = join(w.root, 'team-policy.json');
     writeFileSync(policy, JSON.stringify({ version: 1, servers: { memory: { command: [NODE, MEMORY_SERVER] } }, block: ['evil'] }));
@@ -146,18 +147,20 @@ describe.skipIf(process.platform !== 'linux')('countersign doctor', () => {
     settings.settings.policyPath = policy;
     writeFileSync(settingsPath, JSON.stringify(settings, null, 2));
     let r = await doctor(w);
-    expect(find(r, 'policy.loaded')).toMatchObject({ level: 'note', summary: `The team policy ${policy} is in use (named by policyPath in settings.json): 1 command approved, 1 server blocked, 0 tools always asked.` });
-    expect(find(r, 'policy.not-set-in-countersign')).toMatchObject({ level: 'warning', fix: expect.stringContaining('clear the policy file in Settings') });
+    // A hand-written path is not the person's: it is not in use, and doctor says how to confirm it.
+    expect(find(r, 'policy.none')).toBeDefined();
+    expect(find(r, 'policy.loaded')).toBeUndefined();
+    expect(find(r, 'policy.unconfirmed')).toMatchObject({ level: 'warning', fix: expect.stringContaining('countersign policy confirm'), subject: { path: policy } });
 
     const broker = await startServe(w.data, [], w.env, { cwd: w.home });
     cleanups.push(() => broker.stop());
     await broker.api('updateSettings', { policyPath: policy });
     r = await doctor(w);
-    expect(find(r, 'policy.loaded')).toBeDefined();
-    expect(find(r, 'policy.not-set-in-countersign')).toBeUndefined();
+    expect(find(r, 'policy.loaded')).toMatchObject({ level: 'note', summary: `The team policy ${policy} is in use (set in Countersign): 1 command listed (others refused; none starts without you), 1 server blocked, 0 tools always asked.` });
+    expect(find(r, 'policy.unconfirmed')).toBeUndefined();
 
     writeFileSync(policy, '{ "version": 1, "servers": ');
-    expect(find(await doctor(w), 'policy.broken')).toMatchObject({ level: 'problem', summary: expect.stringContaining(`The team policy file ${policy} (named by policyPath in settings.json) cannot be used:`) });
+    expect(find(await doctor(w), 'policy.broken')).toMatchObject({ level: 'problem', summary: expect.stringContaining(`The team policy file ${policy} (set in Countersign) cannot be used:`) });
   });
 
   it('a data folder that cannot be written (immutable), one others can write, and another user\'s', { timeout: 60_000 }, async () => {

@@ -10,7 +10,7 @@ import { detectSandbox } from '../../electron/broker/sandbox/detect.js';
 import { limitsText } from '../../electron/cli/server-limits.js';
 import { makeDataDir, removeDir } from '../helpers/broker-harness.js';
 import { CLI, FILESYSTEM_SERVER, NODE } from '../helpers/paths.js';
-import { runCli } from '../helpers/cli-run.js';
+import { grantCli, runCli } from '../helpers/cli-run.js';
 
 const cs = runCli;
 
@@ -32,10 +32,11 @@ describe.skipIf(process.platform !== 'linux')('countersign servers … limits', 
       // The filesystem server's directory is offered writable; it is already covered read-only, so nothing looser is pushed.
       expect(shown.stdout).not.toContain('Offered');
       expect((await cs(dir, 'servers', 'show', 'files')).stdout).toContain(`limits: no network · read-only ${project}`);
-      expect((await cs(dir, 'servers', 'approve', 'files', '--yes')).code).toBe(0);
+      expect((await grantCli(dir, 'approve', 'files')).code).toBe(0);
 
-      // Looser: before and after, a question (no terminal here: the command goes ahead as asked), bound to the hash printed.
-      const loosened = await cs(dir, 'servers', 'limits', 'files', '--write', project);
+      // Looser: before and after, a question; no terminal here, so it names the launch hash printed.
+      const hash = (JSON.parse((await cs(dir, 'servers', 'show', 'files', '--json')).stdout) as ServerView).launch.hash;
+      const loosened = await cs(dir, 'servers', 'limits', 'files', '--write', project, '--yes', '--hash', hash);
       expect(loosened.code, loosened.stderr).toBe(0);
       expect(loosened.stdout).toContain(`Now:  no network · read-only ${project}\nThen: no network · writes ${project}`);
       expect(loosened.stdout).toMatch(/launch hash [0-9a-f]{64} \(approved\)/);

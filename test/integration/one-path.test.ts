@@ -8,7 +8,7 @@ import type { AuditEntry, ServerView } from '../../shared/api.js';
 import { makeDataDir, removeDir, startServe } from '../helpers/broker-harness.js';
 import { viewOf } from '../helpers/consent.js';
 import { CLI, MEMORY_SERVER, NODE } from '../helpers/paths.js';
-import { runCli } from '../helpers/cli-run.js';
+import { grantCli, runCli } from '../helpers/cli-run.js';
 
 const cs = runCli;
 
@@ -23,13 +23,13 @@ describe('the CLI and a running broker', () => {
       expect((await cs(dir, 'servers', 'add', 'mem', '--', NODE, MEMORY_SERVER)).code).toBe(0);
       // No restart, no file re-read: the running broker made the change and logged it.
       expect((await viewOf(broker.api, 'mem')).status).toBe('needs-consent');
-      const shown = await cs(dir, 'servers', 'approve', 'mem');
+      const shown = await grantCli(dir, 'approve', 'mem');
       expect(shown.code).toBe(0);
       const hash = (await viewOf(broker.api, 'mem')).launch.hash;
       expect(shown.stdout).toContain(`[1] ${MEMORY_SERVER}`);
       expect(shown.stdout).toContain(`launch hash ${hash}`);
       expect((await viewOf(broker.api, 'mem')).launch.approved).toBe(true);
-      expect((await cs(dir, 'servers', 'trust', 'mem')).code).toBe(0);
+      expect((await grantCli(dir, 'trust', 'mem')).code).toBe(0);
       await broker.api('setPaused', true);
       const log = await broker.api<AuditEntry[]>('queryLog', {});
       expect(log.map((e) => [e.kind, e.actor, e.detail])).toEqual([
@@ -54,13 +54,13 @@ describe('the CLI and a running broker', () => {
       settings.servers.mem!.args.push('--extra');
       writeFileSync(file, JSON.stringify(settings));
       // No broker runs: the CLI opens the same core in-process.
-      const inProcess = await cs(dir, 'servers', 'approve', 'mem', '--hash', shown);
+      const inProcess = await cs(dir, 'servers', 'approve', 'mem', '--yes', '--hash', shown);
       expect(inProcess.code).toBe(1);
       expect(inProcess.stderr).toMatch(/command line changed after it was shown to you, so nothing was approved/);
       expect(inProcess.stderr).not.toMatch(/\n\s+at /); // a sentence, not a stack trace
       const broker = await startServe(dir);
       try {
-        const viaSocket = await cs(dir, 'servers', 'approve', 'mem', '--hash', shown);
+        const viaSocket = await cs(dir, 'servers', 'approve', 'mem', '--yes', '--hash', shown);
         expect(viaSocket.code).toBe(1);
         expect(viaSocket.stderr).toMatch(/changed after it was shown to you/);
         // The browser's click on the old command is refused the same way.
@@ -83,8 +83,8 @@ describe('the CLI and a running broker', () => {
     const broker = await startServe(dir);
     try {
       await cs(dir, 'servers', 'add', 'mem', '--', NODE, MEMORY_SERVER);
-      await cs(dir, 'servers', 'approve', 'mem');
-      const pinned = await cs(dir, 'servers', 'pin', 'mem');
+      await grantCli(dir, 'approve', 'mem');
+      const pinned = await grantCli(dir, 'pin', 'mem');
       expect(pinned.code).toBe(0);
       expect(pinned.stdout).toMatch(/Pinned to version \S+; definitions [0-9a-f]{64}/);
       const view: ServerView = await viewOf(broker.api, 'mem');

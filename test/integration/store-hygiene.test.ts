@@ -11,7 +11,7 @@ import { Broker } from '../../electron/broker/broker.js';
 import { configure, makeDataDir, removeDir } from '../helpers/broker-harness.js';
 import { seenOf, viewOf } from '../helpers/consent.js';
 import { CLI, MEMORY_SERVER, NODE } from '../helpers/paths.js';
-import { runCli } from '../helpers/cli-run.js';
+import { grantCli, runCli } from '../helpers/cli-run.js';
 import { recordingTool, startInProcess, type InProcess } from '../helpers/in-process.js';
 
 const run = promisify(execFile);
@@ -72,7 +72,7 @@ describe('safe mode', () => {
     expect(listed.stderr).toContain(`countersign: Countersign is in safe mode: ${file} is a symbolic link`);
     expect(listed.stderr).toContain(`Fix: cp "$(readlink -f '${file}')" '${file}'.real && mv '${file}'.real '${file}'`);
     expect(listed.stderr).toContain(`${join(dir, 'trust.json')} can be written by its group (mode 0620). Fix: chmod go-w '${join(dir, 'trust.json')}'`);
-    const approve = await cs(dir, 'servers', 'approve', 'mem', '--yes');
+    const approve = await grantCli(dir, 'approve', 'mem');
     expect(approve.code).not.toBe(0);
     expect(approve.stderr).toMatch(/Nothing was saved\. Countersign is in safe mode/);
 

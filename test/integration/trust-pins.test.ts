@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PendingCall, PinView, ServerView } from '../../shared/api.js';
+import type { AuditEntry, PendingCall, PinView, ServerView } from '../../shared/api.js';
 import { configure, connectClient, makeDataDir, removeDir, startServe } from '../helpers/broker-harness.js';
 import { addNumbers, mutableServer, readNotes } from '../helpers/mutable.js';
 import { FILESYSTEM_SERVER, NODE, ROOT } from '../helpers/paths.js';
@@ -101,7 +101,7 @@ describe('launch consent', () => {
 });
 
 describe('team policy', () => {
-  it('blocks servers, forces asking, pre-approves an exact command, and fails closed when unreadable', async () => {
+  it('blocks servers, forces asking, never pre-approves a command, and fails closed when unreadable', async () => {
     const blocked = mutableServer({ tools: [readNotes] });
     const asked = mutableServer({ tools: [readNotes] });
     const pre = mutableServer({ tools: [readNotes] });
@@ -136,10 +136,12 @@ describe('team policy', () => {
         await client.close();
       }
 
-      const preClient = await connectClient(broker, 'pre', 'http');
-      await preClient.close();
+      // A user policy names the exact command, but only the person approves a launch (issue 21, point 5).
+      const refused = await connectClient(broker, 'pre', 'http').then(() => undefined, (e: Error) => e);
+      expect(refused?.message).toMatch(/has not started 'pre'.*waits for your approval/s);
       const preView = (await broker.api<ServerView[]>('listServers')).find((s) => s.name === 'pre')!;
-      expect(preView.launch.approvedBy).toBe('policy');
+      expect(preView.launch).toMatchObject({ approved: false });
+      expect((await broker.api<AuditEntry[]>('queryLog', { server: 'pre' })).filter((e) => e.kind === 'launch' && e.decision !== 'deny')).toEqual([]);
 
       writeFileSync(policyFile, '{ not json');
       // The policy file is re-checked at most every 50 ms, like the settings file.

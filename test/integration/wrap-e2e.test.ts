@@ -168,7 +168,10 @@ describe.each(SCENARIOS)('wrap $client end to end', (s) => {
     const log = await broker.api<Array<{ kind?: string; tool: string; status: string }>>('queryLog', {});
     expect(log.filter((e) => e.kind === 'client').map((e) => [e.tool, e.status])).toEqual([['wrap', 'ok']]);
 
-    const undone = await run(NODE, [CLI, 'unwrap', s.client, '--yes', '--data-dir', dataDir], { cwd: home, env: { ...process.env, HOME: home, XDG_CONFIG_HOME: '' } });
+    const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: '' };
+    const preview = await run(NODE, [CLI, 'unwrap', s.client, '--dry-run', '--data-dir', dataDir], { cwd: home, env });
+    const plan = /plan hash ([0-9a-f]{64})/.exec(preview.stdout)![1]!;
+    const undone = await run(NODE, [CLI, 'unwrap', s.client, '--yes', '--hash', plan, '--data-dir', dataDir], { cwd: home, env });
     expect(undone.stdout).toContain('back to its exact bytes from before the wrap');
     expect(readFileSync(file, 'utf8')).toBe(before);
   });

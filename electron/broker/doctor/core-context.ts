@@ -5,12 +5,12 @@ import type { CountersignApi, ServerView } from '../../../shared/api.js';
 import type { Broker } from '../broker.js';
 import { VERSION } from '../broker-api.js';
 import type { PolicyInUse } from './policy-check.js';
+import { policyPathChoice } from '../trust/policy-path.js';
 import type { DoctorContext } from './report.js';
 import type { LimitedServer } from './sandbox-check.js';
 
-type Reads = Pick<CountersignApi, 'listServers' | 'listUnsealed' | 'queryLog'>;
+type Reads = Pick<CountersignApi, 'listServers' | 'listUnsealed'>;
 
-const POLICY_SET = 'team policy file set to ';
 
 function limitedOf(servers: ServerView[]): LimitedServer[] {
   return servers.flatMap((s) => {
@@ -20,15 +20,9 @@ function limitedOf(servers: ServerView[]): LimitedServer[] {
   });
 }
 
-async function policyOf(core: Broker, api: Reads): Promise<PolicyInUse> {
-  const env = core.opts.env ?? process.env;
-  const state = core.trust.policy.current();
-  if (state.kind === 'none') return { state };
-  if (env.COUNTERSIGN_POLICY) return { state, from: 'COUNTERSIGN_POLICY' };
-  // The last time it was set in Countersign, if the log still holds it.
-  const sets = (await api.queryLog({ search: POLICY_SET })).filter((e) => e.kind === 'settings' && e.detail?.startsWith(POLICY_SET));
-  const last = sets.reduce<(typeof sets)[number] | undefined>((a, e) => (!a || e.seq > a.seq ? e : a), undefined);
-  return { state, from: 'settings.json', setInCountersign: last?.detail === `${POLICY_SET}${state.path}` };
+function policyOf(core: Broker): PolicyInUse {
+  const choice = policyPathChoice(core.opts.env ?? process.env, core.store, core.seal);
+  return { state: core.trust.policy.current(), ...(choice.from ? { from: choice.from } : {}), ...(choice.unconfirmed ? { unconfirmed: choice.unconfirmed } : {}) };
 }
 
 export function coreContext(core: Broker, api: Reads, opts?: ClientScanOptions): DoctorContext {
@@ -45,7 +39,7 @@ export function coreContext(core: Broker, api: Reads, opts?: ClientScanOptions):
     limited: async () => limitedOf(await listed()),
     keyWhere: core.seal.keyWhere,
     keyFile: core.seal.protectedPaths()[0]?.path,
-    policy: () => policyOf(core, api),
+    policy: async () => policyOf(core),
     unsealed: async () => (await api.listUnsealed()).length,
     reach: hosted ? { kind: 'broker', version: VERSION, httpUrl: hosted, pid: process.pid } : { kind: 'none' },
   };

@@ -52,7 +52,7 @@ export function filesContext(dataDir: string, env: NodeJS.ProcessEnv, reach: Doc
     keyFile,
     policy: async () => ({
       state: new TeamPolicySource(() => policyPath, () => undefined).current(),
-      ...(policyPath ? { from: env.COUNTERSIGN_POLICY ? ('COUNTERSIGN_POLICY' as const) : ('settings.json' as const) } : {}),
+      ...(env.COUNTERSIGN_POLICY ? { from: 'environment' as const } : policyPath ? { unchecked: true } : {}),
     }),
     reach,
   };

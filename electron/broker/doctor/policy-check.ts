@@ -1,45 +1,54 @@
-// A team policy file in use: where it is named (COUNTERSIGN_POLICY or settings.json), whether it reads,
-// what it does, and whether it was set in Countersign. The setting is not sealed: a policy can approve
-// commands for the person, so a path written into settings.json by hand is worth a look.
+// A team policy file in use: where it is named (COUNTERSIGN_POLICY, or the path the person set in
+// Countersign, which is sealed: trust/policy-path.ts), whether it reads, what it does, and a path
+// settings.json names that nobody confirmed (ignored until the person does).
 import type { DoctorFinding } from '../../../shared/doctor.js';
 import type { PolicyState } from '../trust/team-policy.js';
 
 export interface PolicyInUse {
   state: PolicyState;
-  from?: 'COUNTERSIGN_POLICY' | 'settings.json';
-  /** settings.json only: the audit log records it being set in Countersign (false: a hand edit, or a log rotated since). */
-  setInCountersign?: boolean;
+  /** Who named the file in effect: the environment, the person (sealed), or settings.json while the seal cannot say. */
+  from?: 'environment' | 'person' | 'unconfirmed';
+  /** A path settings.json names that the person did not set in Countersign: ignored. */
+  unconfirmed?: string;
+  /** Without a broker or core the seal is not read: the path settings.json names, unchecked. */
+  unchecked?: boolean;
 }
+
+const NAMED: Record<NonNullable<PolicyInUse['from']>, string> = {
+  environment: 'named by COUNTERSIGN_POLICY in the environment Countersign started from',
+  person: 'set in Countersign',
+  unconfirmed: 'named in settings.json; Countersign cannot read its sealed records to check it',
+};
 
 export function policyFindings(p: PolicyInUse): DoctorFinding[] {
   const area = 'policy' as const;
   const { state } = p;
-  if (state.kind === 'none') return [{ area, code: 'policy.none', level: 'ok', summary: 'No team policy file is in use.' }];
-  const named = p.from === 'COUNTERSIGN_POLICY' ? 'named by COUNTERSIGN_POLICY in the environment Countersign started from' : 'named by policyPath in settings.json';
+  const out: DoctorFinding[] = [];
+  if (p.unconfirmed) {
+    out.push({
+      area, code: 'policy.unconfirmed', level: 'warning',
+      summary: `settings.json names the team policy file ${p.unconfirmed}, but it was not set in Countersign (a hand edit), so it is ignored.`,
+      detail: 'The path to a policy is a grant like trust: only the one you set or confirm in Countersign counts.',
+      fix: 'if it is the file your team gave you, confirm it: countersign policy confirm (or Servers → Not confirmed); otherwise remove policyPath from settings.json',
+      subject: { path: p.unconfirmed },
+    });
+  }
+  if (state.kind === 'none') return [{ area, code: 'policy.none', level: 'ok', summary: 'No team policy file is in use.' }, ...out];
+  const named = p.unchecked ? 'named in settings.json; start Countersign to check that you set it' : NAMED[p.from ?? 'person'];
   if (state.kind === 'broken') {
     return [{
       area, code: 'policy.broken', level: 'problem',
       summary: `The team policy file ${state.path} (${named}) cannot be used: ${state.error}.`,
       detail: 'Fail closed: every server is blocked until it reads.',
-      fix: `fix the file (docs/policy.md describes it), or stop using it (${p.from === 'COUNTERSIGN_POLICY' ? 'unset COUNTERSIGN_POLICY' : 'clear the policy file in Settings'})`,
+      fix: `fix the file (docs/policy.md describes it), or stop using it (${p.from === 'environment' ? 'unset COUNTERSIGN_POLICY' : 'countersign policy unset, or Settings → Team policy'})`,
       subject: { path: state.path },
-    }];
+    }, ...out];
   }
   const { policy } = state;
-  const approves = Object.values(policy.servers).filter((s) => s.command).length;
-  const out: DoctorFinding[] = [{
+  const listed = Object.values(policy.servers).filter((s) => s.command).length;
+  return [{
     area, code: 'policy.loaded', level: 'note',
-    summary: `The team policy ${state.path} is in use (${named}): ${approves} command${approves === 1 ? '' : 's'} approved, ${policy.block.length} server${policy.block.length === 1 ? '' : 's'} blocked, ${policy.alwaysAsk.length} tool${policy.alwaysAsk.length === 1 ? '' : 's'} always asked.`,
+    summary: `The team policy ${state.path} is in use (${named}): ${listed} command${listed === 1 ? '' : 's'} listed (others refused; none starts without you), ${policy.block.length} server${policy.block.length === 1 ? '' : 's'} blocked, ${policy.alwaysAsk.length} tool${policy.alwaysAsk.length === 1 ? '' : 's'} always asked.`,
     subject: { path: state.path },
-  }];
-  if (p.from === 'settings.json' && p.setInCountersign === false) {
-    out.push({
-      area, code: 'policy.not-set-in-countersign', level: 'warning',
-      summary: `settings.json names the policy ${state.path}, but Countersign's log has no record of it being set in Countersign (a hand edit, or a log rotated since).`,
-      detail: 'The setting is not sealed, and a policy can approve commands for you: check that this is the file your team gave you.',
-      fix: 'if it is not, clear the policy file in Settings (or remove policyPath from settings.json); if it is, set it again in Settings so the log records it',
-      subject: { path: state.path },
-    });
-  }
-  return out;
+  }, ...out];
 }

@@ -32,7 +32,17 @@ export function describeServerRequest(method: string, params: Params): string {
   }
 }
 
-export function serverRequestEntry(server: string, client: string | undefined, method: string, params: Params, calls: string[]): NewAuditEntry {
+/** `declined`: why Countersign declined it for the server instead of relaying it (an imitation of its own form). */
+export function serverRequestEntry(server: string, client: string | undefined, method: string, params: Params, calls: string[], declined?: string): NewAuditEntry {
+  if (declined) {
+    return {
+      ...serverRequestEntry(server, client, method, params, calls),
+      decision: 'deny',
+      decidedBy: 'policy',
+      status: 'denied',
+      detail: `${describeServerRequest(method, params)}. Declined for the server, not shown to the client: ${declined}, while approval inside ${client ? `'${client}'` : 'this client'} is on, so the person could take it for Countersign's own question.`,
+    };
+  }
   return {
     kind: 'server-request',
     time: new Date().toISOString(),

@@ -147,7 +147,8 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
       channel.notify('initialized', { client: s.clientInfo, result, elicitation: session.clientElicits });
     },
     onToolsListed: (_s, tools) => channel.notify('listed', { tools }),
-    onServerRequest: (_s, request, calls) => channel.notify('server-request', { method: request.method, params: request.params, calls }),
+    onServerRequest: (_s, request, calls, declined) => channel.notify('server-request', { method: request.method, params: request.params, calls, ...(declined ? { declined } : {}) }),
+    refuseImitation: async () => (await channel.request<{ refuse?: unknown }>('imitation', {})).refuse !== false,
     rewriteToolsList: async (_s, tools) => (await channel.request<{ tools?: ToolDefinition[] }>('rewrite', { tools })).tools,
     upstreamTimeoutMs: () => upstreamTimeoutMs,
   };

@@ -53,8 +53,8 @@ export interface ToBroker {
   bye: Record<string, never>;
   /** A call `connect` refused before it could be decided (a bad line, a batch, an id in use…): the broker logs it. */
   refused: RefusedCall;
-  /** The server sent the client a request (elicitation, sampling, roots): the broker logs it. */
-  'server-request': { method: string; params?: Record<string, unknown>; calls: string[] };
+  /** The server sent the client a request (elicitation, sampling, roots): the broker logs it, and why it was declined if it was. */
+  'server-request': { method: string; params?: Record<string, unknown>; calls: string[]; declined?: string };
 }
 
 /** connect → broker requests, and what they answer. */
@@ -65,6 +65,8 @@ export interface BrokerRequests {
    */
   decide: { params: { call: number; tool: string; arguments: unknown; progress?: boolean; tooDeepIn?: string; input?: CallInput }; result: DecideReply };
   rewrite: { params: { tools: ToolDefinition[] }; result: { tools?: ToolDefinition[] } };
+  /** A server's form imitates Countersign's: whether to decline it (approval inside this client is on). */
+  imitation: { params: Record<string, never>; result: { refuse: boolean } };
 }
 
 /** broker → connect. */

@@ -42,6 +42,8 @@ export interface RemoteSessionDeps {
   auditCall(entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>): void;
   /** Writes the entries `fn` makes in one go. */
   batchAudit(fn: () => void): void;
+  /** Whether the person let this client answer pending calls in its own form (a server's imitation is then declined). */
+  inlineApprovalOn(client: string | undefined): boolean;
   onServerStderr?(text: string): void;
   onServerExit(exit: ExitInfo): void;
   warn(text: string): void;
@@ -105,9 +107,10 @@ export class RemoteSession implements GateSession {
       deps.audit(refusedCallEntry(serverName, this.clientInfo?.name, { ...call, arguments: call.arguments }));
     });
     channel.handle('server-request', (p) => {
-      const { method, params, calls } = wire.serverRequest.parse(p);
-      deps.audit(serverRequestEntry(serverName, this.clientInfo?.name, method, params, calls));
+      const { method, params, calls, declined } = wire.serverRequest.parse(p);
+      deps.audit(serverRequestEntry(serverName, this.clientInfo?.name, method, params, calls, declined));
     });
+    channel.handle('imitation', () => ({ refuse: deps.inlineApprovalOn(this.clientInfo?.name) }));
     channel.handle('cancel', (p) => {
       const c = wire.cancel.parse(p);
       const end: WaitEnd = c.by === 'client' ? { by: 'client', reason: c.reason } : { by: 'session', why: c.reason ?? 'the connect session ended' };

@@ -29,7 +29,8 @@ export const wire = {
   rewrite: z.object({ tools: z.array(tool).max(100_000) }),
   decide: z.object({ call: callNumber, tool: z.string(), arguments: z.unknown(), progress: z.boolean().optional(), tooDeepIn: z.string().max(256).optional(), input: input.optional(), reported: callNumber.optional() }),
   refused: z.object({ tool: z.string(), arguments: z.unknown(), certain: z.boolean(), reason: z.string().max(4000) }),
-  serverRequest: z.object({ method: z.string().max(256), params: z.record(z.unknown()).optional(), calls: z.array(z.string().max(512)).max(1000) }),
+  /** `declined`: why `connect` declined it for the server (an imitation of Countersign's form). */
+  serverRequest: z.object({ method: z.string().max(256), params: z.record(z.unknown()).optional(), calls: z.array(z.string().max(512)).max(1000), declined: z.string().max(2000).optional() }),
   /** `by`: whether the client cancelled (or left), or the session ended; `reason` as the client gave it. */
   cancel: z.object({ call: callNumber, by: z.enum(['client', 'session']).optional(), reason: z.string().max(1000).optional() }),
   definition: z.object({ definition: tool.optional() }),

@@ -1,8 +1,10 @@
 // Sealed grants: what the person granted through Countersign (trust, launch consent, "always allow"
-// rules), with an HMAC tag made with a key kept outside the data dir (key-vault.ts). A grant takes
-// effect only when the files say so AND the seal says so: a hand edit that adds trust, consent or a
-// rule changes nothing until the person confirms it; one that removes them applies at once. The
-// generation sealed along must match the vault's, so an older sealed copy cannot be replayed.
+// rules, the user policy's path), with an HMAC tag made with a key kept outside the data dir
+// (key-vault.ts). A grant takes effect only when the files say so AND the seal says so: a hand edit that
+// adds trust, consent or a rule changes nothing until the person confirms it; one that removes them
+// applies at once (a policy path is the exception: removing it removes friction, see
+// trust/policy-path.ts). The generation sealed along must match the vault's, so an older sealed copy
+// cannot be replayed.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -46,6 +48,11 @@ const grantsSchema = z.object({
    * (trust/run-without-limits.ts). Optional: files sealed before it existed verify as written.
    */
   unenforced: z.record(sha).optional(),
+  /**
+   * The user policy file the person set or confirmed in Countersign (trust/policy-path.ts). Optional:
+   * files sealed before it existed verify as written.
+   */
+  policy: z.string().min(1).max(4096).optional(),
 }).strict();
 const fileSchema = z.object({ version: z.literal(1), generation: z.number().int().min(1), grants: grantsSchema, tag: z.string() }).strict();
 
@@ -122,6 +129,11 @@ export class GrantSeal {
 
   hasRule(hash: string): boolean {
     return this.#read().grants.rules.includes(hash);
+  }
+
+  /** The user policy file set or confirmed by the person (undefined when none is). */
+  policyPath(): string | undefined {
+    return this.#read().grants.policy;
   }
 
   /** The limits of the server's last approved launch, as sealed (undefined when none is). */

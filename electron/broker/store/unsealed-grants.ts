@@ -6,6 +6,7 @@ import { escapeControl } from '../../../shared/escape.js';
 import type { Broker } from '../broker.js';
 import { ChangedSinceShownError, assertLaunchSeen } from '../seen-check.js';
 import { isStdio, launchApproved, launchHash, launchView } from '../trust/launch-consent.js';
+import { policyPathHash, policyPathWarnings, setPolicyPath } from '../trust/policy-path.js';
 import { ruleHash } from './grant-seal.js';
 
 const q = (text: string): string => `'${escapeControl(text)}'`;
@@ -31,6 +32,13 @@ export function listUnsealed(core: Broker): UnsealedGrant[] {
       what: `${q(name)}'s command is marked approved in ${core.trust.store.path}, but it was not approved in Countersign.`,
     });
   }
+  const { unconfirmed } = core.policyChoice();
+  if (unconfirmed) {
+    out.push({
+      kind: 'policy', server: '*', path: unconfirmed, hash: policyPathHash(unconfirmed),
+      what: `${core.store.path} names the team policy file ${q(unconfirmed)}, but it was not set in Countersign. A team policy only adds friction (it blocks, pins and always asks); it never lets a server run without you.`,
+    });
+  }
   const effective = new Set(core.store.listRules().map((r) => r.id));
   for (const rule of core.store.rulesInFile()) {
     if (effective.has(rule.id)) continue;
@@ -45,9 +53,10 @@ export function listUnsealed(core: Broker): UnsealedGrant[] {
 /** The entry as listed now, or a refusal saying it changed or is gone. */
 function shownNow(core: Broker, ref: UnsealedRef): UnsealedGrant {
   const found = listUnsealed(core).find((g) => g.kind === ref.kind && g.server === ref.server && (ref.kind !== 'rule' || g.ruleId === ref.ruleId));
-  if (!found) throw new Error(`No hand-made ${ref.kind} for ${q(ref.server)} waits for confirmation (it was confirmed, discarded or removed).`);
+  const what = ref.kind === 'policy' ? 'team policy path' : `${ref.kind} for ${q(ref.server)}`;
+  if (!found) throw new Error(`No hand-made ${what} waits for confirmation (it was confirmed, discarded or removed).`);
   if (found.hash !== ref.hash) {
-    throw new ChangedSinceShownError(`The hand-made ${ref.kind} for ${q(ref.server)} changed after it was shown to you, so nothing was confirmed. Look at it again.`);
+    throw new ChangedSinceShownError(`The hand-made ${what} changed after it was shown to you, so nothing was confirmed. Look at it again.`);
   }
   return found;
 }
@@ -65,6 +74,9 @@ export function confirmUnsealed(core: Broker, actor: Actor, ref: UnsealedRef): v
     assertLaunchSeen(grant.server, config, grant.hash);
     core.trust.approveLaunch(grant.server, config, actor);
     core.emit({ type: 'servers-changed' });
+  } else if (grant.kind === 'policy') {
+    // Checked and sealed like a path the person sets: it adds friction only, never pre-approves.
+    setPolicyPath(core, grant.path!, actor, details);
   } else {
     const rule = core.store.rulesInFile().find((r) => r.id === grant.ruleId)!;
     core.store.sealRule(rule);
@@ -84,6 +96,12 @@ export function discardUnsealed(core: Broker, actor: Actor, ref: UnsealedRef): v
     core.trust.store.update(grant.server, (r) => delete r.launch);
     core.record({ kind: 'launch', actor, server: grant.server, what: 'hand-made launch consent discarded', details, decision: 'deny' });
     core.emit({ type: 'servers-changed' });
+  } else if (grant.kind === 'policy') {
+    // Back to the sealed choice (or none): what the person set stays in effect either way.
+    core.store.updateSettings({ policyPath: core.seal.policyPath() ?? null });
+    core.record({ kind: 'settings', actor, server: '*', what: 'hand-written team policy path discarded', details: { ...details, path: grant.path }, decision: 'deny' });
+    core.emit({ type: 'settings-changed' });
+    core.emit({ type: 'status-changed' });
   } else {
     core.store.removeRule(grant.ruleId!);
     core.record({ kind: 'rule', actor, server: grant.server, tool: grant.tool, what: 'hand-written rule discarded', details, decision: 'deny' });
@@ -95,7 +113,7 @@ export function discardUnsealed(core: Broker, actor: Actor, ref: UnsealedRef): v
 export function storeWarnings(core: Broker): string[] {
   const audit = core.auditGuard.warning();
   const unsafe = core.seal.unsafe();
-  return [...(audit ? [audit] : []), ...(unsafe ? [unsafe] : unsealedWarnings(core))];
+  return [...(audit ? [audit] : []), ...(unsafe ? [unsafe] : unsealedWarnings(core)), ...policyPathWarnings(core.policyChoice())];
 }
 
 /** One status line while anything waits, so the banner says where to look. */
@@ -106,6 +124,8 @@ function unsealedWarnings(core: Broker): string[] {
   } catch {
     return [];
   }
+  // The policy path has its own line (trust/policy-path.ts), with how to confirm it.
+  grants = grants.filter((g) => g.kind !== 'policy');
   if (!grants.length) return [];
   const names = grants.map((g) => (g.kind === 'rule' ? `rule ${q(g.server)}/${q(g.tool ?? '')}` : `${g.kind} of ${q(g.server)}`));
   return [

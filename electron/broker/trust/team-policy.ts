@@ -1,18 +1,27 @@
-// An optional team policy file. It can add friction to a person's choices, never remove it:
-// block servers, force "always ask" for tools, and pre-approve a server's exact command with a pin.
+// An optional team policy file. It adds friction to a person's choices, never removes it: it blocks
+// servers, forces "always ask" for tools, pins servers, and holds a server to the command and limits the
+// team reviewed. A user policy (COUNTERSIGN_POLICY or the path the person set) never pre-approves a
+// launch: the guarded agent may be able to write it. Only a policy source that says it may pre-approve
+// (a managed policy, not built yet) stands in for the person's launch consent (trust-manager.ts).
 import fs from 'node:fs';
 import { z } from 'zod';
+import type { ServerConfig } from '../../../shared/api.js';
 import { limitsSchema } from '../../../shared/api-schema.js';
+import { escapeControl } from '../../../shared/escape.js';
+import { isLooser, NO_LIMITS, summarizeLimits } from '../../../shared/limits.js';
 import { FileVersion } from '../file-version.js';
 
 const policySchema = z.object({
   version: z.literal(1),
   servers: z.record(z.object({
-    /** The exact command line the team reviewed; the server starts without asking only when it matches. */
+    /**
+     * The exact command line the team reviewed: a launch of another command is refused. The person still
+     * approves this one (only a policy that may pre-approve stands in for them).
+     */
     command: z.array(z.string()).min(1).optional(),
     /**
-     * The limits the team approved it with: covered only with these or tighter. Absent: only with the
-     * limits of its last approved launch (policy-limits.ts). Looser ones need the person.
+     * The limits the team reviewed it with: a launch with looser limits is refused. For a policy that
+     * may pre-approve, its pre-approval covers only these or tighter (policy-limits.ts).
      */
     limits: limitsSchema.optional(),
     pin: z.object({
@@ -41,7 +50,15 @@ export class TeamPolicySource {
   private cache?: { key: string; state: PolicyState };
   private version?: { path: string; file: FileVersion };
 
-  constructor(private readonly pathOf: () => string | undefined, private readonly warn: (text: string) => void) {}
+  /**
+   * `mayPreapprove`: whether this source's `command` entries stand in for the person's launch consent.
+   * False for a user policy file, always; a managed policy (a later issue) is the only source that may.
+   */
+  constructor(
+    private readonly pathOf: () => string | undefined,
+    private readonly warn: (text: string) => void,
+    readonly mayPreapprove = false,
+  ) {}
 
   current(): PolicyState {
     const path = this.pathOf();
@@ -66,10 +83,25 @@ export class TeamPolicySource {
     }
   }
 
-  blockReason(server: string): string | undefined {
+  /** Why the server may not start or run, given its config: blocked, or not the command and limits the team reviewed. */
+  blockReason(server: string, config?: ServerConfig): string | undefined {
     const s = this.current();
     if (s.kind === 'broken') return `the team policy file ${s.path} could not be read`;
-    if (s.kind === 'loaded' && s.policy.block.includes(server)) return `the team policy (${s.path}) blocks '${server}'`;
+    if (s.kind !== 'loaded') return undefined;
+    const name = escapeControl(server);
+    if (s.policy.block.includes(server)) return `the team policy (${s.path}) blocks '${name}'`;
+    const entry = Object.hasOwn(s.policy.servers, server) ? s.policy.servers[server] : undefined;
+    if (!entry || !config) return undefined;
+    if (entry.command) {
+      const argv = 'command' in config ? [config.command, ...(config.args ?? [])] : undefined;
+      if (!argv || !sameArgv(entry.command, argv)) {
+        const now = argv ? argv.map((a) => escapeControl(a)).join(' ') : `the remote server ${escapeControl('url' in config ? config.url : '')}`;
+        return `the team policy (${s.path}) allows '${name}' only as ${entry.command.map((a) => escapeControl(a)).join(' ')}; it is set to run ${now}`;
+      }
+    }
+    if (entry.limits && 'command' in config && isLooser(config.limits ?? NO_LIMITS, entry.limits)) {
+      return `the team policy (${s.path}) allows '${name}' only with these limits or tighter: ${summarizeLimits(entry.limits)}; it is set to run with ${summarizeLimits(config.limits ?? NO_LIMITS)}`;
+    }
     return undefined;
   }
 
@@ -80,6 +112,15 @@ export class TeamPolicySource {
 
   serverEntry(server: string): TeamPolicy['servers'][string] | undefined {
     const s = this.current();
-    return s.kind === 'loaded' ? s.policy.servers[server] : undefined;
+    return s.kind === 'loaded' && Object.hasOwn(s.policy.servers, server) ? s.policy.servers[server] : undefined;
   }
+
+  /** The entry whose `command` may stand in for the person's launch consent: none from a user policy. */
+  preapproval(server: string): TeamPolicy['servers'][string] | undefined {
+    return this.mayPreapprove ? this.serverEntry(server) : undefined;
+  }
+}
+
+export function sameArgv(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }

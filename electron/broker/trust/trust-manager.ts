@@ -22,7 +22,7 @@ import { npxCacheDir } from '../packages/npx-resolution.js';
 import { pinPackage } from './pin-package.js';
 import { forgetLimitsBaseline, policyLimitsRefusal, sealLimitsBaseline } from './policy-limits.js';
 import { withdrawWithoutLimits } from './run-without-limits.js';
-import { TeamPolicySource } from './team-policy.js';
+import { sameArgv, TeamPolicySource } from './team-policy.js';
 import { TrustStore, type IdentityRecord, type PinRecord } from './trust-store.js';
 import type { GrantSeal } from '../store/grant-seal.js';
 import type { VersionResolver } from './version-resolver.js';
@@ -34,7 +34,13 @@ export interface TrustManagerOptions {
   record(change: Change): void;
   emit(event: BrokerEvent): void;
   warn(text: string): void;
+  /** The user policy file in effect (trust/policy-path.ts). */
   policyPath(): string | undefined;
+  /**
+   * Whether that policy's `command` entries stand in for the person's launch consent. Never for a user
+   * policy: this is the seam a managed policy (a later issue) will use.
+   */
+  policyMayPreapprove?: boolean;
   resolver?: VersionResolver;
   /** npm's `_npx` cache folder (tests use their own). */
   npxCache?: string;
@@ -64,7 +70,7 @@ export class TrustManager {
 
   constructor(private readonly opts: TrustManagerOptions) {
     this.store = TrustStore.open(opts.dataDir, (text) => this.recordsLost(text), opts.seal);
-    this.policy = new TeamPolicySource(opts.policyPath, opts.warn);
+    this.policy = new TeamPolicySource(opts.policyPath, opts.warn, opts.policyMayPreapprove ?? false);
     this.tracker = new DefinitionTracker(this.store, {
       note: (server, tool, what, details, actor) => opts.record({ kind: 'review', actor, server, tool, what, details, decision: what === 'change rejected' ? 'deny' : 'allow' }),
       changesDetected: (server) => {
@@ -108,7 +114,7 @@ export class TrustManager {
   // ---- before a server starts ----
 
   assertCanStart(name: string, config: ServerConfig): void {
-    const blocked = this.policy.blockReason(name);
+    const blocked = this.policy.blockReason(name, config);
     if (blocked) throw new BlockedServerError(`Countersign will not start '${name}': ${blocked}.`);
     const unsafe = this.opts.seal?.unsafe();
     if (unsafe) throw new BlockedServerError(`Countersign will not start '${name}'. ${unsafe}`);
@@ -119,7 +125,8 @@ export class TrustManager {
       if (isStdio(config) && seal && !seal.limitsBaseline(name)) this.saveOrWarn(`the approved limits of '${name}'`, () => sealLimitsBaseline(seal, name, config));
       return;
     }
-    const entry = this.policy.serverEntry(name);
+    // Only a policy source that may pre-approve (never a user policy file) stands in for the person.
+    const entry = this.policy.preapproval(name);
     // The team reviewed this exact command: its approval stands in for the person's, within limits.
     if (isStdio(config) && entry?.command && sameArgv(entry.command, [config.command, ...(config.args ?? [])])) {
       const refused = policyLimitsRefusal(name, config, entry.limits, seal);
@@ -165,9 +172,10 @@ export class TrustManager {
     this.identities.set(server, identity);
     const record = this.store.get(server);
     if (this.tracker.hasRecord(server) && !record.identity) this.saveOrWarn(`the identity of '${server}'`, () => this.store.update(server, (r) => (r.identity = identity)));
-    const pin = this.effectivePin(server);
-    if (pin?.version !== undefined && identity.serverInfo?.version !== pin.version) {
-      this.quarantine(server, `it reports version ${identity.serverInfo?.version ?? '(none)'}, but is pinned to ${pin.version}`);
+    for (const pin of this.pinsOf(server)) {
+      if (pin.version !== undefined && identity.serverInfo?.version !== pin.version) {
+        this.quarantine(server, `it reports version ${identity.serverInfo?.version ?? '(none)'}, but is pinned to ${pin.version}${pin.by === 'policy' ? ' by the team policy' : ''}`);
+      }
     }
   }
 
@@ -175,9 +183,10 @@ export class TrustManager {
     this.listingGeneration += 1;
     // Unsaved, a changed definition is still held: its state is computed from the listing each time.
     this.saveOrWarn(`the tool listing of '${server}'`, () => this.tracker.onListing(server, tools));
-    const pin = this.effectivePin(server);
-    if (pin?.definitionsHash && listingHash(tools) !== pin.definitionsHash) {
-      this.quarantine(server, 'its tool definitions differ from the pinned ones');
+    for (const pin of this.pinsOf(server)) {
+      if (pin.definitionsHash && listingHash(tools) !== pin.definitionsHash) {
+        this.quarantine(server, `its tool definitions differ from the pinned ones${pin.by === 'policy' ? ' (pinned by the team policy)' : ''}`);
+      }
     }
   }
 
@@ -201,7 +210,7 @@ export class TrustManager {
 
   /** Why a call to this tool may not even be decided: blocked, quarantined or held for review. */
   callBlock(server: string, tool: ToolDefinition | undefined, name: string): { code: ReasonCode; message: string } | undefined {
-    const blocked = this.policy.blockReason(server);
+    const blocked = this.policy.blockReason(server, this.opts.settings.getServer(server));
     if (blocked) return { code: 'blocked-by-policy', message: `Countersign refused this call: ${blocked}.` };
     const quarantine = this.quarantined(server);
     if (quarantine.length) {
@@ -300,7 +309,7 @@ export class TrustManager {
   serverView(name: string, config: ServerConfig, tools: ToolDefinition[], listings: Map<string, ToolDefinition[]>): Omit<ServerView, 'name' | 'config' | 'trusted' | 'sessions' | 'lastError'> & { running: boolean } {
     const record = this.store.get(name);
     const launch = launchView(config, record);
-    const blockedBy = this.policy.blockReason(name);
+    const blockedBy = this.policy.blockReason(name, config);
     const pin = this.effectivePin(name);
     const held = Object.values(record.held).filter((h) => !h.rejected).length;
     const identity = this.identities.get(name) ?? record.identity;
@@ -381,6 +390,19 @@ export class TrustManager {
     return this.store.get(server).pin;
   }
 
+  /**
+   * Every pin that holds: the person's and the team policy's. A policy adds friction, never removes it,
+   * so its pin is checked beside the person's, never instead of it.
+   */
+  private pinsOf(server: string): Array<Pick<PinRecord, 'version' | 'definitionsHash' | 'by'>> {
+    const fromPolicy = this.policy.serverEntry(server)?.pin;
+    const own = this.store.get(server).pin;
+    return [
+      ...(own ? [own] : []),
+      ...(fromPolicy && (fromPolicy.version || fromPolicy.definitionsHash) ? [{ version: fromPolicy.version, definitionsHash: fromPolicy.definitionsHash ?? '', by: 'policy' as const }] : []),
+    ];
+  }
+
   identityOf(server: string): IdentityRecord | undefined {
     return this.identities.get(server);
   }
@@ -449,6 +471,3 @@ export function identityFingerprint(identity: IdentityRecord): string {
   return createHash('sha256').update(canonicalJson(identity)).digest('hex');
 }
 
-function sameArgv(a: string[], b: string[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
-}

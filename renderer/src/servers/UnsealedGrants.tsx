@@ -1,4 +1,4 @@
-// Trust, launch consent and rules that Countersign's files hold but the person never gave here (a hand
+// Trust, launch consent, rules and a team policy path that Countersign's files hold but the person never gave here (a hand
 // edit, or an agent's): they have no effect. Each can be confirmed as shown, or discarded.
 import { useCallback, useEffect, useState } from 'react';
 import type { UnsealedGrant } from '../../../shared/api';
@@ -6,7 +6,7 @@ import { useActions, useApi, useApp } from '../store/context';
 import { CommandLine } from '../ui/CommandLine';
 import { VisibleText } from '../ui/VisibleText';
 
-const TITLE: Record<UnsealedGrant['kind'], string> = { trust: 'Trust', launch: 'Launch consent', rule: '“Always allow” rule' };
+const TITLE: Record<UnsealedGrant['kind'], string> = { trust: 'Trust', launch: 'Launch consent', rule: '“Always allow” rule', policy: 'Team policy file' };
 
 export function UnsealedGrants() {
   const api = useApi();
@@ -18,7 +18,8 @@ export function UnsealedGrants() {
     // An older broker without the method simply shows nothing here.
     api.listUnsealed().then(setGrants, () => setGrants([]));
   }, [api]);
-  useEffect(reload, [reload, servers, rules]);
+  const settings = useApp((s) => s.settings);
+  useEffect(reload, [reload, servers, rules, settings]);
   if (grants.length === 0) return null;
 
   const act = async (g: UnsealedGrant, how: 'confirmUnsealed' | 'discardUnsealed') => {
@@ -38,6 +39,7 @@ export function UnsealedGrants() {
             <p><strong>{TITLE[g.kind]}</strong> · <VisibleText text={g.what} /></p>
             {g.launch?.commandLine && <CommandLine argv={g.launch.commandLine} label="Command line, one argument per item" />}
             {g.launch?.url && <p>URL: <code className="break"><VisibleText text={g.launch.url} /></code></p>}
+            {g.path && <p>File: <code className="break"><VisibleText text={g.path} /></code></p>}
             <button type="button" className="btn btn-small" onClick={() => void act(g, 'confirmUnsealed')}>Confirm</button>{' '}
             <button type="button" className="btn btn-small" onClick={() => void act(g, 'discardUnsealed')}>Discard</button>
           </li>

@@ -28,4 +28,15 @@ describe('grants written outside Countersign', () => {
     expect(api.callsOf('discardUnsealed')).toEqual([[{ kind: 'rule', server: 'fs', hash: 'b'.repeat(64), ruleId: 'r1' }]]);
     await waitFor(() => expect(screen.queryByRole('list', { name: 'Grants not confirmed' })).toBeNull());
   });
+
+  it('lists a team policy path written by hand with its file, and confirms it as shown', async () => {
+    const api = new FakeApi();
+    api.unsealed = [{ kind: 'policy', server: '*', path: '/data/evil.json', hash: 'c'.repeat(64), what: 'settings.json names the team policy file, but it was not set in Countersign.' }];
+    await renderApp(api, 'servers');
+    const [item] = within(await screen.findByRole('list', { name: 'Grants not confirmed' })).getAllByRole('listitem');
+    expect(item!.textContent).toContain('Team policy file');
+    expect(item!.textContent).toContain('File: /data/evil.json');
+    await userEvent.setup().click(within(item!).getByRole('button', { name: 'Confirm' }));
+    expect(api.callsOf('confirmUnsealed')).toEqual([[{ kind: 'policy', server: '*', hash: 'c'.repeat(64) }]]);
+  });
 });

@@ -7,6 +7,7 @@ import { BrowserNotifySettings } from '../notify/BrowserNotifySettings';
 import { DesktopSettings } from './DesktopSettings';
 import { InlineApproval } from './InlineApproval';
 import { RulesList } from './RulesList';
+import { TeamPolicy } from './TeamPolicy';
 
 export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
   const api = useApi();
@@ -56,6 +57,7 @@ export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
       </section>
 
       {!desktop && <BrowserNotifySettings />}
+      <TeamPolicy />
 
       <section className="block" aria-labelledby={`${id}-rules`}>
         <h2 id={`${id}-rules`}>Saved rules</h2>

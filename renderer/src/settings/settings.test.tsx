@@ -38,6 +38,30 @@ describe('settings', () => {
   });
 });
 
+describe('settings: team policy', () => {
+  it('shows the policy in effect and one written by hand, sets a path and removes the policy', async () => {
+    const api = new FakeApi();
+    api.settings = { ...api.settings, policyPath: '/etc/team.json' };
+    api.status = { ...api.status, policy: { path: '/etc/team.json', from: 'person', mayPreapprove: false, unconfirmed: '/home/me/.local/share/countersign/evil.json' } };
+    await renderApp(api, 'settings');
+    const user = userEvent.setup();
+    const section = screen.getByRole('heading', { name: 'Team policy' }).closest('section')!;
+    await within(section).findByText('/etc/team.json');
+    expect(section.textContent).toContain('(set by you)');
+    expect(section.textContent).toContain('never lets a server run without your approval');
+    expect(within(section).getByRole('alert').textContent).toMatch(/settings\.json names \/home\/me\/\.local\/share\/countersign\/evil\.json, but it was not set here, so it is\s+ignored/);
+
+    const field = within(section).getByLabelText(/Policy file/);
+    await user.type(field, 'relative.json');
+    expect(within(section).getByRole('button', { name: 'Use this policy' })).toHaveProperty('disabled', true);
+    await user.clear(field);
+    await user.type(field, '/srv/policy.json');
+    await user.click(within(section).getByRole('button', { name: 'Use this policy' }));
+    await user.click(within(section).getByRole('button', { name: 'Remove the policy' }));
+    expect(api.callsOf('updateSettings')).toEqual([[{ policyPath: '/srv/policy.json' }], [{ policyPath: null }]]);
+  });
+});
+
 describe('settings: rules', () => {
   it('lists rules in plain words with their scope and end, shortens one and stops one covering the guard', async () => {
     const api = new FakeApi();

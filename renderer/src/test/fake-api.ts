@@ -2,7 +2,7 @@
 import type { LimitsProfile } from '../../../shared/limits.js';
 import type {
   AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, InlineApprovalClient, LogQuery, PendingCall,
-  PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerConfig, ServerView, Settings, UnsealedGrant, UnsealedRef,
+  PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerConfig, ServerView, Settings, SettingsPatch, UnsealedGrant, UnsealedRef,
 } from '../../../shared/api';
 import type {
   ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult,
@@ -154,7 +154,13 @@ export class FakeApi implements CountersignApi {
     });
   }
   getSettings() { return this.answer('getSettings', [], () => ({ ...this.settings })); }
-  updateSettings(patch: Partial<Settings>) { return this.answer('updateSettings', [patch], () => (this.settings = { ...this.settings, ...patch })); }
+  updateSettings(patch: SettingsPatch) {
+    return this.answer('updateSettings', [patch], () => {
+      const next: Record<string, unknown> = { ...this.settings, ...patch };
+      if (next.policyPath === null) delete next.policyPath; // null removes the team policy
+      return (this.settings = next as Settings);
+    });
+  }
   queryLog(query: LogQuery) { return this.answer('queryLog', [query], () => structuredClone(this.log)); }
   listChanges() { return this.answer('listChanges', [], () => structuredClone(this.changes)); }
   reviewChanges(server: string, action: ReviewAction, tools?: ReviewedTool[], identityHash?: string) {
