@@ -118,7 +118,12 @@ describe.skipIf(process.platform !== 'linux')('network variables reach servers',
       const off = await runCli(broker.dataDir, 'servers', 'limits', 'plain', '--no-pass-env');
       expect(off.stdout).toContain("Limits of 'plain' are now: no network variables (applied at once");
       expect(Object.values(await envOf('plain')).every((v) => v === null)).toBe(true);
-      const on = await runCli(broker.dataDir, 'servers', 'limits', 'plain', '--network-env', '--yes');
+      // Looser needs consent: without a terminal, --yes alone changes nothing; with the launch hash shown it does.
+      const refused = await runCli(broker.dataDir, 'servers', 'limits', 'plain', '--network-env', '--yes');
+      expect(refused.stdout).toContain('Now:  no network variables\nThen: no limits');
+      expect(Object.values(await envOf('plain')).every((v) => v === null)).toBe(true);
+      const hash = (await broker.api<ServerView[]>('listServers')).find((s) => s.name === 'plain')!.launch!.hash;
+      const on = await runCli(broker.dataDir, 'servers', 'limits', 'plain', '--network-env', '--yes', '--hash', hash);
       expect(on.stdout).toContain('Now:  no network variables\nThen: no limits');
       expect((await envOf('plain')).HTTPS_PROXY).toBe(PROXY);
     });
