@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { LogQuery } from '../shared/api.js';
-import { AuditLog, type NewAuditEntry } from '../electron/broker/audit-log.js';
+import { AuditLog, type NewAuditEntry } from '../electron/broker/audit/audit-log.js';
 import type { BenchCase } from './case.js';
 import { machine } from './machine.js';
 import { table } from './stats.js';

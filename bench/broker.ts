@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { TIER_UP_FLAG } from '../electron/broker/tier-up.js';
+import { TIER_UP_FLAG } from '../electron/broker/core/tier-up.js';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const CLI = join(ROOT, 'bin', 'countersign.mjs');

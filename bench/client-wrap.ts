@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
-import { Broker } from '../electron/broker/broker.js';
+import { Broker } from '../electron/broker/core/broker.js';
 import { bigClaudeJson } from '../test/helpers/big-claude-json.js';
 import { CLI, NODE } from '../test/helpers/paths.js';
 import type { BenchCase } from './case.js';

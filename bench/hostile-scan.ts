@@ -8,7 +8,7 @@
 //   the nesting check on 100,000 levels.
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { MAX_ARGUMENT_DEPTH, nestingDepth, scanArguments } from '../electron/broker/argument-checks.js';
+import { MAX_ARGUMENT_DEPTH, nestingDepth, scanArguments } from '../electron/broker/checks/argument-checks.js';
 import { scanText } from '../electron/broker/checks/scan/index.js';
 import { cliRun } from '../shared/cli-invocation.js';
 import { pathCandidates } from '../shared/protected-paths.js';

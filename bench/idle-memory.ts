@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { EVERYTHING_SERVER, NODE, startBroker } from './broker.js';
 import type { BenchCase } from './case.js';
-import { ownSignalFetch } from '../electron/broker/own-signal-fetch.js';
+import { ownSignalFetch } from '../electron/broker/upstream/own-signal-fetch.js';
 import { mb, processMemory } from './process-memory.js';
 import { median, table } from './stats.js';
 

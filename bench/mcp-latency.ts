@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { CLI, EVERYTHING_SERVER, FLOOR_FLAGS, NODE, startBroker, type BenchBroker } from './broker.js';
 import type { BenchCase } from './case.js';
-import { ownSignalFetch } from '../electron/broker/own-signal-fetch.js';
+import { ownSignalFetch } from '../electron/broker/upstream/own-signal-fetch.js';
 import { CpuMeter } from './cpu-time.js';
 import { gatewayMissing, startGateway, type Gateway, type GatewayKind } from './gateways.js';
 import { machine } from './machine.js';

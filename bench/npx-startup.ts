@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { resolveCommand } from '../electron/broker/sandbox/runtime-paths.js';
+import { resolveCommand } from '../electron/broker/upstream/sandbox/runtime-paths.js';
 import { CLI, NODE, ROOT, startBroker, type BenchBroker } from './broker.js';
 import type { BenchCase } from './case.js';
 import { machine } from './machine.js';

@@ -18,7 +18,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AuditEntry, CountersignApi, DecisionRequest, PendingCall, ServerConfig } from '../shared/api.js';
 import { canonicalJson } from '../shared/canonical-json.js';
-import { Broker } from '../electron/broker/broker.js';
+import { Broker } from '../electron/broker/core/broker.js';
 import { linkedPair } from '../test/helpers/linked-transport.js';
 import { mutableServer, type Mutable } from '../test/helpers/mutable.js';
 import { FILESYSTEM_SERVER, FIXTURE, MEMORY_SERVER, NODE } from '../test/helpers/paths.js';

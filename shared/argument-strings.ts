@@ -3,7 +3,7 @@
 // depth, in document order. Bounded: a call with more than the walk reads says so (`complete: false`),
 // and each check then fails closed (it asks) instead of letting the unread part through.
 
-/** Deeper than the broker accepts at all (electron/broker/argument-depth.ts refuses past 64 levels). */
+/** Deeper than the broker accepts at all (electron/broker/checks/argument-depth.ts refuses past 64 levels). */
 export const MAX_WALK_DEPTH = 64;
 /** More strings than any real call holds; past this the call is not read further. */
 export const MAX_WALK_STRINGS = 200_000;

@@ -4,7 +4,7 @@
 // array. Such a call is critical, like a write to Countersign's files: an agent must not approve,
 // trust or change anything through the person's own CLI. Pure; self-protection (both in the broker and
 // in `connect`) asks this of every call. The programs' paths (whatever they are named) are matched
-// there too, as protected paths that run the CLI (electron/broker/self-protection.ts).
+// there too, as protected paths that run the CLI (electron/broker/checks/self-protection.ts).
 import { walkStrings } from './argument-strings.js';
 import { shellUnquoted } from './path-like.js';
 

@@ -29,10 +29,10 @@ export type ReasonCode =
   | 'network-off-enforced'
   | 'open-world-without-network'
   | 'write-on-read-only'
-  // The arguments break the tool's inputSchema (electron/broker/schema-check.ts).
+  // The arguments break the tool's inputSchema (electron/broker/checks/schema-check.ts).
   | 'schema-violation';
 
-/** Why Countersign itself refused a call before any decision (electron/broker/call-gate.ts): logged as its reason. */
+/** Why Countersign itself refused a call before any decision (electron/broker/calls/call-gate.ts): logged as its reason. */
 export type RefusalCode = 'arguments-too-deep' | 'undecidable';
 
 export type Severity = 'danger' | 'warning' | 'info';

@@ -20,7 +20,7 @@ export type FindingCode =
   | 'secret-value'
   /** Set by self-protection (shared/protected-paths.ts), not by the text scan. */
   | 'protected-path'
-  /** Set by the inputSchema check (electron/broker/schema-check.ts). */
+  /** Set by the inputSchema check (electron/broker/checks/schema-check.ts). */
   | 'schema-violation'
   | 'schema-invalid'
   | 'undeclared-argument'

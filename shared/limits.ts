@@ -28,7 +28,7 @@ export interface LimitsProfile {
 
 export const NO_LIMITS: LimitsProfile = { network: 'unrestricted', filesystem: 'host', passEnv: [] };
 
-/** What this machine can enforce, found by a real probe at start (electron/broker/sandbox/detect.ts). */
+/** What this machine can enforce, found by a real probe at start (electron/broker/upstream/sandbox/detect.ts). */
 export type SandboxSupport =
   /**
    * `network`: false when bubblewrap runs but cannot make a network namespace here (`networkReason`).

@@ -1,7 +1,7 @@
 // Self-protection, the pure half: which strings in a call's arguments may name a file, and whether a
 // resolved path is one of Countersign's own (its data folder, policy, keys) or a client's config, or a
 // folder holding one. Resolving (home, file:// URIs, the server's folder, symlinks) is the core's job
-// (electron/broker/self-protection.ts); this file has no Node imports, so both sides can use it.
+// (electron/broker/checks/self-protection.ts); this file has no Node imports, so both sides can use it.
 
 import { walkStrings } from './argument-strings.js';
 import { looksLikePath, pathWords, shellWords, SPLIT } from './path-like.js';
@@ -18,7 +18,7 @@ export interface ProtectedPath {
 export interface ProtectedMatch {
   /**
    * `inside`: the path is the protected one or inside it. `ancestor`: a folder that holds it. `runs`: the
-   * call runs Countersign's command line (electron/broker/self-protection.ts, shared/cli-invocation.ts).
+   * call runs Countersign's command line (electron/broker/checks/self-protection.ts, shared/cli-invocation.ts).
    */
   kind: 'inside' | 'ancestor' | 'runs';
   what: string;

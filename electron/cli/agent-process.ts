@@ -5,7 +5,7 @@
 // Linux reads /proc; macOS reads one `ps` table; elsewhere (Windows) the agent stays unknown.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { AgentProcess } from '../broker/client-key.js';
+import type { AgentProcess } from '../broker/calls/client-key.js';
 
 export interface ProcInfo {
   pid: number;

@@ -1,6 +1,6 @@
 // `connect`'s arguments, read one way for the full CLI (run.ts) and for connect-main.ts (dist/connect.mjs),
 // which runs a plain `connect` by itself.
-import { parseClientId } from '../broker/client-key.js';
+import { parseClientId } from '../broker/calls/client-key.js';
 import { lastFlag, parseArgs, splitDataDir, UsageError } from './args.js';
 
 /** `connect <server> [--client <id>]`: throws a UsageError for anything else. */

@@ -2,7 +2,7 @@
 // starts it when the command line names `connect`, so the relay each MCP server runs per client loads one
 // small module instead of the CLI's entry and its chunks. Anything but a well-formed `connect` (help, a
 // usage error, another command that merely mentions the word) goes to the full CLI, which answers as before.
-import { resolveDataDir } from '../broker/data-dir.js';
+import { resolveDataDir } from '../broker/store/data-dir.js';
 import { plainConnect } from './connect-argv.js';
 import { runConnect } from './connect.js';
 
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   } catch (err) {
     // As runCli reports an unexpected error: one line, and the stack in a file (loaded only on this path).
     const dataDir = resolveDataDir({ flag: plain.dataDir });
-    const [{ writeCrashLog }, { VERSION }] = await Promise.all([import('./crash-log.js'), import('../broker/broker-api.js')]);
+    const [{ writeCrashLog }, { VERSION }] = await Promise.all([import('./crash-log.js'), import('../broker/core/broker-api.js')]);
     const file = writeCrashLog(err, 'connect', dataDir, VERSION);
     const first = (err instanceof Error ? err.message : String(err)).split('\n')[0];
     process.stderr.write(file

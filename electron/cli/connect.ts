@@ -3,16 +3,16 @@
 // mode: stdio servers), or is a plain byte pipe to the broker, which relays (remote servers).
 import { lstatSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { openSocket } from '../broker/relay-mode/attached-upstream.js';
-import { runRelayMode } from '../broker/relay-mode/connect-session.js';
-import { socketPath } from '../broker/data-dir.js';
-import { HANDSHAKE_VERSION, readFirstLine, type HelloReply } from '../broker/local-handshake.js';
+import { openSocket } from '../broker/relay-mode/connect/attached-upstream.js';
+import { runRelayMode } from '../broker/relay-mode/connect/connect-session.js';
+import { socketPath } from '../broker/store/data-dir.js';
+import { HANDSHAKE_VERSION, readFirstLine, type HelloReply } from '../broker/local/handshake.js';
 import { ErrorCode, errorResponse } from '../../shared/jsonrpc.js';
 import { escapeControl } from '../../shared/escape.js';
-import { parseClientId } from '../broker/client-key.js';
+import { parseClientId } from '../broker/calls/client-key.js';
 import { UsageError } from './args.js';
 import { currentAgent } from './agent-process.js';
-import { readSocketSecret, unreadableSecret } from '../broker/local-socket/secret-file.js';
+import { readSocketSecret, unreadableSecret } from '../broker/local/secret-file.js';
 
 export interface ConnectOptions {
   /** The client's name (`--client`), which `wrap` always writes; without it the agent is looked up. */
@@ -88,7 +88,7 @@ export async function runConnect(server: string, dataDir: string, opts: ConnectO
 async function serveCommand(dataDir: string): Promise<string> {
   try {
     // Only on this error path: cli-command loads node:child_process.
-    const { countersignCommand, formatCommand } = await import('../broker/cli-command.js');
+    const { countersignCommand, formatCommand } = await import('../broker/core/cli-command.js');
     const cmd = countersignCommand();
     return formatCommand({ command: cmd.command, args: [...cmd.args, 'serve', '--data-dir', dataDir] });
   } catch {

@@ -6,12 +6,12 @@ import type { CountersignApi } from '../../shared/api.js';
 import { API_METHODS } from '../../shared/api-schema.js';
 import { isResponse, isResult, type JsonRpcId, type JsonRpcMessage } from '../../shared/jsonrpc.js';
 import { escapeControl } from '../../shared/escape.js';
-import { ensureDataDir, socketPath } from '../broker/data-dir.js';
-import { acquireInstanceLock } from '../broker/instance-lock.js';
-import { LineTransport } from '../broker/line-transport.js';
-import { openSocket } from '../broker/relay-mode/attached-upstream.js';
-import { readSocketSecret, unreadableSecret } from '../broker/local-socket/secret-file.js';
-import { proveApiPeer } from '../broker/local-socket/api-handshake.js';
+import { ensureDataDir, socketPath } from '../broker/store/data-dir.js';
+import { acquireInstanceLock } from '../broker/store/instance-lock.js';
+import { LineTransport } from '../broker/wire/line-transport.js';
+import { openSocket } from '../broker/relay-mode/connect/attached-upstream.js';
+import { readSocketSecret, unreadableSecret } from '../broker/local/secret-file.js';
+import { proveApiPeer } from '../broker/local/api-handshake.js';
 import { explainDiskError, folderClosedText } from '../broker/explain/disk-error.js';
 
 export type CoreApi = Omit<CountersignApi, 'subscribe'>;
@@ -43,7 +43,7 @@ export async function withCore<T>(dataDir: string, fn: (api: CoreApi, where: Cor
   // Throws InstanceLockError when a broker holds the data dir but its socket did not answer.
   const lock = acquireInstanceLock(dataDir);
   // Loaded only here: with a broker running, a command needs none of it (and starts faster).
-  const { Broker } = await import('../broker/broker.js');
+  const { Broker } = await import('../broker/core/broker.js');
   const broker = new Broker({ dataDir, onWarning: (text) => process.stderr.write(`countersign: ${escapeControl(text)}\n`) });
   try {
     return await fn(refusalsAsCoreRefusal(broker.apiFor('cli'), dataDir), 'in-process');

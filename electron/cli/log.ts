@@ -4,7 +4,7 @@
 import type { AuditEntry } from '../../shared/api.js';
 import { escapeControl, terminalJson } from '../../shared/escape.js';
 import { maskSecrets } from '../../shared/secrets.js';
-import { AuditLog } from '../broker/audit-log.js';
+import { AuditLog } from '../broker/audit/audit-log.js';
 import { parseArgs } from './args.js';
 
 function line(entry: AuditEntry, json: boolean, raw: boolean): string {

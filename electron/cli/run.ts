@@ -1,7 +1,7 @@
 // The `countersign` command: finds the subcommand and loads only the module it needs, so `connect` (one
 // process per MCP server per client) starts as a bare relay, not the whole CLI. Used by the Node entry
 // (main.ts) and by the desktop app's command-line mode (electron/main/entry.ts).
-import { resolveDataDir } from '../broker/data-dir.js';
+import { resolveDataDir } from '../broker/store/data-dir.js';
 import { intFlag, lastFlag, parseArgs, splitDataDir, UsageError } from './args.js';
 import { CLIENTS_USAGE, POLICY_USAGE, SERVERS_USAGE } from './usage.js';
 import { connectArgs } from './connect-argv.js';
@@ -30,7 +30,7 @@ const COMMANDS: Record<string, Command> = {
   serve: async (sub, dataDir, opts) => {
     const args = parseArgs(sub, { values: ['port', 'host', 'approval-timeout', 'progress-interval-ms', 'session-idle'], booleans: ['no-open'] });
     // Before the broker loads: its start-up would otherwise already grow the young generation.
-    (await import('../broker/heap-tuning.js')).keepYoungGenerationSmall();
+    (await import('../broker/core/heap-tuning.js')).keepYoungGenerationSmall();
     const { runServe } = await import('./serve.js');
     return runServe({
       dataDir,
@@ -89,7 +89,7 @@ export async function runCli(argv: string[], opts: CliOptions): Promise<number> 
       process.stderr.write(`countersign: ${explained}\n`);
       return 1;
     }
-    const [{ writeCrashLog }, { VERSION }] = await Promise.all([import('./crash-log.js'), import('../broker/broker-api.js')]);
+    const [{ writeCrashLog }, { VERSION }] = await Promise.all([import('./crash-log.js'), import('../broker/core/broker-api.js')]);
     const file = writeCrashLog(err, command, dataDir, VERSION);
     const first = (err instanceof Error ? err.message : String(err)).split('\n')[0];
     process.stderr.write(file

@@ -1,7 +1,7 @@
 // `countersign serve`: the broker, headless, with the UI served to any browser on this machine.
 import { spawn } from 'node:child_process';
-import { startBroker } from '../broker/broker-host.js';
-import { InstanceLockError } from '../broker/instance-lock.js';
+import { startBroker } from '../broker/core/broker-host.js';
+import { InstanceLockError } from '../broker/store/instance-lock.js';
 import { escapeControl } from '../../shared/escape.js';
 
 export interface ServeOptions {

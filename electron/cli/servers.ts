@@ -3,7 +3,7 @@
 // what they act on and are bound to its hash: what changed meanwhile is refused.
 import type { ServerConfig, ServerView } from '../../shared/api.js';
 import { escapeControl, terminalJson } from '../../shared/escape.js';
-import { parseServerConfig, SettingsError } from '../broker/settings-store.js';
+import { parseServerConfig, SettingsError } from '../broker/store/settings-store.js';
 import { keyValues, lastFlag, parseArgs, UsageError, type ParsedArgs } from './args.js';
 import { consent, type Bound } from './confirm.js';
 import { withCore, type CoreApi } from './core-client.js';

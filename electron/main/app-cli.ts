@@ -1,6 +1,6 @@
 // The command line inside the app's executable (bundled to dist/electron/cli/app-cli.mjs with every
 // dependency, so the installed app needs no Node of its own on PATH). Runs one command to its end.
-import { useInstalledApp, type InstalledApp } from '../broker/cli-command.js';
+import { useInstalledApp, type InstalledApp } from '../broker/core/cli-command.js';
 import { runCli } from '../cli/run.js';
 import { desktopDataDir } from './launch-options.js';
 

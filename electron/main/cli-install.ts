@@ -3,8 +3,8 @@
 // will be found on PATH. The dialogs are passed in (native ones in main.ts), so this runs under Node.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CliCommand } from '../broker/cli-command.js';
-import { writeFileAtomicSync } from '../broker/atomic-file.js';
+import type { CliCommand } from '../broker/core/cli-command.js';
+import { writeFileAtomicSync } from '../broker/store/atomic-file.js';
 import type { CliInstallResult } from '../ipc/desktop-api.js';
 import { inspect, planLauncher, type LauncherEnv, type LauncherPlan } from './cli-launcher.js';
 

@@ -3,7 +3,7 @@
 // No Electron here: the flow that asks and writes is cli-install.ts.
 import fs from 'node:fs';
 import path from 'node:path';
-import { formatCommand, type CliCommand } from '../broker/cli-command.js';
+import { formatCommand, type CliCommand } from '../broker/core/cli-command.js';
 
 /** In every launcher we write: a file without it is someone else's, and is never replaced unasked. */
 export const LAUNCHER_MARK = 'countersign-launcher';

@@ -2,7 +2,7 @@
 // rather than the desktop app, and which executable clients should name. Pure: the entry decides on
 // it before anything else runs, before any window, tray or single-instance lock.
 import path from 'node:path';
-import { CLI_SWITCH, type InstalledApp } from '../broker/cli-command.js';
+import { CLI_SWITCH, type InstalledApp } from '../broker/core/cli-command.js';
 
 /**
  * The CLI's arguments when `--cli` comes first among the leading switches (Chromium switches such as

@@ -1,6 +1,6 @@
 // What the command line and environment say about this launch: the data dir, and whether to start
 // hidden in the tray (a login item).
-import { resolveDataDir } from '../broker/data-dir.js';
+import { resolveDataDir } from '../broker/store/data-dir.js';
 
 /** `--name=value` or `--name value`; the last one wins, as in the CLI. */
 export function flagValue(argv: readonly string[], name: string): string | undefined {

@@ -1,7 +1,7 @@
 // What the person reads when the broker cannot start, most often because `countersign serve` (or
 // another copy of the app) already runs on the same data dir.
 import { explainDiskError } from '../broker/explain/disk-error.js';
-import { InstanceLockError } from '../broker/instance-lock.js';
+import { InstanceLockError } from '../broker/store/instance-lock.js';
 
 export function startupErrorMessage(error: unknown, dataDir: string): { title: string; body: string } {
   if (error instanceof InstanceLockError) {

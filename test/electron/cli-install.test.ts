@@ -5,7 +5,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync,
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { countersignCommand, type CliCommand } from '../../electron/broker/cli-command.js';
+import { countersignCommand, type CliCommand } from '../../electron/broker/core/cli-command.js';
 import { installCommandLineTool, type ConfirmBox } from '../../electron/main/cli-install.js';
 import { LAUNCHER_MARK, launcherContent, planLauncher, type LauncherEnv } from '../../electron/main/cli-launcher.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { resolveDataDir } from '../../electron/broker/data-dir.js';
+import { resolveDataDir } from '../../electron/broker/store/data-dir.js';
 import { desktopDataDir, flagValue, startsHidden } from '../../electron/main/launch-options.js';
 import { startupErrorMessage } from '../../electron/main/startup-error.js';
-import { InstanceLockError } from '../../electron/broker/instance-lock.js';
+import { InstanceLockError } from '../../electron/broker/store/instance-lock.js';
 
 describe('launch options', () => {
   it('reads --name=value and --name value, last one wins', () => {

@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerEvent, PendingCall } from '../../shared/api.js';
-import { startBroker, type RunningBroker } from '../../electron/broker/broker-host.js';
+import { startBroker, type RunningBroker } from '../../electron/broker/core/broker-host.js';
 import { IPC } from '../../electron/ipc/channels.js';
 import { APP_CSP, WEB_PREFERENCES } from '../../electron/main/security-config.js';
 import { CLI, EVERYTHING_SERVER, NODE } from '../helpers/paths.js';

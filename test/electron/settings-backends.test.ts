@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SettingsStore } from '../../electron/broker/settings-store.js';
+import { SettingsStore } from '../../electron/broker/store/settings-store.js';
 import { DesktopSettingsStore } from '../../electron/main/desktop-settings.js';
 import { makeUnwritable } from '../helpers/unwritable.js';
 

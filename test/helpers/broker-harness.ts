@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { AuditEntry, BrokerEvent, LogQuery, PendingCall, ServerConfig } from '../../shared/api.js';
-import { SettingsStore } from '../../electron/broker/settings-store.js';
+import { SettingsStore } from '../../electron/broker/store/settings-store.js';
 import { launchHash } from '../../electron/broker/trust/launch-consent.js';
 import { TrustStore } from '../../electron/broker/trust/trust-store.js';
 import { GrantSeal } from '../../electron/broker/store/grant-seal.js';

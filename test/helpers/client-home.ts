@@ -4,7 +4,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { CountersignApi } from '../../shared/api.js';
-import { Broker } from '../../electron/broker/broker.js';
+import { Broker } from '../../electron/broker/core/broker.js';
 import { makeDataDir } from './broker-harness.js';
 import { ROOT } from './paths.js';
 

@@ -11,7 +11,7 @@ import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Actor, AuditEntry, BrokerEvent, CountersignApi, LogQuery, PendingCall, ServerConfig } from '../../shared/api.js';
-import { Broker, type BrokerOptions } from '../../electron/broker/broker.js';
+import { Broker, type BrokerOptions } from '../../electron/broker/core/broker.js';
 import { approveShown, trustShown, type ApiCaller } from './consent.js';
 import { linkedPair } from './linked-transport.js';
 

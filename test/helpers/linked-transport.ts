@@ -2,7 +2,7 @@
 // delivered on a later turn of the event loop, in order, as a real pipe or socket would. Both ends fit
 // the SDK's Transport (for a Client or an McpServer) and the broker's MessageTransport.
 import type { JsonRpcMessage } from '../../shared/jsonrpc.js';
-import type { MessageTransport } from '../../electron/broker/transport.js';
+import type { MessageTransport } from '../../electron/broker/wire/transport.js';
 
 export class LinkedTransport implements MessageTransport {
   onclose?: () => void;

@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../../shared/api.js';
 import type { ClientId } from '../../shared/clients.js';
-import { countersignCommand } from '../../electron/broker/cli-command.js';
+import { countersignCommand } from '../../electron/broker/core/cli-command.js';
 import { parseJsonc } from '../../electron/broker/clients/json-format.js';
 import { parse as parseToml } from 'smol-toml';
 import { clientBroker, type ClientHome, type FixtureClient } from '../helpers/client-home.js';

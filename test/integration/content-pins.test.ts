@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PinView, ServerView } from '../../shared/api.js';
-import { hashPackageDir } from '../../electron/broker/packages/package-hash.js';
+import { hashPackageDir } from '../../electron/broker/trust/packages/package-hash.js';
 import { configure, connectClient, makeDataDir, removeDir, startServe } from '../helpers/broker-harness.js';
 import { pinShown, viewOf } from '../helpers/consent.js';
 import { FIXTURE_PKG, installFixturePackage } from '../helpers/fixture-package.js';

@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AuditEntry } from '../../shared/api.js';
 import { effectiveHints } from '../../shared/annotations.js';
-import { INLINE_SCHEMA, inlineMessage } from '../../electron/broker/inline-approval.js';
+import { INLINE_SCHEMA, inlineMessage } from '../../electron/broker/calls/inline-approval.js';
 import { configure, makeDataDir, removeDir, startServe, type TestBroker, type Via } from '../helpers/broker-harness.js';
 import { startInProcess, type Calls, type InProcess } from '../helpers/in-process.js';
 import { CLI, NODE, ROOT } from '../helpers/paths.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, PendingCall, ServerView } from '../../shared/api.js';
-import { MAX_ARGUMENT_DEPTH } from '../../electron/broker/argument-checks.js';
+import { MAX_ARGUMENT_DEPTH } from '../../electron/broker/checks/argument-checks.js';
 import { configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker, type Via } from '../helpers/broker-harness.js';
 import { CLI, EVERYTHING_SERVER, FILESYSTEM_SERVER, FIXTURE, NODE } from '../helpers/paths.js';
 import { deepJson, RawConnect, rawHttpSession, rawPost } from '../helpers/raw-client.js';

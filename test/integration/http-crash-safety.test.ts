@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../shared/api.js';
-import { MAX_ARGUMENT_DEPTH } from '../../electron/broker/argument-checks.js';
-import { AuditLog } from '../../electron/broker/audit-log.js';
+import { MAX_ARGUMENT_DEPTH } from '../../electron/broker/checks/argument-checks.js';
+import { AuditLog } from '../../electron/broker/audit/audit-log.js';
 import { configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
 import { EVERYTHING_SERVER, NODE } from '../helpers/paths.js';
 

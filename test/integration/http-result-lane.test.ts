@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditLog } from '../../electron/broker/audit-log.js';
+import { AuditLog } from '../../electron/broker/audit/audit-log.js';
 import { makeDataDir, removeDir, type TestBroker } from '../helpers/broker-harness.js';
 import { rawBytesServe } from '../helpers/raw-client.js';
 

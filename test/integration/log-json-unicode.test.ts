@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../shared/api.js';
-import { AuditLog } from '../../electron/broker/audit-log.js';
+import { AuditLog } from '../../electron/broker/audit/audit-log.js';
 import { runCli } from '../helpers/cli-run.js';
 import { hex, namedInvisibleCodePoints } from '../helpers/unicode-invisible.js';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PinView } from '../../shared/api.js';
 import type { LimitsProfile } from '../../shared/limits.js';
-import { hashPackageDir } from '../../electron/broker/packages/package-hash.js';
+import { hashPackageDir } from '../../electron/broker/trust/packages/package-hash.js';
 import { approveShown, pinShown, viewOf } from '../helpers/consent.js';
 import { startInProcess } from '../helpers/in-process.js';
 import { removeDir } from '../helpers/broker-harness.js';

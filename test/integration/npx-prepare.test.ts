@@ -7,9 +7,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LimitsProfile, SandboxSupport } from '../../shared/limits.js';
-import { detectSandbox } from '../../electron/broker/sandbox/detect.js';
-import { NpmPreparer, prepareForLimits } from '../../electron/broker/sandbox/package-prep.js';
-import { StdioUpstream } from '../../electron/broker/stdio-upstream.js';
+import { detectSandbox } from '../../electron/broker/upstream/sandbox/detect.js';
+import { NpmPreparer, prepareForLimits } from '../../electron/broker/upstream/sandbox/package-prep.js';
+import { StdioUpstream } from '../../electron/broker/upstream/stdio-upstream.js';
 import { removeDir } from '../helpers/broker-harness.js';
 import { ROOT } from '../helpers/paths.js';
 

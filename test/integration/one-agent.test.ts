@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countersignCommand } from '../../electron/broker/cli-command.js';
+import { countersignCommand } from '../../electron/broker/core/cli-command.js';
 import { isLauncher, readLinuxProc } from '../../electron/cli/agent-process.js';
 import { configure, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
 import { CLI, FILESYSTEM_SERVER, FIXTURE, NODE, ROOT } from '../helpers/paths.js';

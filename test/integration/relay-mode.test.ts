@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { promisify } from 'node:util';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { socketPath } from '../../electron/broker/data-dir.js';
+import { socketPath } from '../../electron/broker/store/data-dir.js';
 import type { AuditEntry, BrokerStatus, ServerView } from '../../shared/api.js';
 import { configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
 import { CLI, FILESYSTEM_SERVER, FIXTURE, NODE } from '../helpers/paths.js';

@@ -5,7 +5,7 @@ import { statSync } from 'node:fs';
 import { connect } from 'node:net';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reportsSocketPath } from '../../electron/broker/data-dir.js';
+import { reportsSocketPath } from '../../electron/broker/store/data-dir.js';
 import type { AuditEntry } from '../../shared/api.js';
 import { configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
 import { FIXTURE, NODE } from '../helpers/paths.js';

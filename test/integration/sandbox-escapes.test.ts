@@ -13,8 +13,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerConfig, ServerView } from '../../shared/api.js';
 import type { LimitsProfile } from '../../shared/limits.js';
-import { startBroker } from '../../electron/broker/broker-host.js';
-import { detectSandbox } from '../../electron/broker/sandbox/detect.js';
+import { startBroker } from '../../electron/broker/core/broker-host.js';
+import { detectSandbox } from '../../electron/broker/upstream/sandbox/detect.js';
 import { vaultId } from '../../electron/broker/store/key-vault.js';
 import { httpApi, pendingWaiter, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
 import { approveShown, viewOf } from '../helpers/consent.js';

@@ -9,10 +9,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_LIMITS, summarizeEnforced, type LimitsProfile, type SandboxSupport } from '../../shared/limits.js';
-import { detectSandbox } from '../../electron/broker/sandbox/detect.js';
-import { StdioUpstream } from '../../electron/broker/stdio-upstream.js';
+import { detectSandbox } from '../../electron/broker/upstream/sandbox/detect.js';
+import { StdioUpstream } from '../../electron/broker/upstream/stdio-upstream.js';
 import { makeDataDir, removeDir } from '../helpers/broker-harness.js';
-import { Broker } from '../../electron/broker/broker.js';
+import { Broker } from '../../electron/broker/core/broker.js';
 import { FILESYSTEM_SERVER, FIXTURE, NODE } from '../helpers/paths.js';
 
 type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };

@@ -9,7 +9,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, ServerConfig } from '../../shared/api.js';
 import { NO_LIMITS, type LimitsProfile } from '../../shared/limits.js';
-import { detectSandbox } from '../../electron/broker/sandbox/detect.js';
+import { detectSandbox } from '../../electron/broker/upstream/sandbox/detect.js';
 import { approveShown, trustShown, viewOf } from '../helpers/consent.js';
 import { startInProcess, type InProcess } from '../helpers/in-process.js';
 import { removeDir } from '../helpers/broker-harness.js';

@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, symlinkSync,
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Broker } from '../../electron/broker/broker.js';
+import { Broker } from '../../electron/broker/core/broker.js';
 import { configure, makeDataDir, removeDir } from '../helpers/broker-harness.js';
 import { seenOf, viewOf } from '../helpers/consent.js';
 import { CLI, MEMORY_SERVER, NODE } from '../helpers/paths.js';

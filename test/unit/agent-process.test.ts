@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { findAgent, isLauncher, psTable, readLinuxProc, type ProcInfo } from '../../electron/cli/agent-process.js';
-import { clientKey } from '../../electron/broker/client-key.js';
+import { clientKey } from '../../electron/broker/calls/client-key.js';
 
 const launcher = (...argv: string[]) => isLauncher({ argv });
 

@@ -2,7 +2,7 @@
 // matches across window edges, and an argument scan that gives the event loop back.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { depthRefusal, MAX_ARGUMENT_DEPTH, nestingDepth, scanArguments } from '../../electron/broker/argument-checks.js';
+import { depthRefusal, MAX_ARGUMENT_DEPTH, nestingDepth, scanArguments } from '../../electron/broker/checks/argument-checks.js';
 import { SCAN_WINDOW, scanText, scanTextAsync } from '../../electron/broker/checks/scan/index.js';
 
 const deep = (levels: number, leaf: unknown = 'x'): unknown => {

@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AuditBatch, LATER_MS, MAX_BATCH_ENTRIES } from '../../electron/broker/audit-batch.js';
-import { AuditLog, type NewAuditEntry } from '../../electron/broker/audit-log.js';
-import { AuditGuard } from '../../electron/broker/store/audit-guard.js';
-import { SETTLE_MS } from '../../electron/broker/folder-anchor.js';
+import { AuditBatch, LATER_MS, MAX_BATCH_ENTRIES } from '../../electron/broker/audit/audit-batch.js';
+import { AuditLog, type NewAuditEntry } from '../../electron/broker/audit/audit-log.js';
+import { AuditGuard } from '../../electron/broker/audit/audit-guard.js';
+import { SETTLE_MS } from '../../electron/broker/audit/log-path-anchor.js';
 
 const temps: string[] = [];
 const undo: Array<() => void> = [];
@@ -49,7 +49,7 @@ function makeFileUnwritable(file: string): () => void {
   return restore;
 }
 
-/** Long enough for the ctimes of the temp folders to be trusted (folder-anchor.ts). */
+/** Long enough for the ctimes of the temp folders to be trusted (log-path-anchor.ts). */
 const settled = () => new Promise((r) => setTimeout(r, SETTLE_MS + 10));
 
 /** The ctime of the shared temp folder, to tell whether another process changed it during a test step. */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../shared/api.js';
-import { AuditLog, type NewAuditEntry, hashEntry } from '../../electron/broker/audit-log.js';
+import { AuditLog, type NewAuditEntry, hashEntry } from '../../electron/broker/audit/audit-log.js';
 
 const temps: string[] = [];
 function tempDir(): string {

@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LogQuery } from '../../shared/api.js';
-import { AuditLog, type NewAuditEntry } from '../../electron/broker/audit-log.js';
-import { queryFiles } from '../../electron/broker/audit-query.js';
+import { AuditLog, type NewAuditEntry } from '../../electron/broker/audit/audit-log.js';
+import { queryFiles } from '../../electron/broker/audit/audit-query.js';
 
 const temps: string[] = [];
 function tempDir(): string {

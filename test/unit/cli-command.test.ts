@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { appCommand, countersignCommand, formatCommand, stableNode, useInstalledApp, type NodeProbe } from '../../electron/broker/cli-command.js';
+import { appCommand, countersignCommand, formatCommand, stableNode, useInstalledApp, type NodeProbe } from '../../electron/broker/core/cli-command.js';
 import { ROOT } from '../helpers/paths.js';
 
 afterEach(() => useInstalledApp(undefined));

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliRun, isCountersignName } from '../../shared/cli-invocation.js';
 import { isCritical } from '../../shared/protected-paths.js';
-import { findProtected, scopeFor } from '../../electron/broker/self-protection.js';
+import { findProtected, scopeFor } from '../../electron/broker/checks/self-protection.js';
 
 describe('what runs Countersign\'s CLI', () => {
   it.each<[string, unknown]>([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientKey, parseClientId, UNNAMED_CLIENT } from '../../electron/broker/client-key.js';
+import { clientKey, parseClientId, UNNAMED_CLIENT } from '../../electron/broker/calls/client-key.js';
 import { requestClient } from '../../electron/broker/http/client-name.js';
 
 describe('client keys', () => {

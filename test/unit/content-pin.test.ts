@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkPinnedLaunch, installedForPin } from '../../electron/broker/packages/package-check.js';
-import { hashPackageDir } from '../../electron/broker/packages/package-hash.js';
-import { findNpxPackage, npxSpecDir } from '../../electron/broker/packages/npx-resolution.js';
+import { checkPinnedLaunch, installedForPin } from '../../electron/broker/trust/packages/package-check.js';
+import { hashPackageDir } from '../../electron/broker/trust/packages/package-hash.js';
+import { findNpxPackage, npxSpecDir } from '../../electron/broker/trust/packages/npx-resolution.js';
 import { FIXTURE_PKG, installFixturePackage } from '../helpers/fixture-package.js';
 
 let root: string;

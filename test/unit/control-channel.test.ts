@@ -4,7 +4,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LineTransport } from '../../electron/broker/line-transport.js';
+import { LineTransport } from '../../electron/broker/wire/line-transport.js';
 import { ControlChannel } from '../../electron/broker/relay-mode/control-channel.js';
 
 let server: Server | undefined;

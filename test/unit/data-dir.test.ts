@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ensureDataDir, reportsSocketPath, resolveDataDir, socketPath } from '../../electron/broker/data-dir.js';
+import { ensureDataDir, reportsSocketPath, resolveDataDir, socketPath } from '../../electron/broker/store/data-dir.js';
 
 const temps: string[] = [];
 function tempDir(): string {

@@ -11,7 +11,7 @@ const run = promisify(execFile);
 async function newSpace(tuned: boolean): Promise<{ first: number; after: number }> {
   const script = `
     import { getHeapSpaceStatistics } from 'node:v8';
-    import { keepYoungGenerationSmall } from ${JSON.stringify(`${ROOT}electron/broker/heap-tuning.ts`)};
+    import { keepYoungGenerationSmall } from ${JSON.stringify(`${ROOT}electron/broker/core/heap-tuning.ts`)};
     const size = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
     const first = size();
     if (${tuned}) keepYoungGenerationSmall();

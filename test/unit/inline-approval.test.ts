@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inlineAnswer, inlineMessage, notInlineBecause } from '../../electron/broker/inline-approval.js';
+import { inlineAnswer, inlineMessage, notInlineBecause } from '../../electron/broker/calls/inline-approval.js';
 import { splitHeadline } from '../../shared/card-order.js';
 import { pendingCallWarnings } from '../../shared/call-warnings.js';
 import { effectiveHints } from '../../shared/annotations.js';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InstanceLockError, acquireInstanceLock } from '../../electron/broker/instance-lock.js';
+import { InstanceLockError, acquireInstanceLock } from '../../electron/broker/store/instance-lock.js';
 
 const temps: string[] = [];
 function tempDir(): string {

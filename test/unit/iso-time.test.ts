@@ -1,6 +1,6 @@
 // connect's report times: the same text as toISOString, which it avoids for memory (iso-time.ts).
 import { describe, expect, it } from 'vitest';
-import { isoTime } from '../../electron/broker/relay-mode/iso-time.js';
+import { isoTime } from '../../electron/broker/relay-mode/connect/iso-time.js';
 
 describe('isoTime', () => {
   it('writes what toISOString writes', () => {

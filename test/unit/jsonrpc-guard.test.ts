@@ -1,6 +1,6 @@
 // The per-line checks both ways in share: UTF-8 on the bytes, no batches, a usable id or null.
 import { describe, expect, it } from 'vitest';
-import { guardLine, refusalFor } from '../../electron/broker/jsonrpc-guard.js';
+import { guardLine, refusalFor } from '../../electron/broker/wire/jsonrpc-guard.js';
 
 const line = (s: string | Buffer) => (typeof s === 'string' ? Buffer.from(s) : s);
 

@@ -1,7 +1,7 @@
 // Launches refused for want of consent: one queue item per server and command however often a client
 // retries, every refusal in the log (the first at once, repeats as one entry per window with their count).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Change } from '../../electron/broker/change-entry.js';
+import type { Change } from '../../electron/broker/audit/change-entry.js';
 import { LaunchRequests, REPEAT_WINDOW_MS } from '../../electron/broker/trust/launch-requests.js';
 import type { LaunchView } from '../../shared/trust-types.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LeaseCache } from '../../electron/broker/relay-mode/lease-cache.js';
+import { LeaseCache } from '../../electron/broker/relay-mode/connect/lease-cache.js';
 import type { LeaseGrant } from '../../electron/broker/relay-mode/protocol.js';
 
 const grant = (over: Partial<LeaseGrant> = {}): LeaseGrant => ({ ttlMs: 200, untilLocalRead: false, decidedBy: 'policy', reasons: ['trusted-read-only'], ...over });

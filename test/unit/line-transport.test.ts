@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { LineTransport, type BadLine } from '../../electron/broker/line-transport.js';
+import { LineTransport, type BadLine } from '../../electron/broker/wire/line-transport.js';
 import type { JsonRpcMessage } from '../../shared/jsonrpc.js';
 
 function setup(max?: number) {

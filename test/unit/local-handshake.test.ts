@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHello } from '../../electron/broker/local-handshake.js';
+import { parseHello } from '../../electron/broker/local/handshake.js';
 
 describe('parseHello', () => {
   it('reads a session hello, with relay only when asked for', () => {

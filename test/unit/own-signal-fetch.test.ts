@@ -3,7 +3,7 @@ import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ownSignalFetch } from '../../electron/broker/own-signal-fetch.js';
+import { ownSignalFetch } from '../../electron/broker/upstream/own-signal-fetch.js';
 
 let server: Server;
 let url: string;

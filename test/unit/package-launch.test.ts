@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../../shared/api.js';
-import { SettingsStore } from '../../electron/broker/settings-store.js';
+import { SettingsStore } from '../../electron/broker/store/settings-store.js';
 import { exactSpec, findPackageLaunch, rewriteLaunch } from '../../electron/broker/trust/package-launch.js';
 import { TrustManager } from '../../electron/broker/trust/trust-manager.js';
 import { launchApproved } from '../../electron/broker/trust/launch-consent.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCritical } from '../../shared/protected-paths.js';
-import { argumentFolders, findProtected, scopeFor, type ProtectScope } from '../../electron/broker/self-protection.js';
+import { argumentFolders, findProtected, scopeFor, type ProtectScope } from '../../electron/broker/checks/self-protection.js';
 
 let root: string;
 let home: string;

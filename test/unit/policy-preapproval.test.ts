@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../../shared/api.js';
-import type { Change } from '../../electron/broker/change-entry.js';
+import type { Change } from '../../electron/broker/audit/change-entry.js';
 import { GrantSeal } from '../../electron/broker/store/grant-seal.js';
-import { SettingsStore } from '../../electron/broker/settings-store.js';
+import { SettingsStore } from '../../electron/broker/store/settings-store.js';
 import { LaunchConsentError, launchApproved } from '../../electron/broker/trust/launch-consent.js';
 import { TrustManager } from '../../electron/broker/trust/trust-manager.js';
 

@@ -1,9 +1,9 @@
 // The revision helpers: what a 2026-07-28 request claims, the shape of results Countersign makes, the headers
 // towards URL servers, and which retry counts as a multi round-trip continuation.
 import { describe, expect, it } from 'vitest';
-import { envelopeOf, isModernRevision, shapedResult } from '../../electron/broker/protocol/era.js';
-import { modernHeaders } from '../../electron/broker/protocol/http-headers.js';
-import { InputRounds } from '../../electron/broker/protocol/input-rounds.js';
+import { envelopeOf, isModernRevision, shapedResult } from '../../electron/broker/relay/protocol/era.js';
+import { modernHeaders } from '../../electron/broker/relay/protocol/http-headers.js';
+import { InputRounds } from '../../electron/broker/relay/protocol/input-rounds.js';
 import type { JsonRpcRequest } from '../../shared/jsonrpc.js';
 
 const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };

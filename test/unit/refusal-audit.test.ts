@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RefusalAudit, type RefusalEntry } from '../../electron/broker/local-socket/refusal-audit.js';
+import { RefusalAudit, type RefusalEntry } from '../../electron/broker/local/refusal-audit.js';
 
 describe('RefusalAudit', () => {
   beforeEach(() => vi.useFakeTimers());

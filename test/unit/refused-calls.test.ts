@@ -1,9 +1,9 @@
 // Which refused messages go to the log as calls: every call read in one, and every message that could
 // not be read (it may have been a call); never a message read as something else.
 import { describe, expect, it } from 'vitest';
-import { guardLine, type Refused } from '../../electron/broker/jsonrpc-guard.js';
-import { MAX_REFUSED_PER_MESSAGE, refusedCallEntry, refusedCalls } from '../../electron/broker/protocol/refused-calls.js';
-import { MAX_ARGUMENT_DEPTH } from '../../electron/broker/argument-depth.js';
+import { guardLine, type Refused } from '../../electron/broker/wire/jsonrpc-guard.js';
+import { MAX_REFUSED_PER_MESSAGE, refusedCallEntry, refusedCalls } from '../../electron/broker/relay/protocol/refused-calls.js';
+import { MAX_ARGUMENT_DEPTH } from '../../electron/broker/checks/argument-depth.js';
 
 const refused = (text: string | Buffer): Refused => {
   const g = guardLine(typeof text === 'string' ? Buffer.from(text) : text, true);

@@ -3,7 +3,7 @@
 import type { Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { reportsBeforeCalls } from '../../electron/broker/relay-mode/report-order.js';
+import { reportsBeforeCalls } from '../../electron/broker/relay-mode/connect/report-order.js';
 import { unixSocketPair } from '../helpers/unix-socket-pair.js';
 
 const cleanup: Array<() => void> = [];

@@ -3,7 +3,7 @@
 // end when the writer is gone (a killed connect loses nothing it wrote).
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { REPORT_BATCH_MS, ReportReader } from '../../electron/broker/relay-mode/report-reader.js';
+import { REPORT_BATCH_MS, ReportReader } from '../../electron/broker/relay-mode/broker/report-reader.js';
 import { unixSocketPair } from '../helpers/unix-socket-pair.js';
 
 const cleanup: Array<() => void> = [];

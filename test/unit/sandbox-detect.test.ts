@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { detectSandbox } from '../../electron/broker/sandbox/detect.js';
+import { detectSandbox } from '../../electron/broker/upstream/sandbox/detect.js';
 import { removeDir } from '../helpers/broker-harness.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cs-detect-'));

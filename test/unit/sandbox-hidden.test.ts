@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_LIMITS, type LimitsProfile, type SandboxSupport } from '../../shared/limits.js';
-import { hiddenFor, maskHidden, type HideSpec } from '../../electron/broker/sandbox/hidden-paths.js';
-import { planLaunch } from '../../electron/broker/sandbox/launch-plan.js';
-import { sbplProfile } from '../../electron/broker/sandbox/sbpl.js';
+import { hiddenFor, maskHidden, type HideSpec } from '../../electron/broker/upstream/sandbox/hidden-paths.js';
+import { planLaunch } from '../../electron/broker/upstream/sandbox/launch-plan.js';
+import { sbplProfile } from '../../electron/broker/upstream/sandbox/sbpl.js';
 import { NODE } from '../helpers/paths.js';
 
 const bwrap: SandboxSupport = { kind: 'bubblewrap', path: '/usr/bin/bwrap', network: true, nestedUserns: 'blocked' };

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NO_LIMITS, type LimitsProfile, type SandboxSupport } from '../../shared/limits.js';
-import { bwrapArgs } from '../../electron/broker/sandbox/bwrap-args.js';
-import { LaunchRefused, LimitsUnenforceable, planLaunch } from '../../electron/broker/sandbox/launch-plan.js';
-import { limitedMounts, type FsView } from '../../electron/broker/sandbox/mounts.js';
-import { programPaths } from '../../electron/broker/sandbox/runtime-paths.js';
-import { sandboxExecArgs, sbplProfile } from '../../electron/broker/sandbox/sbpl.js';
-import { descendantsOf, TREE_MARKER } from '../../electron/broker/sandbox/tree-sweep.js';
-import { scrubbedEnv } from '../../electron/broker/scrub-env.js';
+import { bwrapArgs } from '../../electron/broker/upstream/sandbox/bwrap-args.js';
+import { LaunchRefused, LimitsUnenforceable, planLaunch } from '../../electron/broker/upstream/sandbox/launch-plan.js';
+import { limitedMounts, type FsView } from '../../electron/broker/upstream/sandbox/mounts.js';
+import { programPaths } from '../../electron/broker/upstream/sandbox/runtime-paths.js';
+import { sandboxExecArgs, sbplProfile } from '../../electron/broker/upstream/sandbox/sbpl.js';
+import { descendantsOf, TREE_MARKER } from '../../electron/broker/upstream/sandbox/tree-sweep.js';
+import { scrubbedEnv } from '../../electron/broker/upstream/scrub-env.js';
 import { FILESYSTEM_SERVER, NODE, ROOT } from '../helpers/paths.js';
 
 // A merged-/usr system: /lib and /bin are links; /lib32 and /nix are absent.

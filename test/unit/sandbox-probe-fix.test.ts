@@ -1,6 +1,6 @@
 // bubblewrap's errors, read as the fix a person can apply: what the status and every refusal show.
 import { describe, expect, it } from 'vitest';
-import { namespaceFix, NO_DISABLE_USERNS } from '../../electron/broker/sandbox/probe-fix.js';
+import { namespaceFix, NO_DISABLE_USERNS } from '../../electron/broker/upstream/sandbox/probe-fix.js';
 
 describe('the fix for a sandbox that cannot start', () => {
   it('names the kernel setting behind each of bubblewrap\'s errors', () => {

@@ -3,9 +3,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ajvFor, checkSchema, dialectOf, withSchemaCheck } from '../../electron/broker/schema-check.js';
-import { leaseSchema } from '../../electron/broker/schema-export.js';
-import { LeaseChecks } from '../../electron/broker/relay-mode/lease-check.js';
+import { ajvFor, checkSchema, dialectOf, withSchemaCheck } from '../../electron/broker/checks/schema-check.js';
+import { leaseSchema } from '../../electron/broker/checks/schema-export.js';
+import { LeaseChecks } from '../../electron/broker/relay-mode/connect/lease-check.js';
 import type { DecisionResult } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import { NODE, ROOT } from '../helpers/paths.js';
@@ -40,7 +40,7 @@ describe('loading', () => {
   it("loads only the dialects it checks: a 2020-12 schema never brings in draft-07's or 2019-09's ajv", async () => {
     const script = `
       import { createRequire } from 'node:module';
-      import { checkSchema } from ${JSON.stringify(`${ROOT}electron/broker/schema-check.ts`)};
+      import { checkSchema } from ${JSON.stringify(`${ROOT}electron/broker/checks/schema-check.ts`)};
       const check = await checkSchema({ name: 't', inputSchema: { type: 'object', required: ['a'] } }, {}, '2025-11-25');
       const loaded = Object.keys(createRequire(import.meta.url).cache).filter((f) => /[\\/]ajv[\\/]dist[\\/][^\\/]+\\.js$/.test(f)).map((f) => f.split(/[\\/]/).pop());
       process.stdout.write(JSON.stringify({ violated: check.violated, loaded }));`;

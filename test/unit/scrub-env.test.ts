@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scrubbedEnv } from '../../electron/broker/scrub-env.js';
+import { scrubbedEnv } from '../../electron/broker/upstream/scrub-env.js';
 
 describe('scrubbedEnv', () => {
   it('keeps only the essentials plus configured variables', () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../shared/decide.js';
 import { isCritical, matchProtected, pathCandidates, relation, type CompareOptions, type ProtectedMatch, type ProtectedRoot, type ResolvedCandidate } from '../../shared/protected-paths.js';
 import { looksLikePath, pathWords } from '../../shared/path-like.js';
-import { findProtected, realFolder, realpathOfExisting, scopeFor, type ProtectScope } from '../../electron/broker/self-protection.js';
+import { findProtected, realFolder, realpathOfExisting, scopeFor, type ProtectScope } from '../../electron/broker/checks/self-protection.js';
 
 let root: string;
 let dataDir: string;

@@ -7,7 +7,7 @@ import {
   SettingsStore,
   parseServerConfig,
   validateServerName,
-} from '../../electron/broker/settings-store.js';
+} from '../../electron/broker/store/settings-store.js';
 import { makeUnwritable } from '../helpers/unwritable.js';
 
 const temps: string[] = [];

@@ -2,7 +2,7 @@
 // the flag it sets at run time really makes this Node's V8 optimise sooner.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BUSY_AFTER_CALLS, callCounter, TIER_UP_FLAG, tierUpFlag } from '../../electron/broker/tier-up.js';
+import { BUSY_AFTER_CALLS, callCounter, TIER_UP_FLAG, tierUpFlag } from '../../electron/broker/core/tier-up.js';
 
 /** How many calls of a small hot function it takes until V8 has optimised it, with the flag set at run time or not. */
 function callsUntilOptimised(withFlag: boolean): number {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadOrCreateToken, tokensEqual } from '../../electron/broker/token-file.js';
+import { loadOrCreateToken, tokensEqual } from '../../electron/broker/store/token-file.js';
 
 const temps: string[] = [];
 function tempDir(): string {

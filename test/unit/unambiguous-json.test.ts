@@ -1,6 +1,6 @@
 // unambiguous(): bytes JSON.parse accepted pass on only when no parser could read them otherwise.
 import { describe, expect, it } from 'vitest';
-import { unambiguous, unambiguousRequest } from '../../electron/broker/unambiguous-json.js';
+import { unambiguous, unambiguousRequest } from '../../electron/broker/wire/unambiguous-json.js';
 
 const ok = (text: string) => {
   JSON.parse(text); // every case is JSON that JSON.parse accepts

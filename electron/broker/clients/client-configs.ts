@@ -8,9 +8,9 @@ import { canonicalJson } from '../../../shared/canonical-json.js';
 import type {
   ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult,
 } from '../../../shared/clients.js';
-import type { NewAuditEntry } from '../audit-log.js';
-import type { CliCommand } from '../cli-command.js';
-import { resolveDataDir } from '../data-dir.js';
+import type { NewAuditEntry } from '../audit/audit-log.js';
+import type { CliCommand } from '../core/cli-command.js';
+import { resolveDataDir } from '../store/data-dir.js';
 import { ClientBackups } from './backups.js';
 import { CLIENTS, clientDef, locationsOf, type ClientDef, type Where } from './catalogue.js';
 import { wrappedLaunch } from './countersign-entry.js';

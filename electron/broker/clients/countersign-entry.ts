@@ -1,6 +1,6 @@
 // Recognises an entry that already starts through Countersign (`… countersign … connect <server>`),
 // whichever way it names the command, and builds the entry that wrap writes.
-import type { CliCommand } from '../cli-command.js';
+import type { CliCommand } from '../core/cli-command.js';
 
 export interface CountersignRef {
   server: string;

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerConfig } from '../../../shared/api.js';
 import type { WrapResult } from '../../../shared/clients.js';
-import type { NewAuditEntry } from '../audit-log.js';
+import type { NewAuditEntry } from '../audit/audit-log.js';
 import type { ClientBackups, WrapRecord } from './backups.js';
 import type { ClientDef } from './catalogue.js';
 import { applyChangeToValue } from './config-format.js';

@@ -2,7 +2,7 @@
 // plan was made from, never when the person made it (or its folder) read-only, and with the file's own
 // permissions. A failed write leaves the old file whole.
 import fs from 'node:fs';
-import { writeFileAtomicSync } from '../atomic-file.js';
+import { writeFileAtomicSync } from '../store/atomic-file.js';
 import { sha256 } from './detect.js';
 import { readOnlyReason } from './file-access.js';
 

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DoctorBroker, DoctorFinding } from '../../../shared/doctor.js';
-import { socketPath } from '../data-dir.js';
+import { socketPath } from '../store/data-dir.js';
 import { stillRuns } from '../store/process-identity.js';
 
 export interface LockHolder {

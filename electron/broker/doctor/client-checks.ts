@@ -5,7 +5,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { basename, isAbsolute } from 'node:path';
 import { CLIENT_IDS, type ClientFileView, type ClientServerView, type ClientView } from '../../../shared/clients.js';
 import type { DoctorFinding } from '../../../shared/doctor.js';
-import { isVersionManaged } from '../cli-command.js';
+import { isVersionManaged } from '../core/cli-command.js';
 
 const area = 'clients' as const;
 

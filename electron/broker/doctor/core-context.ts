@@ -2,8 +2,8 @@
 // its clients, servers, sandbox, seal, policy and log.
 import type { ClientScanOptions } from '../../../shared/clients.js';
 import type { CountersignApi, ServerView } from '../../../shared/api.js';
-import type { Broker } from '../broker.js';
-import { VERSION } from '../broker-api.js';
+import type { Broker } from '../core/broker.js';
+import { VERSION } from '../core/broker-api.js';
 import type { PolicyInUse } from './policy-check.js';
 import { policyPathChoice } from '../trust/policy-path.js';
 import type { DoctorContext } from './report.js';

@@ -3,7 +3,7 @@
 // when a client first starts it. An app started from the desktop has a short PATH: that is often why.
 import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import { resolveCommand } from '../sandbox/runtime-paths.js';
+import { resolveCommand } from '../upstream/sandbox/runtime-paths.js';
 
 const LAUNCHERS = ['npx', 'node', 'uvx', 'uv', 'python', 'python3', 'docker', 'podman', 'deno', 'bun', 'bunx', 'pipx', 'pnpm', 'yarn', 'java', 'go'];
 

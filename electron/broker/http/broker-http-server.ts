@@ -2,8 +2,8 @@
 // Loopback unless the person explicitly binds elsewhere.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Broker } from '../broker.js';
-import { clientKey } from '../client-key.js';
+import type { Broker } from '../core/broker.js';
+import { clientKey } from '../calls/client-key.js';
 import { ApiBridge } from './api-bridge.js';
 import { McpHttpEndpoint } from './mcp-endpoint.js';
 import { checkHost, guardRequest, loopbackHosts, loopbackOrigins, sendRejection, type GuardOptions } from './request-guard.js';

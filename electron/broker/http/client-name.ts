@@ -1,7 +1,7 @@
 // Which client an HTTP session belongs to: `/mcp/<server>?client=<id>`, or the X-Countersign-Client
 // header. Sessions with the same name share one history; unnamed ones share the unnamed history.
 import type { IncomingMessage } from 'node:http';
-import { parseClientId } from '../client-key.js';
+import { parseClientId } from '../calls/client-key.js';
 
 export const CLIENT_HEADER = 'x-countersign-client';
 

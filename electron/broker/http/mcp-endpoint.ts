@@ -12,15 +12,15 @@ import {
   type JsonRpcId,
   type JsonRpcMessage,
 } from '../../../shared/jsonrpc.js';
-import type { MessageTransport } from '../transport.js';
-import { modernRevisionOf } from '../protocol/era.js';
+import type { MessageTransport } from '../wire/transport.js';
+import { modernRevisionOf } from '../relay/protocol/era.js';
 import { requestClient } from './client-name.js';
 import { HttpSessionTransport } from './mcp-http-session.js';
 import { SessionReaper } from './session-reaper.js';
 import { StatelessHttpTransport } from './stateless-transport.js';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody, sendRejection } from './request-guard.js';
-import { BATCH_REFUSAL } from '../jsonrpc-guard.js';
-import { refusedCalls, type RefusedCall, type RefusedMessage } from '../protocol/refused-calls.js';
+import { BATCH_REFUSAL } from '../wire/jsonrpc-guard.js';
+import { refusedCalls, type RefusedCall, type RefusedMessage } from '../relay/protocol/refused-calls.js';
 
 export interface McpEndpointOptions {
   maxBodyBytes?: number;

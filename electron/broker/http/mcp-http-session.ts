@@ -8,8 +8,8 @@ import {
   type JsonRpcId,
   type JsonRpcMessage,
 } from '../../../shared/jsonrpc.js';
-import type { MessageTransport, SendOptions } from '../transport.js';
-import { callOf, type RefusedCall } from '../protocol/refused-calls.js';
+import type { MessageTransport, SendOptions } from '../wire/transport.js';
+import { callOf, type RefusedCall } from '../relay/protocol/refused-calls.js';
 
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 /**

@@ -3,7 +3,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, errorResponse } from '../../../shared/jsonrpc.js';
-import { readJson, type Refused } from '../jsonrpc-guard.js';
+import { readJson, type Refused } from '../wire/jsonrpc-guard.js';
 
 /** 32 MiB: tool arguments can carry files, but an unbounded body would let any caller exhaust memory. */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;

@@ -3,8 +3,8 @@
 // does, relay-mode/fast-lane.ts; results come back the same way, result-lane.ts). The call was decided
 // on JSON.parse's reading of those bytes: they pass only when no parser could read them otherwise
 // (unambiguous-json.ts) and they fit on one line. Anything else is serialised again, as before.
-import { withId } from '../relay-mode/json-scan.js';
-import { unambiguousRequest } from '../unambiguous-json.js';
+import { withId } from '../wire/json-scan.js';
+import { unambiguousRequest } from '../wire/unambiguous-json.js';
 
 const LF = 0x0a;
 const CR = 0x0d;

@@ -2,10 +2,10 @@
 // bytes, with only its id changed, instead of being parsed into objects and serialised again (as
 // `connect`'s fast lane does, relay-mode/fast-lane.ts). A call's answer still waits for its audit entry
 // (RelaySession.passResultLogged). Anything the scan does not vouch for takes the ordinary path.
-import type { RelaySession } from '../relay-session.js';
-import { withId } from '../relay-mode/json-scan.js';
-import { passableResult } from '../relay-mode/fast-lane.js';
-import type { ByteAnswers } from '../transport.js';
+import type { RelaySession } from '../relay/relay-session.js';
+import { withId } from '../wire/json-scan.js';
+import { passableResult } from '../relay-mode/connect/fast-lane.js';
+import type { ByteAnswers } from '../wire/transport.js';
 
 const CR = 0x0d;
 

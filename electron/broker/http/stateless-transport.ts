@@ -7,8 +7,8 @@ import {
   errorResponse, isNotification, isRequest, isResponse,
   type JsonRpcId, type JsonRpcMessage,
 } from '../../../shared/jsonrpc.js';
-import { subscriptionIdOf, withSubscriptionId } from '../protocol/subscriptions.js';
-import type { MessageTransport, SendOptions } from '../transport.js';
+import { subscriptionIdOf, withSubscriptionId } from '../relay/protocol/subscriptions.js';
+import type { MessageTransport, SendOptions } from '../wire/transport.js';
 import { HEADERS_WAIT_MS } from './mcp-http-session.js';
 
 interface Exchange {

@@ -1,7 +1,7 @@
 // Requests and notifications both ways over one message transport (the relay-mode control socket).
 // A handler's failure answers that request with an error; it never takes the channel down.
 import { ErrorCode, errorResponse, isRequest, isResponse, isResult, type JsonRpcMessage } from '../../../shared/jsonrpc.js';
-import type { MessageTransport } from '../transport.js';
+import type { MessageTransport } from '../wire/transport.js';
 
 type Handler = (params: Record<string, unknown>) => unknown;
 

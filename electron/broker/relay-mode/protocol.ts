@@ -4,9 +4,9 @@
 import type { CallInput } from '../../../shared/api.js';
 import type { ToolDefinition } from '../../../shared/tool.js';
 import type { DecidedBy } from '../../../shared/decision.js';
-import type { CallOutcome, LeaseInfo } from '../relay-session.js';
-import type { ExitInfo } from '../stdio-upstream.js';
-import type { RefusedCall } from '../protocol/refused-calls.js';
+import type { CallOutcome, LeaseInfo } from '../relay/relay-session.js';
+import type { ExitInfo } from '../upstream/stdio-upstream.js';
+import type { RefusedCall } from '../relay/protocol/refused-calls.js';
 
 /** How long `connect` may reuse an automatic allow before asking the broker again. */
 export const LEASE_TTL_MS = 200;

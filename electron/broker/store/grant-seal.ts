@@ -13,8 +13,8 @@ import { limitsSchema } from '../../../shared/api-schema.js';
 import { canonicalJson } from '../../../shared/canonical-json.js';
 import type { LimitsProfile } from '../../../shared/limits.js';
 import type { ProtectedPath } from '../../../shared/protected-paths.js';
-import { writeFileAtomicSync } from '../atomic-file.js';
-import { FileVersion } from '../file-version.js';
+import { writeFileAtomicSync } from './atomic-file.js';
+import { FileVersion } from './file-version.js';
 import { openVault, type KeyVault } from './key-vault.js';
 import { describeProblems, StoreHygiene } from './store-hygiene.js';
 

@@ -3,8 +3,8 @@
 // audited like any change.
 import type { Actor, UnsealedGrant, UnsealedRef } from '../../../shared/api.js';
 import { escapeControl } from '../../../shared/escape.js';
-import type { Broker } from '../broker.js';
-import { ChangedSinceShownError, assertLaunchSeen } from '../seen-check.js';
+import type { Broker } from '../core/broker.js';
+import { ChangedSinceShownError, assertLaunchSeen } from '../core/seen-check.js';
 import { isStdio, launchApproved, launchHash, launchView } from '../trust/launch-consent.js';
 import { policyPathHash, policyPathWarnings, setPolicyPath } from '../trust/policy-path.js';
 import { ruleHash } from './grant-seal.js';

@@ -5,7 +5,7 @@
 // flood the log.
 import type { LaunchRequest } from '../../../shared/api.js';
 import type { LaunchView } from '../../../shared/trust-types.js';
-import type { Change } from '../change-entry.js';
+import type { Change } from '../audit/change-entry.js';
 
 export const REPEAT_WINDOW_MS = 60_000;
 const MAX_CLIENTS = 10;

@@ -2,7 +2,7 @@
 // launch is rewritten to name it), the registry's integrity for it, and the hash of the installed files
 // that ran, which is checked before every later start (packages/package-check.ts).
 import type { ServerConfig } from '../../../shared/api.js';
-import { installedForPin, type PackageContext } from '../packages/package-check.js';
+import { installedForPin, type PackageContext } from './packages/package-check.js';
 import { exactSpec, findPackageLaunch, rewriteLaunch } from './package-launch.js';
 import type { PinRecord } from './trust-store.js';
 import { asResolved, resolveExactVersion, type VersionResolver } from './version-resolver.js';

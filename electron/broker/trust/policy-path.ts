@@ -11,9 +11,9 @@ import path from 'node:path';
 import type { Actor, PolicyStatus } from '../../../shared/api.js';
 import { canonicalJson } from '../../../shared/canonical-json.js';
 import { escapeControl } from '../../../shared/escape.js';
-import type { Broker } from '../broker.js';
+import type { Broker } from '../core/broker.js';
 import type { GrantSeal } from '../store/grant-seal.js';
-import { SettingsError, type SettingsStore } from '../settings-store.js';
+import { SettingsError, type SettingsStore } from '../store/settings-store.js';
 import { parsePolicy } from './team-policy.js';
 
 /** What the person confirms of a hand-written path: the path itself. */

@@ -9,7 +9,7 @@ import type { ServerConfig } from '../../../shared/api.js';
 import { limitsSchema } from '../../../shared/api-schema.js';
 import { escapeControl } from '../../../shared/escape.js';
 import { isLooser, NO_LIMITS, summarizeLimits } from '../../../shared/limits.js';
-import { FileVersion } from '../file-version.js';
+import { FileVersion } from '../store/file-version.js';
 
 const policySchema = z.object({
   version: z.literal(1),
