@@ -344,7 +344,8 @@ describe.skipIf(process.platform !== 'linux')('a peer that reaches the socket bu
       return {
         command: 'bwrap',
         args: ['--unshare-all', '--die-with-parent', '--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc',
-          '--tmpfs', '/tmp', '--tmpfs', dir, '--bind', sock, sock, '--', NODE, ...argv],
+          // The checkout back in view (it may itself live under /tmp), read-only: the intruder script runs from it.
+          '--tmpfs', '/tmp', '--ro-bind', ROOT, ROOT, '--tmpfs', dir, '--bind', sock, sock, '--', NODE, ...argv],
       };
     });
   });
