@@ -1,6 +1,7 @@
 // Every file or folder the README and docs/*.md name must exist, so the docs cannot drift from the tree.
 // Three kinds of mention are checked:
 // - repository paths (`electron/…`, `shared/…`, `docs/…`, …), globs included (`test/integration/era-*.test.ts`);
+// - partial paths of source files (`sandbox/detect.ts`), which must end the path of some file in the tree;
 // - bare source file names (`tier-up.ts`, `rug-pull-server.mjs`), looked up anywhere in the tree, because a
 //   doc that says "see tier-up.ts" is as stale as one with a full path when the file is gone;
 // - relative Markdown links (`[policy](policy.md)`).
@@ -52,17 +53,26 @@ export function pathExists(path: string): boolean {
   return files.includes(p) || dirs.has(p);
 }
 
+/** Whether some file's path ends with this partial path (`sandbox/detect.ts`). */
+export function isPathEnd(partial: string): boolean {
+  return files.some((f) => f.endsWith(`/${partial}`));
+}
+
 const repoPath = new RegExp(`(?<![\\w./~@$%-])(?:${TOP.join('|')})/[\\w.*/-]*[\\w*/]`, 'g');
+const partialPath = /(?<![\w./~@$%-])[\w.-]+(?:\/[\w.-]+)+\.(?:ts|tsx|mts|mjs|cjs)\b(?![\w/-])/g;
+const BUILD_OUTPUT = /^(?:dist|release|node_modules)\//;
 const bareName = /(?<![\w./~@$%-])[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|mts|mjs|cjs)\b(?![\w/-])/g;
 const mdLink = /\]\(([^)\s#]+)(?:#[^)]*)?\)/g;
 
 /** The repository paths and bare file names one document mentions. */
-export function mentions(text: string): { paths: string[]; names: string[]; links: string[] } {
+export function mentions(text: string): { paths: string[]; partials: string[]; names: string[]; links: string[] } {
   const paths = [...text.matchAll(repoPath)].map((m) => m[0].replace(/\.$/, ''));
-  const withoutPaths = text.replace(repoPath, ' ');
+  const withoutRepoPaths = text.replace(repoPath, ' ');
+  const partials = [...withoutRepoPaths.matchAll(partialPath)].map((m) => m[0]).filter((p) => !BUILD_OUTPUT.test(p));
+  const withoutPaths = withoutRepoPaths.replace(partialPath, ' ');
   const names = [...withoutPaths.matchAll(bareName)].map((m) => m[0]).filter((n) => SOURCE_EXT.test(n));
   const links = [...text.matchAll(mdLink)].map((m) => m[1]!).filter((l) => !/^[a-z]+:/i.test(l));
-  return { paths, names, links };
+  return { paths, partials, names, links };
 }
 
 const docs = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
@@ -70,11 +80,14 @@ const docs = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.en
 describe('paths named in README.md and docs/*.md', () => {
   it('recognises each kind of mention (and ignores build output, absolute and home paths)', () => {
     const m = mentions(
-      'See `electron/broker/core/tier-up.ts`, test/integration/era-*.test.ts, [p](policy.md#x) and seen-check.ts; ' +
+      'See `electron/broker/core/tier-up.ts`, test/integration/era-*.test.ts, [p](policy.md#x), sandbox/detect.ts and seen-check.ts; ' +
         'not dist/connect.mjs, ~/.local/bin/countersign, /usr/bin/chromium, https://x.example/docs/a.md or node server.js.',
     );
     expect(m.paths).toEqual(['electron/broker/core/tier-up.ts', 'test/integration/era-*.test.ts']);
+    expect(m.partials).toEqual(['sandbox/detect.ts']);
     expect(m.names).toEqual(['seen-check.ts']);
+    expect(isPathEnd('sandbox/detect.ts')).toBe(true);
+    expect(isPathEnd('self-protection/spellings.ts')).toBe(false);
     expect(m.links).toEqual(['policy.md']);
     expect(pathExists('electron/broker/core/')).toBe(true);
     expect(pathExists('renderer/**/*.test.tsx')).toBe(true);
@@ -84,9 +97,10 @@ describe('paths named in README.md and docs/*.md', () => {
 
   for (const doc of docs) {
     it(`${doc} names only paths that exist`, () => {
-      const { paths, names, links } = mentions(readFileSync(join(ROOT, doc), 'utf8'));
+      const { paths, partials, names, links } = mentions(readFileSync(join(ROOT, doc), 'utf8'));
       const missing = [
         ...paths.filter((p) => !pathExists(p)),
+        ...partials.filter((p) => !isPathEnd(p)).map((p) => `${p} (no file's path ends so)`),
         ...names.filter((n) => !baseNames.has(n)).map((n) => `${n} (a file name found nowhere in the tree)`),
         ...links
           .map((l) => relative(ROOT, join(ROOT, dirname(doc), decodeURI(l))).split(sep).join('/'))
