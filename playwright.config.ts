@@ -34,7 +34,7 @@ export default defineConfig({
   },
   projects: [
     { name: 'chromium', testIgnore: /screenshots\.spec\.ts/ },
-    // `CS_SCREENSHOTS=1 npx playwright test --project screenshots` refreshes docs/screenshots/.
+    // `npm run screenshots` (CS_SCREENSHOTS=1 ... --project screenshots) refreshes docs/screenshots/.
     ...(screenshots ? [{ name: 'screenshots', testMatch: /screenshots\.spec\.ts/, workers: 1 }] : []),
   ],
 });

@@ -55,7 +55,7 @@ export async function withCore<T>(dataDir: string, fn: (api: CoreApi, where: Cor
 
 /**
  * The running broker's API, or undefined when no broker listens for this data dir. The CLI proves it
- * may use it with this run's socket secret (local-socket/api-handshake.ts); a refusal is a CoreRefusal.
+ * may use it with this run's socket secret (local/api-handshake.ts); a refusal is a CoreRefusal.
  */
 async function connectToBroker(dataDir: string): Promise<{ api: CoreApi; close(): void } | undefined> {
   const path = socketPath(dataDir);

@@ -1,5 +1,5 @@
 // Self-protection, the resolving half: turns what a call's arguments say into the files they may name,
-// as any server or shell could read them (self-protection/spellings.ts: every base folder of a relative
+// as any server or shell could read them (path-spellings.ts: every base folder of a relative
 // path, home, variables, file:// URIs, encodings, /proc aliases, Windows aliases), follows symlinks as
 // far as the path exists, and catches other names of the same file on disk by device and inode (a hard
 // link, a bind mount, another case or Unicode form the file system folds). A match with Countersign's own

@@ -1,6 +1,6 @@
 // HTTP's request lane: an allowed tools/call goes to a stdio server as the client's own bytes with only
 // its id changed, instead of being serialised again from the parsed request (as `connect`'s fast lane
-// does, relay-mode/fast-lane.ts; results come back the same way, result-lane.ts). The call was decided
+// does, relay-mode/connect/fast-lane.ts; results come back the same way, result-lane.ts). The call was decided
 // on JSON.parse's reading of those bytes: they pass only when no parser could read them otherwise
 // (unambiguous-json.ts) and they fit on one line. Anything else is serialised again, as before.
 import { withId } from '../wire/json-scan.js';

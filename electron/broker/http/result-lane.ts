@@ -1,6 +1,6 @@
 // HTTP's result lane: a server's result for a request of an HTTP session goes to the client as its own
 // bytes, with only its id changed, instead of being parsed into objects and serialised again (as
-// `connect`'s fast lane does, relay-mode/fast-lane.ts). A call's answer still waits for its audit entry
+// `connect`'s fast lane does, relay-mode/connect/fast-lane.ts). A call's answer still waits for its audit entry
 // (RelaySession.passResultLogged). Anything the scan does not vouch for takes the ordinary path.
 import type { RelaySession } from '../relay/relay-session.js';
 import { withId } from '../wire/json-scan.js';

@@ -15,9 +15,9 @@ export interface Hello {
   client?: string;
   /** Without a name: the agent process `connect` found past its launchers (see client-key.ts). */
   agent?: AgentProcess;
-  /** `connect` can relay itself (see relay-mode/connect-session.ts); an older broker ignores this. */
+  /** `connect` can relay itself (see relay-mode/connect/connect-session.ts); an older broker ignores this. */
   relay?: boolean;
-  /** This broker run's connect secret (local-socket/secret-file.ts): without it, no session. */
+  /** This broker run's connect secret (local/secret-file.ts): without it, no session. */
   secret?: string;
 }
 
@@ -25,7 +25,7 @@ export interface Hello {
 export interface ApiHello {
   countersign: number;
   api: true;
-  /** The CLI's nonce for the challenge (local-socket/api-handshake.ts); an older CLI sends none and is refused. */
+  /** The CLI's nonce for the challenge (local/api-handshake.ts); an older CLI sends none and is refused. */
   nonce?: string;
 }
 
@@ -35,7 +35,7 @@ export interface Attach {
   attach: string;
 }
 
-/** The report connection of a relay-mode session (on the report socket, see relay-mode/report-reader.ts). */
+/** The report connection of a relay-mode session (on the report socket, see relay-mode/broker/report-reader.ts). */
 export interface ReportsHello {
   countersign: number;
   reports: string;
@@ -43,7 +43,7 @@ export interface ReportsHello {
 
 export type HelloReply =
   | { countersign: number; ok: true; mode?: 'pipe' | 'api' }
-  /** To an `api` hello: prove you know the API secret (local-socket/api-handshake.ts). */
+  /** To an `api` hello: prove you know the API secret (local/api-handshake.ts). */
   | { countersign: number; ok: true; mode: 'challenge'; nonce: string; proof: string }
   | {
     countersign: number; ok: true; mode: 'relay'; attach: string; upstreamTimeoutMs: number;

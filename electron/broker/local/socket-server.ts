@@ -1,6 +1,6 @@
 // `countersign connect` reaches the broker here: a Unix socket (mode 0600) in the data dir, or a named pipe.
 // Reaching it proves nothing (a sandbox may be handed the socket, or a long data dir puts it in the temp
-// folder): each hello proves it knows this run's secret (local-socket/), and gets only its role.
+// folder): each hello proves it knows this run's secret (local/), and gets only its role.
 import { chmodSync, existsSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Broker } from '../core/broker.js';
@@ -28,7 +28,7 @@ export interface LocalSocketOptions {
   /** The socket `connect` sends relay-mode reports on (report-reader.ts); none: reports use the control socket. */
   reportsPath?: string;
   maxMessageBytes?: number;
-  /** This run's secret (local-socket/run-secret.ts): every hello but a data or report connection proves it. */
+  /** This run's secret (local/run-secret.ts): every hello but a data or report connection proves it. */
   secret: SocketSecret;
   /** The file it is in, named in refusals. */
   secretFile: string;
