@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../shared/api.js';
-import { AuditLog, type NewAuditEntry, hashEntry } from '../../electron/broker/audit/audit-log.js';
+import { hashEntry } from '../../electron/broker/audit/audit-entry.js';
+import { AuditLog, type NewAuditEntry } from '../../electron/broker/audit/audit-log.js';
 
 const temps: string[] = [];
 function tempDir(): string {

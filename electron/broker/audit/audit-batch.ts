@@ -8,6 +8,7 @@
 // anything else written to the log (or read from it) first writes the queued batch and finishes the write
 // in flight, synchronously (flush, and AuditLog's #settle).
 import type { NewAuditEntry } from './audit-log.js';
+import { monotonicMs } from '../core/clock.js';
 
 /** A batch never holds more entries than this (each call's arguments may be large). */
 export const MAX_BATCH_ENTRIES = 64;
@@ -72,7 +73,7 @@ export class AuditBatch {
    */
   expect(): void {
     if (this.busy || this.ahead) return;
-    const ahead = { at: performance.now(), settled: false, done: Promise.resolve() };
+    const ahead = { at: monotonicMs(), settled: false, done: Promise.resolve() };
     ahead.done = this.writer.prepare().catch(() => undefined).then(() => void (ahead.settled = true));
     this.ahead = ahead;
   }
@@ -106,7 +107,7 @@ export class AuditBatch {
     const ahead = this.ahead;
     this.ahead = undefined;
     // A look taken ahead serves if it is recent and nothing was written since it returned.
-    const usable = ahead && performance.now() - ahead.at < LOOK_MAX_AGE_MS && (!ahead.settled || this.writer.fresh?.() !== false);
+    const usable = ahead && monotonicMs() - ahead.at < LOOK_MAX_AGE_MS && (!ahead.settled || this.writer.fresh?.() !== false);
     const looked = usable ? ahead.done : this.writer.prepare().catch(() => undefined);
     void looked.then(() => {
       // A read or another append may have written them meanwhile (flush).

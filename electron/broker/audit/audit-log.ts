@@ -1,14 +1,19 @@
-// Append-only audit log: JSON lines, each hash-chained to the one before, rotated by size.
-import { createHash } from 'node:crypto';
+// Append-only audit log: JSON lines, each hash-chained to the one before (audit-entry.ts), rotated by
+// size (audit-rotation.ts). This is its writer; its reads are in audit-read.ts, audit-query.ts and
+// audit-follow.ts, each run after the writer has put on disk everything appended before it.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AuditEntry, LogQuery } from '../../../shared/api.js';
-import { canonicalJson } from '../../../shared/canonical-json.js';
-import { logLimit, logMatcher } from '../../../shared/log-query.js';
+import { chainLine, GENESIS, type ChainEnd, type NewAuditEntry } from './audit-entry.js';
+import { lastEntryOf, statOrUndefined } from './audit-files.js';
+import { followLog } from './audit-follow.js';
 import { queryFiles } from './audit-query.js';
+import { readEntries, verifyFiles, type Verification } from './audit-read.js';
+import { CURRENT, lastOnDisk, logFiles, rotateAway, rotatedFiles, stable } from './audit-rotation.js';
 import { LogPathAnchor, type FolderNote } from './log-path-anchor.js';
 
-export type NewAuditEntry = Omit<AuditEntry, 'seq' | 'prev' | 'hash'>;
+/** What an append takes: an entry before it is chained. */
+export type { NewAuditEntry } from './audit-entry.js';
 
 /** The disk refused an append (read-only, full, gone). `written` were on disk before it did. */
 export class AuditWriteError extends Error {
@@ -24,13 +29,8 @@ export class AuditWriteError extends Error {
   }
 }
 
-const CURRENT = 'audit.jsonl';
 const LOOKED = Promise.resolve();
-const ROTATED = /^audit-(\d{12})(?:-(\d+))?\.jsonl$/;
-const GENESIS = '0'.repeat(64);
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
-const TAIL_CHUNK = 64 * 1024;
-const POLL_MS = 250;
 /** Written in place at our own end of the file, not with O_APPEND, and read back when that fails: see #settle. */
 const WRITE_FLAGS = fs.constants.O_RDWR | fs.constants.O_CREAT;
 
@@ -71,6 +71,8 @@ export class AuditLog {
   #looked: { generation: number; st: fs.Stats | undefined; note?: FolderNote } | undefined;
   #endsWithNewline = true;
   #firstSeq: number | undefined;
+  /** Every file of the log, oldest first. */
+  readonly #files = (): string[] => logFiles(this.#dir, this.path);
   /** Runs before every read and append: the broker writes its batched call entries here first. */
   beforeAccess?: () => void;
 
@@ -171,7 +173,7 @@ export class AuditLog {
   }
 
   /** The lines of `entries` chained after `last`, without touching the state of the writer. */
-  #chain(entries: NewAuditEntry[], last: { seq: number; hash: string }): { text: string; bytes: number; written: AuditEntry[] } {
+  #chain(entries: NewAuditEntry[], last: ChainEnd): { text: string; bytes: number; written: AuditEntry[] } {
     let text = '';
     let bytes = 0;
     const written: AuditEntry[] = [];
@@ -360,21 +362,7 @@ export class AuditLog {
   /** Oldest first. `limit` keeps the newest N matches. */
   read(query: LogQuery = {}): AuditEntry[] {
     this.#beforeRead();
-    const matches = logMatcher(query);
-    const limit = logLimit(query);
-    return this.#stable((files) => {
-      const chunks: AuditEntry[][] = [];
-      let count = 0;
-      // Newest file first, so a small limit does not read the whole history.
-      for (const file of [...files].reverse()) {
-        if (limit !== undefined && count >= limit) break;
-        const found = entriesOf(file).filter(matches);
-        chunks.unshift(found);
-        count += found.length;
-      }
-      const all = chunks.flat();
-      return limit === undefined ? all : all.slice(Math.max(0, all.length - limit));
-    });
+    return stable(this.#files, (files) => readEntries(files, query));
   }
 
   /**
@@ -386,42 +374,9 @@ export class AuditLog {
     return queryFiles(this.#files(), query);
   }
 
-  verify(): { ok: boolean; entries: number; problems: string[] } {
+  verify(): Verification {
     this.#beforeRead();
-    return this.#stable((files) => {
-      const problems: string[] = [];
-      let entries = 0;
-      let prev: { seq: number; hash: string } | undefined;
-      for (const file of files) {
-        const lines = readText(file).split('\n');
-        if (lines.at(-1) === '') lines.pop();
-        lines.forEach((line, i) => {
-          const where = `${path.basename(file)} line ${i + 1}`;
-          let value: unknown;
-          try {
-            value = JSON.parse(line);
-          } catch {
-            problems.push(`${where} is not valid JSON`);
-            return;
-          }
-          const entry = asEntry(value);
-          if (!entry) return void problems.push(`${where} is not an audit entry`);
-          entries++;
-          if (hashEntry(entry) !== entry.hash) problems.push(`${where}: hash does not match its contents`);
-          if (!prev) {
-            if (entry.seq !== 1) problems.push(`${where}: the log starts at seq ${entry.seq}; earlier entries are missing`);
-            else if (entry.prev !== GENESIS) problems.push(`${where}: chain broken: seq 1 does not start the chain`);
-          } else {
-            if (entry.seq !== prev.seq + 1) problems.push(`${where}: seq jumps from ${prev.seq} to ${entry.seq}`);
-            if (entry.prev !== prev.hash) {
-              problems.push(`${where}: chain broken: prev of seq ${entry.seq} does not match seq ${prev.seq}`);
-            }
-          }
-          prev = { seq: entry.seq, hash: entry.hash };
-        });
-      }
-      return { ok: problems.length === 0, entries, problems };
-    });
+    return stable(this.#files, verifyFiles);
   }
 
   /**
@@ -429,79 +384,7 @@ export class AuditLog {
    * rotations. Without fromEnd, existing entries come first. Keeps the process alive until stopped.
    */
   follow(onEntry: (e: AuditEntry) => void, opts: { fromEnd?: boolean } = {}): () => void {
-    const state = { lastSeq: 0, ino: undefined as number | undefined, offset: 0, rotated: '' };
-    if (opts.fromEnd) {
-      state.lastSeq = this.#lastOnDisk()?.seq ?? 0;
-      const st = statOrUndefined(this.path);
-      state.rotated = this.#rotatedFiles().join('\n');
-      if (st) Object.assign(state, { ino: st.ino, offset: lastEntryOf(this.path).endsWithNewline ? st.size : 0 });
-    }
-    let stopped = false;
-
-    const collect = (): AuditEntry[] => {
-      let fd: number | undefined;
-      try {
-        fd = fs.openSync(this.path, 'r');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      }
-      try {
-        const st = fd === undefined ? undefined : fs.fstatSync(fd);
-        const out: AuditEntry[] = [];
-        let { ino, offset } = state;
-        const rotated = this.#rotatedFiles();
-        if (!st || st.ino !== ino || st.size < offset) {
-          // New, rotated or replaced: whatever we had not read yet is now in a rotated file.
-          if (!st && ino === undefined && rotated.join('\n') === state.rotated) return out;
-          out.push(...this.#rotatedSince(rotated, state.lastSeq));
-          ino = st?.ino;
-          offset = 0;
-        }
-        if (fd !== undefined && st && st.size > offset) {
-          const buf = Buffer.alloc(st.size - offset);
-          const got = fs.readSync(fd, buf, 0, buf.length, offset);
-          const end = buf.subarray(0, got).lastIndexOf(0x0a) + 1; // complete lines only
-          out.push(...parseLines(buf.subarray(0, end).toString('utf8')));
-          offset += end;
-        }
-        Object.assign(state, { ino, offset, rotated: rotated.join('\n') });
-        return out;
-      } finally {
-        if (fd !== undefined) fs.closeSync(fd);
-      }
-    };
-
-    const poll = () => {
-      if (stopped) return;
-      let batch: AuditEntry[];
-      try {
-        batch = collect();
-      } catch {
-        return; // a rename mid-read: the next poll picks it up
-      }
-      for (const entry of batch) {
-        if (stopped) return;
-        if (entry.seq <= state.lastSeq) continue;
-        state.lastSeq = entry.seq;
-        onEntry(entry);
-      }
-    };
-
-    let watcher: fs.FSWatcher | undefined;
-    try {
-      // The directory, not the file: rotation renames the file away.
-      watcher = fs.watch(this.#dir, () => poll());
-      watcher.on('error', () => watcher?.close());
-    } catch {
-      // Some file systems cannot be watched; polling alone still works.
-    }
-    const timer = setInterval(poll, POLL_MS);
-    setImmediate(poll);
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-      watcher?.close();
-    };
+    return followLog(this.#dir, this.path, onEntry, opts);
   }
 
   /** A read sees every entry appended before it: the broker's batch and the write in flight are written first. */
@@ -520,7 +403,7 @@ export class AuditLog {
     this.#generation++;
     const st = statOrUndefined(this.path);
     const tail = st && st.size > 0 ? lastEntryOf(this.path) : undefined;
-    const last = tail?.entry ?? this.#lastOnDisk(false);
+    const last = tail?.entry ?? lastOnDisk(rotatedFiles(this.#dir));
     this.#last = last ? { seq: last.seq, hash: last.hash } : { seq: 0, hash: GENESIS };
     this.#size = st?.size ?? 0;
     this.#ino = st?.ino;
@@ -535,62 +418,13 @@ export class AuditLog {
   }
 
   #rotate(nextSeq: number): void {
-    const first = this.#firstSeq ?? firstEntryOf(this.path)?.seq ?? nextSeq;
-    const stem = `audit-${String(first).padStart(12, '0')}`;
-    let target = path.join(this.#dir, `${stem}.jsonl`);
-    // Never overwrite an earlier file, whatever happened to the names.
-    for (let n = 1; fs.existsSync(target); n++) target = path.join(this.#dir, `${stem}-${n}.jsonl`);
     this.#closeFd();
-    fs.renameSync(this.path, target);
+    rotateAway(this.#dir, this.path, this.#firstSeq, nextSeq);
     this.#size = 0;
     this.#ino = undefined;
     this.#mode = undefined;
     this.#endsWithNewline = true;
     this.#firstSeq = undefined;
-  }
-
-  /** Rotated files, oldest first. */
-  #rotatedFiles(): string[] {
-    const found: { name: string; seq: number; n: number }[] = [];
-    // A data folder that vanished holds no rotated files (the next append makes it again: audit-guard.ts).
-    for (const name of readdirOrEmpty(this.#dir)) {
-      const m = ROTATED.exec(name);
-      if (m) found.push({ name, seq: Number(m[1]), n: Number(m[2] ?? 0) });
-    }
-    found.sort((a, b) => a.seq - b.seq || a.n - b.n);
-    return found.map((f) => path.join(this.#dir, f.name));
-  }
-
-  #files(): string[] {
-    const files = this.#rotatedFiles();
-    return fs.existsSync(this.path) ? [...files, this.path] : files;
-  }
-
-  /** Entries after `seq` in rotated files, starting with the file that holds seq + 1. */
-  #rotatedSince(rotated: string[], seq: number): AuditEntry[] {
-    let start = 0;
-    rotated.forEach((file, i) => {
-      if (Number(ROTATED.exec(path.basename(file))?.[1]) <= seq + 1) start = i;
-    });
-    return rotated.slice(start).flatMap((file) => entriesOf(file).filter((e) => e.seq > seq));
-  }
-
-  #lastOnDisk(includeCurrent = true): AuditEntry | undefined {
-    const files = includeCurrent ? this.#files() : this.#rotatedFiles();
-    for (const file of files.reverse()) {
-      const { entry } = lastEntryOf(file);
-      if (entry) return entry;
-    }
-    return undefined;
-  }
-
-  /** Run a read over the file list again if a rotation changed it meanwhile. */
-  #stable<T>(run: (files: string[]) => T): T {
-    for (let attempt = 0; ; attempt++) {
-      const before = this.#files();
-      const result = run(before);
-      if (attempt >= 3 || this.#files().join('\n') === before.join('\n')) return result;
-    }
   }
 }
 
@@ -605,110 +439,4 @@ function landed(flight: InFlight): boolean {
   }
 }
 
-type Saved = { last: { seq: number; hash: string }; size: number; ino: number | undefined; endsWithNewline: boolean; firstSeq: number | undefined };
-
-/** The entry chained after `last`, and its line. */
-function chainLine(entry: NewAuditEntry, last: { seq: number; hash: string }): { full: AuditEntry; line: string } {
-  const { seq: _seq, prev: _prev, hash: _hash, ...fields } = entry as Partial<AuditEntry>;
-  const seq = last.seq + 1;
-  // The JSON round trip drops undefined fields, so the hash covers exactly what is written. The line
-  // is that same text with the hash added last (what JSON.stringify of the whole entry would write).
-  const bodyText = JSON.stringify({ seq, ...fields, prev: last.hash });
-  const body = JSON.parse(bodyText) as Omit<AuditEntry, 'hash'>;
-  const full: AuditEntry = { ...body, hash: hashEntry(body) };
-  return { full, line: `${bodyText.slice(0, -1)},"hash":"${full.hash}"}\n` };
-}
-
-/** sha256 over the entry without `hash`, keys sorted at every level so the text is stable (the one canonical JSON). */
-export function hashEntry(entry: Omit<AuditEntry, 'hash'> | AuditEntry): string {
-  const { hash: _hash, ...body } = entry as AuditEntry;
-  return createHash('sha256').update(canonicalJson(body)).digest('hex');
-}
-
-function asEntry(value: unknown): AuditEntry | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const { seq, prev, hash } = value as Record<string, unknown>;
-  if (!Number.isInteger(seq) || (seq as number) < 1 || typeof prev !== 'string' || typeof hash !== 'string') {
-    return undefined;
-  }
-  return value as AuditEntry;
-}
-
-function parseLine(line: string): AuditEntry | undefined {
-  try {
-    return asEntry(JSON.parse(line));
-  } catch {
-    return undefined;
-  }
-}
-
-function parseLines(text: string): AuditEntry[] {
-  return text.split('\n').flatMap((line) => parseLine(line) ?? []);
-}
-
-function entriesOf(file: string): AuditEntry[] {
-  return parseLines(readText(file));
-}
-
-function readText(file: string): string {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
-    throw error;
-  }
-}
-
-function statOrUndefined(file: string): fs.Stats | undefined {
-  try {
-    return fs.statSync(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-/** The last valid entry, reading only as much of the end of the file as it takes. */
-function lastEntryOf(file: string): { entry?: AuditEntry; damaged: boolean; endsWithNewline: boolean } {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { damaged: false, endsWithNewline: true };
-    throw error;
-  }
-  try {
-    const size = fs.fstatSync(fd).size;
-    if (size === 0) return { damaged: false, endsWithNewline: true };
-    for (let window = Math.min(size, TAIL_CHUNK); ; window = Math.min(size, window * 4)) {
-      const buf = Buffer.alloc(window);
-      fs.readSync(fd, buf, 0, window, size - window);
-      const endsWithNewline = buf[window - 1] === 0x0a;
-      const lines = buf.toString('utf8').split('\n');
-      if (window < size) lines.shift(); // may start mid-line
-      let damaged = false;
-      for (const line of lines.reverse()) {
-        if (line.trim() === '') continue;
-        const entry = parseLine(line);
-        if (entry) return { entry, damaged, endsWithNewline };
-        damaged = true;
-      }
-      if (window === size) return { damaged, endsWithNewline };
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-function firstEntryOf(file: string): AuditEntry | undefined {
-  return entriesOf(file)[0];
-}
-
-function readdirOrEmpty(dir: string): string[] {
-  try {
-    return fs.readdirSync(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-}
+type Saved = { last: ChainEnd; size: number; ino: number | undefined; endsWithNewline: boolean; firstSeq: number | undefined };

@@ -4,37 +4,12 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import type { AuditEntry, LogQuery } from '../../../shared/api.js';
 import { logLimit, logMatcher } from '../../../shared/log-query.js';
+import { yielder } from '../core/yielder.js';
+import { parseEntry } from './audit-entry.js';
 
 const CHUNK_BYTES = 128 * 1024;
 const SLICE_MS = 8;
 const NEWLINE = 0x0a;
-
-function parseEntry(line: string): AuditEntry | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const { seq, prev, hash } = value as Record<string, unknown>;
-  if (!Number.isInteger(seq) || (seq as number) < 1 || typeof prev !== 'string' || typeof hash !== 'string') return undefined;
-  return value as AuditEntry;
-}
-
-/** Gives the event loop a turn once the current slice of work has run long enough. */
-function slicer(sliceMs: number): () => Promise<void> | undefined {
-  let since = performance.now();
-  return () => {
-    if (performance.now() - since < sliceMs) return undefined;
-    return new Promise<void>((resolve) =>
-      setImmediate(() => {
-        since = performance.now();
-        resolve();
-      }),
-    );
-  };
-}
 
 export interface QueryOptions {
   chunkBytes?: number;
@@ -50,7 +25,7 @@ export async function queryFiles(files: string[], query: LogQuery, opts: QueryOp
   const matches = logMatcher(query);
   const limit = logLimit(query);
   const chunkBytes = opts.chunkBytes ?? CHUNK_BYTES;
-  const pause = slicer(opts.sliceMs ?? SLICE_MS);
+  const pause = yielder(opts.sliceMs ?? SLICE_MS);
   if (limit === 0) return [];
   const handles: Array<{ fh: FileHandle; size: number }> = [];
   try {

@@ -7,6 +7,7 @@ import type { ToolDefinition } from '../../../shared/tool.js';
 import { nestingDepth, MAX_ARGUMENT_DEPTH, TOO_DEEP_ARGUMENTS, tooDeepIn, tooDeepRefusal } from '../checks/argument-checks.js';
 import { checkSchema, withSchemaCheck } from '../checks/schema-check.js';
 import { leaseSchema } from '../checks/schema-export.js';
+import { elapsedMs, monotonicMs } from '../core/clock.js';
 import { gatherFacts, rememberRead, type ReadHistory } from './call-facts.js';
 import type { NewRule, PendingQueue } from './pending-queue.js';
 import { isPlainRule, ruleText } from '../../../shared/rules.js';
@@ -149,16 +150,17 @@ export class CallGate {
     const schema = await checkSchema(tool, ctx.arguments, protocolVersion);
     const decision = withSchemaCheck(decided, schema, { server, tool: ctx.toolName });
     const schemaNote = schema.violated ? { detail: schema.findings[0]!.message } : {};
-    const started = Date.now();
+    const startedAt = Date.now(); // the entry's time
+    const started = monotonicMs();
     const reasons = decision.reasons.map((r) => r.code);
     const log = (fields: Pick<AuditEntry, 'decision' | 'decidedBy' | 'status'> & { detail?: string; actor?: Actor }): void | Promise<boolean> => {
       return this.deps.audit({
-        time: new Date(started).toISOString(),
+        time: new Date(startedAt).toISOString(),
         server,
         tool: ctx.toolName,
         arguments: ctx.arguments,
         reasons,
-        durationMs: Date.now() - started,
+        durationMs: elapsedMs(started),
         client: session.clientInfo?.name,
         ...(fields.decidedBy === 'rule' && decision.rule ? { rule: { id: decision.rule.id, text: ruleText(decision.rule) } } : {}),
         ...limits,
@@ -250,7 +252,7 @@ export class CallGate {
     const resolution = await waiting.result;
     switch (resolution.kind) {
       case 'cancelled': {
-        const waitedMs = Date.now() - started;
+        const waitedMs = elapsedMs(started);
         if (resolution.end.by === 'client') this.deps.patience?.stopped(session.clientInfo?.name, waitedMs, resolution.end.reason);
         // The agent's client gave up, not the person: the log says whose the cancel was.
         await log({ decision: 'deny', decidedBy: resolution.end.by === 'client' ? 'client' : 'cancelled', status: 'cancelled', detail: stoppedDetail(resolution.end, waitedMs) });

@@ -2,6 +2,7 @@
 // nesting depth (checked without recursion), and a text scan and a secret search that give the event
 // loop back often.
 import type { Finding } from '../../../shared/findings.js';
+import { yielder } from '../core/yielder.js';
 import { scanText, scanTextAsync, SCAN_WINDOW, type ServerTools } from './scan/index.js';
 import { secretValueFindings } from './secret-values.js';
 
@@ -13,24 +14,12 @@ export const MAX_ARGUMENT_FINDINGS = 50;
 /** Longest stretch the scan holds the event loop before yielding. */
 export const SCAN_SLICE_MS = 10;
 
-/** A pause for long scans: yields to the event loop once `sliceMs` have passed since the last yield. */
-export function yielder(sliceMs = SCAN_SLICE_MS): () => Promise<void> | undefined {
-  let last = performance.now();
-  return () => {
-    if (performance.now() - last < sliceMs) return undefined;
-    return new Promise<void>((resolve) => setImmediate(() => {
-      last = performance.now();
-      resolve();
-    }));
-  };
-}
-
 /**
  * Scans every string value in the arguments as argument text, and for credential-shaped values (one
  * finding per kind). Linear in the total size; the event loop is never held longer than about
  * SCAN_SLICE_MS plus one scan window. The same finding from many strings is kept once.
  */
-export async function scanArguments(args: unknown, otherServers: ServerTools[], pause = yielder()): Promise<Finding[]> {
+export async function scanArguments(args: unknown, otherServers: ServerTools[], pause = yielder(SCAN_SLICE_MS)): Promise<Finding[]> {
   const out: Finding[] = [];
   const seen = new Set<string>();
   const ctx = { otherServers, where: 'argument' as const };

@@ -13,6 +13,7 @@ import {
   matchProtected, pathCandidates, type ProtectedMatch, type ProtectedPath, type ProtectedRoot, type ResolvedCandidate,
 } from '../../../shared/protected-paths.js';
 import { absoluteForms, pathFor, type SpellingScope } from './path-spellings.js';
+import { monotonicMs } from '../core/clock.js';
 
 export type { ProtectedMatch, ProtectedPath } from '../../../shared/protected-paths.js';
 
@@ -180,10 +181,10 @@ const linkIndexes = new Map<string, { at: number; index: NonNullable<Prepared['l
 function linkIndex(scope: ProtectScope): NonNullable<Prepared['links']> {
   const key = JSON.stringify(scope.roots.map((r) => r.path));
   const kept = linkIndexes.get(key);
-  if (kept && performance.now() - kept.at < 1000) return kept.index;
+  if (kept && monotonicMs() - kept.at < 1000) return kept.index;
   if (linkIndexes.size > 16) linkIndexes.clear();
   const index = walkLinks(scope);
-  linkIndexes.set(key, { at: performance.now(), index });
+  linkIndexes.set(key, { at: monotonicMs(), index });
   return index;
 }
 

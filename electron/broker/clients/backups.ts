@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ClientId } from '../../../shared/clients.js';
-import { moveAside, writeFileAtomicSync } from '../store/atomic-file.js';
+import { writeFileAtomicSync } from '../store/atomic-file.js';
+import { moveAside } from '../store/move-aside.js';
 import type { EntryKey } from './config-format.js';
 
 export interface EntryRecord {

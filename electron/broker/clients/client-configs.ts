@@ -10,6 +10,7 @@ import type {
 } from '../../../shared/clients.js';
 import type { NewAuditEntry } from '../audit/audit-log.js';
 import type { CliCommand } from '../core/cli-command.js';
+import { monotonicMs } from '../core/clock.js';
 import { resolveDataDir } from '../store/data-dir.js';
 import { ClientBackups } from './backups.js';
 import { CLIENTS, clientDef, locationsOf, type ClientDef, type Where } from './catalogue.js';
@@ -195,7 +196,7 @@ export class ClientConfigs {
   unwrapClient(client: string, opts: ClientScanOptions, planHash: string | undefined, actor: Actor): Promise<UnwrapResult> {
     return this.serial(async () => {
       const work = await loadWork();
-      const started = Date.now();
+      const started = monotonicMs();
       const { def, files, planHash: now } = this.unwrapPlan(work, client, opts);
       if (planHash !== undefined && planHash !== now) {
         throw new Error('The client\'s config changed since the preview, so nothing was written. Look at the new preview and confirm again.');

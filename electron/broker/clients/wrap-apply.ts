@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerConfig } from '../../../shared/api.js';
 import type { WrapResult } from '../../../shared/clients.js';
 import type { NewAuditEntry } from '../audit/audit-log.js';
+import { elapsedMs, monotonicMs } from '../core/clock.js';
 import type { ClientBackups, WrapRecord } from './backups.js';
 import type { ClientDef } from './catalogue.js';
 import { applyChangeToValue } from './config-format.js';
@@ -28,7 +29,7 @@ export interface WrapDeps {
 
 export async function applyWrap(plan: WrapPlan, deps: WrapDeps): Promise<WrapResult> {
   const { def } = plan;
-  const started = Date.now();
+  const started = monotonicMs();
   const result: WrapResult = { client: def.id, files: [], added: [], reused: [] };
   const changing = plan.files.filter((f) => f.entries.some((e) => e.change));
   if (!changing.length) return result;
@@ -126,9 +127,10 @@ function details(plan: WrapPlan): Record<string, unknown> {
   };
 }
 
+/** `started`: a monotonicMs() reading (core/clock.ts) taken when the change began. */
 export function wrapAudit(tool: 'wrap' | 'unwrap', def: ClientDef, started: number, args: Record<string, unknown>, detail: string, status: 'ok' | 'failed' = 'ok'): NewAuditEntry {
   return {
     kind: 'client', time: new Date().toISOString(), server: def.id, tool, arguments: { client: def.id, ...args },
-    decision: 'allow', decidedBy: 'person', reasons: [], durationMs: Date.now() - started, status, detail,
+    decision: 'allow', decidedBy: 'person', reasons: [], durationMs: elapsedMs(started), status, detail,
   };
 }

@@ -3,6 +3,7 @@
 // gives up on a slow start and says nothing about why: the Servers entry and `doctor` do.
 import type { ServerConfig, SlowStart } from '../../../shared/api.js';
 import { defaultNetworkEnv, NETWORK_ENV } from '../../../shared/network-env.js';
+import { monotonicMs } from '../core/clock.js';
 
 export const SLOW_START_MS = 10_000;
 
@@ -12,12 +13,13 @@ const RUNNER_VERBS: Record<string, string[]> = { npm: ['exec', 'x'], pnpm: ['dlx
 export class StartTimes {
   readonly #last = new Map<string, { ms: number; at: string }>();
 
-  constructor(private readonly clock: () => number = Date.now) {}
+  /** `clock`: the duration clock (core/clock.ts), or a test's. */
+  constructor(private readonly clock: () => number = monotonicMs) {}
 
   /** At a session's start: the function that, called on its first answer, gives the time it took. */
   begin(): () => number {
     const start = this.clock();
-    return () => this.clock() - start;
+    return () => Math.round(this.clock() - start);
   }
 
   /** True when the note on the server changed (it became slow, or is no longer). */

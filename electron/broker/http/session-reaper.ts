@@ -1,9 +1,11 @@
 // Many HTTP clients never send DELETE, and 2026-07-28 clients have no session to delete: a session (or a
 // stateless pool) with nothing in flight and no open stream for `idleMs` is closed, which ends its server.
+import { monotonicMs } from '../core/clock.js';
+
 export interface Reapable {
   /** Requests in flight or a stream open: the client is still there. */
   readonly busy: boolean;
-  /** performance.now() of the last message either way. */
+  /** monotonicMs() of the last message either way. */
   readonly lastActivity: number;
   close(): Promise<void>;
 }
@@ -29,7 +31,7 @@ export class SessionReaper {
   private async sweep(): Promise<void> {
     const all = await this.candidates();
     if (all.length === 0) return this.stop();
-    const now = performance.now();
+    const now = monotonicMs();
     await Promise.allSettled(all.filter((s) => !s.busy && now - s.lastActivity >= this.idleMs).map((s) => s.close()));
   }
 }

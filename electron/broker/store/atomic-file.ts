@@ -31,17 +31,3 @@ function renameWithRetry(from: string, to: string): void {
     }
   }
 }
-
-/** Moves an unreadable file aside (never deletes it) and returns where it went. */
-export function moveAside(file: string): string | undefined {
-  const stamp = new Date().toISOString().replace(/:/g, '');
-  let target = `${file}.corrupt-${stamp}`;
-  for (let n = 1; fs.existsSync(target); n++) target = `${file}.corrupt-${stamp}-${n}`;
-  try {
-    fs.renameSync(file, target);
-    return target;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}

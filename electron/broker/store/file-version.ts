@@ -2,6 +2,7 @@
 // tool call (settings, trust records, the team policy) change rarely and mostly through our own writes,
 // which invalidate at once; another process's edit is seen within the interval.
 import fs from 'node:fs';
+import { monotonicMs } from '../core/clock.js';
 
 const RECHECK_MS = 50;
 
@@ -13,7 +14,7 @@ export class FileVersion {
 
   /** A string that changes whenever the file is written, renamed over or removed; undefined when absent. */
   current(): string | undefined {
-    const now = performance.now();
+    const now = monotonicMs();
     if (now - this.checkedAt < RECHECK_MS) return this.key;
     this.checkedAt = now;
     try {

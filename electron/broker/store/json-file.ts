@@ -5,7 +5,8 @@
 // A read-only or vanished folder never throws out of a read: the file is then treated as empty.
 import fs from 'node:fs';
 import { ZodError, type z } from 'zod';
-import { moveAside, writeFileAtomicSync } from './atomic-file.js';
+import { writeFileAtomicSync } from './atomic-file.js';
+import { moveAside } from './move-aside.js';
 import { FileVersion } from './file-version.js';
 
 export interface JsonFileOptions<T> {

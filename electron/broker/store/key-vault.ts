@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { moveAside, writeFileAtomicSync } from './atomic-file.js';
+import { writeFileAtomicSync } from './atomic-file.js';
+import { moveAside } from './move-aside.js';
 
 export interface VaultState {
   key: Buffer;

@@ -3,6 +3,7 @@
 // While any is found the broker is in safe mode (store/grant-seal.ts): nothing is trusted, allowed by a
 // rule or started from that state, and the status says what is wrong and the command that fixes it.
 import fs from 'node:fs';
+import { monotonicMs } from '../core/clock.js';
 
 export interface HygieneProblem {
   path: string;
@@ -70,7 +71,7 @@ export class StoreHygiene {
   constructor(private readonly targets: () => HygieneTarget[]) {}
 
   problems(): HygieneProblem[] {
-    const now = performance.now();
+    const now = monotonicMs();
     if (now - this.#checkedAt >= RECHECK_MS) {
       this.#checkedAt = now;
       this.#problems = checkTargets(this.targets());

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ensureDataDir } from './data-dir.js';
 import { writeFileAtomicSync } from './atomic-file.js';
+import { moveAside } from './move-aside.js';
 
 // 32 bytes in base64url, no padding.
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -25,7 +26,7 @@ export function loadOrCreateToken(dataDir: string, fileName = 'mcp-token'): stri
       return token;
     }
     // Keep the bad file for inspection; a new token only means clients must be set up again.
-    fs.renameSync(file, asideName(`${file}.corrupt-`));
+    moveAside(file);
   }
   return writeNewToken(file);
 }
@@ -47,12 +48,4 @@ function writeNewToken(file: string): string {
 function restrictMode(file: string): void {
   if (process.platform === 'win32') return; // POSIX modes mean nothing there.
   if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
-}
-
-/** `<prefix><timestamp>`, never clobbering an earlier one. */
-function asideName(prefix: string): string {
-  const stamp = new Date().toISOString().replace(/:/g, '');
-  let name = `${prefix}${stamp}`;
-  for (let n = 1; fs.existsSync(name); n++) name = `${prefix}${stamp}-${n}`;
-  return name;
 }

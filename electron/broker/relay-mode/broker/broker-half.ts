@@ -142,6 +142,8 @@ export class BrokerHalf implements GateSession {
       const { call } = item;
       countToolCall();
       // A closed session has settled everything already: a late report is logged as not finished.
+      // Without connect's own timing, from call.time: a wall-clock stamp from connect's process (the
+      // duration clock, core/clock.ts, does not cross processes).
       const settle = (outcome: CallOutcome, durationMs?: number): void => this.deps.auditCall({
         time: call.time, server: this.serverName, tool: call.tool, arguments: call.arguments, decision: 'allow',
         decidedBy: call.decidedBy, reasons: call.reasons, durationMs: durationMs ?? Math.max(0, Date.now() - Date.parse(call.time)),

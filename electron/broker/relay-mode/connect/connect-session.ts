@@ -8,6 +8,7 @@ import type { ToolDefinition } from '../../../../shared/tool.js';
 import { badLineResponse, LineTransport } from '../../wire/line-transport.js';
 import { RelaySession, type GateVerdict, type SessionHooks, type ToolCallContext } from '../../relay/relay-session.js';
 import type { ExitInfo } from '../../upstream/server-process.js';
+import { elapsedMs, monotonicMs } from '../../core/clock.js';
 import { depthRefusal, nestingDepth, MAX_ARGUMENT_DEPTH, tooDeepIn, TOO_DEEP_ARGUMENTS } from '../../checks/argument-depth.js';
 import { refusedCalls } from '../../relay/protocol/refused-calls.js';
 import { LeaseChecks } from './lease-check.js';
@@ -90,14 +91,15 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     // The broker checked the schema for the call that earned the lease; each later call is checked here
     // with the validator it sent, and asks the broker (which checks and asks) when it breaks the schema.
     if (lease.schema !== undefined && !checks.passes(lease.schema, args)) return undefined;
-    const started = Date.now();
+    const startedAt = Date.now(); // the entry's time
+    const started = monotonicMs();
     const call = nextCall++;
     // Reported now, before it is forwarded: the broker knows of it even if this process dies next.
-    report({ kind: 'leased', call: { call, time: isoTime(started), tool, arguments: args, decidedBy: lease.decidedBy, reasons: lease.reasons } });
+    report({ kind: 'leased', call: { call, time: isoTime(startedAt), tool, arguments: args, decidedBy: lease.decidedBy, reasons: lease.reasons } });
     return {
       forward: true,
       retryOnTimeout: lease.retryOnTimeout,
-      onSettled: (outcome) => report({ kind: 'settled', call, outcome, durationMs: Date.now() - started }),
+      onSettled: (outcome) => report({ kind: 'settled', call, outcome, durationMs: elapsedMs(started) }),
     };
   };
 

@@ -4,6 +4,7 @@
 import type { DecidedBy } from '../../../../shared/decision.js';
 import type { LeaseInfo } from '../../relay/relay-session.js';
 import type { LeaseGrant } from '../protocol.js';
+import { monotonicMs } from '../../core/clock.js';
 
 export interface Lease {
   generation: number;
@@ -21,7 +22,7 @@ export class LeaseCache {
   private readonly leases = new Map<string, Lease>();
   private clientReadLocal = false;
 
-  constructor(private readonly now: () => number = () => performance.now()) {}
+  constructor(private readonly now: () => number = monotonicMs) {}
 
   grant(tool: string, generation: number, grant: LeaseGrant, retryOnTimeout: boolean): void {
     if (grant.untilLocalRead && this.clientReadLocal) return;

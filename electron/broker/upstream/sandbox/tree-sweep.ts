@@ -5,6 +5,7 @@
 // Not reachable from Node: PR_SET_CHILD_SUBREAPER. Nothing here survives the broker being killed -9.
 import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
+import { monotonicMs } from '../../core/clock.js';
 
 /** The environment variable that marks an unsandboxed server's tree. */
 export const TREE_MARKER = 'COUNTERSIGN_TREE';
@@ -97,9 +98,9 @@ export async function endTree(killGroup: (signal: NodeJS.Signals) => void, tree:
   killGroup('SIGTERM');
   const left = await tree();
   killAll(left, 'SIGTERM');
-  const end = Date.now() + LEFTOVER_GRACE_MS;
+  const end = monotonicMs() + LEFTOVER_GRACE_MS;
   // A held timer: a broker on its way out must stay for the SIGKILL pass (at most LEFTOVER_GRACE_MS).
-  while (Date.now() < end && left.some(alive)) await new Promise((r) => setTimeout(r, 50));
+  while (monotonicMs() < end && left.some(alive)) await new Promise((r) => setTimeout(r, 50));
   killGroup('SIGKILL');
   killAll([...new Set([...left, ...(await tree())])], 'SIGKILL');
 }
