@@ -163,6 +163,10 @@ export async function connectClient(
     : new StreamableHTTPClientTransport(new URL(`${broker.baseUrl}/mcp/${server}`), {
         requestInit: { headers: { Authorization: `Bearer ${broker.mcpToken}` } },
       });
+  if (transport instanceof StdioClientTransport) {
+    // What connect says goes to the test's stderr, so a connection that closes early shows why.
+    transport.stderr?.on('data', (d: Buffer) => process.stderr.write(`[connect ${server}] ${d.toString()}`));
+  }
   await client.connect(transport);
   return client;
 }
