@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ClientId } from '../../../shared/clients.js';
 import { moveAside, writeFileAtomicSync } from '../store/atomic-file.js';
-import type { EntryKey } from './config-format.js';
+import type { EntryKey } from './dialects.js';
 
 export interface EntryRecord {
   key: EntryKey;
