@@ -29,30 +29,29 @@ import { requestLine } from '../http/request-lane.js';
 import type { RefusedCall } from '../relay/protocol/refused-calls.js';
 import { serverRequestEntry } from '../relay/protocol/server-requests.js';
 import { RelaySession } from '../relay/relay-session.js';
-import { SessionRegistry, type BrokerSession } from '../relay/session-registry.js';
+import { SessionEvents } from '../relay/session-events.js';
+import { SessionRegistry } from '../relay/session-registry.js';
 import { BrokerHalf } from '../relay-mode/broker/broker-half.js';
 import type { ControlChannel } from '../relay-mode/control-channel.js';
 import { GrantSeal } from '../store/grant-seal.js';
 import { SettingsStore } from '../store/settings-store.js';
 import { cleanTmpLeftovers } from '../store/tmp-cleanup.js';
-import { LaunchConsentError, launchView } from '../trust/launch-consent.js';
 import { LaunchRequests } from '../trust/launch-requests.js';
 import { policyPathChoice, type PolicyPathChoice } from '../trust/policy-path.js';
-import { assertLimitsEnforceable } from '../trust/server-limits.js';
 import { TrustManager } from '../trust/trust-manager.js';
 import { ProbeTransport, probeTools } from '../upstream/probe-client.js';
 import type { HideSpec } from '../upstream/sandbox/hidden-paths.js';
 import { preparedFolder } from '../upstream/sandbox/package-prep.js';
 import { ServerSandbox } from '../upstream/sandbox/server-sandbox.js';
-import { StdioUpstream, type ExitInfo } from '../upstream/stdio-upstream.js';
-import { HttpUpstream } from '../upstream/url-upstream.js';
+import { startUpstream } from '../upstream/server-upstream.js';
 import { takesByteAnswers, type MessageTransport } from '../wire/transport.js';
 import { BrokerApi } from './broker-api.js';
 import type { BrokerCore } from './broker-core.js';
 import type { BrokerOptions } from './broker-options.js';
 import { countersignCommand } from './cli-command.js';
 import { EventBus } from './event-bus.js';
-import { addServer, removeServer } from './server-service.js';
+import { addServer, removeServer, UnknownServerError } from './server-service.js';
+import { startableConfig } from '../trust/start-check.js';
 
 export type { BrokerOptions } from './broker-options.js';
 
@@ -73,6 +72,7 @@ export class Broker implements BrokerCore {
   readonly launchRequests: LaunchRequests;
   private readonly gate: CallGate;
   private readonly sessions = new SessionRegistry();
+  private readonly sessionEvents = new SessionEvents(this, this.sessions);
   private readonly events: EventBus;
   private readonly recorder: AuditRecorder;
   private readonly scopes: ProtectScopeCache;
@@ -266,8 +266,8 @@ export class Broker implements BrokerCore {
 
   /** Attaches a client connection to a new upstream session. Refuses unknown servers. */
   async openSession(serverName: string, downstream: MessageTransport, clientKey: string): Promise<RelaySession> {
-    const config = await this.startable(serverName, clientKey);
-    const common = this.sessionEvents(serverName, clientKey);
+    const config = await startableConfig(this, serverName, clientKey);
+    const common = this.sessionEvents.forSession(serverName, clientKey);
     const id = randomUUID();
     // An HTTP session's results pass as their own bytes when nothing in them is to be changed.
     const bytes = takesByteAnswers(downstream) ? downstream : undefined;
@@ -300,9 +300,9 @@ export class Broker implements BrokerCore {
    * the log stay here. Undefined when relay mode does not apply (remote servers; Windows named pipes).
    */
   async openBrokerHalf(serverName: string, channel: ControlChannel, clientKey: string): Promise<BrokerHalf | undefined> {
-    const config = await this.startable(serverName, clientKey);
+    const config = await startableConfig(this, serverName, clientKey);
     if ('url' in config || process.platform === 'win32') return undefined;
-    const common = this.sessionEvents(serverName, clientKey);
+    const common = this.sessionEvents.forSession(serverName, clientKey);
     const session: BrokerHalf = new BrokerHalf(randomUUID(), serverName, clientKey, channel, {
       spec: config,
       sandbox: this.sandboxes.optionsFor(serverName, config),
@@ -317,7 +317,7 @@ export class Broker implements BrokerCore {
       batchAudit: (fn) => this.recorder.batch(fn),
       inlineApprovalOn: (client) => this.inlineApproval.isOn(client),
       onServerStderr: (text) => this.opts.onServerStderr?.(serverName, text),
-      onServerExit: (exit) => this.serverExited(serverName, exit),
+      onServerExit: (exit) => this.sessionEvents.serverExited(serverName, exit),
       warn: (text) => this.warn(text),
       onClosed: common.onClosed,
     });
@@ -341,79 +341,19 @@ export class Broker implements BrokerCore {
     await this.sessions.drainReports();
   }
 
-  /** What to start for the server, when it exists and may start now (a pinned package checked first). */
-  private async startable(serverName: string, clientKey: string): Promise<ServerConfig> {
-    const config = this.store.getServer(serverName);
-    if (!config) throw new UnknownServerError(serverName, Object.keys(this.store.listServers()));
-    try {
-      this.trust.assertCanStart(serverName, config);
-    } catch (err) {
-      // Refused for want of consent: logged, and waiting in the queue for the person.
-      if (err instanceof LaunchConsentError) {
-        const client = clientKey.startsWith('client:') ? clientKey.slice('client:'.length) : undefined;
-        this.launchRequests.refused(serverName, launchView(config, this.trust.store.get(serverName)), err.reason, client);
-      }
-      throw err;
-    }
-    // Limits this machine cannot enforce stop it here, audited, before anything is installed or run.
-    await assertLimitsEnforceable(this, serverName, config);
-    const prepared = await this.trust.prepareLaunch(serverName, config);
-    // A pinned package runs as node on its checked copy: with the limits its consent covers.
-    return 'command' in config && 'command' in prepared ? { ...prepared, limits: config.limits } : prepared;
-  }
-
-  /** What every session reports to the broker, wherever it runs. */
-  private sessionEvents(serverName: string, clientKey: string) {
-    const history = this.sessions.opened(clientKey);
-    const took = this.startTimes.begin();
-    let answered = false;
-    return {
-      onListed: (tools: ToolDefinition[]): void => {
-        this.lastTools.set(serverName, tools);
-        this.trust.onListing(serverName, tools);
-        this.emit({ type: 'servers-changed' });
-      },
-      onInitialized: (result: Record<string, unknown>): void => {
-        // The first answer of this session's server: how long its start took (a note past 10 s).
-        if (!answered) {
-          answered = true;
-          if (this.startTimes.record(serverName, took())) this.emit({ type: 'servers-changed' });
-        }
-        this.trust.onInitialized(serverName, result);
-      },
-      rewrite: (tools: ToolDefinition[]): ToolDefinition[] | undefined => this.trust.filterForClient(serverName, tools),
-      onClosed: (s: BrokerSession): void => {
-        this.sessions.remove(s);
-        this.rules.endSession(s.id);
-        this.sessions.closed(clientKey, history);
-        this.emit({ type: 'servers-changed' });
-      },
-    };
-  }
-
   private upstreamTimeoutMs(): number {
     return this.store.getSettings().upstreamTimeoutSeconds * 1000;
   }
 
-  private serverExited(name: string, exit: ExitInfo): void {
-    if (exit.code === 0) return;
-    const how = exit.startError ? `could not be started (${exit.startError})` : exit.signal ? `was ended by ${exit.signal}` : `exited with code ${exit.code}`;
-    this.lastErrors.set(name, `${how}: ${exit.stderrTail.trim().slice(-300)}`);
-    this.emit({ type: 'servers-changed' });
-  }
-
   private upstreamFor(name: string, config: ServerConfig, sessionId: string, takeLine?: (line: Buffer) => boolean): MessageTransport {
-    const injected = this.opts.upstream?.(name, config);
-    if (injected) return injected;
-    if ('url' in config) return new HttpUpstream(config.url, config.headers);
-    const upstream = new StdioUpstream(config, {
+    return startUpstream(name, config, {
+      injected: (server, c) => this.opts.upstream?.(server, c),
+      sandbox: (server, c) => this.sandboxes.optionsFor(server, c),
+      onStderr: (server, text) => this.opts.onServerStderr?.(server, text),
+      onExit: (server, exit) => this.sessionEvents.serverExited(server, exit),
+      started: (limits) => this.sessions.setRunning(sessionId, limits),
       takeLine,
-      sandbox: this.sandboxes.optionsFor(name, config),
-      onStderr: (text) => this.opts.onServerStderr?.(name, text),
-      onExit: (exit) => this.serverExited(name, exit),
     });
-    this.sessions.setRunning(sessionId, () => upstream.limitsInForce);
-    return upstream;
   }
 
   get sessionCount(): number {
@@ -463,14 +403,4 @@ export class Broker implements BrokerCore {
     this.events.clear();
   }
 
-}
-
-export class UnknownServerError extends Error {
-  constructor(readonly server: string, known: string[]) {
-    super(
-      `Countersign has no server named '${server}'. ` +
-        (known.length ? `Known servers: ${known.join(', ')}.` : 'No servers are configured yet.') +
-        ` Add one with: countersign servers add ${server} -- <command> [args…]`,
-    );
-  }
 }

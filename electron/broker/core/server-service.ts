@@ -43,3 +43,13 @@ export function redactConfig(config: ServerConfig): ServerConfig {
   }
   return { ...config, env: config.env ? Object.fromEntries(Object.keys(config.env).map((k) => [k, '••••'])) : undefined };
 }
+
+export class UnknownServerError extends Error {
+  constructor(readonly server: string, known: string[]) {
+    super(
+      `Countersign has no server named '${server}'. ` +
+        (known.length ? `Known servers: ${known.join(', ')}.` : 'No servers are configured yet.') +
+        ` Add one with: countersign servers add ${server} -- <command> [args…]`,
+    );
+  }
+}
