@@ -188,11 +188,6 @@ export class Broker implements BrokerCore {
     return this.sandboxes.hide(config);
   }
 
-  /** The limits the server process of one session started under (undefined: not started, or none known). */
-  limitsInForce(sessionId: string): LimitsInForce | undefined {
-    return this.sessions.limitsInForce(sessionId);
-  }
-
   /** Every running process of a server, by session. */
   runningLimits(server: string): LimitsInForce[] {
     return this.sessions.runningLimits(server);
@@ -354,10 +349,6 @@ export class Broker implements BrokerCore {
       started: (limits) => this.sessions.setRunning(sessionId, limits),
       takeLine,
     });
-  }
-
-  get sessionCount(): number {
-    return this.sessions.count;
   }
 
   /** Starts the server briefly (through the relay) to learn its identity and tools. */

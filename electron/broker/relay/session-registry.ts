@@ -86,10 +86,6 @@ export class SessionRegistry {
     return this.of(server).map((s) => this.running.get(s.id)?.()).filter((r): r is LimitsInForce => !!r);
   }
 
-  get count(): number {
-    return this.sessions.size;
-  }
-
   /** Open client sessions of one server. */
   of(server: string): BrokerSession[] {
     return [...this.sessions].filter((s) => s.serverName === server);
