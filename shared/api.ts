@@ -7,11 +7,11 @@ import type { DecidedBy, Reason, Rule } from './decision.js';
 import type { EffectiveHints, ToolDefinition } from './tool.js';
 import type { Finding, LaunchView, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, UnsealedGrant, UnsealedRef } from './trust-types.js';
 import type { HiddenPath, LimitsEnforcement, LimitsOffer, LimitsProfile, SandboxSupport } from './limits.js';
-import type { CallFacts } from './call-warnings.js';
+import type { CallFacts } from './call-facts.js';
 import type { DoctorReport } from './doctor.js';
 import type { RuleRequest } from './rules.js';
 import type { z } from 'zod';
-import type { serverConfigSchema, settingsPatchSchema, settingsSchema } from './api-schema.js';
+import type { serverConfigSchema, settingsPatchSchema, settingsSchema } from './config-schema.js';
 export type { RuleLifetime, RuleRequest, ScopeChoice } from './rules.js';
 
 export type * from './clients.js';

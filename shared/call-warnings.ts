@@ -11,7 +11,8 @@ import type { ReasonCode } from './decision.js';
 import type { Finding } from './findings.js';
 import { findingLabel } from './reasons.js';
 import { escapeControl } from './escape.js';
-import { formatBytes, shortPath, writtenBytes, type TargetFact } from './call-targets.js';
+import { formatBytes, shortPath, writtenBytes } from './call-targets.js';
+import type { CallFacts } from './call-facts.js';
 import type { EffectiveHints } from './tool.js';
 
 /**
@@ -48,25 +49,6 @@ export interface CallWarning extends Ranked {
   claim?: UncheckedClaim;
   detail?: string;
   excerpt?: string;
-}
-
-/** Limits the sandbox enforces for the server (filled from shared/limits once that lands). */
-export interface EnforcedFacts {
-  /** No network: enforced by the sandbox, so nothing leaves through this server. */
-  noNetwork?: boolean;
-  /** The server's files are mounted read-only: enforced, so it cannot change them. */
-  readOnlyFiles?: boolean;
-  /** What enforces them, for the sentence ("bubblewrap"). */
-  by?: string;
-}
-
-/** What Countersign knows around a call, besides its decision: carried on the pending call. */
-export interface CallFacts {
-  /** What this agent read locally before, most recent last: paths where known, else "tool on server". */
-  localReads?: string[];
-  /** The files the call names, with what was found on disk. */
-  targets?: TargetFact[];
-  enforced?: EnforcedFacts;
 }
 
 export interface WarningInput {

@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   } catch (err) {
     // As runCli reports an unexpected error: one line, and the stack in a file (loaded only on this path).
     const dataDir = resolveDataDir({ flag: plain.dataDir });
-    const [{ writeCrashLog }, { VERSION }] = await Promise.all([import('./crash-log.js'), import('../broker/core/broker-api.js')]);
+    const [{ writeCrashLog }, { VERSION }] = await Promise.all([import('./crash-log.js'), import('../broker/core/version.js')]);
     const file = writeCrashLog(err, 'connect', dataDir, VERSION);
     const first = (err instanceof Error ? err.message : String(err)).split('\n')[0];
     process.stderr.write(file

@@ -89,7 +89,7 @@ export async function runCli(argv: string[], opts: CliOptions): Promise<number> 
       process.stderr.write(`countersign: ${explained}\n`);
       return 1;
     }
-    const [{ writeCrashLog }, { VERSION }] = await Promise.all([import('./crash-log.js'), import('../broker/core/broker-api.js')]);
+    const [{ writeCrashLog }, { VERSION }] = await Promise.all([import('./crash-log.js'), import('../broker/core/version.js')]);
     const file = writeCrashLog(err, command, dataDir, VERSION);
     const first = (err instanceof Error ? err.message : String(err)).split('\n')[0];
     process.stderr.write(file

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CountersignApi } from '../../shared/api.js';
 import { escapeControl } from '../../shared/escape.js';
-import { pickLaunch } from '../broker/core/broker-api.js';
+import { pickLaunch } from '../broker/core/server-service.js';
 import { startBroker, type RunningBroker } from '../broker/core/broker-host.js';
 import { countersignCommand, useInstalledApp } from '../broker/core/cli-command.js';
 import { keepYoungGenerationSmall } from '../broker/core/heap-tuning.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerView } from '../../shared/api.js';
 import { IPC } from '../../electron/ipc/channels.js';
-import { pickLaunch } from '../../electron/broker/core/broker-api.js';
+import { pickLaunch } from '../../electron/broker/core/server-service.js';
 import { launchHash } from '../../electron/broker/trust/launch-consent.js';
 import type { ConsentDialogOptions } from '../../electron/main/consent-dialog.js';
 import { CONSENT_POLICY, guardConsent } from '../../electron/main/consent-guard.js';

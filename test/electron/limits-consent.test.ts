@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerView } from '../../shared/api.js';
 import type { LimitsProfile } from '../../shared/limits.js';
 import { IPC } from '../../electron/ipc/channels.js';
-import { pickLaunch } from '../../electron/broker/core/broker-api.js';
+import { pickLaunch } from '../../electron/broker/core/server-service.js';
 import { launchHash } from '../../electron/broker/trust/launch-consent.js';
 import type { ConsentDialogOptions } from '../../electron/main/consent-dialog.js';
 import { CONSENT_POLICY, guardConsent } from '../../electron/main/consent-guard.js';

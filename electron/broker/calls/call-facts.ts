@@ -3,7 +3,7 @@
 import { lstat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { callTargets, shortPath, type TargetFact } from '../../../shared/call-targets.js';
-import type { CallFacts } from '../../../shared/call-warnings.js';
+import type { CallFacts } from '../../../shared/call-facts.js';
 
 /** Local reads remembered per agent, for "after reading notes.md". */
 const MAX_READS = 20;

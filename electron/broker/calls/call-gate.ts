@@ -14,7 +14,7 @@ import { isPlainRule, ruleText } from '../../../shared/rules.js';
 import { definitionHashSync } from '../trust/definition-tracker.js';
 import { findProtected, type ProtectScope } from '../checks/self-protection.js';
 import type { Finding } from '../../../shared/findings.js';
-import type { EnforcedFacts as CardFacts } from '../../../shared/call-warnings.js';
+import type { EnforcedFacts as CardFacts } from '../../../shared/call-facts.js';
 import type { ProtectedMatch } from '../../../shared/protected-paths.js';
 import type { TrustManager } from '../trust/trust-manager.js';
 import type { ClientPatience, WaitEnd } from './client-patience.js';

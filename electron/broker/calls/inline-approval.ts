@@ -8,6 +8,7 @@ import { lineLabel, splitHeadline } from '../../../shared/card-order.js';
 import { pendingCallWarnings, sourceLabel } from '../../../shared/call-warnings.js';
 import { escapeControl } from '../../../shared/escape.js';
 import type { ToolCallContext } from '../relay/relay-session.js';
+import { INLINE_SCHEMA } from './inline-schema.js';
 
 /** The clients seen this run that can show a form, and those the person allowed to. */
 export class InlineApprovalSettings {
@@ -61,14 +62,6 @@ export function notInlineBecause(call: Pick<PendingCall, 'reasons' | 'findings' 
   if (lines > INLINE_MAX_LINES + 2 || chars > INLINE_MAX_CHARS || strings > INLINE_MAX_CHARS * 2) return 'its preview is more than a few lines';
   return undefined;
 }
-
-export const INLINE_SCHEMA = {
-  type: 'object',
-  properties: {
-    decision: { type: 'string', title: 'Decision', enum: ['approve', 'deny'], enumNames: ['Approve', 'Deny'] },
-  },
-  required: ['decision'],
-} as const;
 
 type ShownCall = Parameters<typeof pendingCallWarnings>[0];
 

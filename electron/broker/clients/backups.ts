@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { ClientId } from '../../../shared/clients.js';
 import { writeFileAtomicSync } from '../store/atomic-file.js';
 import { moveAside } from '../store/move-aside.js';
-import type { EntryKey } from './config-format.js';
+import type { EntryKey } from './dialects.js';
 
 export interface EntryRecord {
   key: EntryKey;

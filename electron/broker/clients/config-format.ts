@@ -2,10 +2,7 @@
 // A file is parsed once (open); each entry is then edited from its own text alone, checked by parsing
 // that text again, and the edits are spliced into the file in one pass (edits.ts), so a 10 MB file
 // costs one parse, and every byte outside the edited entries stays as it was.
-import type { Dialect } from './dialects.js';
-
-/** Where an entry is: a path of keys and indexes (TOML: ['mcp_servers', name]). */
-export type EntryKey = Array<string | number>;
+import type { Dialect, EntryKey } from './dialects.js';
 
 export interface RawEntry {
   key: EntryKey;

@@ -2,8 +2,10 @@
 // named entries, the whole file), which keys hold the command, env, URL and headers, and which values
 // mean a legacy SSE server or a server the client runs itself. Entry interpretation (entry.ts), the wrap
 // plan (plan.ts) and the formats read this instead of assuming Claude Desktop's shape everywhere.
-import type { EntryKey } from './config-format.js';
 import type { PlaceholderStyle } from './placeholders.js';
+
+/** Where an entry is: a path of keys and indexes (TOML: ['mcp_servers', name]). */
+export type EntryKey = Array<string | number>;
 
 /** What a format can say about a place in a parsed file, without turning the whole file into values. */
 export interface Probe {

@@ -6,9 +6,9 @@ import { isMap, isNode, isScalar, isSeq, parseDocument, type Document, type Node
 import { describedOriginal, lostComments, yamlComments } from './comments.js';
 import {
   applyChangeToValue, eolOf, FormatError, lineColumn, sameValue,
-  type ConfigDoc, type ConfigFormat, type EntryKey, type RawEntry,
+  type ConfigDoc, type ConfigFormat, type RawEntry,
 } from './config-format.js';
-import type { Probe } from './dialects.js';
+import type { EntryKey, Probe } from './dialects.js';
 import { splice } from './edits.js';
 
 const OPTIONS = { prettyErrors: false, uniqueKeys: true, strict: true } as const;

@@ -14,12 +14,13 @@ import type {
   ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult,
 } from '../../../shared/clients.js';
 import type { Rule } from '../../../shared/decision.js';
-import type { Broker } from './broker.js';
+import type { BrokerCore } from './broker-core.js';
 import { countersignCommand, formatWords, type CliCommand } from './cli-command.js';
 import { resolveDataDir } from '../store/data-dir.js';
 import { previewFile } from '../calls/file-preview.js';
 import { assertChangeSeen, assertLaunchSeen, assertListingSeen, ChangedSinceShownError } from './seen-check.js';
-import { parseServerConfig, validateServerName } from '../store/settings-store.js';
+import { validateServerName } from '../store/settings-store.js';
+import { addServer, pickLaunch, redactConfig, removeServer, storeNewServer } from './server-service.js';
 import { heldChangeHash } from '../trust/definition-tracker.js';
 import { launchApproved, launchHash } from '../trust/launch-consent.js';
 import { identityFingerprint } from '../trust/trust-manager.js';
@@ -29,9 +30,8 @@ import { runsWithoutLimits } from '../trust/run-without-limits.js';
 import { confirmUnsealed, discardUnsealed, listUnsealed, storeWarnings } from '../store/unsealed-grants.js';
 import { commandNotFound } from '../explain/command-lookup.js';
 import type { DoctorReport } from '../../../shared/doctor.js';
-import { policyStatus, setPolicyPath } from '../trust/policy-path.js';
-
-export const VERSION = '0.1.0';
+import { policyStatus, setPolicyPath } from '../trust/policy-setting.js';
+import { VERSION } from './version.js';
 
 const withSlowStart = (note: ServerView['slowStart']) => (note ? { slowStart: note } : {});
 
@@ -43,7 +43,7 @@ function withMissingCommand(config: ServerConfig): Pick<ServerView, 'commandNotF
 }
 
 export class BrokerApi implements CountersignApi {
-  constructor(private readonly core: Broker, private readonly actor: Actor) {}
+  constructor(private readonly core: BrokerCore, private readonly actor: Actor) {}
 
   async getStatus(): Promise<BrokerStatus> {
     const { core } = this;
@@ -118,22 +118,11 @@ export class BrokerApi implements CountersignApi {
   }
 
   async addServer(name: string, config: ServerConfig): Promise<void> {
-    this.core.store.addServer(name, config);
-    this.core.record({ kind: 'server', actor: this.actor, server: name, what: 'server added', details: redactConfig(config) });
-    this.core.emit({ type: 'servers-changed' });
+    await addServer(this.core, this.actor, name, config);
   }
 
   async removeServer(name: string): Promise<void> {
-    const { core } = this;
-    const config = core.requireServer(name);
-    core.store.removeServer(name);
-    core.trust.forget(name);
-    core.lastTools.delete(name);
-    core.startTimes.forget(name);
-    core.record({ kind: 'server', actor: this.actor, server: name, what: 'server removed, with its trust, records and rules', details: redactConfig(config), decision: 'deny' });
-    await core.closeSessionsOf(name, 'server removed');
-    core.emit({ type: 'servers-changed' });
-    core.emit({ type: 'rules-changed' });
+    await removeServer(this.core, this.actor, name);
   }
 
   async setTrust(name: string, trusted: boolean, seen?: SeenServer): Promise<void> {
@@ -273,8 +262,7 @@ export class BrokerApi implements CountersignApi {
       }
       try {
         const config = pickLaunch(raw);
-        this.core.store.addServer(name, config);
-        this.core.record({ kind: 'server', actor: this.actor, server: name, what: 'server imported', details: redactConfig(config) });
+        storeNewServer(this.core, this.actor, name, config, 'server imported');
         added.push(name);
       } catch (err) {
         skipped.push({ name, why: (err as Error).message });
@@ -363,13 +351,6 @@ function newRule(call: PendingCall, request: RuleRequest): NewRule {
   };
 }
 
-/** Client configs carry extra keys (type, disabled…): keep only the launch fields. */
-export function pickLaunch(raw: unknown): ServerConfig {
-  const r = (raw ?? {}) as Record<string, unknown>;
-  const picked = 'url' in r ? { url: r.url, headers: r.headers } : { command: r.command, args: r.args, env: r.env, cwd: r.cwd };
-  return parseServerConfig(JSON.parse(JSON.stringify(picked)));
-}
-
 function pick(settings: Settings, patch: Partial<Settings>): Partial<Settings> {
   return Object.fromEntries(Object.keys(patch).map((k) => [k, settings[k as keyof Settings]]));
 }
@@ -391,11 +372,3 @@ function connectLaunch(dataDir: string, env: NodeJS.ProcessEnv): Pick<BrokerStat
 }
 
 const SERVER_PLACEHOLDER = '<server>';
-
-/** Header and env values can hold secrets: the UI and the log see their names, not their values. */
-export function redactConfig(config: ServerConfig): ServerConfig {
-  if ('url' in config) {
-    return { url: config.url, headers: config.headers ? Object.fromEntries(Object.keys(config.headers).map((k) => [k, '••••'])) : undefined };
-  }
-  return { ...config, env: config.env ? Object.fromEntries(Object.keys(config.env).map((k) => [k, '••••'])) : undefined };
-}

@@ -2,8 +2,8 @@
 // its clients, servers, sandbox, seal, policy and log.
 import type { ClientScanOptions } from '../../../shared/clients.js';
 import type { CountersignApi, ServerView } from '../../../shared/api.js';
-import type { Broker } from '../core/broker.js';
-import { VERSION } from '../core/broker-api.js';
+import type { BrokerCore } from '../core/broker-core.js';
+import { VERSION } from '../core/version.js';
 import type { PolicyInUse } from './policy-check.js';
 import { policyPathChoice } from '../trust/policy-path.js';
 import type { DoctorContext } from './report.js';
@@ -20,12 +20,12 @@ function limitedOf(servers: ServerView[]): LimitedServer[] {
   });
 }
 
-function policyOf(core: Broker): PolicyInUse {
+function policyOf(core: BrokerCore): PolicyInUse {
   const choice = policyPathChoice(core.opts.env ?? process.env, core.store, core.seal);
   return { state: core.trust.policy.current(), ...(choice.from ? { from: choice.from } : {}), ...(choice.unconfirmed ? { unconfirmed: choice.unconfirmed } : {}) };
 }
 
-export function coreContext(core: Broker, api: Reads, opts?: ClientScanOptions): DoctorContext {
+export function coreContext(core: BrokerCore, api: Reads, opts?: ClientScanOptions): DoctorContext {
   let servers: Promise<ServerView[]> | undefined;
   const listed = (): Promise<ServerView[]> => (servers ??= api.listServers());
   const hosted = core.endpoints.httpUrl;

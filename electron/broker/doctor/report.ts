@@ -5,7 +5,7 @@ import type { ClientView } from '../../../shared/clients.js';
 import type { ServerView } from '../../../shared/api.js';
 import { sortFindings, type DoctorFinding, type DoctorReport } from '../../../shared/doctor.js';
 import type { SandboxSupport } from '../../../shared/limits.js';
-import { VERSION } from '../core/broker-api.js';
+import { VERSION } from '../core/version.js';
 import { brokerFindings, brokerView, type LockHolder } from './broker-check.js';
 import { clientFindings, wrappedHere } from './client-checks.js';
 import { dataFolderFindings } from './data-folder-check.js';

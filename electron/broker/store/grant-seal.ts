@@ -9,7 +9,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { limitsSchema } from '../../../shared/api-schema.js';
+import { limitsSchema } from '../../../shared/config-schema.js';
 import { canonicalJson } from '../../../shared/canonical-json.js';
 import type { LimitsProfile } from '../../../shared/limits.js';
 import type { ProtectedPath } from '../../../shared/protected-paths.js';

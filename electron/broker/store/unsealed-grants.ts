@@ -3,15 +3,16 @@
 // audited like any change.
 import type { Actor, UnsealedGrant, UnsealedRef } from '../../../shared/api.js';
 import { escapeControl } from '../../../shared/escape.js';
-import type { Broker } from '../core/broker.js';
+import type { BrokerCore } from '../core/broker-core.js';
 import { ChangedSinceShownError, assertLaunchSeen } from '../core/seen-check.js';
 import { isStdio, launchApproved, launchHash, launchView } from '../trust/launch-consent.js';
-import { policyPathHash, policyPathWarnings, setPolicyPath } from '../trust/policy-path.js';
+import { policyPathHash, policyPathWarnings } from '../trust/policy-path.js';
+import { setPolicyPath } from '../trust/policy-setting.js';
 import { ruleHash } from './grant-seal.js';
 
 const q = (text: string): string => `'${escapeControl(text)}'`;
 
-export function listUnsealed(core: Broker): UnsealedGrant[] {
+export function listUnsealed(core: BrokerCore): UnsealedGrant[] {
   // In safe mode nothing is sealed and nothing can be: the status says what to fix first.
   if (core.seal.unsafe()) return [];
   const out: UnsealedGrant[] = [];
@@ -51,7 +52,7 @@ export function listUnsealed(core: Broker): UnsealedGrant[] {
 }
 
 /** The entry as listed now, or a refusal saying it changed or is gone. */
-function shownNow(core: Broker, ref: UnsealedRef): UnsealedGrant {
+function shownNow(core: BrokerCore, ref: UnsealedRef): UnsealedGrant {
   const found = listUnsealed(core).find((g) => g.kind === ref.kind && g.server === ref.server && (ref.kind !== 'rule' || g.ruleId === ref.ruleId));
   const what = ref.kind === 'policy' ? 'team policy path' : `${ref.kind} for ${q(ref.server)}`;
   if (!found) throw new Error(`No hand-made ${what} waits for confirmation (it was confirmed, discarded or removed).`);
@@ -61,7 +62,7 @@ function shownNow(core: Broker, ref: UnsealedRef): UnsealedGrant {
   return found;
 }
 
-export function confirmUnsealed(core: Broker, actor: Actor, ref: UnsealedRef): void {
+export function confirmUnsealed(core: BrokerCore, actor: Actor, ref: UnsealedRef): void {
   const grant = shownNow(core, ref);
   const details = { confirmed: 'written outside Countersign', hash: grant.hash };
   if (grant.kind === 'trust') {
@@ -85,7 +86,7 @@ export function confirmUnsealed(core: Broker, actor: Actor, ref: UnsealedRef): v
   }
 }
 
-export function discardUnsealed(core: Broker, actor: Actor, ref: UnsealedRef): void {
+export function discardUnsealed(core: BrokerCore, actor: Actor, ref: UnsealedRef): void {
   const grant = shownNow(core, ref);
   const details = { discarded: 'written outside Countersign', hash: grant.hash };
   if (grant.kind === 'trust') {
@@ -110,14 +111,14 @@ export function discardUnsealed(core: Broker, actor: Actor, ref: UnsealedRef): v
 }
 
 /** The store's live status lines: safe mode with its fix, grants waiting for confirmation. */
-export function storeWarnings(core: Broker): string[] {
+export function storeWarnings(core: BrokerCore): string[] {
   const audit = core.auditGuard.warning();
   const unsafe = core.seal.unsafe();
   return [...(audit ? [audit] : []), ...(unsafe ? [unsafe] : unsealedWarnings(core)), ...policyPathWarnings(core.policyChoice())];
 }
 
 /** One status line while anything waits, so the banner says where to look. */
-function unsealedWarnings(core: Broker): string[] {
+function unsealedWarnings(core: BrokerCore): string[] {
   let grants: UnsealedGrant[];
   try {
     grants = listUnsealed(core);

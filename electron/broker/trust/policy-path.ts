@@ -6,15 +6,11 @@
 // While the sealed records are missing or unsafe, the path settings.json names applies: a user policy
 // only adds friction, so applying one nobody confirmed can hold a server back but never let one run.
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Actor, PolicyStatus } from '../../../shared/api.js';
+import type { PolicyStatus } from '../../../shared/api.js';
 import { canonicalJson } from '../../../shared/canonical-json.js';
 import { escapeControl } from '../../../shared/escape.js';
-import type { Broker } from '../core/broker.js';
 import type { GrantSeal } from '../store/grant-seal.js';
-import { SettingsError, type SettingsStore } from '../store/settings-store.js';
-import { parsePolicy } from './team-policy.js';
+import type { SettingsStore } from '../store/settings-store.js';
 
 /** What the person confirms of a hand-written path: the path itself. */
 export function policyPathHash(file: string): string {
@@ -61,47 +57,4 @@ export function policyPathWarnings(choice: PolicyPathChoice): string[] {
     out.push(`settings.json no longer names the team policy file ${escapeControl(choice.missingFromFile)} you set in Countersign (a hand edit). It stays in effect; remove it in Countersign (Settings → Team policy) or run: countersign policy unset`);
   }
   return out;
-}
-
-/** Sets (sealed, then written) or removes the user policy path; audited. Throws when nothing could be saved. */
-export function setPolicyPath(core: Broker, to: string | null, actor: Actor, details: Record<string, unknown> = {}): void {
-  const from = core.seal.policyPath();
-  if (to !== null) checkPolicyFile(to);
-  // Sealed first: a failed seal leaves everything as it was; a crash between leaves the person's choice
-  // sealed (in effect) and settings.json behind, which the status says.
-  core.seal.update((g) => {
-    if (to === null) delete g.policy;
-    else g.policy = to;
-  });
-  core.store.updateSettings({ policyPath: to });
-  core.record({
-    kind: 'settings', actor, server: '*',
-    what: to === null ? `team policy file removed${from ? ` (was ${from})` : ''}` : `team policy file set to ${to}`,
-    details: { from: from ?? null, to, ...details },
-    decision: to === null ? 'deny' : 'allow',
-  });
-  core.emit({ type: 'settings-changed' });
-  core.emit({ type: 'status-changed' });
-}
-
-/** Refused unless absolute and a policy Countersign can read: a bad path would block every server. */
-function checkPolicyFile(file: string): void {
-  if (!path.isAbsolute(file)) throw new SettingsError(`Nothing changed: the team policy file must be an absolute path, not '${escapeControl(file)}'.`);
-  try {
-    parsePolicy(fs.readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new SettingsError(`Nothing changed: ${escapeControl(file)} is not a team policy Countersign can read (${escapeControl((error as Error).message.split('\n')[0] ?? '')}).`);
-  }
-}
-
-/** What getStatus says of the policy: the file in effect and who chose it, and one nobody confirmed. */
-export function policyStatus(core: Broker): PolicyStatus {
-  const choice = core.policyChoice();
-  const state = core.trust.policy.current();
-  return {
-    ...(choice.path ? { path: choice.path, from: choice.from } : {}),
-    ...(state.kind === 'broken' ? { error: state.error } : {}),
-    mayPreapprove: core.trust.policy.mayPreapprove,
-    ...(choice.unconfirmed ? { unconfirmed: choice.unconfirmed } : {}),
-  };
 }

@@ -11,7 +11,7 @@ import {
 import type { LimitsInForce } from '../../../shared/enforced-limits.js';
 import { networkEnvSet } from '../../../shared/network-env.js';
 import type { ToolDefinition } from '../../../shared/tool.js';
-import type { Broker } from '../core/broker.js';
+import type { BrokerCore } from '../core/broker-core.js';
 import { hiddenFor, type HideSpec } from '../upstream/sandbox/hidden-paths.js';
 import { LimitsUnenforceable, planEnforcement } from '../upstream/sandbox/launch-plan.js';
 import { assertLaunchSeen } from '../core/seen-check.js';
@@ -26,7 +26,7 @@ export function withLimits(config: Stdio, limits: LimitsProfile): Stdio {
   return sameLimits(limits, NO_LIMITS) && limits.filesystem === 'host' ? rest : { ...rest, limits };
 }
 
-export async function setServerLimits(core: Broker, actor: Actor, name: string, limits: LimitsProfile, seenLaunch?: string): Promise<void> {
+export async function setServerLimits(core: BrokerCore, actor: Actor, name: string, limits: LimitsProfile, seenLaunch?: string): Promise<void> {
   const config = core.requireServer(name);
   if (!('command' in config)) throw new SettingsError(`'${escapeControl(name)}' is a remote server: limits apply to servers Countersign starts on this machine.`);
   const problems = limitsProblems(limits);
@@ -57,7 +57,7 @@ export async function setServerLimits(core: Broker, actor: Actor, name: string, 
  * Before a start: limits asked that this machine cannot enforce refuse the launch, with the reason and
  * the fix, and the refusal is audited; unless the person let this exact launch run without them.
  */
-export async function assertLimitsEnforceable(core: Broker, name: string, config: ServerConfig): Promise<void> {
+export async function assertLimitsEnforceable(core: BrokerCore, name: string, config: ServerConfig): Promise<void> {
   if (!('command' in config) || !config.limits) return;
   const enforcement = planEnforcement(config.limits, await core.sandbox());
   const missing = unenforcedLimits(enforcement);
@@ -78,7 +78,7 @@ export async function assertLimitsEnforceable(core: Broker, name: string, config
  * The person lets a server run without the limits this machine cannot enforce (bound to the launch
  * they saw), or takes that back. Only a person's surface gives it; it is sealed and audited.
  */
-export async function setRunWithoutLimits(core: Broker, actor: Actor, name: string, allowed: boolean, seenLaunch?: string): Promise<void> {
+export async function setRunWithoutLimits(core: BrokerCore, actor: Actor, name: string, allowed: boolean, seenLaunch?: string): Promise<void> {
   const config = core.requireServer(name);
   if (!('command' in config)) throw new SettingsError(`'${escapeControl(name)}' is a remote server: limits apply to servers Countersign starts on this machine.`);
   if (!allowed) {

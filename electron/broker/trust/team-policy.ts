@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import type { ServerConfig } from '../../../shared/api.js';
-import { limitsSchema } from '../../../shared/api-schema.js';
+import { limitsSchema } from '../../../shared/config-schema.js';
 import { escapeControl } from '../../../shared/escape.js';
 import { isLooser, NO_LIMITS, summarizeLimits } from '../../../shared/limits.js';
 import { FileVersion } from '../store/file-version.js';

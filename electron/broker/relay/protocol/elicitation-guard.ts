@@ -5,7 +5,7 @@
 // choices) is declined for the server and logged. Compared after folding case, whitespace, invisible
 // characters and look-alikes (name-checks.ts readerFold), so a respelling is the same form.
 import { escapeControl } from '../../../../shared/escape.js';
-import { INLINE_SCHEMA } from '../../calls/inline-approval.js';
+import { INLINE_SCHEMA } from '../../calls/inline-schema.js';
 import { readerFold } from '../../trust/name-checks.js';
 
 /** What Countersign puts before a server's own message: the server cannot take it away. */

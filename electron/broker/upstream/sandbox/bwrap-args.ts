@@ -2,7 +2,7 @@
 // (whoever runs Countersign, root included), its own PID, IPC, UTS and cgroup namespaces, a read-only
 // /proc, and no way to make further user namespaces (bubblewrap 0.8+). A server with no file limits
 // sees the host as it is, but for Countersign's own files, which are masked (hidden-paths.ts).
-import type { Mount } from './mounts.js';
+import { depth, type Mount } from './mounts.js';
 
 /** The namespaces and the privileges every Linux server gets; the probe (detect.ts) runs with these too. */
 export const BWRAP_ISOLATION = [
@@ -63,7 +63,3 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   return args;
 }
 
-/** Path depth, so parents are mounted before what lies inside them. */
-export function depth(p: string): number {
-  return p === '/' ? 0 : p.split('/').length - 1;
-}

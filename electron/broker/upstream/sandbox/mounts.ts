@@ -3,7 +3,6 @@
 // so a write path inside a read-only one stays writable, and a read path inside a write one does not.
 import { lstatSync, readlinkSync } from 'node:fs';
 import { normalizePath } from '../../../../shared/limits.js';
-import { depth } from './bwrap-args.js';
 
 export type Mount =
   | { kind: 'ro' | 'rw'; src: string; dest: string }
@@ -74,4 +73,9 @@ export function limitedMounts(input: MountInput, fs: FsView = hostFs): Mount[] {
   for (const p of input.write) add({ kind: 'rw', src: p, dest: normalizePath(p) });
   // Stable order, parents first: a child mount must land on top of its parent's.
   return [...byDest.values()].sort((a, b) => depth(a.dest) - depth(b.dest) || a.dest.localeCompare(b.dest));
+}
+
+/** Path depth, so parents are mounted before what lies inside them. */
+export function depth(p: string): number {
+  return p === '/' ? 0 : p.split('/').length - 1;
 }
