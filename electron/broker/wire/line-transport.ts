@@ -1,7 +1,8 @@
 // Newline-delimited JSON-RPC over any pair of streams: a child's stdio, a local socket, our own stdin/stdout.
 import type { Readable, Writable } from 'node:stream';
 import { ErrorCode, type JsonRpcMessage } from '../../../shared/jsonrpc.js';
-import { guardLine, refusalFor, sniffId, type Refused } from './jsonrpc-guard.js';
+import { guardLine, refusalFor, type Refused } from './jsonrpc-guard.js';
+import { sniffId } from './id-sniff.js';
 import type { MessageTransport } from './transport.js';
 import { LineFramer } from './line-framer.js';
 

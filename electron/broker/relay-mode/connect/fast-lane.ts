@@ -7,7 +7,8 @@ import type { JsonRpcRequest } from '../../../../shared/jsonrpc.js';
 import type { LineTransport } from '../../wire/line-transport.js';
 import type { BytePass } from '../../relay/byte-pass.js';
 import type { AttachedUpstream } from './attached-upstream.js';
-import { idHint, scanEnvelope, withId, type Envelope } from '../../wire/json-scan.js';
+import { scanEnvelope, withId, type Envelope } from '../../wire/json-scan.js';
+import { idHint } from '../../wire/id-sniff.js';
 import { unambiguous } from '../../wire/unambiguous-json.js';
 
 /** Client requests relayed without a look inside: nothing in them is decided, recorded or rewritten. */
