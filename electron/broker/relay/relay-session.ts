@@ -26,15 +26,14 @@ import { BytePass } from './byte-pass.js';
 import { ClientAsks, ServerAsks } from './own-requests.js';
 import { ServerForms } from './server-forms.js';
 import { ListChanged } from './list-changed.js';
-import { answerLogged } from './call-answers.js';
-import { decideAndForward } from './call-decision.js';
+import { answerLogged, serverGone } from './call-answers.js';
+import { decideAndForward, type DecisionHost } from './call-decision.js';
 import type { RelayHooks } from './session-hooks.js';
 
 /** What the broker (or `connect`) does at a session's turning points, the call gate first. */
 export type SessionHooks = RelayHooks<RelaySession>;
 
 export class RelaySession implements GateSession {
-  readonly id: string;
   clientInfo?: { name?: string; version?: string };
   readonly allowedTools = new Set<string>();
   /** The client declared form-mode elicitation in its initialize request. */
@@ -52,6 +51,7 @@ export class RelaySession implements GateSession {
   private readonly toClientAsks: ClientAsks;
   private readonly forms: ServerForms;
   private readonly listChanged: ListChanged;
+  private readonly decision: DecisionHost;
   private readonly catalog: ToolCatalog;
   /** Which revision the client speaks: 2026-07-28 envelopes, identity without initialize. */
   private readonly era = new SessionEra();
@@ -68,11 +68,10 @@ export class RelaySession implements GateSession {
     private readonly downstream: MessageTransport,
     private readonly openUpstream: () => MessageTransport,
     private readonly hooks: SessionHooks,
-    id: string,
+    readonly id: string,
   ) {
-    this.id = id;
     const isClosed = (): boolean => this.closed;
-    const toClient = (m: JsonRpcMessage, related?: JsonRpcId): void => this.toClient(m, related);
+    const toClient = this.sendToClient;
     const timeoutMs = (): number => this.hooks.upstreamTimeoutMs();
     const { ids, serverIds } = this;
     this.catalog = new ToolCatalog(
@@ -110,6 +109,15 @@ export class RelaySession implements GateSession {
       deliver: (m) => this.toClient(m),
       refresh: () => this.refreshAfterChange(),
     });
+    this.decision = {
+      session: this, ids, isClosed, toClient,
+      clientElicits: () => this.clientElicits,
+      ensureIdentity: () => this.era.ensureIdentity((p) => this.internalRequest('server/discover', p, false), (identity) => this.hooks.onInitialized?.(this, identity)),
+      decide: (ctx) => this.hooks.decideToolCall(ctx),
+      refused: (call) => this.hooks.onRefused?.(this, call),
+      askClient: (method, p, signal, related) => this.askClient(method, p, signal, related),
+      forward: (req, call) => this.deadlines.arm(this.forwardRequest(req, call)),
+    };
   }
 
   async start(): Promise<void> {
@@ -159,6 +167,8 @@ export class RelaySession implements GateSession {
   askClient(method: string, params: Record<string, unknown>, signal: AbortSignal, related?: JsonRpcId): Promise<unknown> {
     return this.toClientAsks.ask(method, params, signal, related);
   }
+
+  private readonly sendToClient = (message: JsonRpcMessage, related?: JsonRpcId): void => this.toClient(message, related);
 
   private toClient(message: JsonRpcMessage, relatedRequestId?: JsonRpcId): void {
     if (this.closed) return;
@@ -274,7 +284,7 @@ export class RelaySession implements GateSession {
   }
 
   private answerLogged(call: ForwardedCall, outcome: CallOutcome, answer: JsonRpcMessage, downId: JsonRpcId): void {
-    answerLogged(call, outcome, answer, downId, (m, related) => this.toClient(m, related));
+    answerLogged(call, outcome, answer, downId, this.sendToClient);
   }
 
   private handleToolCall(request: JsonRpcRequest): void {
@@ -288,18 +298,7 @@ export class RelaySession implements GateSession {
       this.deadlines.arm(upId);
       return;
     }
-    void decideAndForward({
-      session: this,
-      ids: this.ids,
-      isClosed: () => this.closed,
-      clientElicits: () => this.clientElicits,
-      ensureIdentity: () => this.era.ensureIdentity((p) => this.internalRequest('server/discover', p, false), (identity) => this.hooks.onInitialized?.(this, identity)),
-      decide: (ctx) => this.hooks.decideToolCall(ctx),
-      refused: (call) => this.hooks.onRefused?.(this, call),
-      askClient: (method, p, signal, related) => this.askClient(method, p, signal, related),
-      toClient: (m, related) => this.toClient(m, related),
-      forward: (req, call) => this.deadlines.arm(this.forwardRequest(req, call)),
-    }, request, toolName, params, input);
+    void decideAndForward(this.decision, request, toolName, params, input);
   }
 
   private clientCancelled(message: JsonRpcMessage & { params?: Record<string, unknown> }): void {
@@ -434,11 +433,7 @@ export class RelaySession implements GateSession {
     this.deadlines.stop();
     const end: WaitEnd = this.clientGone ? { by: 'client', reason: 'the client closed its session' } : { by: 'session', why };
     for (const inflight of this.ids.down.values()) inflight.abort?.abort(end);
-    for (const pending of this.ids.up.values()) {
-      if (pending.call) {
-        pending.call.onSettled({ status: 'cancelled' });
-      }
-    }
+    for (const pending of this.ids.up.values()) pending.call?.onSettled({ status: 'cancelled' });
     this.ids.up.clear();
     this.ids.down.clear();
     this.toServer.gone();
@@ -446,14 +441,4 @@ export class RelaySession implements GateSession {
     await Promise.allSettled([this.downstream.close(), this.upstream?.close()]);
     this.hooks.onClosed?.(this);
   }
-}
-
-/** Why the server went away, in words for the client and the log. */
-function serverGone(serverName: string, exit: ExitInfo | undefined): string {
-  if (exit?.startError) return `Server '${serverName}' could not be started (${exit.startError})`;
-  if (!exit) return `Server '${serverName}' closed the connection`;
-  let why = `Server '${serverName}' stopped (${exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`})`;
-  const tail = exit.stderrTail.trim().split('\n').slice(-3).join(' | ').slice(0, 500);
-  if (tail) why += `; its last words: ${tail}`;
-  return why;
 }
