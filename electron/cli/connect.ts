@@ -13,6 +13,7 @@ import { parseClientId } from '../broker/calls/client-key.js';
 import { UsageError } from './args.js';
 import { currentAgent } from './agent-process.js';
 import { readSocketSecret, unreadableSecret } from '../broker/local/secret-file.js';
+import { LineFramer } from '../broker/wire/line-framer.js';
 
 export interface ConnectOptions {
   /** The client's name (`--client`), which `wrap` always writes; without it the agent is looked up. */
@@ -125,30 +126,33 @@ function pipe(socket: Socket): Promise<number> {
 function refuse(message: string): Promise<number> {
   process.stderr.write(`countersign: ${message}\n`);
   return new Promise((resolve) => {
-    let buf = '';
+    let answered = false;
     const done = (): void => {
       process.stdin.pause();
       resolve(1);
     };
     const timer = setTimeout(done, 10_000);
-    process.stdin.setEncoding('utf8');
-    process.stdin.on('data', (chunk: string) => {
-      buf += chunk;
-      const nl = buf.indexOf('\n');
-      if (nl === -1 && buf.length < 1_000_000) return;
+    const answer = (line?: Buffer): void => {
+      if (answered) return;
+      answered = true;
       let id: string | number | null = null;
       try {
-        const msg = JSON.parse(nl === -1 ? buf : buf.slice(0, nl)) as { id?: unknown };
+        const msg = JSON.parse(line?.toString('utf8') ?? '') as { id?: unknown };
         if (typeof msg.id === 'string' || typeof msg.id === 'number') id = msg.id;
       } catch {
-        // Not JSON: answer with a null id.
+        // Not JSON (or too long to wait for): answer with a null id.
       }
       clearTimeout(timer);
       process.stdout.write(JSON.stringify(errorResponse(id, ErrorCode.ServerUnavailable, message)) + '\n', done);
-    });
+    };
+    const framer = new LineFramer({ maxLineBytes: FIRST_LINE_BYTES, onLine: answer, onOverflow: () => answer() });
+    process.stdin.on('data', (chunk: Buffer) => framer.push(chunk));
     process.stdin.on('end', () => {
       clearTimeout(timer);
       done();
     });
   });
 }
+
+/** How much of the first request `refuse` waits for before it answers without its id. */
+const FIRST_LINE_BYTES = 1_000_000;

@@ -2,7 +2,8 @@
 // exactly as JSON.parse does. Checked on hand-picked lines and on thousands of random mutations.
 import { describe, expect, it } from 'vitest';
 import { checkEnvelope } from '../../shared/jsonrpc.js';
-import { idHint, scanEnvelope, withId } from '../../electron/broker/wire/json-scan.js';
+import { scanEnvelope, withId } from '../../electron/broker/wire/json-scan.js';
+import { idHint } from '../../electron/broker/wire/id-sniff.js';
 
 const b = (s: string): Buffer => Buffer.from(s, 'utf8');
 

@@ -8,7 +8,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpHttpEndpoint, type McpEndpointOptions } from '../../electron/broker/http/mcp-endpoint.js';
-import { HEADERS_WAIT_MS, type HttpSessionTransport } from '../../electron/broker/http/mcp-http-session.js';
+import type { HttpSessionTransport } from '../../electron/broker/http/mcp-http-session.js';
+import { HEADERS_WAIT_MS } from '../../electron/broker/http/sse-stream.js';
 import { guardRequest, loopbackHosts, loopbackOrigins, sendRejection } from '../../electron/broker/http/request-guard.js';
 import {
   isRequest,

@@ -20,7 +20,7 @@ import type { TrustManager } from '../trust/trust-manager.js';
 import type { ClientPatience, WaitEnd } from './client-patience.js';
 import { offerInline, type InlineApprovalSettings } from './inline-approval.js';
 import { enforcedFacts, type LimitsInForce } from '../../../shared/enforced-limits.js';
-import { errorResult, type CallOutcome, type GateSession, type GateVerdict, type ToolCallContext } from '../relay/relay-session.js';
+import { errorResult, type CallOutcome, type GateSession, type GateVerdict, type ToolCallContext } from './gate-contract.js';
 
 export interface GateDeps {
   pending: PendingQueue;

@@ -7,7 +7,7 @@ import type { Actor, DecisionRequest, PendingCall } from '../../../shared/api.js
 import { lineLabel, splitHeadline } from '../../../shared/card-order.js';
 import { pendingCallWarnings, sourceLabel } from '../../../shared/call-warnings.js';
 import { escapeControl } from '../../../shared/escape.js';
-import type { ToolCallContext } from '../relay/relay-session.js';
+import type { ToolCallContext } from './gate-contract.js';
 import { INLINE_SCHEMA } from './inline-schema.js';
 
 /** The clients seen this run that can show a form, and those the person allowed to. */

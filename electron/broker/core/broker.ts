@@ -266,7 +266,7 @@ export class Broker implements BrokerCore {
     const id = randomUUID();
     // An HTTP session's results pass as their own bytes when nothing in them is to be changed.
     const bytes = takesByteAnswers(downstream) ? downstream : undefined;
-    const lane = bytes ? resultLane(() => session, bytes) : undefined;
+    const lane = bytes ? resultLane(() => session.bytes, bytes) : undefined;
     const session: RelaySession = new RelaySession(serverName, clientKey, downstream, () => this.upstreamFor(serverName, config, id, lane), {
       decideToolCall: (ctx) => this.gate.decideToolCall(ctx),
       onToolsListed: (_s, tools) => common.onListed(tools),

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CountersignApi } from '../../../shared/api.js';
 import { isApiMethod, parseApiArgs } from '../../../shared/api-schema.js';
 import { readJsonBody, sendRejection } from './request-guard.js';
+import { keepAlive, openEventStream, sseEvent } from './sse-stream.js';
 
 const MAX_API_BODY = 1024 * 1024;
 const KEEPALIVE_MS = 15_000;
@@ -57,14 +58,13 @@ export class ApiBridge {
       res.writeHead(405, { Allow: 'GET' }).end();
       return;
     }
-    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+    openEventStream(res, undefined, 'no-store');
     res.write(': connected\n\n');
     this.streams.add(res);
-    const unsubscribe = this.api.subscribe((event) => res.write(`event: broker\ndata: ${JSON.stringify(event)}\n\n`));
-    const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
-    keepalive.unref();
+    const unsubscribe = this.api.subscribe((event) => res.write(sseEvent(event, 'broker')));
+    const stopKeepAlive = keepAlive(res, KEEPALIVE_MS, undefined, 'keepalive');
     const stop = (): void => {
-      clearInterval(keepalive);
+      stopKeepAlive();
       unsubscribe();
       this.streams.delete(res);
     };

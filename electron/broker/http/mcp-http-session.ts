@@ -10,13 +10,8 @@ import {
 } from '../../../shared/jsonrpc.js';
 import type { MessageTransport, SendOptions } from '../wire/transport.js';
 import { callOf, type RefusedCall } from '../relay/protocol/refused-calls.js';
+import { DEFAULT_KEEP_ALIVE_MS, HEADERS_WAIT_MS, isOpen, keepAlive, openEventStream, sseEvent, sseEventBytes, writeEvent } from './sse-stream.js';
 
-export const DEFAULT_KEEP_ALIVE_MS = 15_000;
-/**
- * A POST's SSE headers wait this long for its first event: a quick answer then leaves in one write with
- * them (one wake-up of the client instead of three). A slow one (a person deciding) gets them after this.
- */
-export const HEADERS_WAIT_MS = 200;
 export const DEFAULT_MAX_QUEUED_MESSAGES = 1000;
 
 export interface HttpSessionOptions {
@@ -41,13 +36,6 @@ function progressTokenOf(message: JsonRpcMessage): JsonRpcId | undefined {
   const token = typeof meta === 'object' && meta !== null ? (meta as { progressToken?: unknown }).progressToken : undefined;
   return typeof token === 'string' || typeof token === 'number' ? token : undefined;
 }
-
-function sseEvent(message: JsonRpcMessage): string {
-  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
-}
-
-const SSE_HEAD = Buffer.from('event: message\ndata: ');
-const SSE_TAIL = Buffer.from('\n');
 
 /** The HTTP response of one POST that contained requests; it stays open until each request is answered. */
 interface PostExchange {
@@ -139,7 +127,7 @@ export class HttpSessionTransport implements MessageTransport {
     const exchange = this.byRequest.get(key);
     if (!exchange?.sse || !exchange.pending.delete(key)) return;
     this.byRequest.delete(key);
-    this.streamAnswer(exchange, Buffer.concat([SSE_HEAD, json, SSE_TAIL]));
+    this.streamAnswer(exchange, sseEventBytes(json));
   }
 
   takeRequestBytes(request: JsonRpcMessage): Buffer | undefined {
@@ -221,13 +209,8 @@ export class HttpSessionTransport implements MessageTransport {
     this.exchanges.push(exchange);
 
     if (exchange.sse) {
-      res.writeHead(200, {
-        ...opts.headers,
-        'Content-Type': 'text/event-stream',
-        'Cache-Control': 'no-cache, no-transform',
-        Connection: 'keep-alive',
-      });
-      exchange.stopKeepAlive = this.startKeepAlive(res, HEADERS_WAIT_MS);
+      openEventStream(res, opts.headers);
+      exchange.stopKeepAlive = keepAlive(res, this.keepAliveMs, HEADERS_WAIT_MS);
     }
     else if (opts.headers) {
       for (const [name, value] of Object.entries(opts.headers)) res.setHeader(name, value);
@@ -254,16 +237,11 @@ export class HttpSessionTransport implements MessageTransport {
   /** Used by McpHttpEndpoint for GET: returns false when a standalone stream is already open (409). */
   openStandalone(res: ServerResponse, headers?: Record<string, string>): boolean {
     if (this.standalone || this.closed) return false;
-    res.writeHead(200, {
-      ...headers,
-      'Content-Type': 'text/event-stream',
-      'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
-    });
+    openEventStream(res, headers);
     res.flushHeaders();
     this.lastActivity = performance.now();
     const stream: StandaloneStream = { res };
-    stream.stopKeepAlive = this.startKeepAlive(res);
+    stream.stopKeepAlive = keepAlive(res, this.keepAliveMs);
     this.standalone = stream;
     const drop = (): void => {
       if (this.standalone === stream) this.endStandalone(stream);
@@ -333,7 +311,7 @@ export class HttpSessionTransport implements MessageTransport {
   /** One answer event on a POST's stream, its request already taken off; the last one ends the stream in the same write. */
   private streamAnswer(exchange: PostExchange, event: string | Buffer): void {
     if (exchange.pending.size === 0) return this.complete(exchange, event);
-    if (!exchange.res.writableEnded && !exchange.res.destroyed) exchange.res.write(event);
+    writeEvent(exchange.res, event);
   }
 
   /** Every request of the POST is answered: send the JSON body, or end the SSE stream (with `last`). */
@@ -375,28 +353,6 @@ export class HttpSessionTransport implements MessageTransport {
   }
 
   private write(res: ServerResponse, message: JsonRpcMessage): void {
-    if (res.writableEnded || res.destroyed) return;
-    res.write(sseEvent(message));
-  }
-
-  // SSE comments are ignored by clients but keep idle proxies and sockets from dropping the stream.
-  // With `headersMs`, headers still held back go out first, after that long. Returns how to stop it.
-  private startKeepAlive(res: ServerResponse, headersMs?: number): () => void {
-    let timer: NodeJS.Timeout | undefined;
-    const open = (): boolean => !res.writableEnded && !res.destroyed;
-    const every = (): void => {
-      if (!(this.keepAliveMs > 0)) return;
-      timer = setInterval(() => open() && res.write(': keep-alive\n\n'), this.keepAliveMs);
-      timer.unref();
-    };
-    if (headersMs === undefined) every();
-    else {
-      timer = setTimeout(() => {
-        if (open()) res.flushHeaders();
-        every();
-      }, headersMs);
-      timer.unref();
-    }
-    return () => clearTimeout(timer);
+    if (isOpen(res)) res.write(sseEvent(message));
   }
 }

@@ -9,7 +9,7 @@ import {
 } from '../../../shared/jsonrpc.js';
 import { subscriptionIdOf, withSubscriptionId } from '../relay/protocol/subscriptions.js';
 import type { MessageTransport, SendOptions } from '../wire/transport.js';
-import { HEADERS_WAIT_MS } from './mcp-http-session.js';
+import { DEFAULT_KEEP_ALIVE_MS, HEADERS_WAIT_MS, keepAlive, openEventStream, sseEvent, writeEvent } from './sse-stream.js';
 
 interface Exchange {
   res: ServerResponse;
@@ -19,7 +19,7 @@ interface Exchange {
   /** JSON mode: the request's slot. */
   slots: Array<{ ours: string; response?: JsonRpcMessage }>;
   open: boolean;
-  keepAlive?: NodeJS.Timeout;
+  stopKeepAlive?: () => void;
 }
 
 export interface StatelessOptions {
@@ -82,16 +82,9 @@ export class StatelessHttpTransport implements MessageTransport {
     }
     this.exchanges.add(exchange);
     if (exchange.sse) {
-      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive' });
+      openEventStream(res);
       // Headers wait for the first event, as in mcp-http-session.ts: a quick answer leaves in one write.
-      const every = this.opts.keepAliveMs ?? 15_000;
-      exchange.keepAlive = setTimeout(() => {
-        if (!res.writableEnded && !res.destroyed) res.flushHeaders();
-        if (!(every > 0) || !exchange.open) return;
-        exchange.keepAlive = setInterval(() => this.write(exchange, ': keep-alive\n\n'), every);
-        exchange.keepAlive.unref();
-      }, HEADERS_WAIT_MS);
-      exchange.keepAlive.unref();
+      exchange.stopKeepAlive = keepAlive(res, this.opts.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS, HEADERS_WAIT_MS);
     }
     // The client went away before its answers: what it still waits for is cancelled.
     res.on('close', () => this.abandon(exchange));
@@ -116,7 +109,7 @@ export class StatelessHttpTransport implements MessageTransport {
     }
     const related = options?.relatedRequestId;
     const entry = related === undefined ? undefined : this.inflight.get(String(related));
-    if (entry?.exchange.sse) this.write(entry.exchange, `event: message\ndata: ${JSON.stringify(this.restoreIds(message, String(related), entry.original))}\n\n`);
+    if (entry?.exchange.sse) writeEvent(entry.exchange.res, sseEvent(this.restoreIds(message, String(related), entry.original)));
     // Anything else belongs to no request: a stateless client has no stream for it.
   }
 
@@ -130,10 +123,10 @@ export class StatelessHttpTransport implements MessageTransport {
   private answer(exchange: Exchange, ours: string, response: JsonRpcMessage): void {
     if (!exchange.waiting.delete(ours)) return;
     if (exchange.sse) {
-      const event = `event: message\ndata: ${JSON.stringify(response)}\n\n`;
+      const event = sseEvent(response);
       // The last answer ends the stream in the same write.
       if (exchange.waiting.size === 0) return this.finish(exchange, event);
-      this.write(exchange, event);
+      writeEvent(exchange.res, event);
     } else {
       const slot = exchange.slots.find((s) => s.ours === ours);
       if (slot) slot.response = response;
@@ -156,7 +149,7 @@ export class StatelessHttpTransport implements MessageTransport {
   private finish(exchange: Exchange, last?: string): void {
     if (!exchange.open) return;
     exchange.open = false;
-    clearTimeout(exchange.keepAlive);
+    exchange.stopKeepAlive?.();
     this.exchanges.delete(exchange);
     if (!exchange.res.writableEnded && !exchange.res.destroyed) {
       if (exchange.res.headersSent) exchange.res.end(last);
@@ -173,10 +166,6 @@ export class StatelessHttpTransport implements MessageTransport {
       this.inflight.delete(ours);
       this.deliver([{ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: ours, reason: 'the client closed its HTTP request' } }]);
     }
-  }
-
-  private write(exchange: Exchange, text: string): void {
-    if (!exchange.res.writableEnded && !exchange.res.destroyed) exchange.res.write(text);
   }
 
   private deliver(messages: JsonRpcMessage[]): void {

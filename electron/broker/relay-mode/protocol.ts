@@ -4,7 +4,7 @@
 import type { CallInput } from '../../../shared/api.js';
 import type { ToolDefinition } from '../../../shared/tool.js';
 import type { DecidedBy } from '../../../shared/decision.js';
-import type { CallOutcome, LeaseInfo } from '../relay/relay-session.js';
+import type { CallOutcome, LeaseInfo } from '../calls/gate-contract.js';
 import type { ExitInfo } from '../upstream/stdio-upstream.js';
 import type { RefusedCall } from '../relay/protocol/refused-calls.js';
 

@@ -1,6 +1,7 @@
 // A cheap look at one JSON-RPC line as bytes, for `connect`'s fast lane: checks the whole line is valid
 // JSON (the grammar JSON.parse accepts) without building objects, and finds what relaying needs: the
-// method, the id and where its bytes are, whether a result says isError. Anything unusual (escapes in a
+// method, the id and where its bytes are, whether a result says isError (a guess at the id before the
+// scan is id-sniff.ts's idHint). Anything unusual (escapes in a
 // key we look at, a repeated key, a null id, deep nesting) answers undefined: the caller then takes the
 // ordinary path, which parses the line and handles it exactly as before.
 
@@ -254,27 +255,3 @@ export function withId(b: Buffer, env: Pick<Envelope, 'idStart' | 'idEnd'>, id: 
   out[at] = Ch.Lf;
   return out;
 }
-
-/**
- * A guess at a response's id from how most servers write it, `{"jsonrpc":"2.0","id":N,…` or `…,"id":N}`,
- * without reading the rest: lets the fast lane skip the scan of a line it would not pass anyway (a
- * tools/list page). Only a hint: a line it names is still scanned in full before anything passes.
- */
-export function idHint(b: Buffer): number | undefined {
-  let end = b.length;
-  while (end > 0 && (b[end - 1] === Ch.Lf || b[end - 1] === Ch.Cr || b[end - 1] === Ch.Space)) end--;
-  if (b[end - 1] === Ch.RBrace) {
-    let i = end - 1;
-    while (i > 0 && b[i - 1]! >= Ch.Zero && b[i - 1]! <= Ch.Nine) i--;
-    if (i < end - 1 && i >= 6 && b[i - 1] === Ch.Colon && TAIL_KEY.equals(b.subarray(i - 6, i - 1))) return Number(b.toString('latin1', i, end - 1));
-  }
-  if (b.length > HEAD.length && HEAD.equals(b.subarray(0, HEAD.length))) {
-    let i = HEAD.length;
-    while (b[i]! >= Ch.Zero && b[i]! <= Ch.Nine) i++;
-    if (i > HEAD.length && b[i] === Ch.Comma) return Number(b.toString('latin1', HEAD.length, i));
-  }
-  return undefined;
-}
-
-const TAIL_KEY = Buffer.from(',"id"');
-const HEAD = Buffer.from('{"jsonrpc":"2.0","id":');

@@ -8,6 +8,7 @@
 // (and `connect`, which must not load node:crypto) can call it too.
 import { checkEnvelope, errorResponse, ErrorCode, type JsonRpcMessage } from '../../../shared/jsonrpc.js';
 import { repeatedEnvelopeKey } from './unambiguous-json.js';
+import { sniffId } from './id-sniff.js';
 
 /** A message refused before it was read as one: why, and what of it can be told (refused-calls.ts). */
 export interface Refused {
@@ -37,18 +38,6 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
     return utf8.decode(bytes);
   } catch {
     return undefined;
-  }
-}
-
-/** Finds `"id": <value>` near the start of a line without parsing it all (for lines that do not parse). */
-export function sniffId(head: string): string | number | null {
-  const m = /"id"\s*:\s*("(?:[^"\\]|\\.){0,200}"|-?\d{1,16})/.exec(head);
-  if (!m?.[1]) return null;
-  try {
-    const v: unknown = JSON.parse(m[1]);
-    return typeof v === 'string' || typeof v === 'number' ? v : null;
-  } catch {
-    return null;
   }
 }
 

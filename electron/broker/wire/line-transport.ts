@@ -1,8 +1,10 @@
 // Newline-delimited JSON-RPC over any pair of streams: a child's stdio, a local socket, our own stdin/stdout.
 import type { Readable, Writable } from 'node:stream';
 import { ErrorCode, type JsonRpcMessage } from '../../../shared/jsonrpc.js';
-import { guardLine, refusalFor, sniffId, type Refused } from './jsonrpc-guard.js';
+import { guardLine, refusalFor, type Refused } from './jsonrpc-guard.js';
+import { sniffId } from './id-sniff.js';
 import type { MessageTransport } from './transport.js';
+import { LineFramer } from './line-framer.js';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 const DONE = Promise.resolve();
@@ -29,21 +31,22 @@ export class LineTransport implements MessageTransport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JsonRpcMessage) => void;
 
-  private chunks: Buffer[] = [];
-  private buffered = 0;
-  /** While > 0 we are discarding the rest of an oversize line. */
-  private discarding = false;
-  private discardHead = '';
+  private readonly framer: LineFramer;
   private closed = false;
   private readonly max: number;
 
   constructor(private readonly opts: LineTransportOptions) {
     this.max = opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.framer = new LineFramer({
+      maxLineBytes: this.max,
+      onLine: (line) => this.onLine(line),
+      onLongLine: (head) => this.opts.onBadLine?.({ reason: `message is larger than the ${this.max} byte limit`, code: ErrorCode.InvalidRequest, id: sniffId(head), head }),
+    });
   }
 
   async start(): Promise<void> {
     const { input } = this.opts;
-    input.on('data', (chunk: Buffer | string) => this.onData(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+    input.on('data', (chunk: Buffer | string) => this.framer.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
     input.on('end', () => void this.close());
     input.on('close', () => void this.close());
     input.on('error', (err: Error) => this.onerror?.(err));
@@ -53,41 +56,7 @@ export class LineTransport implements MessageTransport {
     });
   }
 
-  private onData(chunk: Buffer): void {
-    let start = 0;
-    for (;;) {
-      const nl = chunk.indexOf(10, start);
-      const end = nl === -1 ? chunk.length : nl;
-      const piece = chunk.subarray(start, end);
-      if (this.discarding) {
-        if (this.discardHead.length < 4096) this.discardHead += piece.subarray(0, 4096).toString('utf8');
-      } else if (this.buffered + piece.length > this.max) {
-        this.discarding = true;
-        this.discardHead = Buffer.concat([...this.chunks, piece.subarray(0, 4096)]).subarray(0, 4096).toString('utf8');
-        this.chunks = [];
-        this.buffered = 0;
-      } else if (piece.length > 0) {
-        this.chunks.push(piece);
-        this.buffered += piece.length;
-      }
-      if (nl === -1) return;
-      this.finishLine();
-      start = nl + 1;
-    }
-  }
-
-  private finishLine(): void {
-    if (this.discarding) {
-      const head = this.discardHead;
-      const id = sniffId(head);
-      this.discarding = false;
-      this.discardHead = '';
-      this.opts.onBadLine?.({ reason: `message is larger than the ${this.max} byte limit`, code: ErrorCode.InvalidRequest, id, head });
-      return;
-    }
-    const bytes = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
-    this.chunks = [];
-    this.buffered = 0;
+  private onLine(bytes: Buffer): void {
     if (this.opts.takeLine?.(bytes)) return;
     // Checked on the bytes: invalid UTF-8 is refused, never re-encoded as U+FFFD and passed on.
     const guarded = guardLine(bytes, this.opts.client);

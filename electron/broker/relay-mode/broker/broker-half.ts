@@ -11,7 +11,7 @@ import type { LimitsInForce } from '../../../../shared/enforced-limits.js';
 import { NO_LIMITS } from '../../../../shared/limits.js';
 import { settledFields } from '../../calls/call-gate.js';
 import type { WaitEnd } from '../../calls/client-patience.js';
-import { errorResult, type CallOutcome, type GateSession, type GateVerdict, type ToolCallContext } from '../../relay/relay-session.js';
+import { errorResult, type CallOutcome, type GateSession, type GateVerdict, type ToolCallContext } from '../../calls/gate-contract.js';
 import { refusedCallEntry } from '../../relay/protocol/refused-calls.js';
 import { depthRefusal, TOO_DEEP_ARGUMENTS } from '../../checks/argument-depth.js';
 import { spawnServer, stopServer, type ExitInfo, type SandboxOptions, type SpawnedServer, type StdioServerSpec } from '../../upstream/server-process.js';

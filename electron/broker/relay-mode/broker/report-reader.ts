@@ -7,12 +7,12 @@
 // The bytes are in the kernel before the call reaches the server (report-order.ts): a killed `connect`
 // loses nothing, because closing a session reads this socket to its end first.
 import type { Socket } from 'node:net';
+import { LineFramer } from '../../wire/line-framer.js';
 
 /** How long a report may wait in the kernel while the session runs (its entry is then written within AuditBatch's 10 ms). */
 export const REPORT_BATCH_MS = 10;
 /** A report line carries one call's arguments (a client message is at most 32 MiB): room to spare. */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
-const NEWLINE = 10;
 
 const due = new Set<ReportReader>();
 let timer: NodeJS.Timeout | undefined;
@@ -27,8 +27,9 @@ function takeDue(): void {
 export class ReportReader {
   /** Lines taken so far (`connect` counts the lines it wrote the same way). */
   received = 0;
-  private partial: Buffer[] = [];
-  private partialBytes = 0;
+  private readonly framer: LineFramer;
+  /** The lines of the take under way. */
+  private batch: Buffer[] = [];
   private ended = false;
   /** Reading as bytes come: the session is closing, or someone waits for a count. */
   private eager = false;
@@ -41,6 +42,15 @@ export class ReportReader {
     private readonly onLines: (lines: Buffer[]) => void,
     private readonly onBroken: (why: string) => void,
   ) {
+    this.framer = new LineFramer({
+      maxLineBytes: MAX_LINE_BYTES,
+      // A blank line is no report.
+      onLine: (line) => void (line.length && this.batch.push(line)),
+      onOverflow: () => {
+        this.socket.destroy();
+        this.onBroken(`a report line longer than ${MAX_LINE_BYTES} bytes`);
+      },
+    });
     socket.on('readable', () => {
       if (this.eager || this.waiters.length) this.take();
       else {
@@ -64,9 +74,10 @@ export class ReportReader {
   /** Takes every byte Node holds for this socket now; reading it may start the handle again (one more wakeup, then it stops). */
   take(): void {
     due.delete(this);
-    const lines: Buffer[] = [];
     let chunk: Buffer | null;
-    while ((chunk = this.socket.read() as Buffer | null) !== null) this.split(chunk, lines);
+    while ((chunk = this.socket.read() as Buffer | null) !== null) this.framer.push(chunk);
+    const lines = this.batch;
+    this.batch = [];
     if (lines.length) {
       this.received += lines.length;
       this.onLines(lines);
@@ -108,32 +119,5 @@ export class ReportReader {
         resolve();
       });
     });
-  }
-
-  private split(chunk: Buffer, lines: Buffer[]): void {
-    let start = 0;
-    let nl: number;
-    while ((nl = chunk.indexOf(NEWLINE, start)) !== -1) {
-      const piece = chunk.subarray(start, nl);
-      if (this.partialBytes) {
-        this.partial.push(piece);
-        lines.push(Buffer.concat(this.partial, this.partialBytes + piece.length));
-        this.partial = [];
-        this.partialBytes = 0;
-      } else if (piece.length) {
-        lines.push(piece);
-      }
-      start = nl + 1;
-    }
-    if (start < chunk.length) {
-      this.partial.push(chunk.subarray(start));
-      this.partialBytes += chunk.length - start;
-      if (this.partialBytes > MAX_LINE_BYTES) {
-        this.partial = [];
-        this.partialBytes = 0;
-        this.socket.destroy();
-        this.onBroken(`a report line longer than ${MAX_LINE_BYTES} bytes`);
-      }
-    }
   }
 }

@@ -6,7 +6,8 @@ import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import type { ToolDefinition } from '../../../../shared/tool.js';
 import { badLineResponse, LineTransport } from '../../wire/line-transport.js';
-import { RelaySession, type GateVerdict, type SessionHooks, type ToolCallContext } from '../../relay/relay-session.js';
+import { RelaySession, type SessionHooks } from '../../relay/relay-session.js';
+import type { GateVerdict, ToolCallContext } from '../../calls/gate-contract.js';
 import type { ExitInfo } from '../../upstream/server-process.js';
 import { elapsedMs, monotonicMs } from '../../core/clock.js';
 import { depthRefusal, nestingDepth, MAX_ARGUMENT_DEPTH, tooDeepIn, TOO_DEEP_ARGUMENTS } from '../../checks/argument-depth.js';
@@ -65,7 +66,7 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   let nextCall = 1;
 
   // Set up before anything flows: the lane needs the session, which needs the transports.
-  const lane = fastLane(() => session, () => downstream, upstream);
+  const lane = fastLane(() => session.bytes, () => downstream, upstream);
   upstream.takeLine = lane.fromServer;
   const downstream: LineTransport = new LineTransport({
     input: opts.input,

@@ -1,13 +1,14 @@
 // `connect`'s fast lane: a message that needs no decision and no rewriting goes through as its own bytes,
 // with only its id changed, instead of being parsed into objects and serialised again. A quick scan
 // (json-scan.ts) checks the line and finds the method and id; anything else, and anything the scan does
-// not vouch for, takes the ordinary path (LineTransport → RelaySession), which behaves as before.
+// not vouch for, takes the ordinary path (LineTransport → RelaySession; its books are kept by relay/byte-pass.ts), which behaves as before.
 import { isUtf8 } from 'node:buffer';
 import type { JsonRpcRequest } from '../../../../shared/jsonrpc.js';
 import type { LineTransport } from '../../wire/line-transport.js';
-import type { RelaySession } from '../../relay/relay-session.js';
+import type { BytePass } from '../../relay/byte-pass.js';
 import type { AttachedUpstream } from './attached-upstream.js';
-import { idHint, scanEnvelope, withId, type Envelope } from '../../wire/json-scan.js';
+import { scanEnvelope, withId, type Envelope } from '../../wire/json-scan.js';
+import { idHint } from '../../wire/id-sniff.js';
 import { unambiguous } from '../../wire/unambiguous-json.js';
 
 /** Client requests relayed without a look inside: nothing in them is decided, recorded or rewritten. */
@@ -25,7 +26,7 @@ export interface FastLane {
 }
 
 export function fastLane(
-  session: () => RelaySession,
+  session: () => BytePass,
   client: () => LineTransport,
   server: AttachedUpstream,
 ): FastLane {
@@ -71,7 +72,7 @@ export function fastLane(
  * A server's line that may go to the client as its own bytes: a plain result (no error, no input asked)
  * of a request `session` would pass. Its envelope, or undefined for the ordinary path.
  */
-export function passableResult(line: Buffer, session: RelaySession): (Envelope & { id: number }) | undefined {
+export function passableResult(line: Buffer, session: BytePass): (Envelope & { id: number }) | undefined {
   // Most servers put the id first or last: a result the lane would not pass (a tools/list page) is
   // not scanned at all (a long scan also wakes V8's optimizing compiler, megabytes of RSS).
   const hint = idHint(line);

@@ -2,7 +2,7 @@
 // only while the tool listing it was decided on is current, until it expires, and until the broker
 // revokes it; one given before the client read local data also ends once it has.
 import type { DecidedBy } from '../../../../shared/decision.js';
-import type { LeaseInfo } from '../../relay/relay-session.js';
+import type { LeaseInfo } from '../../calls/gate-contract.js';
 import type { LeaseGrant } from '../protocol.js';
 import { monotonicMs } from '../../core/clock.js';
 

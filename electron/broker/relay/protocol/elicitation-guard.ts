@@ -89,3 +89,11 @@ function choicesOf(property: unknown, depth = 0): string[] {
   if (isObject(property.items)) out.push(...choicesOf(property.items, depth + 1));
   return out;
 }
+
+/** Form mode: an empty elicitation capability means form (older clients); `{ url }` alone does not. */
+export function formElicitation(capabilities: unknown): boolean {
+  const e = (capabilities as { elicitation?: unknown } | undefined)?.elicitation;
+  if (!e || typeof e !== 'object') return false;
+  const modes = e as { form?: unknown; url?: unknown };
+  return modes.form !== undefined || modes.url === undefined;
+}

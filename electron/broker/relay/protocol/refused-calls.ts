@@ -6,6 +6,7 @@
 // finds the calls and the broker writes their entries.
 import type { AuditEntry } from '../../../../shared/api.js';
 import { depthRefusal, TOO_DEEP_ARGUMENTS } from '../../checks/argument-depth.js';
+import { sniffName } from '../../wire/id-sniff.js';
 
 /** A refused message, as jsonrpc-guard.ts describes it: why, its value when it could be read, its first bytes. */
 export interface RefusedMessage {
@@ -34,7 +35,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function refusedCalls(refused: RefusedMessage): RefusedCall[] {
   // The reason may quote the message (a parse error does): kept short.
   const reason = refused.reason.slice(0, 2000);
-  if (!refused.read) return [{ tool: sniffTool(refused.head), arguments: UNREAD, certain: false, reason }];
+  if (!refused.read) return [{ tool: sniffName(refused.head), arguments: UNREAD, certain: false, reason }];
   const { value } = refused.read;
   const calls = (Array.isArray(value) ? value : [value]).filter((m): m is Record<string, unknown> => isObject(m) && m.method === 'tools/call');
   const logged = calls.slice(0, MAX_REFUSED_PER_MESSAGE).map((m) => callOf(m, reason));
@@ -48,18 +49,6 @@ export function callOf(message: Record<string, unknown>, reason: string): Refuse
   const params = isObject(message.params) ? message.params : {};
   const args = params.arguments;
   return { tool: typeof params.name === 'string' ? params.name : '', arguments: depthRefusal(args) ? TOO_DEEP_ARGUMENTS : args, certain: true, reason };
-}
-
-/** `"name": "<tool>"` in the first bytes of a message that did not parse, else ''. */
-function sniffTool(head: string): string {
-  const m = /"name"\s*:\s*("(?:[^"\\]|\\.){0,200}")/.exec(head);
-  if (!m?.[1]) return '';
-  try {
-    const v: unknown = JSON.parse(m[1]);
-    return typeof v === 'string' ? v : '';
-  } catch {
-    return '';
-  }
 }
 
 /** The audit entry of a refused call: denied by Countersign itself, before any decision, with why. */
