@@ -8,6 +8,7 @@ import type { ProtectedMatch } from '../../shared/protected-paths.js';
 import type { ToolAnnotations, ToolDefinition } from '../../shared/tool.js';
 import { afterApproval, afterWait, decideGate, forwardPlan, type GatePlan } from '../../electron/broker/calls/gate-decision.js';
 import { gatherCallFacts, gatherCardFacts, type DecisionFacts, type FactSources, type GateFacts, type GateTrust } from '../../electron/broker/calls/gate-facts.js';
+import type { SchemaCheck } from '../../electron/broker/checks/schema-check.js';
 import { scopeFor } from '../../electron/broker/checks/self-protection.js';
 import type { CallBlock } from '../../electron/broker/trust/call-view.js';
 import type { GateSession, ToolCallContext } from '../../electron/broker/relay/relay-session.js';
@@ -23,7 +24,7 @@ const BARE = def('run');
 const NOW = Date.parse('2026-06-01T00:00:00Z');
 const SCOPE = scopeFor([], '/');
 const NO_SCHEMA_ISSUE = { violated: false, findings: [] };
-const VIOLATED = { violated: true, findings: [{ code: 'schema-violation', severity: 'warning' as const, message: 'The arguments do not match the schema.' }] };
+const VIOLATED: SchemaCheck = { violated: true, findings: [{ code: 'schema-violation', severity: 'warning', message: 'The arguments do not match the schema.', excerpt: '{}' }] };
 const NO_NET: EnforcedFacts = { noNetwork: true, readOnlyFiles: false, summary: 'no network (enforced)' };
 const READ_ONLY_FILES: EnforcedFacts = { noNetwork: false, readOnlyFiles: true, summary: 'read-only ~/p (enforced)' };
 const INSIDE: ProtectedMatch = { kind: 'inside', what: "Countersign's data folder", root: '/d', text: '/d/x' };
@@ -31,7 +32,7 @@ const rule = (tool: string, extra: Partial<Rule> = {}): Rule => ({ id: `r-${tool
 
 function facts(tool: ToolDefinition | undefined, f: Partial<DecisionFacts> = {}, toolName = tool?.name ?? 'missing'): GateFacts {
   return {
-    server: 's', toolName,
+    server: 's', toolName, history: { readLocalData: f.hasReadLocalData ?? false },
     call: {
       trusted: true, tool, arguments: {}, rules: [], sessionId: 'sess', now: NOW, allowedTools: new Set(), hasReadLocalData: false,
       paused: false, policyAlwaysAsk: false, scope: SCOPE, protectedMatches: [], schema: NO_SCHEMA_ISSUE, takesLeases: false, ...f,
@@ -123,7 +124,7 @@ describe('forwardPlan: how an allowed call runs', () => {
     const scoped = rule('create_directory', { scope: { kind: 'exact', arguments: '{}' } });
     expect(allowed(facts(MKDIR, { takesLeases: true, rules: [scoped] })).forward.leasable).toBe(false);
     const plan = allowed(facts(READ, { takesLeases: true }));
-    expect(forwardPlan(plan.decided, { trusted: true, takesLeases: true }, 'person', 'session', 'person').leasable).toBe(false);
+    expect(forwardPlan(plan.decided, { trusted: true, takesLeases: true }, 'person', 'session', 'desktop').leasable).toBe(false);
   });
 
   it('a timed-out call is retried only for a trusted idempotent write that said so', () => {
@@ -148,19 +149,19 @@ describe('afterWait and afterApproval: acting on the person\'s answer', () => {
     ['allow-session', 'session', true],
     ['always-allow', 'rule', false],
   ] as const)('%s grants %s', (kind, granted, sessionAllow) => {
-    expect(afterWait({ kind, actor: 'person' }, 60_000, 5)).toEqual({ kind: 'approved', granted, sessionAllow, actor: 'person' });
+    expect(afterWait({ kind, actor: 'desktop' }, 60_000, 5)).toEqual({ kind: 'approved', granted, sessionAllow, actor: 'desktop' });
   });
 
   it('allow-rule grants a one-time yes for continuations', () => {
-    expect(afterWait({ kind: 'allow-rule', actor: 'person', rule: {} }, 60_000, 5)).toMatchObject({ kind: 'approved', granted: 'person', sessionAllow: false });
+    expect(afterWait({ kind: 'allow-rule', actor: 'desktop', rule: {} }, 60_000, 5)).toMatchObject({ kind: 'approved', granted: 'person', sessionAllow: false });
   });
 
   it('a person\'s no, with and without a reason', () => {
-    expect(afterWait({ kind: 'deny', by: 'person', reason: 'not now', actor: 'person' }, 60_000, 5)).toEqual({
-      kind: 'stop', log: { decidedBy: 'person', status: 'denied', detail: 'not now', actor: 'person' },
+    expect(afterWait({ kind: 'deny', by: 'person', reason: 'not now', actor: 'desktop' }, 60_000, 5)).toEqual({
+      kind: 'stop', log: { decidedBy: 'person', status: 'denied', detail: 'not now', actor: 'desktop' },
       answer: 'The person using Countersign denied this call: not now It was not run.',
     });
-    const bare = afterWait({ kind: 'deny', by: 'person', actor: 'person' }, 60_000, 5);
+    const bare = afterWait({ kind: 'deny', by: 'person', actor: 'desktop' }, 60_000, 5);
     expect(bare.kind === 'stop' && bare.log.detail).toBe('The person using Countersign denied this call. It was not run.');
   });
 
@@ -185,9 +186,9 @@ describe('afterWait and afterApproval: acting on the person\'s answer', () => {
   });
 
   it('a tool blocked while the person looked is not run; nothing blocked runs', () => {
-    expect(afterApproval(undefined, 'person')).toBeUndefined();
-    expect(afterApproval({ code: 'held-for-review', message: 'changed' }, 'person')).toEqual({
-      kind: 'stop', log: { decidedBy: 'policy', status: 'denied', detail: 'changed', actor: 'person' }, answer: 'changed',
+    expect(afterApproval(undefined, 'desktop')).toBeUndefined();
+    expect(afterApproval({ code: 'held-for-review', message: 'changed' }, 'desktop')).toEqual({
+      kind: 'stop', log: { decidedBy: 'policy', status: 'denied', detail: 'changed', actor: 'desktop' }, answer: 'changed',
     });
   });
 });
@@ -221,6 +222,8 @@ describe('gatherCallFacts: one read of trust per call', () => {
     const gathered = await gatherCallFacts(ctx('read_file'), src, NOW);
     expect(reads).toEqual({ callView: 1, callFindings: 0, history: 1 });
     if (!('call' in gathered)) throw new Error('not gathered');
+    // The client's own record, which acting on the call updates (not a copy).
+    expect(gathered.history).toBe(src.history('c'));
     expect(gathered.call).toMatchObject({ trusted: true, tool: READ, now: NOW, hasReadLocalData: true, takesLeases: true, protocolVersion: '2025-11-25', schema: NO_SCHEMA_ISSUE });
     // A copy: a later session allowance does not change the facts of this call.
     session.allowedTools.add('later');
@@ -248,7 +251,7 @@ describe('gatherCallFacts: one read of trust per call', () => {
     const gathered = await gatherCallFacts(ctx('read_file'), src, NOW);
     if (!('call' in gathered)) throw new Error('not gathered');
     const withMatch = { ...gathered.call, protectedMatches: [INSIDE] };
-    const card = await gatherCardFacts(ctx('read_file'), withMatch, src);
+    const card = await gatherCardFacts(ctx('read_file'), withMatch, gathered.history, src);
     expect(reads.callFindings).toBe(1);
     expect(card.findings.map((f) => f.code)).toEqual(['protected-path']);
   });

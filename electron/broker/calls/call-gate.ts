@@ -11,7 +11,7 @@ import { ruleText } from '../../../shared/rules.js';
 import { definitionHashSync } from '../trust/definition-tracker.js';
 import type { ClientPatience } from './client-patience.js';
 import { offerInline, type InlineApprovalSettings } from './inline-approval.js';
-import { gatherCallFacts, gatherCardFacts, gatherLateBlock, type DecisionFacts, type FactSources } from './gate-facts.js';
+import { gatherCallFacts, gatherCardFacts, gatherLateBlock, type ClientHistory, type DecisionFacts, type FactSources } from './gate-facts.js';
 import { afterApproval, afterWait, decideGate, forwardPlan, type Decided, type ForwardPlan, type StopPlan } from './gate-decision.js';
 import { errorResult, type CallOutcome, type GateVerdict, type ToolCallContext } from '../relay/relay-session.js';
 
@@ -77,27 +77,31 @@ export class CallGate {
   }
 
   private async decideChecked(ctx: ToolCallContext): Promise<GateVerdict> {
-    const facts = await gatherCallFacts(ctx, this.deps, Date.now());
-    const plan = decideGate(facts);
+    const gathered = await gatherCallFacts(ctx, this.deps, Date.now());
+    const plan = decideGate(gathered);
+    if (plan.kind === 'refuse') {
+      // Kept with the entries waiting for the log: it is written once the log takes them.
+      await this.deps.audit({
+        time: new Date().toISOString(), server: gathered.server, tool: ctx.toolName, arguments: ctx.arguments, decision: 'deny',
+        decidedBy: 'policy', reasons: plan.reasons, durationMs: 0, status: 'denied', detail: plan.detail, client: ctx.session.clientInfo?.name,
+      });
+      return { forward: false, result: errorResult(plan.detail) };
+    }
+    // Only a call with all its facts gets past a refusal; this keeps the compiler sure of it.
+    if (!('call' in gathered)) throw new Error('the call was decided without its facts');
+    const { history } = gathered;
     switch (plan.kind) {
-      case 'refuse':
-        // Kept with the entries waiting for the log: it is written once the log takes them.
-        await this.deps.audit({
-          time: new Date().toISOString(), server: facts.server, tool: ctx.toolName, arguments: ctx.arguments, decision: 'deny',
-          decidedBy: 'policy', reasons: plan.reasons, durationMs: 0, status: 'denied', detail: plan.detail, client: ctx.session.clientInfo?.name,
-        });
-        return { forward: false, result: errorResult(plan.detail) };
       case 'deny':
-        return this.act(ctx, plan.facts, plan.decided, Date.now(), plan.stop);
+        return this.act(ctx, plan.facts, history, plan.decided, Date.now(), plan.stop);
       case 'allow':
-        return this.act(ctx, plan.facts, plan.decided, Date.now(), plan.forward);
+        return this.act(ctx, plan.facts, history, plan.decided, Date.now(), plan.forward);
       case 'ask':
-        return this.ask(ctx, plan.facts, plan.decided);
+        return this.ask(ctx, plan.facts, history, plan.decided);
     }
   }
 
   /** Answers the call as planned and logs it: a stopped call at once, a forwarded one when it settles. */
-  private async act(ctx: ToolCallContext, facts: DecisionFacts, decided: Decided, started: number, plan: StopPlan | ForwardPlan): Promise<GateVerdict> {
+  private async act(ctx: ToolCallContext, facts: DecisionFacts, history: ClientHistory, decided: Decided, started: number, plan: StopPlan | ForwardPlan): Promise<GateVerdict> {
     const { session } = ctx;
     const { decision, reasons } = decided;
     const log = (fields: Pick<AuditEntry, 'decision' | 'decidedBy' | 'status'> & { detail?: string; actor?: Actor }): void | Promise<boolean> => {
@@ -119,7 +123,6 @@ export class CallGate {
       await log({ decision: 'deny', ...plan.log });
       return { forward: false, result: errorResult(plan.answer) };
     }
-    const history = this.deps.history(session.clientKey);
     const hadReadLocal = history.readLocalData;
     // Marked before the call runs: once forwarded, local data may already be on its way to the model.
     if (plan.marksLocalRead) {
@@ -146,13 +149,13 @@ export class CallGate {
   }
 
   /** An asked call waits for a person (or the client's own form), then is acted on as they answered. */
-  private async ask(ctx: ToolCallContext, facts: DecisionFacts, decided: Decided): Promise<GateVerdict> {
+  private async ask(ctx: ToolCallContext, facts: DecisionFacts, history: ClientHistory, decided: Decided): Promise<GateVerdict> {
     const { session } = ctx;
     const server = session.serverName;
     const { tool } = facts;
     const started = Date.now();
     const timeoutMs = this.deps.settings().approvalTimeoutSeconds * 1000;
-    const card = await gatherCardFacts(ctx, facts, this.deps);
+    const card = await gatherCardFacts(ctx, facts, history, this.deps);
     const call: Omit<PendingCall, 'id' | 'createdAt' | 'expiresAt'> = {
       server,
       serverTrusted: facts.trusted,
@@ -195,14 +198,14 @@ export class CallGate {
     const answered = afterWait(resolution, timeoutMs, waitedMs);
     if (answered.kind === 'stop') {
       if (answered.clientStopped) this.deps.patience?.stopped(session.clientInfo?.name, waitedMs, answered.clientStopped.reason);
-      return this.act(ctx, facts, decided, started, answered);
+      return this.act(ctx, facts, history, decided, started, answered);
     }
     if (answered.sessionAllow) session.allowedTools.add(ctx.toolName);
     const late = afterApproval(await gatherLateBlock(ctx, this.deps), answered.actor);
-    if (late) return this.act(ctx, facts, decided, started, late);
+    if (late) return this.act(ctx, facts, history, decided, started, late);
     // A person's first approval records what the server looked like when they approved it.
     this.deps.trust.onPersonApproved(server, session.knownTools());
-    return this.act(ctx, facts, decided, started, forwardPlan(decided, facts, 'person', answered.granted, answered.actor));
+    return this.act(ctx, facts, history, decided, started, forwardPlan(decided, facts, 'person', answered.granted, answered.actor));
   }
 }
 

@@ -30,7 +30,7 @@ export interface FactSources {
   rules(): Rule[];
   paused(): boolean;
   /** Shared by every session of one client, so a local read in one makes a send in another ask. */
-  history(clientKey: string): { readLocalData: boolean } & ReadHistory;
+  history(clientKey: string): ClientHistory;
   /** Why no call may run now at all (the audit log cannot be written), or undefined. */
   refuse?(): string | undefined;
   /** Countersign's own files and the clients' configs, as this server would name them (its folder). */
@@ -78,7 +78,10 @@ export type GateFacts =
   | (Called & { refused: string })
   /** Blocked, quarantined or held: the (unreviewed) definition's schema is never compiled. */
   | (Called & { block: CallBlock })
-  | (Called & { call: DecisionFacts });
+  /** `history`: the client's own record (not a copy), which acting on the call updates. */
+  | (Called & { call: DecisionFacts; history: ClientHistory });
+
+export type ClientHistory = { readLocalData: boolean } & ReadHistory;
 
 export async function gatherCallFacts(ctx: ToolCallContext, src: FactSources, now: number): Promise<GateFacts> {
   const { session, toolName } = ctx;
@@ -113,7 +116,7 @@ export async function gatherCallFacts(ctx: ToolCallContext, src: FactSources, no
     protocolVersion: trust.protocolVersion,
     takesLeases: session.takesLeases === true,
   };
-  return { server, toolName, call: { ...call, schema: await checkSchema(tool, ctx.arguments, trust.protocolVersion) } };
+  return { server, toolName, history, call: { ...call, schema: await checkSchema(tool, ctx.arguments, trust.protocolVersion) } };
 }
 
 /** Gathered again after a person's wait: the approval was for the tool as it was then. */
@@ -124,7 +127,7 @@ export async function gatherLateBlock(ctx: ToolCallContext, src: Pick<FactSource
 
 /** What an asked call's card shows beyond the decision: findings, the files it names, earlier reads. */
 export async function gatherCardFacts(
-  ctx: ToolCallContext, facts: DecisionFacts, src: Pick<FactSources, 'trust' | 'history'> & { listings(): Map<string, ToolDefinition[]> },
+  ctx: ToolCallContext, facts: DecisionFacts, history: ReadHistory, src: Pick<FactSources, 'trust'> & { listings(): Map<string, ToolDefinition[]> },
 ): Promise<{ findings: Finding[]; facts: CallFacts }> {
   const server = ctx.session.serverName;
   const found = await src.trust.callFindings(server, facts.tool, ctx.arguments, src.listings());
@@ -137,7 +140,6 @@ export async function gatherCardFacts(
     ...found.arguments,
   ];
   // Only what this server's sandbox enforces is stated as a fact on the card.
-  const history = src.history(ctx.session.clientKey);
   return { findings, facts: { ...(await gatherFacts(ctx.toolName, ctx.arguments, history)), enforced: cardFacts(facts.enforced) } };
 }
 
