@@ -1,36 +1,34 @@
-// Decides each tools/call: runs the pure policy, holds asked calls for a person, and logs every call.
+// Decides each tools/call in three steps: gather its facts (gate-facts.ts), decide over them, purely
+// (gate-decision.ts), then act here: answer, hold an asked call for a person, and log every call.
 import type { Actor, AuditEntry, PendingCall, Settings } from '../../../shared/api.js';
-import { decide, readsLocalData } from '../../../shared/decide.js';
-import { escapeControl } from '../../../shared/escape.js';
-import type { DecidedBy, RefusalCode, Rule } from '../../../shared/decision.js';
+import type { RefusalCode } from '../../../shared/decision.js';
 import type { ToolDefinition } from '../../../shared/tool.js';
 import { nestingDepth, MAX_ARGUMENT_DEPTH, TOO_DEEP_ARGUMENTS, tooDeepIn, tooDeepRefusal } from '../checks/argument-checks.js';
-import { checkSchema, withSchemaCheck } from '../checks/schema-check.js';
 import { leaseSchema } from '../checks/schema-export.js';
-import { elapsedMs, monotonicMs } from '../core/clock.js';
-import { gatherFacts, rememberRead, type ReadHistory } from './call-facts.js';
+import { rememberRead } from './call-facts.js';
 import type { NewRule, PendingQueue } from './pending-queue.js';
-import { isPlainRule, ruleText } from '../../../shared/rules.js';
+import { ruleText } from '../../../shared/rules.js';
 import { definitionHashSync } from '../trust/definition-tracker.js';
-import { findProtected, type ProtectScope } from '../checks/self-protection.js';
-import type { Finding } from '../../../shared/findings.js';
-import type { EnforcedFacts as CardFacts } from '../../../shared/call-facts.js';
-import type { ProtectedMatch } from '../../../shared/protected-paths.js';
-import type { TrustManager } from '../trust/trust-manager.js';
-import type { ClientPatience, WaitEnd } from './client-patience.js';
+import type { ClientPatience } from './client-patience.js';
 import { offerInline, type InlineApprovalSettings } from './inline-approval.js';
-import { enforcedFacts, type LimitsInForce } from '../../../shared/enforced-limits.js';
-import { errorResult, type CallOutcome, type GateSession, type GateVerdict, type ToolCallContext } from './gate-contract.js';
+import { gatherCallFacts, gatherCardFacts, gatherLateBlock, type ClientHistory, type DecisionFacts, type FactSources } from './gate-facts.js';
+import { afterApproval, afterWait, decideGate, forwardPlan, type Decided, type ForwardPlan, type StopPlan } from './gate-decision.js';
+import { errorResult, type CallOutcome, type GateVerdict, type ToolCallContext } from './gate-contract.js';
+import { elapsedMs, monotonicMs } from '../core/clock.js';
 
-export interface GateDeps {
+/** When a call's decision began: the entry's time (wall clock) and the start of its duration (monotonic). */
+interface Started {
+  at: number;
+  mono: number;
+}
+
+const startNow = (): Started => ({ at: Date.now(), mono: monotonicMs() });
+
+/** What the gate reads (FactSources: trust, rules, history, limits…) and what it acts through. */
+export interface GateDeps extends FactSources {
   pending: PendingQueue;
-  isTrusted(server: string): boolean;
-  rules(): Rule[];
   addRule(server: string, tool: string, actor: Actor, extra?: NewRule): unknown;
   settings(): Settings;
-  paused(): boolean;
-  /** Shared by every session of one client, so a local read in one makes a send in another ask. */
-  history(clientKey: string): { readLocalData: boolean } & ReadHistory;
   /**
    * A call's entry, allowed or denied; it may be written later (group commit) and then says whether it
    * reached the disk. The gate waits for it before the call's answer goes out.
@@ -40,7 +38,6 @@ export interface GateDeps {
   auditNow?(entry: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>): void;
   /** A call is about to be forwarded: its entry follows when it ends (audit-batch.ts looks at the log ahead). */
   expectAudit?(): void;
-  trust: TrustManager;
   /** Every server's last complete listing, for cross-server findings. */
   listings(): Map<string, ToolDefinition[]>;
   /**
@@ -48,20 +45,12 @@ export interface GateDeps {
    * process of that client, before the read goes on (its answer could reach the model at once).
    */
   onLocalRead?(clientKey: string): Promise<void> | void;
-  /** Countersign's own files and the clients' configs, as this server would name them (its folder). */
-  protectScope(server: string): ProtectScope;
-  /** Why no call may run now at all (the audit log cannot be written), or undefined. */
-  refuse?(): string | undefined;
   /** How long each client is likely to wait (shown on the card), learned from its cancels. */
   patience?: ClientPatience;
   /** Which clients may also answer a pending call in their own form (inline approval). */
   inline?: InlineApprovalSettings;
   /** Where the UI is, for the form's link to the full preview (never with a token). */
   previewUrl?(): string | undefined;
-  /** The limits the session's server process started under, and how they stand (none known: none). */
-  limitsOf?(session: GateSession): LimitsInForce | undefined;
-  /** The home folder, to show paths in it as ~. */
-  home?(): string;
 }
 
 export class CallGate {
@@ -97,135 +86,99 @@ export class CallGate {
   }
 
   private async decideChecked(ctx: ToolCallContext): Promise<GateVerdict> {
-    const { session } = ctx;
-    const server = session.serverName;
-    const refused = this.deps.refuse?.();
-    if (refused) {
+    const gathered = await gatherCallFacts(ctx, this.deps, Date.now());
+    const plan = decideGate(gathered);
+    if (plan.kind === 'refuse') {
       // Kept with the entries waiting for the log: it is written once the log takes them.
       await this.deps.audit({
-        time: new Date().toISOString(), server, tool: ctx.toolName, arguments: ctx.arguments, decision: 'deny',
-        decidedBy: 'policy', reasons: [], durationMs: 0, status: 'denied', detail: refused, client: session.clientInfo?.name,
+        time: new Date().toISOString(), server: gathered.server, tool: ctx.toolName, arguments: ctx.arguments, decision: 'deny',
+        decidedBy: 'policy', reasons: plan.reasons, durationMs: 0, status: 'denied', detail: plan.detail, client: ctx.session.clientInfo?.name,
       });
-      return { forward: false, result: errorResult(refused) };
+      return { forward: false, result: errorResult(plan.detail) };
     }
-    const trusted = this.deps.isTrusted(server);
-    const tool = await session.toolDefinition(ctx.toolName).catch(() => undefined);
-    const history = this.deps.history(session.clientKey);
-    const { trust } = this.deps;
-    const block = trust.callBlock(server, tool, ctx.toolName);
-    if (block) {
-      await this.deps.audit({
-        time: new Date().toISOString(), server, tool: ctx.toolName, arguments: ctx.arguments, decision: 'deny',
-        decidedBy: 'policy', reasons: [block.code], durationMs: 0, status: 'denied', detail: block.message,
-        client: session.clientInfo?.name,
-      });
-      return { forward: false, result: errorResult(block.message) };
+    // Only a call with all its facts gets past a refusal; this keeps the compiler sure of it.
+    if (!('call' in gathered)) throw new Error('the call was decided without its facts');
+    const { history } = gathered;
+    switch (plan.kind) {
+      case 'deny':
+        return this.act(ctx, plan.facts, history, plan.decided, startNow(), plan.stop);
+      case 'allow':
+        return this.act(ctx, plan.facts, history, plan.decided, startNow(), plan.forward);
+      case 'ask':
+        return this.ask(ctx, plan.facts, history, plan.decided);
     }
-    // Only what the sandbox of this very process enforces: never the limits merely asked for.
-    const running = this.deps.limitsOf?.(session);
-    const enforced = running ? enforcedFacts(running, this.deps.home?.()) : undefined;
-    const limits = enforced && enforced.summary !== 'no limits' ? { limits: enforced.summary } : {};
-    const scope = this.deps.protectScope(server);
-    const protectedMatches = findProtected(ctx.arguments, scope);
-    const rules = this.deps.rules();
-    // Hashing the definition costs a canonical JSON: only when a rule of this tool was bound to one.
-    const bound = rules.some((r) => r.definitionHash && r.server === server && r.tool === ctx.toolName);
-    const decided = decide({
-      server: { name: server, trusted },
-      tool,
-      toolName: ctx.toolName,
-      rules,
-      arguments: ctx.arguments,
-      sessionId: session.id,
-      definitionHash: bound && tool ? definitionHashSync(tool) : undefined,
-      session: { allowedTools: session.allowedTools, hasReadLocalData: history.readLocalData },
-      paused: this.deps.paused(),
-      // A continuation of a call a person allowed once is asked again: that yes was for the call as it was
-      // shown, not for the input the server then asked for (docs/security.md, "Multi round-trip calls").
-      forceAsk: trust.forceAsk(server, ctx.toolName) || ctx.input?.earlier === 'person',
-      protectedMatches,
-      enforced,
-    });
-    const protocolVersion = trust.identityOf(server)?.protocolVersion;
-    const schema = await checkSchema(tool, ctx.arguments, protocolVersion);
-    const decision = withSchemaCheck(decided, schema, { server, tool: ctx.toolName });
-    const schemaNote = schema.violated ? { detail: schema.findings[0]!.message } : {};
-    const startedAt = Date.now(); // the entry's time
-    const started = monotonicMs();
-    const reasons = decision.reasons.map((r) => r.code);
+  }
+
+  /** Answers the call as planned and logs it: a stopped call at once, a forwarded one when it settles. */
+  private async act(ctx: ToolCallContext, facts: DecisionFacts, history: ClientHistory, decided: Decided, started: Started, plan: StopPlan | ForwardPlan): Promise<GateVerdict> {
+    const { session } = ctx;
+    const { decision, reasons } = decided;
     const log = (fields: Pick<AuditEntry, 'decision' | 'decidedBy' | 'status'> & { detail?: string; actor?: Actor }): void | Promise<boolean> => {
       return this.deps.audit({
-        time: new Date(startedAt).toISOString(),
-        server,
+        time: new Date(started.at).toISOString(),
+        server: session.serverName,
         tool: ctx.toolName,
         arguments: ctx.arguments,
         reasons,
-        durationMs: elapsedMs(started),
+        durationMs: elapsedMs(started.mono),
         client: session.clientInfo?.name,
         ...(fields.decidedBy === 'rule' && decision.rule ? { rule: { id: decision.rule.id, text: ruleText(decision.rule) } } : {}),
-        ...limits,
-        ...schemaNote,
+        ...limitsNote(facts),
+        ...(decided.schemaNote !== undefined ? { detail: decided.schemaNote } : {}),
         ...fields,
       });
     };
-    const forward = async (decidedBy: DecidedBy, actor?: Actor, granted: DecidedBy = decidedBy): Promise<GateVerdict> => {
-      const hadReadLocal = history.readLocalData;
-      // Marked before the call runs: once forwarded, local data may already be on its way to the model.
-      if (readsLocalData(decision.hints)) {
-        rememberRead(history, server, ctx.toolName, ctx.arguments);
-        if (!hadReadLocal) {
-          history.readLocalData = true;
-          await this.deps.onLocalRead?.(session.clientKey);
-        }
-      }
-      // Only an automatic allow may be reused without asking; a person's yes was for this one call.
-      // A scoped, expiring or session rule is checked per call: `connect` may not repeat it by tool name.
-      const leasable = session.takesLeases === true && !(decidedBy === 'person' || (decision.rule && !isPlainRule(decision.rule)));
-      // `connect` checks each leased call against the schema with this; none it can use: no lease.
-      const check = leasable ? await leaseSchema(tool, protocolVersion) : undefined;
-      this.deps.expectAudit?.();
-      return {
-        forward: true,
-        retryOnTimeout: trusted && decision.hints.supplied.idempotentHint && decision.hints.idempotentHint && !decision.hints.readOnlyHint,
-        onSettled: (outcome: CallOutcome) => log({ decision: 'allow', decidedBy, actor, ...settledFields(outcome) }),
-        decidedBy: granted,
-        lease: check === undefined ? undefined : {
-          decidedBy, reasons, untilLocalRead: !hadReadLocal, protect: { scope, toolOnlyReads: decision.hints.readOnlyHint },
-          ...(check ? { schema: check } : {}),
-        },
-      };
-    };
-
-    if (decision.outcome === 'deny') {
-      const text = decision.reasons[0]?.message ?? 'Countersign denied this call.';
-      await log({ decision: 'deny', decidedBy: 'policy', status: 'denied', detail: text });
-      return { forward: false, result: errorResult(text) };
+    if ('kind' in plan) {
+      await log({ decision: 'deny', ...plan.log });
+      return { forward: false, result: errorResult(plan.answer) };
     }
-    if (decision.outcome === 'allow') return forward(decision.decidedBy);
+    const hadReadLocal = history.readLocalData;
+    // Marked before the call runs: once forwarded, local data may already be on its way to the model.
+    if (plan.marksLocalRead) {
+      rememberRead(history, session.serverName, ctx.toolName, ctx.arguments);
+      if (!hadReadLocal) {
+        history.readLocalData = true;
+        await this.deps.onLocalRead?.(session.clientKey);
+      }
+    }
+    // `connect` checks each leased call against the schema with this; none it can use: no lease.
+    const check = plan.leasable ? await leaseSchema(facts.tool, facts.protocolVersion) : undefined;
+    this.deps.expectAudit?.();
+    const { decidedBy, actor } = plan;
+    return {
+      forward: true,
+      retryOnTimeout: plan.retryOnTimeout,
+      onSettled: (outcome: CallOutcome) => log({ decision: 'allow', decidedBy, actor, ...settledFields(outcome) }),
+      decidedBy: plan.granted,
+      lease: check === undefined ? undefined : {
+        decidedBy, reasons, untilLocalRead: !hadReadLocal, protect: { scope: facts.scope, toolOnlyReads: plan.toolOnlyReads },
+        ...(check ? { schema: check } : {}),
+      },
+    };
+  }
 
+  /** An asked call waits for a person (or the client's own form), then is acted on as they answered. */
+  private async ask(ctx: ToolCallContext, facts: DecisionFacts, history: ClientHistory, decided: Decided): Promise<GateVerdict> {
+    const { session } = ctx;
+    const server = session.serverName;
+    const { tool } = facts;
+    const started = startNow();
     const timeoutMs = this.deps.settings().approvalTimeoutSeconds * 1000;
+    const card = await gatherCardFacts(ctx, facts, history, this.deps);
     const call: Omit<PendingCall, 'id' | 'createdAt' | 'expiresAt'> = {
       server,
-      serverTrusted: trusted,
+      serverTrusted: facts.trusted,
       tool: ctx.toolName,
       title: typeof tool?.title === 'string' ? tool.title : typeof tool?.annotations?.title === 'string' ? tool.annotations.title : undefined,
       arguments: ctx.arguments,
-      reasons: decision.reasons,
-      hints: decision.hints,
-      preview: decision.preview,
-      findings: [
-        ...protectedFindings(protectedMatches),
-        // Who asks: a server that takes another's name is flagged on its cards, not only on the Servers screen.
-        ...trust.identityFindingsOf(server),
-        ...(tool ? trust.toolFindings(server, tool, this.deps.listings()) : []),
-        ...schema.findings,
-        ...(await trust.argumentFindings(server, ctx.arguments, this.deps.listings())),
-      ],
+      reasons: decided.decision.reasons,
+      hints: decided.decision.hints,
+      preview: decided.decision.preview,
+      findings: card.findings,
       client: { ...session.clientInfo, session: session.id },
       ...(ctx.input ? { input: ctx.input } : {}),
-      // Only what this server's sandbox enforces is stated as a fact on the card.
-      facts: { ...(await gatherFacts(ctx.toolName, ctx.arguments, history)), enforced: cardFacts(enforced) },
-      ...limits,
+      facts: card.facts,
+      ...limitsNote(facts),
     };
     const { patience } = this.deps;
     const waiting = this.deps.pending.wait(call, {
@@ -250,66 +203,24 @@ export class CallGate {
       });
     }
     const resolution = await waiting.result;
-    switch (resolution.kind) {
-      case 'cancelled': {
-        const waitedMs = elapsedMs(started);
-        if (resolution.end.by === 'client') this.deps.patience?.stopped(session.clientInfo?.name, waitedMs, resolution.end.reason);
-        // The agent's client gave up, not the person: the log says whose the cancel was.
-        await log({ decision: 'deny', decidedBy: resolution.end.by === 'client' ? 'client' : 'cancelled', status: 'cancelled', detail: stoppedDetail(resolution.end, waitedMs) });
-        return { forward: false, result: errorResult('The call was cancelled before anyone decided. It was not run.') };
-      }
-      case 'deny': {
-        const text = resolution.by === 'timeout'
-          ? `No one approved this call within ${Math.round(timeoutMs / 1000)} s, so Countersign denied it. It was not run.`
-          : `The person using Countersign denied this call${resolution.reason ? `: ${resolution.reason}` : '.'} It was not run.`;
-        await log({ decision: 'deny', decidedBy: resolution.by, status: 'denied', detail: resolution.reason ?? text, actor: resolution.actor });
-        return { forward: false, result: errorResult(text) };
-      }
-      case 'allow-session':
-        session.allowedTools.add(ctx.toolName);
-        break;
-      case 'always-allow': // saved by commit, before the call was released
-      case 'allow-rule':
-      case 'allow-once':
-        break;
+    const waitedMs = elapsedMs(started.mono);
+    const answered = afterWait(resolution, timeoutMs, waitedMs);
+    if (answered.kind === 'stop') {
+      if (answered.clientStopped) this.deps.patience?.stopped(session.clientInfo?.name, waitedMs, answered.clientStopped.reason);
+      return this.act(ctx, facts, history, decided, started, answered);
     }
-    // The server may have changed the tool (or been quarantined) while the person looked at the call:
-    // their approval was for the definition they saw.
-    const now = await session.toolDefinition(ctx.toolName).catch(() => undefined);
-    const late = trust.callBlock(server, now, ctx.toolName);
-    if (late) {
-      await log({ decision: 'deny', decidedBy: 'policy', status: 'denied', detail: late.message, actor: resolution.actor });
-      return { forward: false, result: errorResult(late.message) };
-    }
+    if (answered.sessionAllow) session.allowedTools.add(ctx.toolName);
+    const late = afterApproval(await gatherLateBlock(ctx, this.deps), answered.actor);
+    if (late) return this.act(ctx, facts, history, decided, started, late);
     // A person's first approval records what the server looked like when they approved it.
-    trust.onPersonApproved(server, session.knownTools());
-    // What the person granted, for a continuation of this call: only a one-time yes is asked again.
-    const granted: DecidedBy = resolution.kind === 'allow-session' ? 'session' : resolution.kind === 'always-allow' ? 'rule' : 'person';
-    return forward('person', resolution.actor, granted);
+    this.deps.trust.onPersonApproved(server, session.knownTools());
+    return this.act(ctx, facts, history, decided, started, forwardPlan(decided, facts, 'person', answered.granted, answered.actor));
   }
 }
 
-/** Why a call stopped waiting, for the log. */
-function stoppedDetail(end: WaitEnd, waitedMs: number): string {
-  const after = `after ${Math.round(waitedMs / 1000)} s`;
-  if (end.by === 'client') {
-    return `The agent stopped waiting ${after}${end.reason ? ` (its client said: ${escapeControl(end.reason)})` : ''}, before anyone decided. It was not run.`;
-  }
-  return `The session ended ${after} (${escapeControl(end.why)}), before anyone decided. It was not run.`;
-}
-
-/** Self-protection on the call's card: which argument names what. */
-function protectedFindings(matches: ProtectedMatch[]): Finding[] {
-  return matches.slice(0, 10).map((m) => ({
-    code: 'protected-path',
-    severity: m.kind === 'ancestor' ? 'warning' : 'danger',
-    message: m.kind === 'runs'
-      ? `An argument runs ${m.what}${m.root ? ` (${escapeControl(m.root)})` : ''}: it could approve, trust or change what Countersign allows. Countersign always asks before such a call.`
-      : m.kind === 'inside'
-        ? `An argument names ${m.what}${m.root ? ` (${escapeControl(m.root)})` : ''}. Countersign always asks before a call touches it.`
-        : `An argument names a folder that holds ${m.what} (${escapeControl(m.root)}).`,
-    excerpt: escapeControl(m.text.slice(0, 300)),
-  }));
+/** Only what the sandbox of this very process enforces is logged and shown as the call's limits. */
+function limitsNote(facts: DecisionFacts): { limits?: string } {
+  return facts.enforced && facts.enforced.summary !== 'no limits' ? { limits: facts.enforced.summary } : {};
 }
 
 /** The audit fields for how a forwarded call ended (and each sending, when it was sent more than once). */
@@ -333,8 +244,3 @@ function outcomeFields(outcome: CallOutcome): Pick<AuditEntry, 'status'> & { det
   }
 }
 
-
-function cardFacts(enforced: ReturnType<typeof enforcedFacts> | undefined): CardFacts | undefined {
-  if (!enforced || (!enforced.noNetwork && !enforced.readOnlyFiles)) return undefined;
-  return { noNetwork: enforced.noNetwork, readOnlyFiles: enforced.readOnlyFiles, by: 'the sandbox' };
-}
