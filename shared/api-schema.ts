@@ -210,7 +210,7 @@ function firstIssue(issues: z.ZodIssue[]): z.ZodIssue | undefined {
 /** Validates a call's arguments; returns an error sentence or the parsed tuple. */
 export function parseApiArgs(method: ApiMethod, args: unknown): { ok: true; args: unknown[] } | { ok: false; error: string } {
   const parsed = apiArgs[method].safeParse(args);
-  if (parsed.success) return { ok: true, args: parsed.data as unknown[] };
+  if (parsed.success) return { ok: true, args: parsed.data };
   const first = firstIssue(parsed.error.issues);
   const usage = USAGE[method] ? ` (${USAGE[method]})` : '';
   return { ok: false, error: `invalid arguments for ${method}: ${first ? `${first.path.join('.') || 'arguments'}: ${first.message}` : 'rejected'}${usage}` };

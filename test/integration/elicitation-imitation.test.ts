@@ -69,7 +69,7 @@ describe('SDK 1.32 server and client, in process', () => {
     client = await w.connect('forms', 'form-client', {
       capabilities: { elicitation: {} },
       setup: (c) => c.setRequestHandler(ElicitRequestSchema, async (req) => {
-        seen.push(req.params as { message: string });
+        seen.push(req.params);
         return { action: 'accept', content: fitting((req.params as { requestedSchema?: unknown }).requestedSchema) as never };
       }),
     });
@@ -108,7 +108,7 @@ describe('SDK 1.32 server and client, in process', () => {
 async function legacyClient(broker: TestBroker, via: Via, seen: Array<{ message: string }>): Promise<Client> {
   const client = new Client({ name: 'legacy-forms', version: '1.0.0' }, { capabilities: { elicitation: {} } });
   client.setRequestHandler(ElicitRequestSchema, async (req) => {
-    seen.push(req.params as { message: string });
+    seen.push(req.params);
     return { action: 'accept', content: fitting((req.params as { requestedSchema?: unknown }).requestedSchema) as never };
   });
   const transport = via === 'connect'

@@ -25,7 +25,7 @@ function readLock(dir: string): { pid: number; startedAt: string } {
 function deadPid(): number {
   const child = spawnSync(process.execPath, ['-e', '']);
   expect(child.status).toBe(0);
-  return child.pid!;
+  return child.pid;
 }
 
 describe('acquireInstanceLock', () => {

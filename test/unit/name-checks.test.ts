@@ -4,7 +4,7 @@ import { confusableFindings, identityFindings, nameShapeFindings, skeletonsOf } 
 import type { ToolDefinition } from '../../shared/tool.js';
 
 const listing = (entries: Record<string, string[]>) =>
-  new Map(Object.entries(entries).map(([s, names]) => [s, names.map((name) => ({ name, inputSchema: { type: 'object' } }) as ToolDefinition)]));
+  new Map(Object.entries(entries).map(([s, names]) => [s, names.map((name) => ({ name, inputSchema: { type: 'object' } }))]));
 
 describe('name shape', () => {
   it('accepts 1–128 of [A-Za-z0-9_.-] and explains anything else', () => {

@@ -154,7 +154,7 @@ describe('SettingsStore basics', () => {
     expect(again.store.listRules()).toEqual([scoped, exact]);
     expect(same.id).not.toBe(scoped.id);
     const edited = again.store.updateRule(scoped.id, { expiresAt: undefined, coversExfiltration: true });
-    expect(edited).toEqual({ ...scoped, expiresAt: undefined, coversExfiltration: true } as typeof edited);
+    expect(edited).toEqual({ ...scoped, expiresAt: undefined, coversExfiltration: true });
     expect(open(dir).store.listRules()[0]).not.toHaveProperty('expiresAt');
   });
 

@@ -749,7 +749,7 @@ export class RelaySession implements GateSession {
     if (!forms.length) return this.answerLogged(call, outcome, out, downId);
     const marked = { ...(requests as Record<string, unknown>) };
     for (const [key, r] of forms) marked[key] = { ...r, params: markedParams(this.serverName, r.params ?? {}) };
-    const answer: JsonRpcMessage = { ...out, result: { ...result, inputRequests: marked } } as JsonRpcMessage;
+    const answer: JsonRpcMessage = { ...out, result: { ...result, inputRequests: marked } };
     const imitating = forms.flatMap(([key, r]) => {
       const why = imitation(r.params);
       return why ? [{ key, params: r.params ?? {}, why }] : [];

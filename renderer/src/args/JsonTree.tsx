@@ -33,7 +33,7 @@ function Node({ name, value, secretKey, rootLabel }: { name?: string | number; v
       </li>
     );
   }
-  const entries: Array<[string | number, unknown]> = isArr ? (value as unknown[]).map((v, i) => [i, v]) : Object.entries(value as object);
+  const entries: Array<[string | number, unknown]> = isArr ? (value as unknown[]).map((v, i) => [i, v]) : Object.entries(value);
   const n = entries.length;
   const summary = isArr ? `array · ${n} ${n === 1 ? 'item' : 'items'}` : `object · ${n} ${n === 1 ? 'key' : 'keys'}`;
   return (

@@ -89,10 +89,10 @@ export class BrokerHalf implements GateSession {
       deps.onInitialized(result);
     });
     channel.handle('listed', (p) => {
-      this.tools = wire.listed.parse(p).tools as ToolDefinition[];
+      this.tools = wire.listed.parse(p).tools;
       deps.onListed(this.tools);
     });
-    channel.handle('rewrite', (p) => ({ tools: deps.rewrite(wire.rewrite.parse(p).tools as ToolDefinition[]) }));
+    channel.handle('rewrite', (p) => ({ tools: deps.rewrite(wire.rewrite.parse(p).tools) }));
     channel.handle('decide', async (p) => {
       const d = wire.decide.safeParse(p);
       // A call that cannot be decided is refused, and logged with what can be read of it.
@@ -169,7 +169,7 @@ export class BrokerHalf implements GateSession {
   async toolDefinition(name: string): Promise<ToolDefinition | undefined> {
     // `connect` may have to list the tools upstream first, which has its own timeout.
     const reply = wire.definition.parse(await this.channel.request('definition', { name }, this.deps.upstreamTimeoutMs() + 5000));
-    return reply.definition as ToolDefinition | undefined;
+    return reply.definition;
   }
 
   knownTools(): ToolDefinition[] {
@@ -281,7 +281,7 @@ export class BrokerHalf implements GateSession {
         progressRequested: p.progress === true,
         clientElicits: this.clientElicits,
         askClient: (method, params, signal) => this.askClient(p.call, method, params, signal),
-        input: p.input as CallInput | undefined,
+        input: p.input,
         sendProgress: (progress, message) => this.channel.notify('progress', { call: p.call, progress, message }),
       });
     } finally {
