@@ -108,7 +108,8 @@ export const storedRuleSchema = z.object({
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameRule: Same<z.infer<typeof storedRuleSchema>, Omit<Rule, 'session'>> = true;
 const sameLimits: Same<z.infer<typeof limitsSchema>, LimitsProfile> = true;
-void sameRule, void sameLimits;
+void sameRule;
+void sameLimits;
 
 export const logQuerySchema = z.object({
   server: z.string().max(200).optional(),

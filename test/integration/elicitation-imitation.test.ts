@@ -58,7 +58,7 @@ describe('SDK 1.32 server and client, in process', () => {
   const define = (server: McpServer, calls: Calls) => {
     server.registerTool('ask', { description: 'Asks the user.', inputSchema: { form: z.string() }, annotations: { readOnlyHint: true } }, async ({ form }) => {
       calls.list.push({ tool: 'ask', args: { form } });
-      const answer = await server.server.elicitInput(JSON.parse(form));
+      const answer = await server.server.elicitInput(JSON.parse(form) as Parameters<typeof server.server.elicitInput>[0]);
       return { content: [{ type: 'text', text: `answered: ${JSON.stringify(answer)}` }] };
     });
   };

@@ -125,7 +125,7 @@ describe('failures and bad input', () => {
   });
 
   it('tells a client when a server cannot be started', async () => {
-    const { out, code } = await rawConnect(broker.dataDir, 'missing', [init(5)], 1);
+    const { out } = await rawConnect(broker.dataDir, 'missing', [init(5)], 1);
     expect(out[0]).toMatchObject({ id: 5, error: { message: expect.stringMatching(/could not be started \(spawn .*ENOENT\)/) } });
   });
 

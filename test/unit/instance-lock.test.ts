@@ -19,7 +19,7 @@ const message = (dir: string, pid: number) =>
   `Another Countersign broker is already running for ${dir} (pid ${pid}). Stop it first, or use --data-dir for a separate one.`;
 
 function readLock(dir: string): { pid: number; startedAt: string } {
-  return JSON.parse(fs.readFileSync(path.join(dir, 'broker.lock'), 'utf8'));
+  return JSON.parse(fs.readFileSync(path.join(dir, 'broker.lock'), 'utf8')) as { pid: number; startedAt: string };
 }
 
 function deadPid(): number {

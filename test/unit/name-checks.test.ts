@@ -1,7 +1,6 @@
 // Tool and server names: the spec's shape, UTS #39 look-alikes, and borrowed identities.
 import { describe, expect, it } from 'vitest';
 import { confusableFindings, identityFindings, nameShapeFindings, skeletonsOf } from '../../electron/broker/trust/name-checks.js';
-import type { ToolDefinition } from '../../shared/tool.js';
 
 const listing = (entries: Record<string, string[]>) =>
   new Map(Object.entries(entries).map(([s, names]) => [s, names.map((name) => ({ name, inputSchema: { type: 'object' } }))]));

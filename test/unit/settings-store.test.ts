@@ -22,7 +22,7 @@ afterEach(() => {
 });
 
 const open = (dataDir: string) => SettingsStore.open({ dataDir });
-const fileJson = (store: SettingsStore) => JSON.parse(fs.readFileSync(store.path, 'utf8'));
+const fileJson = (store: SettingsStore) => JSON.parse(fs.readFileSync(store.path, 'utf8')) as { servers: object; settings: object; [field: string]: unknown };
 const asideFiles = (dir: string) => fs.readdirSync(dir).filter((n) => n.startsWith('settings.json.corrupt-'));
 const DEFAULTS = { approvalTimeoutSeconds: 120, upstreamTimeoutSeconds: 300, theme: 'system' };
 

@@ -493,7 +493,7 @@ export class RelaySession implements GateSession {
       verdict = { forward: false, result: errorResult(`Countersign could not decide this call, so it was not run: ${(err as Error).message}`) };
     }
     if (abort.signal.aborted || this.closed) {
-      if (verdict.forward) verdict.onSettled({ status: 'cancelled' });
+      if (verdict.forward) void verdict.onSettled({ status: 'cancelled' }); // no answer waits on this entry
       return; // cancelled or closed while waiting: forward nothing
     }
     if (!verdict.forward) {
@@ -615,7 +615,7 @@ export class RelaySession implements GateSession {
       this.upPending.delete(inflight.upId);
       this.downInflight.delete(requestId);
       if (pending?.call) {
-        pending.call.onSettled({ status: 'cancelled' });
+        void pending.call.onSettled({ status: 'cancelled' }); // no answer waits on this entry
       }
       void this.sendUpstream({ ...message, params: { ...message.params, requestId: inflight.upId } });
     }
@@ -912,7 +912,7 @@ export class RelaySession implements GateSession {
     for (const inflight of this.downInflight.values()) inflight.abort?.abort(end);
     for (const pending of this.upPending.values()) {
       if (pending.call) {
-        pending.call.onSettled({ status: 'cancelled' });
+        void pending.call.onSettled({ status: 'cancelled' }); // no answer waits on this entry
       }
     }
     this.upPending.clear();

@@ -1,6 +1,6 @@
 // CountersignApi over the broker's HTTP binding: POST /api/rpc for methods, GET /api/events (SSE, read
 // with fetch because EventSource cannot send the Authorization header) for events.
-import type { ApiMethod, BrokerEvent, CountersignApi } from '../../../shared/api';
+import type { BrokerEvent, CountersignApi } from '../../../shared/api';
 import { ApiError } from './api-error';
 import type { ConnectionSource, ConnectionState } from './connection';
 import { createSseParser } from './sse';

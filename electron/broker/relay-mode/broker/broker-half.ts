@@ -4,7 +4,7 @@
 // a short lease (see LeaseGrant), which the broker revokes the moment anything they rest on changes.
 import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
-import type { AuditEntry, CallInput } from '../../../../shared/api.js';
+import type { AuditEntry } from '../../../../shared/api.js';
 import { serverRequestEntry } from '../../relay/protocol/server-requests.js';
 import type { ToolDefinition } from '../../../../shared/tool.js';
 import type { LimitsInForce } from '../../../../shared/enforced-limits.js';
@@ -290,11 +290,12 @@ export class BrokerHalf implements GateSession {
     const upstreamTimeoutMs = this.deps.upstreamTimeoutMs();
     if (!verdict.forward) return { forward: false, result: verdict.result, upstreamTimeoutMs };
     if (this.closed) {
-      // Logged as allowed and cancelled: the answer says so, and nothing runs.
-      verdict.onSettled({ status: 'cancelled' });
+      // Logged as allowed and cancelled: the answer says so, and nothing runs. (The audit write never rejects.)
+      void verdict.onSettled({ status: 'cancelled' });
       return { forward: false, result: errorResult('The session ended before this call could run. It was not run.'), upstreamTimeoutMs };
     }
-    this.forwarded.set(p.call, verdict.onSettled);
+    // Settled when `connect` reports how the call ended; its entry is written then (never rejects).
+    this.forwarded.set(p.call, (outcome) => void verdict.onSettled(outcome));
     let lease = verdict.lease && this.deps.leaseEpoch() === epoch ? { ...verdict.lease, ttlMs: LEASE_TTL_MS } : undefined;
     if (lease?.schema) {
       // Its validator's code goes to this `connect` once; later leases name it by key.
