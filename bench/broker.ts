@@ -72,10 +72,10 @@ export async function startBroker(servers: BenchServer[]): Promise<BenchBroker> 
     const c = spawn(NODE, [CLI, 'serve', '--data-dir', dataDir, '--port', '0', '--no-open'], { stdio: ['ignore', 'pipe', 'pipe'], env: ENV });
     child = c;
     process.once('exit', killNow);
-    c.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8192)));
+    c.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-8192)));
     const uiUrl = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`countersign serve did not start in 15 s: ${stderr}`)), 15_000);
-      createInterface({ input: c.stdout! }).on('line', (line) => {
+      createInterface({ input: c.stdout }).on('line', (line) => {
         const m = /^Countersign UI: (\S+)$/.exec(line);
         if (m?.[1]) {
           clearTimeout(timer);

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { NO_LIMITS, type LimitsProfile, type SandboxSupport } from '../shared/limits.js';
@@ -83,7 +84,7 @@ const BARE_RUNS = 200;
 async function runTrue(way: Way, dir: string): Promise<number> {
   const plan = planLaunch({ command: '/usr/bin/true', cwd: dir }, { limits: way.limits, support: way.support });
   const start = performance.now();
-  await new Promise<void>((resolve, reject) => execFile(plan.command, plan.args, { env: plan.env, cwd: plan.cwd }, (err) => (err ? reject(err) : resolve())));
+  await promisify(execFile)(plan.command, plan.args, { env: plan.env, cwd: plan.cwd });
   return performance.now() - start;
 }
 

@@ -131,7 +131,7 @@ test.describe('desktop app', () => {
       dialog.showMessageBox = (async (...args: unknown[]) => {
         g.consent.shown.push(args.at(-1) as { message?: string; detail?: string });
         return { response: g.consent.response, checkboxChecked: false };
-      }) as typeof dialog.showMessageBox;
+      });
     });
     const marker = join(scratch, 'ran');
     const shell = { command: '/bin/sh', args: ['-c', `touch ${marker}`] };

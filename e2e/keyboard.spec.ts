@@ -18,7 +18,7 @@ async function tabTo(page: Page, target: Locator, max = 80): Promise<void> {
     await page.keyboard.press('Tab');
     if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
   }
-  throw new Error(`Tab never reached ${target}`);
+  throw new Error(`Tab never reached ${target.toString()}`);
 }
 
 test('page load to an approved write on disk, by keyboard only', async ({ page }) => {

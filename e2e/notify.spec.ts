@@ -37,7 +37,7 @@ async function recordNotifications(context: BrowserContext): Promise<void> {
       closed = false;
       constructor(readonly title: string, readonly options: NotificationOptions = {}) {
         super();
-        window.__shown.push(this as never);
+        window.__shown.push(this);
       }
       close() {
         this.closed = true;

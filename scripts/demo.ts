@@ -140,7 +140,7 @@ async function main(): Promise<void> {
 
   step('The agent connects through `countersign connect fs`, as Claude Desktop or Cursor would');
   client = new Client({ name: 'countersign-demo-agent', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: NODE, args: [CLI, 'connect', 'fs', '--data-dir', dataDir], env: ENV as Record<string, string>, stderr: 'ignore' }));
+  await client.connect(new StdioClientTransport({ command: NODE, args: [CLI, 'connect', 'fs', '--data-dir', dataDir], env: ENV, stderr: 'ignore' }));
   const { tools } = await client.listTools();
   say(`  it sees ${tools.length} tools: ${tools.map((t) => t.name).join(', ')}`);
 

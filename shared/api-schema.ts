@@ -56,7 +56,8 @@ export const storedRuleSchema = z.object({
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameRule: Same<z.infer<typeof storedRuleSchema>, Omit<Rule, 'session'>> = true;
 const sameLimits: Same<z.infer<typeof limitsSchema>, LimitsProfile> = true;
-void sameRule, void sameLimits;
+void sameRule;
+void sameLimits;
 
 export const logQuerySchema = z.object({
   server: z.string().max(200).optional(),
@@ -158,7 +159,7 @@ function firstIssue(issues: z.ZodIssue[]): z.ZodIssue | undefined {
 /** Validates a call's arguments; returns an error sentence or the parsed tuple. */
 export function parseApiArgs(method: ApiMethod, args: unknown): { ok: true; args: unknown[] } | { ok: false; error: string } {
   const parsed = apiArgs[method].safeParse(args);
-  if (parsed.success) return { ok: true, args: parsed.data as unknown[] };
+  if (parsed.success) return { ok: true, args: parsed.data };
   const first = firstIssue(parsed.error.issues);
   const usage = USAGE[method] ? ` (${USAGE[method]})` : '';
   return { ok: false, error: `invalid arguments for ${method}: ${first ? `${first.path.join('.') || 'arguments'}: ${first.message}` : 'rejected'}${usage}` };

@@ -5,7 +5,6 @@ import { z } from 'zod';
 
 /** A server's name (the API's argument and a key of settings.json's servers). */
 export const serverNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a server name: letters, digits, . _ - (max 64)');
-const serverName = serverNameSchema;
 const stringMap = z.record(z.string().max(1000), z.string().max(100_000));
 
 const absolutePath = z.string().min(1).max(4096).regex(/^\/[^\0]*$/, 'an absolute path');

@@ -19,6 +19,7 @@ async function withoutCore(dataDir: string, project: string, err?: unknown): Pro
   const reach = err === undefined
     ? { kind: 'none' as const }
     : {
+        // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a thrown non-Error shows as String() writes it
         kind: 'failed' as const, why: (await explainCliError(err, dataDir)) ?? (err instanceof Error ? err.message : String(err)),
         lock: lockHolder(dataDir), closed: folderClosedText(dataDir) !== undefined,
       };

@@ -18,7 +18,7 @@ export function isDesktopMethod(name: unknown): name is DesktopMethod {
 
 export function parseDesktopArgs(method: DesktopMethod, args: unknown): { ok: true; args: unknown[] } | { ok: false; error: string } {
   const parsed = desktopArgs[method].safeParse(args);
-  if (parsed.success) return { ok: true, args: parsed.data as unknown[] };
+  if (parsed.success) return { ok: true, args: parsed.data };
   const first = parsed.error.issues[0];
   return { ok: false, error: `invalid arguments for ${method}: ${first ? `${first.path.join('.') || 'arguments'}: ${first.message}` : 'rejected'}` };
 }

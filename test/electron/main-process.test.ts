@@ -77,7 +77,7 @@ class MainProcess {
     await this.started;
     const id = ++this.#next;
     return new Promise<T>((resolve, reject) => {
-      this.#waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.#waiting.set(id, { resolve, reject });
       this.child.send({ id, cmd, args });
     });
   }

@@ -66,9 +66,9 @@ export async function startServe(
     env: { ...(opts.cleanEnv ? {} : process.env), COUNTERSIGN_HOME: '', ...env },
   });
   let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const rl = createInterface({ input: child.stdout! });
+    const rl = createInterface({ input: child.stdout });
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 15_000);
     rl.on('line', (line) => {
       const m = /^Countersign UI: (\S+)$/.exec(line);

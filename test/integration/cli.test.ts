@@ -136,7 +136,7 @@ describe('countersign CLI', () => {
     const follower = spawn(NODE, [CLI, 'log', '--follow', '--json', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       let out = '';
-      follower.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+      follower.stdout.on('data', (c: Buffer) => (out += c.toString()));
       await new Promise((r) => setTimeout(r, 500));
       const client = await connectClient(broker, 'everything', 'http');
       try {

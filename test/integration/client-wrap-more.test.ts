@@ -8,7 +8,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import type { ClientId, ClientView } from '../../shared/clients.js';
+import type { ClientView } from '../../shared/clients.js';
 import { parseJsonc } from '../../electron/broker/clients/json-format.js';
 import { makeDataDir } from '../helpers/broker-harness.js';
 import { makeClientHome, type ClientHome, type FixtureClient } from '../helpers/client-home.js';
@@ -17,7 +17,7 @@ import { CLI, NODE } from '../helpers/paths.js';
 const run = promisify(execFile);
 
 interface Case {
-  client: FixtureClient & ClientId;
+  client: FixtureClient;
   /** Entries wrapped, in file order (user file, then project files). */
   wraps: string[];
   refuses: Record<string, RegExp>;
@@ -133,7 +133,7 @@ function launchOf(value: Record<string, unknown>): string[] {
 /** Every entry of a client file, by name, whatever its container. */
 function entriesOf(file: string, text: string): Array<[string, Record<string, unknown>]> {
   const doc = (/\.ya?ml$/.test(file) ? parseYaml(text) : parseJsonc(text)) as Record<string, unknown>;
-  const servers = (doc.mcpServers ?? doc.extensions ?? doc.context_servers ?? (doc.mcp as { servers?: unknown } | undefined)?.servers ?? doc.mcp) as unknown;
+  const servers = (doc.mcpServers ?? doc.extensions ?? doc.context_servers ?? (doc.mcp as { servers?: unknown } | undefined)?.servers ?? doc.mcp);
   if (Array.isArray(servers)) return servers.map((s: Record<string, unknown>) => [s.name as string, s]);
   return Object.entries((servers ?? {}) as Record<string, Record<string, unknown>>);
 }

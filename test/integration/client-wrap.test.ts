@@ -4,7 +4,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../../shared/api.js';
-import type { ClientId } from '../../shared/clients.js';
 import { countersignCommand } from '../../electron/broker/core/cli-command.js';
 import { parseJsonc } from '../../electron/broker/clients/json-format.js';
 import { parse as parseToml } from 'smol-toml';
@@ -12,7 +11,7 @@ import { clientBroker, type ClientHome, type FixtureClient } from '../helpers/cl
 import { makeUnwritable } from '../helpers/unwritable.js';
 
 interface Case {
-  client: FixtureClient & ClientId;
+  client: FixtureClient;
   /** Entries wrap takes over, in file order (user file first). */
   wraps: string[];
   refuses: Record<string, RegExp>;
@@ -39,7 +38,7 @@ const CASES: Case[] = [
     refuses: { linear: /legacy SSE server/, api: /^\$\{API_BASE_URL:-https:\/\/api\.example\.com\} in url \(and 1 more\) is computed by Claude Code when it starts the server, which Countersign cannot repeat, so Countersign leaves this entry as it is/ },
     kept: ['"numStartups": 42', '"hasTrustDialogAccepted": true', '"userID": "fixture"'],
     // ${PGPASSWORD} as the env entry of that name passes through: Countersign's environment gives it.
-    stored: ['postgres', (h) => ({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-postgres', 'postgresql://localhost/app'], cwd: '/home/me/src/app', limits: { network: 'unrestricted', filesystem: 'host', passEnv: ['PGPASSWORD'] } })],
+    stored: ['postgres', () => ({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-postgres', 'postgresql://localhost/app'], cwd: '/home/me/src/app', limits: { network: 'unrestricted', filesystem: 'host', passEnv: ['PGPASSWORD'] } })],
     secrets: ['sntrys_fixtureSecret'],
     edit: ['"numStartups": 42', '"numStartups": 43'],
   },

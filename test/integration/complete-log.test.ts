@@ -90,7 +90,7 @@ describe('every call that reaches Countersign is in the log', () => {
       return {
         send: async (bytes) => {
           const res = await rawPost(broker, 'everything', typeof bytes === 'string' ? bytes : bytes, session);
-          return { status: res.status, answer: (res.json.find((m) => typeof m === 'object' && m !== null && 'id' in m) ?? {}) as Answer };
+          return { status: res.status, answer: (res.json.find((m) => typeof m === 'object' && m !== null && 'id' in m) ?? {}) };
         },
         close: async () => undefined,
       };
@@ -102,7 +102,7 @@ describe('every call that reaches Countersign is in the log', () => {
         const before = raw.lines.length;
         raw.write(Buffer.concat([typeof bytes === 'string' ? Buffer.from(bytes) : bytes, Buffer.from('\n')]));
         const answer = await raw.next((m) => 'id' in m, 60_000, before);
-        return { answer: answer as Answer };
+        return { answer };
       },
       close: () => raw.close(),
     };
@@ -184,7 +184,7 @@ describe('every call that reaches Countersign is in the log', () => {
       raw.write(`${waiting}\n`);
       const pending = await broker.waitForPending((c) => (c.arguments as { message?: string }).message === `${via} waits`);
       raw.write(`${again}\n`);
-      answer = (await raw.next((m) => m.id === 'busy' && 'error' in m)) as Answer;
+      answer = (await raw.next((m) => m.id === 'busy' && 'error' in m));
       await broker.api('decide', pending.id, { kind: 'deny' });
       decided = raw.next((m) => m.id === 'busy' && 'result' in m).finally(() => raw.close());
     }

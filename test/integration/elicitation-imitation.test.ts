@@ -59,7 +59,7 @@ describe('SDK 1.32 server and client, in process', () => {
   const define = (server: McpServer, calls: Calls) => {
     server.registerTool('ask', { description: 'Asks the user.', inputSchema: { form: z.string() }, annotations: { readOnlyHint: true } }, async ({ form }) => {
       calls.list.push({ tool: 'ask', args: { form } });
-      const answer = await server.server.elicitInput(JSON.parse(form));
+      const answer = await server.server.elicitInput(JSON.parse(form) as Parameters<typeof server.server.elicitInput>[0]);
       return { content: [{ type: 'text', text: `answered: ${JSON.stringify(answer)}` }] };
     });
   };
@@ -70,7 +70,7 @@ describe('SDK 1.32 server and client, in process', () => {
     client = await w.connect('forms', 'form-client', {
       capabilities: { elicitation: {} },
       setup: (c) => c.setRequestHandler(ElicitRequestSchema, async (req) => {
-        seen.push(req.params as { message: string });
+        seen.push(req.params);
         return { action: 'accept', content: fitting((req.params as { requestedSchema?: unknown }).requestedSchema) as never };
       }),
     });
@@ -109,7 +109,7 @@ describe('SDK 1.32 server and client, in process', () => {
 async function legacyClient(broker: TestBroker, via: Via, seen: Array<{ message: string }>): Promise<Client> {
   const client = new Client({ name: 'legacy-forms', version: '1.0.0' }, { capabilities: { elicitation: {} } });
   client.setRequestHandler(ElicitRequestSchema, async (req) => {
-    seen.push(req.params as { message: string });
+    seen.push(req.params);
     return { action: 'accept', content: fitting((req.params as { requestedSchema?: unknown }).requestedSchema) as never };
   });
   const transport = via === 'connect'

@@ -20,16 +20,16 @@ function rawConnect(dataDir: string, server: string, lines: string[], wantRespon
       child.kill();
       reject(new Error(`timed out; got ${JSON.stringify(out)}`));
     }, 20_000);
-    createInterface({ input: child.stdout! }).on('line', (l) => {
+    createInterface({ input: child.stdout }).on('line', (l) => {
       out.push(JSON.parse(l));
-      if (out.length >= wantResponses) child.stdin!.end();
+      if (out.length >= wantResponses) child.stdin.end();
     });
     child.on('exit', (code) => {
       clearTimeout(timer);
       resolve({ out, code });
     });
-    for (const l of lines) child.stdin!.write(l + '\n');
-    if (wantResponses === 0) child.stdin!.end();
+    for (const l of lines) child.stdin.write(l + '\n');
+    if (wantResponses === 0) child.stdin.end();
   });
 }
 
@@ -125,7 +125,7 @@ describe('failures and bad input', () => {
   });
 
   it('tells a client when a server cannot be started', async () => {
-    const { out, code } = await rawConnect(broker.dataDir, 'missing', [init(5)], 1);
+    const { out } = await rawConnect(broker.dataDir, 'missing', [init(5)], 1);
     expect(out[0]).toMatchObject({ id: 5, error: { message: expect.stringMatching(/could not be started \(spawn .*ENOENT\)/) } });
   });
 
@@ -218,7 +218,7 @@ describe('start-up problems', () => {
     try {
       const second = spawn(NODE, [CLI, 'serve', '--data-dir', dataDir, '--port', '0', '--no-open'], { stdio: ['ignore', 'pipe', 'pipe'] });
       let err = '';
-      second.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+      second.stderr.on('data', (c: Buffer) => (err += c.toString()));
       const code = await new Promise<number | null>((r) => second.on('exit', r));
       expect(code).toBe(2);
       expect(err).toMatch(/already running/);

@@ -21,7 +21,7 @@ async function formClient(broker: TestBroker, via: Via, answer: { current: Answe
   const client = new Client({ name: 'form-client', version: '1.0.0' }, { capabilities: { elicitation: {} } });
   client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
     asked.push(req.params.message);
-    return answer.current(req.params.message, extra.signal) as never;
+    return answer.current(req.params.message, extra.signal);
   });
   const transport = via === 'connect'
     ? new StdioClientTransport({ command: NODE, args: [CLI, 'connect', 'everything', '--data-dir', broker.dataDir], stderr: 'pipe' })

@@ -9,7 +9,7 @@ import { Broker } from '../../electron/broker/core/broker.js';
 import { detectSandbox } from '../../electron/broker/upstream/sandbox/detect.js';
 import { limitsText } from '../../electron/cli/server-limits.js';
 import { makeDataDir, removeDir } from '../helpers/broker-harness.js';
-import { CLI, FILESYSTEM_SERVER, NODE } from '../helpers/paths.js';
+import { FILESYSTEM_SERVER, NODE } from '../helpers/paths.js';
 import { grantCli, runCli } from '../helpers/cli-run.js';
 
 const cs = runCli;

@@ -122,7 +122,7 @@ describe.skipIf(process.platform !== 'linux')('network variables reach servers',
       const refused = await runCli(broker.dataDir, 'servers', 'limits', 'plain', '--network-env', '--yes');
       expect(refused.stdout).toContain('Now:  no network variables\nThen: no limits');
       expect(Object.values(await envOf('plain')).every((v) => v === null)).toBe(true);
-      const hash = (await broker.api<ServerView[]>('listServers')).find((s) => s.name === 'plain')!.launch!.hash;
+      const hash = (await broker.api<ServerView[]>('listServers')).find((s) => s.name === 'plain')!.launch.hash;
       const on = await runCli(broker.dataDir, 'servers', 'limits', 'plain', '--network-env', '--yes', '--hash', hash);
       expect(on.stdout).toContain('Now:  no network variables\nThen: no limits');
       expect((await envOf('plain')).HTTPS_PROXY).toBe(PROXY);

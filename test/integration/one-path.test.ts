@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuditEntry, ServerView } from '../../shared/api.js';
 import { makeDataDir, removeDir, startServe } from '../helpers/broker-harness.js';
 import { viewOf } from '../helpers/consent.js';
-import { CLI, MEMORY_SERVER, NODE } from '../helpers/paths.js';
+import { MEMORY_SERVER, NODE } from '../helpers/paths.js';
 import { grantCli, runCli } from '../helpers/cli-run.js';
 
 const cs = runCli;

@@ -29,7 +29,7 @@ function processesNaming(marker: string): number[] {
 /** What the agent does with its filesystem tool: edits settings.json directly (whole, as write_file does). */
 function editSettings(dataDir: string, change: (data: { servers: Record<string, unknown>; settings: Record<string, unknown> }) => void): void {
   const file = join(dataDir, 'settings.json');
-  const data = JSON.parse(readFileSync(file, 'utf8'));
+  const data = JSON.parse(readFileSync(file, 'utf8')) as Parameters<typeof change>[0];
   change(data);
   writeFileSync(`${file}.agent`, JSON.stringify(data), { mode: 0o600 });
   renameSync(`${file}.agent`, file);

@@ -1,7 +1,7 @@
 // Relay mode: `connect` relays the session itself to a server the broker started with `connect`'s data
 // socket as its stdio. Decisions, leases, the log and process lifetimes, through real processes.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:net';

@@ -21,9 +21,18 @@ afterEach(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The fields of settings.json, trust.json and the seal file that these hand edits touch. */
+interface HandEdited {
+  trusted?: Record<string, boolean>;
+  servers: { notes: { args?: string[]; launch?: unknown } };
+  rules: [{ tool: string }, ...Array<{ tool: string }>];
+  generation: number;
+  grants: { trust: Record<string, string | undefined>; launch: Record<string, string | undefined> };
+}
+
 /** An edit by hand, then the wait after which the broker has seen it (files are re-checked every 50 ms). */
-async function edit(file: string, change: (data: Record<string, any>) => void): Promise<void> {
-  const data = (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { version: 1, servers: {} }) as Record<string, any>;
+async function edit(file: string, change: (data: HandEdited) => void): Promise<void> {
+  const data = (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { version: 1, servers: {} }) as HandEdited;
   change(data);
   writeFileSync(file, JSON.stringify(data));
   await sleep(120);
@@ -85,12 +94,12 @@ describe('sealed grants: a hand edit does not trust, launch or allow', () => {
   it('a hand edit of a trusted server\'s command drops its trust: trust was given to the command shown', async () => {
     await world.serve('notes', (s, calls) => void recordingTool(s, calls, 'delete_all', { readOnlyHint: true }), { trusted: true });
     expect((await viewOf(world.call, 'notes')).trusted).toBe(true);
-    await edit(settingsFile(), (d) => d.servers.notes.args.push('--other'));
+    await edit(settingsFile(), (d) => d.servers.notes.args!.push('--other'));
     const view = await viewOf(world.call, 'notes');
     expect(view.trusted).toBe(false);
     expect(view.launch.approved).toBe(false);
     // Putting the old command back does not bring trust back either: it was withdrawn when seen.
-    await edit(settingsFile(), (d) => d.servers.notes.args.pop());
+    await edit(settingsFile(), (d) => d.servers.notes.args!.pop());
     expect((await viewOf(world.call, 'notes')).trusted).toBe(false);
   });
 
@@ -169,7 +178,7 @@ describe('sealed grants: a hand edit does not trust, launch or allow', () => {
     // A seal made up without the key.
     await edit(sealed, (d) => {
       d.generation += 1;
-      d.grants.trust.notes = (d.grants.launch.notes as string);
+      d.grants.trust.notes = d.grants.launch.notes;
     });
     expect((await viewOf(world.call, 'notes')).trusted).toBe(false);
     expect((await world.api.getStatus()).warnings.join('\n')).toMatch(/its seal does not match/);

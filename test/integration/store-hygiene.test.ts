@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Broker } from '../../electron/broker/core/broker.js';
 import { configure, makeDataDir, removeDir } from '../helpers/broker-harness.js';
 import { seenOf, viewOf } from '../helpers/consent.js';
-import { CLI, MEMORY_SERVER, NODE } from '../helpers/paths.js';
+import { MEMORY_SERVER, NODE } from '../helpers/paths.js';
 import { grantCli, runCli } from '../helpers/cli-run.js';
 import { recordingTool, startInProcess, type InProcess } from '../helpers/in-process.js';
 

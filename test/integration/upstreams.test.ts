@@ -64,6 +64,6 @@ describe('child processes', () => {
       await broker.stop();
       removeDir(dataDir);
     }
-    expect(await allGone([pids!.server, pids!.grandchild])).toBe(true);
+    expect(await allGone([pids.server, pids.grandchild])).toBe(true);
   });
 });

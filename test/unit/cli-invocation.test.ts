@@ -83,7 +83,7 @@ describe('in self-protection', () => {
       // The folder that holds it is no program.
       expect(findProtected({ path: path.join(root, 'pkg') }, { ...scope })).toEqual([]);
       // The same answer after the scope crossed a socket (a `connect` lease carries it as JSON).
-      expect(findProtected({ argv: ['node', './innocent.mjs'] }, JSON.parse(JSON.stringify(scope)))).toEqual(findProtected({ argv: ['node', './innocent.mjs'] }, { ...scope }));
+      expect(findProtected({ argv: ['node', './innocent.mjs'] }, JSON.parse(JSON.stringify(scope)) as typeof scope)).toEqual(findProtected({ argv: ['node', './innocent.mjs'] }, { ...scope }));
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

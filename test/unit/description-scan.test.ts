@@ -134,7 +134,6 @@ const selectors = (s: string) =>
 
 const desc = (text: string, otherServers: ScanContext['otherServers'] = []) => scanText(text, { otherServers, where: 'description' });
 const codes = (findings: Finding[]) => findings.map((f) => `${f.severity}:${f.code}`);
-const danger = (findings: Finding[]) => findings.filter((f) => f.severity === 'danger');
 
 describe('clean descriptions raise nothing', () => {
   it.each(FILESYSTEM.map((t) => [t.name, t] as const))('server-filesystem %s: no findings at all', (_name, tool) => {

@@ -20,7 +20,6 @@ const READ = def('read_file', { readOnlyHint: true, openWorldHint: false });
 const WRITE = def('write_file', { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
 const MKDIR = def('create_directory', { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
 const FETCH = def('fetch', { readOnlyHint: true, openWorldHint: true });
-const BARE = def('run');
 const NOW = Date.parse('2026-06-01T00:00:00Z');
 const SCOPE = scopeFor([], '/');
 const NO_SCHEMA_ISSUE = { violated: false, findings: [] };

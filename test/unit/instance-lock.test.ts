@@ -19,13 +19,13 @@ const message = (dir: string, pid: number) =>
   `Another Countersign broker is already running for ${dir} (pid ${pid}). Stop it first, or use --data-dir for a separate one.`;
 
 function readLock(dir: string): { pid: number; startedAt: string } {
-  return JSON.parse(fs.readFileSync(path.join(dir, 'broker.lock'), 'utf8'));
+  return JSON.parse(fs.readFileSync(path.join(dir, 'broker.lock'), 'utf8')) as { pid: number; startedAt: string };
 }
 
 function deadPid(): number {
   const child = spawnSync(process.execPath, ['-e', '']);
   expect(child.status).toBe(0);
-  return child.pid!;
+  return child.pid;
 }
 
 describe('acquireInstanceLock', () => {

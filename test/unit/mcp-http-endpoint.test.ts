@@ -49,7 +49,7 @@ function attachResponder(t: HttpSessionTransport, h: Pick<Harness, 'received' | 
       return;
     }
     if (!isRequest(message)) return;
-    const params = (message.params ?? {}) as Record<string, any>;
+    const params = (message.params ?? {}) as { protocolVersion?: unknown; name?: string; arguments?: unknown; _meta?: { progressToken?: string | number } };
     switch (message.method) {
       case 'initialize':
         return reply(message.id, {
@@ -75,7 +75,7 @@ function attachResponder(t: HttpSessionTransport, h: Pick<Harness, 'received' | 
         if (params.name === 'ask') {
           const id = nextId++;
           waiting.set(id, (response) => {
-            const text = (response as any).result?.content?.text ?? 'no answer';
+            const text = (response as { result?: { content?: { text?: string } } }).result?.content?.text ?? 'no answer';
             reply(message.id, { content: [{ type: 'text', text: `client said: ${text}` }] });
           });
           void t.send(
@@ -193,10 +193,10 @@ async function rawSession(h: Harness, extra: Record<string, unknown> = {}): Prom
 /** Incremental SSE reader for a streaming response: collects messages and comment lines. */
 function sseReader(res: Response) {
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  const messages: any[] = [];
+  const messages: Array<Record<string, unknown>> = [];
   const comments: string[] = [];
   let buffer = '';
-  const waitFor = async (count: number, timeoutMs = 5000): Promise<any[]> => {
+  const waitFor = async (count: number, timeoutMs = 5000): Promise<Array<Record<string, unknown>>> => {
     const deadline = Date.now() + timeoutMs;
     while (messages.length < count) {
       let timer: NodeJS.Timeout | undefined;
@@ -212,7 +212,7 @@ function sseReader(res: Response) {
         buffer = buffer.slice(end + 2);
         for (const line of block.split('\n')) {
           if (line.startsWith(':')) comments.push(line);
-          if (line.startsWith('data: ')) messages.push(JSON.parse(line.slice(6)));
+          if (line.startsWith('data: ')) messages.push(JSON.parse(line.slice(6)) as Record<string, unknown>);
         }
       }
     }
@@ -501,7 +501,7 @@ describe('McpHttpEndpoint over raw HTTP', () => {
     expect(queued[1]).toEqual({ jsonrpc: '2.0', id: 'srv-1', method: 'roots/list' });
     // Once open, the GET stream carries unrelated messages directly.
     await session.send({ jsonrpc: '2.0', method: 'notifications/later' });
-    expect((await stream.waitFor(3))[2].method).toBe('notifications/later');
+    expect((await stream.waitFor(3))[2]!.method).toBe('notifications/later');
     await stream.cancel();
   });
 
@@ -512,7 +512,7 @@ describe('McpHttpEndpoint over raw HTTP', () => {
     setTimeout(() => void h.sessions[0]!.send({ jsonrpc: '2.0', method: 'notifications/later' }), 200);
     const stream = sseReader(get);
     const [message] = await stream.waitFor(1);
-    expect(message.method).toBe('notifications/later');
+    expect(message!.method).toBe('notifications/later');
     expect(stream.comments.length).toBeGreaterThan(0);
     expect(stream.comments[0]).toBe(': keep-alive');
     await stream.cancel();
@@ -587,8 +587,8 @@ describe('McpHttpEndpoint over raw HTTP', () => {
     await session.send({ jsonrpc: '2.0', id: 'a', result: { done: 'a' } });
     await session.send({ jsonrpc: '2.0', id: 'b', result: { done: 'b' } });
 
-    const aEvents = (await a.text()).split('\n\n').filter(Boolean).map((e) => JSON.parse(e.split('data: ')[1]!));
-    const bEvents = (await b.text()).split('\n\n').filter(Boolean).map((e) => JSON.parse(e.split('data: ')[1]!));
+    const aEvents = (await a.text()).split('\n\n').filter(Boolean).map((e) => JSON.parse(e.split('data: ')[1]!) as unknown);
+    const bEvents = (await b.text()).split('\n\n').filter(Boolean).map((e) => JSON.parse(e.split('data: ')[1]!) as unknown);
     expect(aEvents).toEqual([
       { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok-a', progress: 1, total: 2 } },
       { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok-a', progress: 2, total: 2 } },

@@ -1,10 +1,9 @@
 // Tool and server names: the spec's shape, UTS #39 look-alikes, and borrowed identities.
 import { describe, expect, it } from 'vitest';
 import { confusableFindings, identityFindings, nameShapeFindings, skeletonsOf } from '../../electron/broker/trust/name-checks.js';
-import type { ToolDefinition } from '../../shared/tool.js';
 
 const listing = (entries: Record<string, string[]>) =>
-  new Map(Object.entries(entries).map(([s, names]) => [s, names.map((name) => ({ name, inputSchema: { type: 'object' } }) as ToolDefinition)]));
+  new Map(Object.entries(entries).map(([s, names]) => [s, names.map((name) => ({ name, inputSchema: { type: 'object' } }))]));
 
 describe('name shape', () => {
   it('accepts 1–128 of [A-Za-z0-9_.-] and explains anything else', () => {

@@ -102,14 +102,17 @@ async function listen(endpoint?: McpHttpEndpoint): Promise<void> {
   port = (server.address() as AddressInfo).port;
 }
 
+/** The answer's JSON, with the fields these tests read. */
+type RawBody = { ok: boolean; status: unknown; value: unknown; error: { code: number; message: string } };
+
 /** node:http lets the test set Host, which fetch does not. */
-function raw(headers: Record<string, string>, body: string | Buffer = '{}'): Promise<{ status: number; headers: IncomingHttpHeaders; body: any }> {
+function raw(headers: Record<string, string>, body: string | Buffer = '{}'): Promise<{ status: number; headers: IncomingHttpHeaders; body: RawBody }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined }));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as RawBody }));
     });
     req.on('error', reject);
     req.end(body);
@@ -150,7 +153,7 @@ describe('guardRequest over HTTP', () => {
             void transport.send({
               jsonrpc: '2.0',
               id: message.id,
-              result: { protocolVersion: (message.params as any).protocolVersion, capabilities: {}, serverInfo: { name: 's', version: '1' } },
+              result: { protocolVersion: (message.params as { protocolVersion?: unknown }).protocolVersion, capabilities: {}, serverInfo: { name: 's', version: '1' } },
             });
           }
         };

@@ -10,7 +10,7 @@ import type { DecisionResult } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import { NODE, ROOT } from '../helpers/paths.js';
 
-const tool = (inputSchema: unknown): ToolDefinition => ({ name: 't', inputSchema } as ToolDefinition);
+const tool = (inputSchema: unknown): ToolDefinition => ({ name: 't', inputSchema });
 const strict = tool({
   type: 'object',
   properties: { path: { type: 'string' }, count: { type: 'integer' } },
@@ -147,7 +147,7 @@ describe("connect's check of leased calls (exported validators)", () => {
     for (const broken of [{ type: 'objekt' }, { $ref: '#/nowhere' }, 'not an object', { properties: { a: { minimum: 'x' } } }]) {
       expect(await leaseSchema(tool(broken))).toBeUndefined();
     }
-    expect(await leaseSchema({ name: 't' } as ToolDefinition)).toBeNull();
+    expect(await leaseSchema({ name: 't' })).toBeNull();
   });
 
   it('refuses code it cannot use, and passes nothing it has no validator for', () => {

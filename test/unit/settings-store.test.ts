@@ -22,7 +22,7 @@ afterEach(() => {
 });
 
 const open = (dataDir: string) => SettingsStore.open({ dataDir });
-const fileJson = (store: SettingsStore) => JSON.parse(fs.readFileSync(store.path, 'utf8'));
+const fileJson = (store: SettingsStore) => JSON.parse(fs.readFileSync(store.path, 'utf8')) as { servers: object; settings: object; [field: string]: unknown };
 const asideFiles = (dir: string) => fs.readdirSync(dir).filter((n) => n.startsWith('settings.json.corrupt-'));
 const DEFAULTS = { approvalTimeoutSeconds: 120, upstreamTimeoutSeconds: 300, theme: 'system' };
 
@@ -154,7 +154,7 @@ describe('SettingsStore basics', () => {
     expect(again.store.listRules()).toEqual([scoped, exact]);
     expect(same.id).not.toBe(scoped.id);
     const edited = again.store.updateRule(scoped.id, { expiresAt: undefined, coversExfiltration: true });
-    expect(edited).toEqual({ ...scoped, expiresAt: undefined, coversExfiltration: true } as typeof edited);
+    expect(edited).toEqual({ ...scoped, expiresAt: undefined, coversExfiltration: true });
     expect(open(dir).store.listRules()[0]).not.toHaveProperty('expiresAt');
   });
 

@@ -119,7 +119,7 @@ export class AuditBatch {
       try {
         writing = this.writer.write(entries);
       } catch (error) {
-        writing = Promise.reject(error as Error);
+        writing = Promise.reject(error);
       }
       return writing
         .catch(() => 0) // whatever broke, these answers must not claim a written entry

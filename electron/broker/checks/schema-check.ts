@@ -8,6 +8,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { canonicalJson } from '../../../shared/canonical-json.js';
 import type { DecisionResult } from '../../../shared/decision.js';
 import type { Finding } from '../../../shared/findings.js';
+import { jsonText } from '../../../shared/json-text.js';
 import { bySeverity, reason, type ReasonContext } from '../../../shared/reasons.js';
 import { escapeControl } from '../../../shared/escape.js';
 import type { ToolDefinition } from '../../../shared/tool.js';
@@ -191,7 +192,7 @@ function undeclared(schema: unknown, args: unknown, alreadySaid: string): Findin
 
 function safeJson(v: unknown): string {
   try {
-    return JSON.stringify(v) ?? String(v);
+    return jsonText(v);
   } catch {
     return '(not JSON)';
   }

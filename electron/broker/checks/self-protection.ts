@@ -165,7 +165,7 @@ function prepare(scope: ProtectScope): Prepared {
   ready = { native, realBases: scope.bases, baseHits: scope.bases.map(() => new Set<number>()), byIno };
   if (native) {
     const walker = new Walker(scope, ready);
-    ready.realBases = scope.bases.map((base, i) => walker.real(base, ready!.baseHits[i]!));
+    ready.realBases = scope.bases.map((base, i) => walker.real(base, ready.baseHits[i]!));
   }
   prepared.set(scope, ready);
   return ready;

@@ -3,7 +3,7 @@
 // person made read-only is reported with how to allow the write.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { formatKindOf, type ClientDef, type ConfigLocation, type Where } from './catalogue.js';
+import { formatKindOf, type ConfigLocation, type Where } from './catalogue.js';
 import type { ConfigDoc, ConfigFormat, RawEntry } from './config-format.js';
 import { interpretEntry, type Interpreted } from './entry.js';
 import { readOnlyReason } from './file-access.js';

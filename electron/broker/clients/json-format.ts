@@ -80,7 +80,7 @@ export const jsonFormat: ConfigFormat = {
       const node = findNodeAtLocation(root, c.path);
       if (c.kind === 'list') {
         for (const [i, item] of (node?.children ?? []).entries()) {
-          const name = item.type === 'object' ? findNodeAtLocation(item, ['name'])?.value : undefined;
+          const name = item.type === 'object' ? (findNodeAtLocation(item, ['name'])?.value as unknown) : undefined;
           if (typeof name === 'string') entries.push({ key: [...c.path, i], name, value: getNodeValue(item), span: spanOf(item) });
         }
         continue;

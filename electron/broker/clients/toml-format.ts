@@ -11,7 +11,7 @@ import { scanToml, tomlKey, tomlValue, type TomlHeader, type TomlItem, type Toml
 
 function parseToml(text: string): Record<string, unknown> {
   try {
-    return parse(text) as Record<string, unknown>;
+    return parse(text);
   } catch (err) {
     if (err instanceof TomlError) throw new FormatError(`line ${err.line}, column ${err.column}: ${err.message.split('\n')[0]}`);
     throw new FormatError((err as Error).message);

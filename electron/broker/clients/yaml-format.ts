@@ -77,7 +77,7 @@ function columnOf(text: string): number {
 function setIn(value: unknown, key: EntryKey, next: unknown): unknown {
   if (!key.length) return next;
   const [head, ...rest] = key;
-  const copy = (Array.isArray(value) ? [...value] : { ...(value as Record<string, unknown>) }) as Record<string | number, unknown>;
+  const copy = (Array.isArray(value) ? [...(value as unknown[])] : { ...(value as Record<string, unknown>) }) as Record<string | number, unknown>;
   copy[head as string] = setIn(copy[head as string], rest, next);
   return copy;
 }
@@ -123,7 +123,7 @@ export const yamlFormat: ConfigFormat = {
       throw new FormatError('the edit changed more than the entry');
     }
     const node = whole.getIn(entry.key, true);
-    return isNode(node) ? node.toJS(whole) : node;
+    return isNode(node) ? (node.toJS(whole) as unknown) : node;
   },
 
   editEntry(doc, entry, change, dialect) {

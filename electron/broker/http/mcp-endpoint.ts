@@ -124,7 +124,7 @@ export class McpHttpEndpoint {
     await Promise.all([...this.sessions.values()].map((session) => session.close()));
     this.sessions.clear();
     const pools = await Promise.all([...this.pools.values()]);
-    await Promise.all(pools.map((p) => (typeof p === 'string' ? undefined : p.close())));
+    await Promise.all(pools.map((p) => (typeof p === 'string' ? Promise.resolve() : p.close())));
     this.pools.clear();
   }
 

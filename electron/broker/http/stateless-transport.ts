@@ -116,7 +116,7 @@ export class StatelessHttpTransport implements MessageTransport {
   /** What names the request by our id (a cancellation, a subscription's stamp) names it by the client's. */
   private restoreIds(message: JsonRpcMessage, ours: string, original: JsonRpcId): JsonRpcMessage {
     const params = (message as { params?: Record<string, unknown> }).params;
-    if (message.method === 'notifications/cancelled' && params) return { ...message, params: { ...params, requestId: original } } as JsonRpcMessage;
+    if (message.method === 'notifications/cancelled' && params) return { ...message, params: { ...params, requestId: original } };
     return subscriptionIdOf(message) === ours ? withSubscriptionId(message, original) : message;
   }
 

@@ -132,6 +132,7 @@ function optionalClient(value: unknown): string | undefined {
 
 function optionalAgent(value: unknown): AgentProcess | undefined {
   if (value === undefined) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- it misreads this cast from `unknown` (tsc needs it)
   const a = value as Partial<AgentProcess> | null;
   if (!a || typeof a !== 'object' || !Number.isInteger(a.pid) || (a.pid as number) <= 1 || typeof a.start !== 'string' || a.start.length > 64) {
     throw new Error('handshake has a bad agent process');

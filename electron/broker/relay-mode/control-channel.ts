@@ -35,7 +35,7 @@ export class ControlChannel {
     if (this.closed) return Promise.reject(new Error('the Countersign control connection is closed'));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.waiting.set(id, { resolve, reject });
       if (timeoutMs !== undefined) {
         setTimeout(() => {
           if (!this.waiting.delete(id)) return;
@@ -79,7 +79,7 @@ export class ControlChannel {
     }
     if (!('method' in message) || typeof message.method !== 'string') return;
     const handler = this.handlers.get(message.method);
-    const params = (message.params ?? {}) as Record<string, unknown>;
+    const params = message.params ?? {};
     if (!isRequest(message)) {
       try {
         handler?.(params);

@@ -64,7 +64,7 @@ function attemptsOf(v: unknown, where: string): NonNullable<CallOutcomeWire['att
     if (!(typeof a.durationMs === 'number' && a.durationMs >= 0)) fail(where, 'has an attempt with a bad durationMs');
     if (a.detail !== undefined && !isShort(a.detail, 20_000)) fail(where, 'has an attempt with a bad detail');
     const status = a.status as CallAttempt['status'];
-    return a.detail === undefined ? { status, durationMs: a.durationMs } : { status, durationMs: a.durationMs, detail: a.detail as string };
+    return a.detail === undefined ? { status, durationMs: a.durationMs } : { status, durationMs: a.durationMs, detail: a.detail };
   });
 }
 
@@ -112,7 +112,7 @@ export function reportItems(p: Record<string, unknown>): Report[] {
     if (!Array.isArray(reasons) || reasons.length > 64 || !reasons.every((r) => isShort(r, 128))) fail(where, 'has bad reasons');
     out[i] = {
       kind: 'leased',
-      call: { call: c.call, time: c.time, tool: c.tool, arguments: c.arguments, decidedBy: c.decidedBy as LeasedCall['decidedBy'], reasons: reasons as string[] },
+      call: { call: c.call, time: c.time, tool: c.tool, arguments: c.arguments, decidedBy: c.decidedBy as LeasedCall['decidedBy'], reasons: reasons },
     };
   }
   return out;

@@ -55,7 +55,7 @@ export async function decideAndForward(host: DecisionHost, request: JsonRpcReque
     verdict = { forward: false, result: errorResult(`Countersign could not decide this call, so it was not run: ${(err as Error).message}`) };
   }
   if (abort.signal.aborted || host.isClosed()) {
-    if (verdict.forward) verdict.onSettled({ status: 'cancelled' });
+    if (verdict.forward) void verdict.onSettled({ status: 'cancelled' }); // no answer waits on this entry
     return; // cancelled or closed while waiting: forward nothing
   }
   if (!verdict.forward) {

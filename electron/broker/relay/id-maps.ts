@@ -85,7 +85,7 @@ export class IdMaps {
     const pending = this.up.get(inflight.upId);
     this.up.delete(inflight.upId);
     this.down.delete(requestId);
-    pending?.call?.onSettled({ status: 'cancelled' });
+    void pending?.call?.onSettled({ status: 'cancelled' }); // its entry only resolves; no answer waits on it
     return inflight.upId;
   }
 

@@ -10,7 +10,7 @@ import {
 import type { ToolDefinition } from '../../../shared/tool.js';
 import type { ExitInfo } from '../upstream/stdio-upstream.js';
 import type { WaitEnd } from '../calls/client-patience.js';
-import type { CallOutcome, GateSession, GateVerdict, ToolCallContext } from '../calls/gate-contract.js';
+import type { CallOutcome, GateSession } from '../calls/gate-contract.js';
 import { ToolCatalog } from '../calls/tool-catalog.js';
 import { SessionEra } from './protocol/session-era.js';
 import { subscriptionIdOf, withSubscriptionId } from './protocol/subscriptions.js';
@@ -19,7 +19,7 @@ import { formElicitation } from './protocol/elicitation-guard.js';
 import type { MessageTransport } from '../wire/transport.js';
 import { countToolCall } from '../core/tier-up.js';
 import { tooDeepIn } from '../checks/argument-depth.js';
-import { callOf, type RefusedCall } from './protocol/refused-calls.js';
+import { callOf } from './protocol/refused-calls.js';
 import { IdMaps, ServerRequestIds, type ForwardedCall } from './id-maps.js';
 import { CallDeadlines } from './call-deadlines.js';
 import { BytePass } from './byte-pass.js';
@@ -433,7 +433,7 @@ export class RelaySession implements GateSession {
     this.deadlines.stop();
     const end: WaitEnd = this.clientGone ? { by: 'client', reason: 'the client closed its session' } : { by: 'session', why };
     for (const inflight of this.ids.down.values()) inflight.abort?.abort(end);
-    for (const pending of this.ids.up.values()) pending.call?.onSettled({ status: 'cancelled' });
+    for (const pending of this.ids.up.values()) void pending.call?.onSettled({ status: 'cancelled' }); // no answer waits on these
     this.ids.up.clear();
     this.ids.down.clear();
     this.toServer.gone();

@@ -63,7 +63,7 @@ export class ServerForms {
     if (!forms.length) return host.answerLogged(call, outcome, out, downId);
     const marked = { ...(requests as Record<string, unknown>) };
     for (const [key, r] of forms) marked[key] = { ...r, params: markedParams(host.serverName, r.params ?? {}) };
-    const answer: JsonRpcMessage = { ...out, result: { ...result, inputRequests: marked } } as JsonRpcMessage;
+    const answer: JsonRpcMessage = { ...out, result: { ...result, inputRequests: marked } };
     const imitating = forms.flatMap(([key, r]) => {
       const why = imitation(r.params);
       return why ? [{ key, params: r.params ?? {}, why }] : [];

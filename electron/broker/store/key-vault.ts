@@ -59,7 +59,6 @@ const toState = (s: Stored): VaultState => ({ key: Buffer.from(s.key, 'base64'),
 export class FileVault implements KeyVault {
   readonly keyFile: string;
   readonly where: string;
-  #cache?: Stored;
 
   constructor(private readonly dataDir: string, keyDir: string, private readonly warn: (text: string) => void) {
     this.keyFile = path.join(keyDir, `${vaultId(dataDir)}.key.json`);
@@ -87,9 +86,7 @@ export class FileVault implements KeyVault {
       return made;
     }
     try {
-      const value = parse(text);
-      this.#cache = value;
-      return value;
+      return parse(text);
     } catch (error) {
       const moved = moveAside(this.keyFile);
       this.warn(`The seal key ${this.keyFile} could not be read (${(error as Error).message.split('\n')[0]}); it was moved to ${moved ?? '(gone)'}. A new key was made: every trust, launch consent and rule waits for your confirmation in Countersign.`);
@@ -102,7 +99,6 @@ export class FileVault implements KeyVault {
   #write(value: Stored): void {
     fs.mkdirSync(path.dirname(this.keyFile), { recursive: true, mode: 0o700 });
     writeFileAtomicSync(this.keyFile, JSON.stringify(value) + '\n', 0o600);
-    this.#cache = value;
   }
 }
 

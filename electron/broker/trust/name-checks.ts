@@ -96,7 +96,7 @@ const WELL_KNOWN: Record<string, string> = {
 const launchText = (config: ServerConfig | undefined): string => {
   if (!config) return '';
   const c = config as { command?: unknown; args?: unknown; url?: unknown };
-  return [c.command, ...(Array.isArray(c.args) ? c.args : []), c.url].filter((x) => typeof x === 'string').join(' ');
+  return [c.command, ...(Array.isArray(c.args) ? (c.args as unknown[]) : []), c.url].filter((x) => typeof x === 'string').join(' ');
 };
 // A package path on disk (node_modules/@scope/name/…) or a registry spec names the same package.
 const launchedFrom = (config: ServerConfig | undefined, pkg: string) => {

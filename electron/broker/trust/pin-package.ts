@@ -30,7 +30,7 @@ export async function pinPackage(config: ServerConfig, resolver: VersionResolver
   }
   if (launch.kind === 'npx') {
     const installed = await installedForPin(out.config ?? config, config, ctx);
-    if (installed) Object.assign(out.package!, { contentHash: installed.contentHash, installedAt: installed.dir });
+    if (installed) Object.assign(out.package, { contentHash: installed.contentHash, installedAt: installed.dir });
   }
   return out;
 }

@@ -103,7 +103,7 @@ function readDecoded(bytes: Uint8Array, text: string | undefined, client: boolea
   if (client) {
     const repeated = repeatedEnvelopeKey(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     if (repeated !== undefined) {
-      const id = typeof value === 'object' && value !== null && 'id' in value ? usableId((value as { id: unknown }).id) : null;
+      const id = typeof value === 'object' && value !== null && 'id' in value ? usableId(value.id) : null;
       return { ok: false, code: ErrorCode.InvalidRequest, reason: `the key ${JSON.stringify(repeated.slice(0, 100))} appears twice in the message's envelope, which parsers read differently`, id, head };
     }
   }
@@ -126,7 +126,7 @@ export function guardValue(value: unknown, head: string): GuardedLine {
     return { ok: false, code: ErrorCode.InvalidRequest, reason: BATCH_REFUSAL, id: null, read: { value }, head };
   }
   const checked = checkEnvelope(value);
-  const id = typeof value === 'object' && value !== null && 'id' in value ? usableId((value as { id: unknown }).id) : null;
+  const id = typeof value === 'object' && value !== null && 'id' in value ? usableId(value.id) : null;
   if (!checked.ok) return { ok: false, code: ErrorCode.InvalidRequest, reason: checked.reason, id, read: { value }, head };
   return checked;
 }

@@ -73,7 +73,7 @@ export class LineTransport implements MessageTransport {
     try {
       line = JSON.stringify(message) + '\n';
     } catch (err) {
-      return Promise.reject(err as Error);
+      return Promise.reject(err);
     }
     // Not async: this runs for every message both ways, and a drained write needs no promise.
     if (out.write(line)) return DONE;

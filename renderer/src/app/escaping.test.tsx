@@ -26,7 +26,7 @@ describe('hostile server text', () => {
     api.servers = [makeServer({
       name: 'evil',
       tools: [{
-        definition: { name: 'tool', description: `Reads notes.\u202Eevil\u202C ${HOSTILE}`, annotations: { readOnlyHint: 'yes' as never } },
+        definition: { name: 'tool', description: `Reads notes.\u202Eevil\u202C ${HOSTILE}`, annotations: { readOnlyHint: 'yes' } },
         hints: CAUTIOUS_HINTS,
         state: 'approved',
         findings: [],

@@ -1,6 +1,7 @@
 // The arguments as a tree: every key and value, objects and arrays open by default and foldable.
 // Values that look like credentials carry a "possible secret" flag.
 import { useState } from 'react';
+import { jsonText } from '../../../shared/json-text';
 import { secretReason } from '../../../shared/secrets';
 import { Icon } from '../ui/Icon';
 import { VisibleText } from '../ui/VisibleText';
@@ -10,7 +11,7 @@ function Leaf({ value }: { value: unknown }) {
   if (typeof value === 'string') return <StringValue value={value} />;
   if (value === null) return <span className="jv jv-null">null</span>;
   if (typeof value === 'number' || typeof value === 'boolean') return <span className={`jv jv-${typeof value}`}>{String(value)}</span>;
-  return <span className="jv">{JSON.stringify(value) ?? String(value)}</span>;
+  return <span className="jv">{jsonText(value)}</span>;
 }
 
 function Node({ name, value, secretKey, rootLabel }: { name?: string | number; value: unknown; secretKey?: string; rootLabel?: string }) {
@@ -33,7 +34,7 @@ function Node({ name, value, secretKey, rootLabel }: { name?: string | number; v
       </li>
     );
   }
-  const entries: Array<[string | number, unknown]> = isArr ? (value as unknown[]).map((v, i) => [i, v]) : Object.entries(value as object);
+  const entries: Array<[string | number, unknown]> = isArr ? (value as unknown[]).map((v, i) => [i, v]) : Object.entries(value);
   const n = entries.length;
   const summary = isArr ? `array · ${n} ${n === 1 ? 'item' : 'items'}` : `object · ${n} ${n === 1 ? 'key' : 'keys'}`;
   return (

@@ -1,6 +1,6 @@
 // CountersignApi over the broker's HTTP binding: POST /api/rpc for methods, GET /api/events (SSE, read
 // with fetch because EventSource cannot send the Authorization header) for events.
-import type { ApiMethod, BrokerEvent, CountersignApi } from '../../../shared/api';
+import type { BrokerEvent, CountersignApi } from '../../../shared/api';
 import { ApiError } from './api-error';
 import type { ConnectionSource, ConnectionState } from './connection';
 import { createSseParser } from './sse';
@@ -119,11 +119,11 @@ export function createHttpBridge(opts: HttpBridgeOptions): HttpBridge {
 
   // Every request method has the same shape, so one trap serves them all, including methods the broker
   // gains later. `then` must stay undefined or `await api` would treat the API as a promise.
-  const api = new Proxy({ subscribe } as Partial<CountersignApi>, {
+  const api = new Proxy({ subscribe }, {
     get(target, prop) {
       if (prop === 'subscribe') return target.subscribe;
       if (typeof prop !== 'string' || prop === 'then' || prop === 'toJSON') return undefined;
-      return (...args: unknown[]) => rpc(prop as ApiMethod, args);
+      return (...args: unknown[]) => rpc(prop, args);
     },
   }) as CountersignApi;
 

@@ -42,13 +42,13 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 function firstString(obj: Record<string, unknown>, keys: string[]): [string, string] | undefined {
-  for (const k of keys) if (typeof obj[k] === 'string') return [k, obj[k] as string];
+  for (const k of keys) if (typeof obj[k] === 'string') return [k, obj[k]];
   return undefined;
 }
 
 function pairOf(obj: Record<string, unknown>): EditPair | undefined {
   for (const [a, b] of PAIRS) {
-    if (typeof obj[a] === 'string' && typeof obj[b] === 'string') return { oldText: obj[a] as string, newText: obj[b] as string };
+    if (typeof obj[a] === 'string' && typeof obj[b] === 'string') return { oldText: obj[a], newText: obj[b] };
   }
   return undefined;
 }
@@ -56,7 +56,7 @@ function pairOf(obj: Record<string, unknown>): EditPair | undefined {
 export function detectPreview(args: unknown, tool = ''): PreviewPlan {
   if (!isObject(args)) return { kind: 'none' };
   for (const [a, b] of MOVE_KEYS) {
-    if (typeof args[a] === 'string' && typeof args[b] === 'string') return { kind: 'move', source: args[a] as string, destination: args[b] as string };
+    if (typeof args[a] === 'string' && typeof args[b] === 'string') return { kind: 'move', source: args[a], destination: args[b] };
   }
   const path = firstString(args, PATH_KEYS);
   if (path && DELETE_NAME.test(tool)) return { kind: 'delete', path: path[1] };

@@ -79,7 +79,8 @@ function useTight(): [RefObject<HTMLDivElement | null>, boolean] {
     observer.observe(row);
     return () => observer.disconnect();
   }, []);
-  // Every render: the clock's words change as it ticks.
+  // Every render: the clock's words change as it ticks. (Setting the same boolean does not render again.)
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   useLayoutEffect(() => {
     const row = ref.current;
     if (!row || row.clientWidth === 0) return;

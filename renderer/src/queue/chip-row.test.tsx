@@ -13,7 +13,7 @@ beforeEach(() => {
   // Each chip is as wide as its text (7 px a character, 20 px of padding); the row is `rowWidth` wide.
   vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
     const width = this.classList.contains('chip') ? (this.textContent ?? '').length * PX_PER_CHAR + 20 : 0;
-    return { left: 0, top: 0, right: width, bottom: 20, width, height: 20, x: 0, y: 0, toJSON: () => ({}) } as DOMRect;
+    return { left: 0, top: 0, right: width, bottom: 20, width, height: 20, x: 0, y: 0, toJSON: () => ({}) };
   });
   vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockImplementation(function (this: HTMLElement) {
     return this.classList.contains('chip-row') ? rowWidth : 0;

@@ -156,7 +156,7 @@ describe('queue', () => {
     await renderApp(api);
     const user = userEvent.setup();
     const enabled = (name: RegExp) => waitFor(() => {
-      const b = screen.getByRole('button', { name }) as HTMLButtonElement;
+      const b = screen.getByRole<HTMLButtonElement>('button', { name });
       expect(b.disabled).toBe(false);
       return b;
     });
@@ -186,7 +186,7 @@ describe('queue', () => {
     const user = userEvent.setup();
     const maker = () => screen.getByRole('group', { name: 'Allow with a rule' });
     await user.click(screen.getByRole('button', { name: 'Allow with a rule…' }));
-    const scope = within(maker()).getByLabelText('Calls with') as HTMLSelectElement;
+    const scope = within(maker()).getByLabelText<HTMLSelectElement>('Calls with');
     expect([...scope.options].map((o) => o.text)).toEqual([
       'files under /home/ann/proj/src', 'files under /home/ann/proj', 'files under /home/ann', 'only /home/ann/proj/src/a.ts', 'exactly these arguments', 'any arguments',
     ]);

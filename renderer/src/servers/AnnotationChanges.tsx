@@ -1,10 +1,11 @@
 // Annotation fields that changed: raw values as sent, the effective value after cautious defaults,
 // and whether the change asks for more caution or less.
 import type { AnnotationRow } from '../../../shared/definition-diff';
+import { jsonText } from '../../../shared/json-text';
 import { VisibleText } from '../ui/VisibleText';
 
 function raw(v: unknown): string {
-  return v === undefined ? 'missing' : JSON.stringify(v) ?? String(v);
+  return v === undefined ? 'missing' : jsonText(v);
 }
 
 const DIRECTION = {

@@ -2,6 +2,7 @@
 // shared model as the queue (hintStanding): a missing hint takes its cautious default, and an
 // untrusted server's claim counts only where it adds caution. Nothing looks safer than it is.
 import { hintStanding, type HintName } from '../../../shared/call-warnings';
+import { jsonText } from '../../../shared/json-text';
 import type { EffectiveHints, ToolDefinition } from '../../../shared/tool';
 import { VisibleText } from '../ui/VisibleText';
 
@@ -35,7 +36,7 @@ export function HintsTable({ definition, hints, trusted }: { definition: ToolDef
             <tr key={h.key} className={standing.basis === 'claim' ? '' : 'hint-default'}>
               <th scope="row"><code>{h.key}</code> <span className="muted small">{h.label}</span></th>
               <td>
-                {supplied ? <code>{String(raw)}</code> : raw === undefined ? <em>missing</em> : <><em>not a boolean:</em> <code><VisibleText text={JSON.stringify(raw) ?? String(raw)} /></code></>}
+                {supplied ? <code>{String(raw)}</code> : raw === undefined ? <em>missing</em> : <><em>not a boolean:</em> <code><VisibleText text={jsonText(raw)} /></code></>}
               </td>
               <td>
                 {standing.basis !== 'claim' && <span className="muted">→ treated as </span>}

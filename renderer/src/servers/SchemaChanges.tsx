@@ -1,9 +1,10 @@
 // Differences between two JSON values, path by path (input/output schemas, unknown annotations).
 import type { PathChange } from '../../../shared/definition-diff';
+import { jsonText } from '../../../shared/json-text';
 import { VisibleText } from '../ui/VisibleText';
 
 function show(v: unknown): string {
-  return v === undefined ? '' : JSON.stringify(v, null, 1) ?? String(v);
+  return v === undefined ? '' : jsonText(v, 1);
 }
 
 export function SchemaChanges({ title, changes }: { title: string; changes: PathChange[] }) {

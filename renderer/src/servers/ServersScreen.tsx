@@ -13,7 +13,7 @@ import { UnsealedGrants } from './UnsealedGrants';
 
 export function ServersScreen() {
   const servers = useApp((s) => s.servers);
-  const [selected, setSelected] = useState<string | 'add' | undefined>(undefined);
+  const [selected, setSelected] = useState<string | undefined>(undefined); // a server's name, or 'add' for the form
   if (!servers) return <p className="pad muted" role="status">Loading servers…</p>;
   if (servers.length === 0) {
     return (

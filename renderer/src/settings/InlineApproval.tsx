@@ -1,6 +1,6 @@
 // Approval inside the client: per client, off by default. Turning it on is the person's choice (the
 // desktop app confirms it in a native dialog); the broker keeps it until it stops.
-import { useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import type { InlineApprovalClient } from '../../../shared/api';
 import { useActions, useApi, useApp } from '../store/context';
 import { VisibleText } from '../ui/VisibleText';
@@ -11,8 +11,9 @@ export function InlineApproval() {
   const id = useId();
   const settingsVersion = useApp((s) => s.settings);
   const [clients, setClients] = useState<InlineApprovalClient[] | undefined>();
-  const load = async () => setClients(await run('listInlineApproval', () => api.listInlineApproval()));
-  useEffect(() => void load(), [api, settingsVersion]);
+  // `run` reports a failure itself and never rejects.
+  const load = useCallback(async () => setClients(await run('listInlineApproval', () => api.listInlineApproval())), [api, run]);
+  useEffect(() => void load(), [load, settingsVersion]);
 
   const toggle = async (client: string, enabled: boolean) => {
     await run('setInlineApproval', () => api.setInlineApproval(client, enabled));

@@ -16,7 +16,8 @@ export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
   const id = useId();
   const [timeout, setTimeoutText] = useState('');
   const [saved, setSaved] = useState('');
-  useEffect(() => setTimeoutText(settings ? String(settings.approvalTimeoutSeconds) : ''), [settings?.approvalTimeoutSeconds]);
+  const savedTimeout = settings?.approvalTimeoutSeconds;
+  useEffect(() => setTimeoutText(savedTimeout === undefined ? '' : String(savedTimeout)), [savedTimeout]);
 
   const update = async (patch: Partial<Settings>, what: string) => {
     const res = await run('updateSettings', () => api.updateSettings(patch));

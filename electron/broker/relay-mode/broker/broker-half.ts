@@ -4,7 +4,7 @@
 // a short lease (see LeaseGrant), which the broker revokes the moment anything they rest on changes.
 import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
-import type { AuditEntry, CallInput } from '../../../../shared/api.js';
+import type { AuditEntry } from '../../../../shared/api.js';
 import { serverRequestEntry } from '../../relay/protocol/server-requests.js';
 import type { ToolDefinition } from '../../../../shared/tool.js';
 import type { LimitsInForce } from '../../../../shared/enforced-limits.js';
@@ -89,10 +89,10 @@ export class BrokerHalf implements GateSession {
       deps.onInitialized(result);
     });
     channel.handle('listed', (p) => {
-      this.tools = wire.listed.parse(p).tools as ToolDefinition[];
+      this.tools = wire.listed.parse(p).tools;
       deps.onListed(this.tools);
     });
-    channel.handle('rewrite', (p) => ({ tools: deps.rewrite(wire.rewrite.parse(p).tools as ToolDefinition[]) }));
+    channel.handle('rewrite', (p) => ({ tools: deps.rewrite(wire.rewrite.parse(p).tools) }));
     channel.handle('decide', async (p) => {
       const d = wire.decide.safeParse(p);
       // A call that cannot be decided is refused, and logged with what can be read of it.
@@ -171,7 +171,7 @@ export class BrokerHalf implements GateSession {
   async toolDefinition(name: string): Promise<ToolDefinition | undefined> {
     // `connect` may have to list the tools upstream first, which has its own timeout.
     const reply = wire.definition.parse(await this.channel.request('definition', { name }, this.deps.upstreamTimeoutMs() + 5000));
-    return reply.definition as ToolDefinition | undefined;
+    return reply.definition;
   }
 
   knownTools(): ToolDefinition[] {
@@ -283,7 +283,7 @@ export class BrokerHalf implements GateSession {
         progressRequested: p.progress === true,
         clientElicits: this.clientElicits,
         askClient: (method, params, signal) => this.askClient(p.call, method, params, signal),
-        input: p.input as CallInput | undefined,
+        input: p.input,
         sendProgress: (progress, message) => this.channel.notify('progress', { call: p.call, progress, message }),
       });
     } finally {
@@ -292,11 +292,12 @@ export class BrokerHalf implements GateSession {
     const upstreamTimeoutMs = this.deps.upstreamTimeoutMs();
     if (!verdict.forward) return { forward: false, result: verdict.result, upstreamTimeoutMs };
     if (this.closed) {
-      // Logged as allowed and cancelled: the answer says so, and nothing runs.
-      verdict.onSettled({ status: 'cancelled' });
+      // Logged as allowed and cancelled: the answer says so, and nothing runs. (The audit write never rejects.)
+      void verdict.onSettled({ status: 'cancelled' });
       return { forward: false, result: errorResult('The session ended before this call could run. It was not run.'), upstreamTimeoutMs };
     }
-    this.forwarded.set(p.call, verdict.onSettled);
+    // Settled when `connect` reports how the call ended; its entry is written then (never rejects).
+    this.forwarded.set(p.call, (outcome) => void verdict.onSettled(outcome));
     let lease = verdict.lease && this.deps.leaseEpoch() === epoch ? { ...verdict.lease, ttlMs: LEASE_TTL_MS } : undefined;
     if (lease?.schema) {
       // Its validator's code goes to this `connect` once; later leases name it by key.

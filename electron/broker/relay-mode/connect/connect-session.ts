@@ -163,7 +163,7 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   channel.handle('tools-changed', () => session.notifyToolsChanged());
   channel.handle('progress', (p) => {
     if (typeof p.call !== 'number' || typeof p.progress !== 'number') return;
-    deciding.get(p.call)?.sendProgress(p.progress, String(p.message ?? ''));
+    deciding.get(p.call)?.sendProgress(p.progress, typeof p.message === 'string' ? p.message : '');
   });
   // Inline approval: the broker asks the client through this session; an answer in Countersign cancels it.
   const asking = new Map<number, AbortController>();

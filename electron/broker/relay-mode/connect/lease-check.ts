@@ -28,7 +28,9 @@ export class LeaseChecks {
     try {
       const module: { exports: unknown } = { exports: {} };
       // The broker's ajv wrote this code from the schema; it runs here as ajv would have run it.
-      new Function('module', 'exports', 'require', schema.code)(module, module.exports, runtimeRequire);
+      // eslint-disable-next-line @typescript-eslint/no-implied-eval -- compiling that code is the point
+      const load = new Function('module', 'exports', 'require', schema.code) as (m: typeof module, e: unknown, r: typeof runtimeRequire) => void;
+      load(module, module.exports, runtimeRequire);
       if (typeof module.exports !== 'function') return false;
       validate = module.exports as Validate;
     } catch {

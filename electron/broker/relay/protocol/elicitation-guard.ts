@@ -83,7 +83,7 @@ function titles(params: Record<string, unknown>): string[] {
 function choicesOf(property: unknown, depth = 0): string[] {
   if (!isObject(property) || depth > 3) return [];
   const out: string[] = [];
-  for (const key of ['title', 'description', 'const', 'default']) if (typeof property[key] === 'string') out.push(property[key] as string);
+  for (const key of ['title', 'description', 'const', 'default']) if (typeof property[key] === 'string') out.push(property[key]);
   for (const key of ['enum', 'enumNames']) if (Array.isArray(property[key])) out.push(...(property[key] as unknown[]).filter((v): v is string => typeof v === 'string').slice(0, 1000));
   for (const key of ['oneOf', 'anyOf']) if (Array.isArray(property[key])) for (const option of (property[key] as unknown[]).slice(0, 1000)) out.push(...choicesOf(option, depth + 1));
   if (isObject(property.items)) out.push(...choicesOf(property.items, depth + 1));

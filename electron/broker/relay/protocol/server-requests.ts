@@ -20,7 +20,7 @@ export function describeServerRequest(method: string, params: Params): string {
     case 'sampling/createMessage': {
       const messages = Array.isArray(params?.messages) ? (params.messages as Array<{ content?: unknown }>) : [];
       const last = messages.at(-1)?.content;
-      const said = text((Array.isArray(last) ? last[0] : last as { text?: unknown } | undefined)?.text as unknown);
+      const said = text(((Array.isArray(last) ? (last[0] as unknown) : last) as { text?: unknown } | undefined)?.text);
       return `The server asked the client's model to write a reply (sampling)${said ? `: "${said}"` : ''}`;
     }
     case 'roots/list':

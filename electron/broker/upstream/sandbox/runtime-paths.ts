@@ -76,7 +76,7 @@ function programPathsOf(file: string): string[] {
     if (!pkgJson && existsSync(join(dir, 'package.json'))) pkgJson = join(dir, 'package.json');
     if (dir === dirname(dir)) break;
   }
-  if (pkgJson && !paths.some((p) => pkgJson!.startsWith(`${p}/`))) paths.push(pkgJson);
+  if (pkgJson && !paths.some((p) => pkgJson.startsWith(`${p}/`))) paths.push(pkgJson);
   return paths;
 }
 
