@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     // Component tests (renderer/**/*.test.tsx) pick happy-dom with a `// @vitest-environment happy-dom` comment.
     include: ['test/**/*.test.ts', 'shared/**/*.test.ts', 'electron/**/*.test.ts', 'renderer/**/*.test.ts', 'renderer/**/*.test.tsx'],
+    // Refuse to run on a dist/ older than the sources (spawned tests run the bundle, not the .ts files).
+    globalSetup: ['test/helpers/dist-fresh.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Real child processes and sockets: keep parallelism within the 2-core budget.
