@@ -79,7 +79,7 @@ describe('countersign CLI', () => {
     const dir = makeDataDir();
     const broker = await startServe(dir, ['--host', '0.0.0.0']);
     try {
-      expect(broker.stderr()).toMatch(/WARNING: binding to 0\.0\.0\.0, not loopback/);
+      await broker.stderrWhen(/WARNING: binding to 0\.0\.0\.0, not loopback/);
       // The UI shows status warnings: the same words are there.
       const status = await broker.api<{ warnings: string[] }>('getStatus');
       expect(status.warnings.some((w) => /binding to 0\.0\.0\.0, not loopback/.test(w))).toBe(true);

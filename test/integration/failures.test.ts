@@ -201,7 +201,7 @@ describe('start-up problems', () => {
     try {
       const status = await broker.api<BrokerStatus>('getStatus');
       expect(status.warnings.join('\n')).toMatch(/moved to .*corrupt/);
-      expect(broker.stderr()).toMatch(/could not be read/);
+      await broker.stderrWhen(/could not be read/);
       expect(await broker.api<ServerView[]>('listServers')).toEqual([]);
       const { readdirSync, readFileSync } = await import('node:fs');
       const moved = readdirSync(dataDir).find((f) => f.includes('corrupt'));

@@ -210,7 +210,7 @@ describe('trust records', () => {
     try {
       const view = (await broker.api<ServerView[]>('listServers'))[0]!;
       expect(view.trusted).toBe(false);
-      expect(broker.stderr()).toMatch(/Trust records .* could not be read.*Trust was withdrawn from: notes/s);
+      await broker.stderrWhen(/Trust records .* could not be read.*Trust was withdrawn from: notes/s);
       const { readdirSync } = await import('node:fs');
       expect(readdirSync(dataDir).some((f) => f.startsWith('trust.json.corrupt-'))).toBe(true);
     } finally {
