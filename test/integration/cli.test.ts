@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { BrokerStatus } from '../../shared/api.js';
 import { connectClient, makeDataDir, removeDir, startServe } from '../helpers/broker-harness.js';
 import { CLI, EVERYTHING_SERVER, NODE } from '../helpers/paths.js';
@@ -137,7 +137,8 @@ describe('countersign CLI', () => {
     try {
       let out = '';
       follower.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-      await new Promise((r) => setTimeout(r, 500));
+      // Following once it has printed the log so far (the consent and trust entries above).
+      await vi.waitFor(() => expect(out).toContain('\n'), { timeout: 10_000 });
       const client = await connectClient(broker, 'everything', 'http');
       try {
         await client.callTool({ name: 'echo', arguments: { message: 'followed' } });

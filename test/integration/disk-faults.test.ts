@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { approveShown, viewOf } from '../helpers/consent.js';
 import { recordingTool, startInProcess, type InProcess } from '../helpers/in-process.js';
 import { makeUnwritable } from '../helpers/unwritable.js';
@@ -166,8 +166,7 @@ describe('disk faults', () => {
     const client = await world.connect('notes');
     await client.listTools();
     rmSync(world.dataDir, { recursive: true, force: true });
-    await new Promise((r) => setTimeout(r, 120));
-    expect(await world.api.listServers()).toEqual([]);
+    await vi.waitFor(async () => expect(await world.api.listServers()).toEqual([]), { timeout: 5_000 });
     // Its config and trust are gone with the folder: the open session's call asks the person.
     const call = client.callTool({ name: 'read_notes', arguments: {} }) as Promise<{ isError?: boolean }>;
     const pending = await world.waitForPending();

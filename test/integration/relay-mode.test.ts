@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { connect } from 'node:net';
 import { promisify } from 'node:util';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { socketPath } from '../../electron/broker/store/data-dir.js';
 import type { AuditEntry, BrokerStatus, ServerView } from '../../shared/api.js';
 import { configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
@@ -66,7 +66,7 @@ describe('relay mode', () => {
       await client.close();
     }
     // An orderly end says goodbye after its last report: no warning about missing entries.
-    await new Promise((r) => setTimeout(r, 100));
+    await broker.serverWhen('tree', (v) => v.sessions === 0); // the broker has seen the session end
     const { warnings } = await broker.api<BrokerStatus>('getStatus');
     expect(warnings.filter((w) => w.includes("'tree' session ended abruptly"))).toEqual([]);
   });
