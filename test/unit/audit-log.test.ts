@@ -39,14 +39,6 @@ function fill(log: AuditLog, count: number, from = 1): AuditEntry[] {
 const lines = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
 const rotated = (dir: string) => fs.readdirSync(dir).filter((n) => /^audit-\d{12}\.jsonl$/.test(n)).sort();
 
-async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('AuditLog append and verify', () => {
   it('chains entries: seq from 1, prev is the previous hash, hash covers the contents', () => {
     const dir = tempDir();
