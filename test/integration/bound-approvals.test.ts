@@ -3,7 +3,7 @@
 // click, and the click is refused with nothing approved.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ServerView } from '../../shared/api.js';
 import { acceptShown, seenOf, viewOf } from '../helpers/consent.js';
 import { inProcessConfig, recordingTool, startInProcess, type InProcess } from '../helpers/in-process.js';
@@ -26,6 +26,11 @@ function editCommand(dataDir: string, name: string, extraArg: string): void {
   writeFileSync(file, JSON.stringify(settings));
 }
 
+/** Once the broker has seen the hand edit: the server's view shows the edited command line. */
+async function commandShown(arg: string): Promise<void> {
+  await vi.waitFor(async () => expect((await viewOf(world.call, 'notes')).launch.commandLine).toContain(arg), { timeout: 5_000 });
+}
+
 describe('approvals bound to what was shown', () => {
   it('refuses a launch approval when the command changed between the view and the click', async () => {
     await world.serve('notes', (s, calls) => void recordingTool(s, calls, 'read_notes', { readOnlyHint: true }), { consent: false });
@@ -33,7 +38,7 @@ describe('approvals bound to what was shown', () => {
     expect(shown.status).toBe('needs-consent');
     expect(shown.launch.hash).toMatch(/^[0-9a-f]{64}$/);
     editCommand(world.dataDir, 'notes', '--evil');
-    await sleep(100); // the settings file is re-checked at most every 50 ms
+    await commandShown('--evil'); // the settings file is re-checked at most every 50 ms
     await expect(world.api.approveLaunch('notes', shown.launch.hash)).rejects.toThrow(/command line changed after it was shown to you, so nothing was approved/);
     const now = await viewOf(world.call, 'notes');
     expect(now.launch.approved).toBe(false);
@@ -72,7 +77,7 @@ describe('approvals bound to what was shown', () => {
     await client.listTools();
     const seen = await seenOf(world.call, 'notes');
     editCommand(world.dataDir, 'notes', '--other');
-    await sleep(100);
+    await commandShown('--other');
     await expect(world.api.pinServer('notes', seen)).rejects.toThrow(/changed after it was shown/);
     expect((await viewOf(world.call, 'notes')).pin).toBeUndefined();
   });
