@@ -1,6 +1,6 @@
 // Changed definitions: rug pulls and schema changes are held (and never reach the server), friction-only
 // changes apply at once, a key reorder is no change, and a person's review releases or keeps the hold.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AuditEntry, ServerChanges, ServerView } from '../../shared/api.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import { collectEvents, configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
@@ -175,8 +175,10 @@ describe('changed tool definitions', () => {
         description: readNotes.description,
         name: readNotes.name,
       })) as ToolDefinition;
+      const { ToolListChangedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+      const noticed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
       m.set({ tools: [reordered] });
-      await sleep(600);
+      await noticed; // the server said its list changed, and the broker passed that on (after re-listing it)
       await client.listTools();
       expect(await broker.api<ServerChanges[]>('listChanges')).not.toContainEqual(expect.objectContaining({ server: 'reorder' }));
       expect(textOf(await client.callTool({ name: 'read_notes', arguments: { path: 'r' } }))).toBe('ran read_notes');
@@ -254,7 +256,9 @@ describe('changed tool definitions', () => {
       await acceptShown(broker.api, 'rug', ['burst']);
       seen = 0;
       await client.callTool({ name: 'burst', arguments: { count: 1000 } });
-      await sleep(800);
+      // The first notice passes at once (before the answer); the rest of its window become one more at
+      // the window's end. Without coalescing all thousand would have come before the answer.
+      await vi.waitFor(() => expect(seen).toBeGreaterThanOrEqual(2), { timeout: 10_000 });
       expect(seen).toBeGreaterThan(0);
       expect(seen).toBeLessThanOrEqual(4);
       expect(broker.child.exitCode).toBeNull();
