@@ -2,7 +2,7 @@
 // McpServers: a decision against a cancel, against the timeout, against a definition change, and
 // against another decision. Whatever the order, a call runs at most once, only if it was allowed, and
 // the log holds exactly one entry for it.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuditEntry, DecideResult } from '../../shared/api.js';
 import { startInProcess, recordingTool, type InProcess, type InProcessServer } from '../helpers/in-process.js';
 
@@ -41,7 +41,8 @@ describe('decisions race', () => {
     await world.waitForEvent((e) => e.type === 'pending-removed' && e.id === pending.id);
     await expect(world.api.decide(pending.id, { kind: 'allow-once' })).resolves.toEqual({ ok: false, error: 'not-pending' });
     expect(await result).toBeInstanceOf(Error);
-    await tick(20);
+    // Its entry is the last thing a call does: once it is written, nothing of it can still be on the way.
+    await vi.waitFor(async () => expect(await entriesFor('cancelled first')).toHaveLength(1));
     expect(notes.calls.list).toEqual([]);
     expect((await entriesFor('cancelled first')).map((e) => [e.decision, e.status])).toEqual([['deny', 'cancelled']]);
   });
