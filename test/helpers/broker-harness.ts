@@ -13,6 +13,7 @@ import { launchHash } from '../../electron/broker/trust/launch-consent.js';
 import { TrustStore } from '../../electron/broker/trust/trust-store.js';
 import { GrantSeal } from '../../electron/broker/store/grant-seal.js';
 import { CLI, NODE } from './paths.js';
+import { PATIENCE_MS } from './patience.js';
 
 export interface TestBroker {
   dataDir: string;
@@ -71,7 +72,7 @@ export async function startServe(
   });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  const stderrWhen = (pattern: RegExp, timeoutMs = 10_000): Promise<string> =>
+  const stderrWhen = (pattern: RegExp, timeoutMs = PATIENCE_MS): Promise<string> =>
     new Promise((resolve, reject) => {
       const check = (): boolean => {
         if (!pattern.test(stderr)) return false;
@@ -90,7 +91,7 @@ export async function startServe(
     });
   const url = await new Promise<string>((resolve, reject) => {
     const rl = createInterface({ input: child.stdout! });
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), PATIENCE_MS);
     rl.on('line', (line) => {
       const m = /^Countersign UI: (\S+)$/.exec(line);
       if (m?.[1]) {
@@ -105,7 +106,7 @@ export async function startServe(
   const baseUrl = parsed.origin;
   const api = httpApi(baseUrl, apiToken);
   const waitForPending = pendingWaiter(api);
-  const logWhen = async (query: LogQuery, ok: (entries: AuditEntry[]) => boolean, timeoutMs = 5_000): Promise<AuditEntry[]> => {
+  const logWhen = async (query: LogQuery, ok: (entries: AuditEntry[]) => boolean, timeoutMs = PATIENCE_MS): Promise<AuditEntry[]> => {
     const end = Date.now() + timeoutMs;
     for (;;) {
       const entries = await api<AuditEntry[]>('queryLog', query);
@@ -113,7 +114,7 @@ export async function startServe(
       await new Promise((r) => setTimeout(r, 10));
     }
   };
-  const serverWhen = async (name: string, ok: (view: ServerView) => boolean, timeoutMs = 5_000): Promise<ServerView> => {
+  const serverWhen = async (name: string, ok: (view: ServerView) => boolean, timeoutMs = PATIENCE_MS): Promise<ServerView> => {
     const end = Date.now() + timeoutMs;
     for (;;) {
       const view = (await api<ServerView[]>('listServers')).find((s) => s.name === name);
@@ -159,7 +160,7 @@ export function httpApi(baseUrl: string, apiToken: string): TestBroker['api'] {
 }
 
 export function pendingWaiter(api: TestBroker['api']): TestBroker['waitForPending'] {
-  return async (match: (c: PendingCall) => boolean = () => true, timeoutMs = 15_000): Promise<PendingCall> => {
+  return async (match: (c: PendingCall) => boolean = () => true, timeoutMs = PATIENCE_MS): Promise<PendingCall> => {
     const end = Date.now() + timeoutMs;
     while (Date.now() < end) {
       const found = (await api<PendingCall[]>('listPending')).find(match);

@@ -13,7 +13,7 @@ const run = promisify(execFile);
  * mid-scavenge new space holds pages beyond its capacity (so "after" is read after one more scavenge), and
  * V8 shrinks new space when allocation per ms is slow, as on a busy machine (so growth is its largest size).
  */
-async function newSpace(tuned: boolean): Promise<{ first: number; after: number }> {
+async function newSpace(tuned: boolean): Promise<{ first: number; most: number; after: number }> {
   const script = `
     import { getHeapSpaceStatistics } from 'node:v8';
     import { keepYoungGenerationSmall } from ${JSON.stringify(`${ROOT}electron/broker/core/heap-tuning.ts`)};
