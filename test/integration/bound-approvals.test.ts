@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ServerView } from '../../shared/api.js';
 import { acceptShown, seenOf, viewOf } from '../helpers/consent.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 import { inProcessConfig, recordingTool, startInProcess, type InProcess } from '../helpers/in-process.js';
 
 let world: InProcess;
@@ -28,7 +29,7 @@ function editCommand(dataDir: string, name: string, extraArg: string): void {
 
 /** Once the broker has seen the hand edit: the server's view shows the edited command line. */
 async function commandShown(arg: string): Promise<void> {
-  await vi.waitFor(async () => expect((await viewOf(world.call, 'notes')).launch.commandLine).toContain(arg), { timeout: 5_000 });
+  await vi.waitFor(async () => expect((await viewOf(world.call, 'notes')).launch.commandLine).toContain(arg), { timeout: PATIENCE_MS });
 }
 
 describe('approvals bound to what was shown', () => {

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import type { BrokerStatus } from '../../shared/api.js';
 import { connectClient, makeDataDir, removeDir, startServe } from '../helpers/broker-harness.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 import { CLI, EVERYTHING_SERVER, NODE } from '../helpers/paths.js';
 import { grantCli } from '../helpers/cli-run.js';
 
@@ -138,7 +139,7 @@ describe('countersign CLI', () => {
       let out = '';
       follower.stdout!.on('data', (c: Buffer) => (out += c.toString()));
       // Following once it has printed the log so far (the consent and trust entries above).
-      await vi.waitFor(() => expect(out).toContain('\n'), { timeout: 10_000 });
+      await vi.waitFor(() => expect(out).toContain('\n'), { timeout: PATIENCE_MS });
       const client = await connectClient(broker, 'everything', 'http');
       try {
         await client.callTool({ name: 'echo', arguments: { message: 'followed' } });

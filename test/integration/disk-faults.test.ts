@@ -6,6 +6,7 @@ import { chmodSync, closeSync, openSync, readFileSync, rmSync, writeFileSync } f
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { approveShown, viewOf } from '../helpers/consent.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 import { recordingTool, startInProcess, type InProcess } from '../helpers/in-process.js';
 import { makeUnwritable } from '../helpers/unwritable.js';
 
@@ -166,7 +167,7 @@ describe('disk faults', () => {
     const client = await world.connect('notes');
     await client.listTools();
     rmSync(world.dataDir, { recursive: true, force: true });
-    await vi.waitFor(async () => expect(await world.api.listServers()).toEqual([]), { timeout: 5_000 });
+    await vi.waitFor(async () => expect(await world.api.listServers()).toEqual([]), { timeout: PATIENCE_MS });
     // Its config and trust are gone with the folder: the open session's call asks the person.
     const call = client.callTool({ name: 'read_notes', arguments: {} }) as Promise<{ isError?: boolean }>;
     const pending = await world.waitForPending();

@@ -8,6 +8,7 @@ import { cspProblems } from '../../shared/csp.js';
 import { configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
 import { CLI, EVERYTHING_SERVER, FIXTURE, NODE } from '../helpers/paths.js';
 import { join } from 'node:path';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
 
@@ -19,7 +20,7 @@ function rawConnect(dataDir: string, server: string, lines: string[], wantRespon
     const timer = setTimeout(() => {
       child.kill();
       reject(new Error(`timed out; got ${JSON.stringify(out)}`));
-    }, 20_000);
+    }, PATIENCE_MS);
     createInterface({ input: child.stdout! }).on('line', (l) => {
       out.push(JSON.parse(l));
       if (out.length >= wantResponses) child.stdin!.end();

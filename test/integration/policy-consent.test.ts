@@ -124,7 +124,7 @@ describe('launch consent forged through the policy path', () => {
     }
   });
 
-  it('COUNTERSIGN_POLICY pre-approves nothing either: a matching command still waits for the person', { timeout: 60_000 }, async () => {
+  it('COUNTERSIGN_POLICY pre-approves nothing either: a matching command still waits for the person', async () => {
     const dataDir = makeDataDir();
     const policy = join(dataDir, '..', `${dataDir.split('/').pop()}-policy.json`);
     writeFileSync(policy, JSON.stringify({ version: 1, servers: { mem: { command: [NODE, MEMORY_SERVER] } } }));

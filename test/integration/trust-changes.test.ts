@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AuditEntry, ServerChanges, ServerView } from '../../shared/api.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import { collectEvents, configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 import { addNumbers, mutableServer, readNotes, type Mutable } from '../helpers/mutable.js';
 import { acceptShown } from '../helpers/consent.js';
 
@@ -258,7 +259,7 @@ describe('changed tool definitions', () => {
       await client.callTool({ name: 'burst', arguments: { count: 1000 } });
       // The first notice passes at once (before the answer); the rest of its window become one more at
       // the window's end. Without coalescing all thousand would have come before the answer.
-      await vi.waitFor(() => expect(seen).toBeGreaterThanOrEqual(2), { timeout: 10_000 });
+      await vi.waitFor(() => expect(seen).toBeGreaterThanOrEqual(2), { timeout: PATIENCE_MS });
       expect(seen).toBeGreaterThan(0);
       expect(seen).toBeLessThanOrEqual(4);
       expect(broker.child.exitCode).toBeNull();
