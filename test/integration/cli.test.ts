@@ -146,7 +146,7 @@ describe('countersign CLI', () => {
       } finally {
         await client.close();
       }
-      const end = Date.now() + 10_000;
+      const end = Date.now() + PATIENCE_MS;
       while (!out.includes('followed') && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
       expect(out).toContain('"message":"followed"');
     } finally {

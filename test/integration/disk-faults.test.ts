@@ -149,7 +149,7 @@ describe('disk faults', () => {
 
     restore();
     // Retried every 2 s: both entries land, in order, and the chain is whole.
-    const end = Date.now() + 6000;
+    const end = Date.now() + PATIENCE_MS;
     while (world.broker.auditGuard.unlogged().length && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
     const log = await world.log();
     expect(log.slice(before).map((e) => [e.tool, e.status, (e.arguments as { path?: string }).path])).toEqual([
