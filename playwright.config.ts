@@ -13,6 +13,8 @@ const screenshots = process.env.CS_SCREENSHOTS === '1';
 
 export default defineConfig({
   testDir: 'e2e',
+  // Refuse to run on a dist/ older than the sources (the browser loads dist/renderer, the broker dist/cli).
+  globalSetup: './test/helpers/dist-fresh.ts',
   // Each test runs a broker, servers, a client and a browser: two at a time fits two cores.
   workers: 2,
   fullyParallel: true,

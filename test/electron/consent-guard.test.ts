@@ -4,7 +4,7 @@
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ServerView } from '../../shared/api.js';
 import { IPC } from '../../electron/ipc/channels.js';
 import { pickLaunch } from '../../electron/broker/core/server-service.js';
@@ -142,7 +142,7 @@ describe('native consent: a page that calls the API directly', () => {
       pickLaunch,
     });
     const first = guarded.approveLaunch('x', hash);
-    await new Promise((r) => setTimeout(r, 20));
+    await vi.waitFor(() => expect(dialogs).toHaveLength(1)); // the first one's dialog is up
     await expect(guarded.approveLaunch('x', hash)).rejects.toThrow(/already asking you to confirm something/);
     release({ response: 1 });
     await first;
@@ -213,8 +213,12 @@ describe('native consent: grants written by hand', () => {
     const data = JSON.parse(readFileSync(file, 'utf8')) as { trusted: Record<string, boolean> };
     data.trusted = { notes: true };
     writeFileSync(file, JSON.stringify(data));
-    await new Promise((r) => setTimeout(r, 120));
-    const [grant] = await page<Array<{ kind: 'trust'; server: string; hash: string }>>('listUnsealed');
+    // The broker re-reads the settings file within 50 ms: wait for the hand-written grant to be listed.
+    const [grant] = await vi.waitFor(async () => {
+      const listed = await page<Array<{ kind: 'trust'; server: string; hash: string }>>('listUnsealed');
+      expect(listed.length).toBeGreaterThan(0);
+      return listed;
+    });
     const ref = { kind: grant!.kind, server: grant!.server, hash: grant!.hash };
     await expect(page('confirmUnsealed', ref)).rejects.toThrow(/did not confirm/);
     expect((await view('notes')).trusted).toBe(false);

@@ -106,7 +106,7 @@ describe('main process under a fake Electron', () => {
     main = installApp();
     dataDir = mkdtempSync(path.join(tmpdir(), 'cs-app-data-'));
     app = new MainProcess(main, dataDir);
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await client?.close().catch(() => {});
@@ -281,7 +281,7 @@ describe('main process start-up refusals', () => {
   let main: string;
   beforeAll(() => {
     main = installApp();
-  }, 60_000);
+  }, 120_000);
 
   it('explains that another broker (countersign serve) holds the data dir, and exits', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cs-app-held-'));

@@ -178,7 +178,7 @@ describe('built bundles', () => {
   let dir: string;
   beforeAll(() => {
     dir = buildShell();
-  }, 60_000);
+  }, 120_000);
 
   it('main process (fresh build)', () => {
     checkMainBundle(read(path.join(dir, 'electron', 'main.mjs')));

@@ -7,12 +7,13 @@ import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { AuditEntry, BrokerEvent, LogQuery, PendingCall, ServerConfig } from '../../shared/api.js';
+import type { AuditEntry, BrokerEvent, LogQuery, PendingCall, ServerConfig, ServerView } from '../../shared/api.js';
 import { SettingsStore } from '../../electron/broker/store/settings-store.js';
 import { launchHash } from '../../electron/broker/trust/launch-consent.js';
 import { TrustStore } from '../../electron/broker/trust/trust-store.js';
 import { GrantSeal } from '../../electron/broker/store/grant-seal.js';
 import { CLI, NODE } from './paths.js';
+import { PATIENCE_MS } from './patience.js';
 
 export interface TestBroker {
   dataDir: string;
@@ -21,6 +22,10 @@ export interface TestBroker {
   mcpToken: string;
   child: ChildProcess;
   stderr: () => string;
+  /** Resolves with stderr once it matches: the broker's warnings arrive through a pipe, after the call that caused them. */
+  stderrWhen(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** The server's view once `ok` holds: the broker sees a hand-edited settings or policy file within 50 ms of a read. */
+  serverWhen(name: string, ok: (view: ServerView) => boolean, timeoutMs?: number): Promise<ServerView>;
   api<T = unknown>(method: string, ...args: unknown[]): Promise<T>;
   waitForPending(match?: (c: PendingCall) => boolean, timeoutMs?: number): Promise<PendingCall>;
   /** The log entries for `query` once `ok` holds: `connect` reports calls a few ms after they end. */
@@ -67,9 +72,26 @@ export async function startServe(
   });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const stderrWhen = (pattern: RegExp, timeoutMs = PATIENCE_MS): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const check = (): boolean => {
+        if (!pattern.test(stderr)) return false;
+        clearTimeout(timer);
+        child.stderr.off('data', onData);
+        resolve(stderr);
+        return true;
+      };
+      const onData = (): void => void check();
+      const timer = setTimeout(() => {
+        child.stderr.off('data', onData);
+        reject(new Error(`stderr did not match ${pattern} within ${timeoutMs} ms: ${stderr}`));
+      }, timeoutMs);
+      // After the harness's own listener, so the text it checks holds the chunk that just came.
+      if (!check()) child.stderr.on('data', onData);
+    });
   const url = await new Promise<string>((resolve, reject) => {
     const rl = createInterface({ input: child.stdout });
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), PATIENCE_MS);
     rl.on('line', (line) => {
       const m = /^Countersign UI: (\S+)$/.exec(line);
       if (m?.[1]) {
@@ -84,11 +106,20 @@ export async function startServe(
   const baseUrl = parsed.origin;
   const api = httpApi(baseUrl, apiToken);
   const waitForPending = pendingWaiter(api);
-  const logWhen = async (query: LogQuery, ok: (entries: AuditEntry[]) => boolean, timeoutMs = 5_000): Promise<AuditEntry[]> => {
+  const logWhen = async (query: LogQuery, ok: (entries: AuditEntry[]) => boolean, timeoutMs = PATIENCE_MS): Promise<AuditEntry[]> => {
     const end = Date.now() + timeoutMs;
     for (;;) {
       const entries = await api<AuditEntry[]>('queryLog', query);
       if (ok(entries) || Date.now() > end) return entries;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  const serverWhen = async (name: string, ok: (view: ServerView) => boolean, timeoutMs = PATIENCE_MS): Promise<ServerView> => {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const view = (await api<ServerView[]>('listServers')).find((s) => s.name === name);
+      if (view && ok(view)) return view;
+      if (Date.now() > end) throw new Error(`server '${name}' did not reach the expected state: ${JSON.stringify(view)}`);
       await new Promise((r) => setTimeout(r, 10));
     }
   };
@@ -99,6 +130,8 @@ export async function startServe(
     mcpToken: readFileSync(join(dataDir, 'mcp-token'), 'utf8').trim(),
     child,
     stderr: () => stderr,
+    stderrWhen,
+    serverWhen,
     api,
     waitForPending,
     logWhen,
@@ -127,7 +160,7 @@ export function httpApi(baseUrl: string, apiToken: string): TestBroker['api'] {
 }
 
 export function pendingWaiter(api: TestBroker['api']): TestBroker['waitForPending'] {
-  return async (match: (c: PendingCall) => boolean = () => true, timeoutMs = 15_000): Promise<PendingCall> => {
+  return async (match: (c: PendingCall) => boolean = () => true, timeoutMs = PATIENCE_MS): Promise<PendingCall> => {
     const end = Date.now() + timeoutMs;
     while (Date.now() < end) {
       const found = (await api<PendingCall[]>('listPending')).find(match);

@@ -14,6 +14,7 @@ import type { Actor, AuditEntry, BrokerEvent, CountersignApi, LogQuery, PendingC
 import { Broker, type BrokerOptions } from '../../electron/broker/core/broker.js';
 import { approveShown, trustShown, type ApiCaller } from './consent.js';
 import { linkedPair } from './linked-transport.js';
+import { PATIENCE_MS } from './patience.js';
 
 export interface Calls {
   /** Every tools/call that reached one of this server's instances, in order. */
@@ -107,8 +108,8 @@ export async function startInProcess(opts: Partial<BrokerOptions> = {}): Promise
       clients.push(client);
       return client;
     },
-    waitForPending: (match = () => true, timeoutMs = 5000) => until(() => broker.pending.list().find(match), timeoutMs, 'a pending call'),
-    waitForEvent: (match, timeoutMs = 5000) => until(() => events.find(match), timeoutMs, 'an event'),
+    waitForPending: (match = () => true, timeoutMs = PATIENCE_MS) => until(() => broker.pending.list().find(match), timeoutMs, 'a pending call'),
+    waitForEvent: (match, timeoutMs = PATIENCE_MS) => until(() => events.find(match), timeoutMs, 'an event'),
     log: (query = {}) => api.queryLog(query),
     as: (actor) => broker.apiFor(actor),
     async close() {

@@ -1,5 +1,6 @@
 // Looking at processes from a test: is one alive, and waiting for some to be gone.
 import { readdirSync, readFileSync } from 'node:fs';
+import { PATIENCE_MS } from './patience.js';
 
 export function alive(pid: number): boolean {
   try {
@@ -11,7 +12,7 @@ export function alive(pid: number): boolean {
 }
 
 /** True once none of `pids` is alive; false if some still are after `ms`. */
-export async function allGone(pids: number[], ms = 5000): Promise<boolean> {
+export async function allGone(pids: number[], ms = PATIENCE_MS): Promise<boolean> {
   const end = Date.now() + ms;
   while (Date.now() < end && pids.some(alive)) await new Promise((r) => setTimeout(r, 50));
   return !pids.some(alive);

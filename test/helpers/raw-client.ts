@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { CLI, NODE } from './paths.js';
 import { configure, startServe, type TestBroker } from './broker-harness.js';
+import { PATIENCE_MS } from './patience.js';
 
 /** A stdio server whose answers are written by hand, byte for byte (test/fixtures/raw-bytes-server.mjs). */
 export const RAW_BYTES_SERVER = join(import.meta.dirname, '../fixtures/raw-bytes-server.mjs');
@@ -63,7 +64,7 @@ export class RawConnect {
   }
 
   /** The first message on stdout (from the start, or from line `from`) that matches. */
-  async next(match: (m: Message) => boolean, timeoutMs = 20_000, from = 0): Promise<Message> {
+  async next(match: (m: Message) => boolean, timeoutMs = PATIENCE_MS, from = 0): Promise<Message> {
     const end = Date.now() + timeoutMs;
     for (;;) {
       const found = this.messages.slice(from).find((m): m is Message => typeof m === 'object' && m !== null && !Array.isArray(m) && match(m as Message));

@@ -56,7 +56,7 @@ describe.skipIf(process.platform !== 'linux')('errors people can act on', () => 
   });
 
   describe('a port in use', () => {
-    it('names the program that holds it and suggests --port', { timeout: 30_000 }, async () => {
+    it('names the program that holds it and suggests --port', async () => {
       const holder: Server = createServer();
       await new Promise<void>((r) => holder.listen(0, '127.0.0.1', r));
       cleanups.push(() => new Promise<void>((r) => holder.close(() => r())));
@@ -68,7 +68,7 @@ describe.skipIf(process.platform !== 'linux')('errors people can act on', () => 
       expect(run.stderr).not.toMatch(STACK);
     });
 
-    it('says when the holder is another Countersign broker, and which data folder it serves', { timeout: 30_000 }, async () => {
+    it('says when the holder is another Countersign broker, and which data folder it serves', async () => {
       const other: TestBroker = await startServe(makeDataDir());
       cleanups.push(async () => {
         await other.stop();
@@ -84,7 +84,7 @@ describe.skipIf(process.platform !== 'linux')('errors people can act on', () => 
   });
 
   describe('a data folder that cannot be written', () => {
-    it('immutable (chattr +i): names the folder and how to lift it', { timeout: 30_000 }, async () => {
+    it('immutable (chattr +i): names the folder and how to lift it', async () => {
       const dir = scratch();
       cleanups.push(makeUnwritable(dir));
       for (const args of [['serve', '--data-dir', dir, '--no-open'], ['--data-dir', dir, 'servers', 'add', 'x', '--', NODE]]) {
@@ -96,7 +96,7 @@ describe.skipIf(process.platform !== 'linux')('errors people can act on', () => 
       }
     });
 
-    it('another user\'s folder, as uid 65534: names the owner and says how to get a folder of one\'s own', { timeout: 30_000 }, async () => {
+    it('another user\'s folder, as uid 65534: names the owner and says how to get a folder of one\'s own', async () => {
       const parent = scratch();
       chmodSync(parent, 0o755);
       const run = await cs(['serve', '--data-dir', join(parent, 'Countersign'), '--no-open'], { as: NOBODY });
@@ -113,7 +113,7 @@ describe.skipIf(process.platform !== 'linux')('errors people can act on', () => 
       expect(refused.stderr).not.toMatch(STACK);
     });
 
-    it('read-only for its own user (chmod 555), as uid 65534: says so, with chmod', { timeout: 30_000 }, async () => {
+    it('read-only for its own user (chmod 555), as uid 65534: says so, with chmod', async () => {
       const parent = scratch();
       chmodSync(parent, 0o755);
       const dir = join(parent, 'data');
@@ -126,7 +126,7 @@ describe.skipIf(process.platform !== 'linux')('errors people can act on', () => 
       expect(run.stderr).not.toMatch(STACK);
     });
 
-    it('on a read-only mount (a read-only bind mount in a mount namespace): says the file system is read-only', { timeout: 60_000 }, async () => {
+    it('on a read-only mount (a read-only bind mount in a mount namespace): says the file system is read-only', async () => {
       const dir = scratch();
       const run = await inMountNamespace('mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" "$1" && "$2" "$3" serve --data-dir "$1" --no-open', dir);
       expect(run.code).toBe(1);
@@ -134,7 +134,7 @@ describe.skipIf(process.platform !== 'linux')('errors people can act on', () => 
       expect(run.stderr).not.toMatch(STACK);
     });
 
-    it('on a full disk (a 256 KB tmpfs, filled): says the disk is full, for serve and for a change', { timeout: 60_000 }, async () => {
+    it('on a full disk (a 256 KB tmpfs, filled): says the disk is full, for serve and for a change', async () => {
       const dir = scratch();
       const script = [
         'mount -t tmpfs -o size=256k tmpfs "$1"',
@@ -152,7 +152,7 @@ describe.skipIf(process.platform !== 'linux')('errors people can act on', () => 
     });
   });
 
-  it('servers add with a command not on PATH warns at once, with the PATH it searched', { timeout: 30_000 }, async () => {
+  it('servers add with a command not on PATH warns at once, with the PATH it searched', async () => {
     const dir = makeDataDir();
     cleanups.push(() => removeDir(dir));
     const run = await runCli(dir, 'servers', 'add', 'x', '--', 'npz');
@@ -168,7 +168,7 @@ describe.skipIf(process.platform !== 'linux')('errors people can act on', () => 
     expect(missingFile.stderr).toMatch(/warning: '\.\/server\.sh' does not exist or is not executable \(looked at .*\/server\.sh, from /);
   });
 
-  it('an unexpected error prints one line and the file that holds its stack', { timeout: 30_000 }, async () => {
+  it('an unexpected error prints one line and the file that holds its stack', async () => {
     const dir = makeDataDir();
     cleanups.push(() => removeDir(dir));
     mkdirSync(join(dir, 'audit.jsonl')); // a folder where the audit log should be

@@ -3,9 +3,10 @@ import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { BrokerStatus } from '../../shared/api.js';
 import { connectClient, makeDataDir, removeDir, startServe } from '../helpers/broker-harness.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 import { CLI, EVERYTHING_SERVER, NODE } from '../helpers/paths.js';
 import { grantCli } from '../helpers/cli-run.js';
 
@@ -79,7 +80,7 @@ describe('countersign CLI', () => {
     const dir = makeDataDir();
     const broker = await startServe(dir, ['--host', '0.0.0.0']);
     try {
-      expect(broker.stderr()).toMatch(/WARNING: binding to 0\.0\.0\.0, not loopback/);
+      await broker.stderrWhen(/WARNING: binding to 0\.0\.0\.0, not loopback/);
       // The UI shows status warnings: the same words are there.
       const status = await broker.api<{ warnings: string[] }>('getStatus');
       expect(status.warnings.some((w) => /binding to 0\.0\.0\.0, not loopback/.test(w))).toBe(true);
@@ -137,14 +138,15 @@ describe('countersign CLI', () => {
     try {
       let out = '';
       follower.stdout.on('data', (c: Buffer) => (out += c.toString()));
-      await new Promise((r) => setTimeout(r, 500));
+      // Following once it has printed the log so far (the consent and trust entries above).
+      await vi.waitFor(() => expect(out).toContain('\n'), { timeout: PATIENCE_MS });
       const client = await connectClient(broker, 'everything', 'http');
       try {
         await client.callTool({ name: 'echo', arguments: { message: 'followed' } });
       } finally {
         await client.close();
       }
-      const end = Date.now() + 10_000;
+      const end = Date.now() + PATIENCE_MS;
       while (!out.includes('followed') && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
       expect(out).toContain('"message":"followed"');
     } finally {

@@ -193,7 +193,7 @@ describe('every call that reaches Countersign is in the log', () => {
     const entries = await broker.logWhen({ tool }, (l) => l.length > 0);
     expect(entries).toMatchObject([{ server: 'asks', tool, decision: 'deny', reasons: ['refused-message'], arguments: { message: 'x' } }]);
     expect(entries[0]!.detail).toContain(`request id "busy" is already in`);
-  }, 60_000);
+  }, 120_000);
 });
 
 /** An unreadable message whose first bytes name no tool: found by its reason. */

@@ -4,8 +4,9 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { approveShown, viewOf } from '../helpers/consent.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 import { recordingTool, startInProcess, type InProcess } from '../helpers/in-process.js';
 import { makeUnwritable } from '../helpers/unwritable.js';
 
@@ -101,8 +102,7 @@ describe('disk faults', () => {
       expect('message' in result && result.message).toMatch(/could not be saved \(.*(EPERM|EACCES).*\), so nothing was decided: the call still waits/);
       expect(world.broker.pending.list().map((c) => c.id)).toEqual([pending.id]);
     }
-    await new Promise((r) => setTimeout(r, 50));
-    expect(server.calls.list).toEqual([]);
+    expect(server.calls.list).toEqual([]); // and still none, below: the call runs once, after the save
     expect(await world.api.listRules()).toEqual([]);
     expect(readFileSync(settingsFile, 'utf8')).toBe(before);
     expect((await world.log({ server: 'notes' })).filter((e) => e.kind === 'rule')).toEqual([]);
@@ -110,6 +110,7 @@ describe('disk faults', () => {
     undo.pop()!();
     expect(await world.api.decide(pending.id, { kind: 'always-allow' })).toMatchObject({ ok: true, forwarded: true });
     expect(text(await call)).toBe('ran write_notes');
+    expect(server.calls.list).toHaveLength(1); // a run released by a refused save would be a second one
     expect((await world.api.listRules()).map((r) => [r.server, r.tool])).toEqual([['notes', 'write_notes']]);
     expect((await world.log({ server: 'notes' })).filter((e) => e.kind === 'rule')).toHaveLength(1);
   });
@@ -148,7 +149,7 @@ describe('disk faults', () => {
 
     restore();
     // Retried every 2 s: both entries land, in order, and the chain is whole.
-    const end = Date.now() + 6000;
+    const end = Date.now() + PATIENCE_MS;
     while (world.broker.auditGuard.unlogged().length && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
     const log = await world.log();
     expect(log.slice(before).map((e) => [e.tool, e.status, (e.arguments as { path?: string }).path])).toEqual([
@@ -166,8 +167,7 @@ describe('disk faults', () => {
     const client = await world.connect('notes');
     await client.listTools();
     rmSync(world.dataDir, { recursive: true, force: true });
-    await new Promise((r) => setTimeout(r, 120));
-    expect(await world.api.listServers()).toEqual([]);
+    await vi.waitFor(async () => expect(await world.api.listServers()).toEqual([]), { timeout: PATIENCE_MS });
     // Its config and trust are gone with the folder: the open session's call asks the person.
     const call = client.callTool({ name: 'read_notes', arguments: {} }) as Promise<{ isError?: boolean }>;
     const pending = await world.waitForPending();

@@ -59,7 +59,7 @@ describe.skipIf(process.platform !== 'linux')('countersign doctor', () => {
     expect(process.getuid?.()).toBe(0);
   });
 
-  it('no broker, and a wrapped client whose version-managed Node is uninstalled: each with its fix', { timeout: 90_000 }, async () => {
+  it('no broker, and a wrapped client whose version-managed Node is uninstalled: each with its fix', async () => {
     const w = world();
     // A Node that nvm installed (a hard link of this one, so `wrap` names its path), wrapping Cursor.
     const nvmNode = join(w.home, '.nvm', 'versions', 'node', 'v22.9.0', 'bin', 'node');
@@ -105,7 +105,7 @@ describe.skipIf(process.platform !== 'linux')('countersign doctor', () => {
     expect(find(r, 'client.wrapped')).toMatchObject({ level: 'ok', summary: expect.stringContaining("'memory' goes through Countersign") });
   });
 
-  it('a running broker: which pid and version, its socket and port; the UI\'s API gives the same findings', { timeout: 60_000 }, async () => {
+  it('a running broker: which pid and version, its socket and port; the UI\'s API gives the same findings', async () => {
     const w = world();
     const broker: TestBroker = await startServe(w.data, [], w.env, { cwd: w.home });
     cleanups.push(() => broker.stop());
@@ -117,7 +117,7 @@ describe.skipIf(process.platform !== 'linux')('countersign doctor', () => {
     expect(viaUi.findings.map((f) => f.code).sort()).toEqual(r.findings.map((f) => f.code).sort());
   });
 
-  it('a sandbox that cannot start: why, the fix, and the servers it stops', { timeout: 60_000 }, async () => {
+  it('a sandbox that cannot start: why, the fix, and the servers it stops', async () => {
     const w = world();
     expect((await cs(w, ['servers', 'add', 'offline', '--no-network', '--', NODE, MEMORY_SERVER])).code).toBe(0);
     const r = await doctor(w, { as: NO_USERNS });
@@ -137,7 +137,7 @@ describe.skipIf(process.platform !== 'linux')('countersign doctor', () => {
     expect(outside.code).toBe(1);
   });
 
-  it('a team policy named in settings.json by hand: ignored and said so, until the person sets it in Countersign', { timeout: 60_000 }, async () => {
+  it('a team policy named in settings.json by hand: ignored and said so, until the person sets it in Countersign', async () => {
     const w = world();
     const policy = join(w.root, 'team-policy.json');
     writeFileSync(policy, JSON.stringify({ version: 1, servers: { memory: { command: [NODE, MEMORY_SERVER] } }, block: ['evil'] }));
@@ -163,7 +163,7 @@ describe.skipIf(process.platform !== 'linux')('countersign doctor', () => {
     expect(find(await doctor(w), 'policy.broken')).toMatchObject({ level: 'problem', summary: expect.stringContaining(`The team policy file ${policy} (set in Countersign) cannot be used:`) });
   });
 
-  it('a data folder that cannot be written (immutable), one others can write, and another user\'s', { timeout: 60_000 }, async () => {
+  it('a data folder that cannot be written (immutable), one others can write, and another user\'s', async () => {
     const w = world();
     expect((await cs(w, ['servers', 'list'])).code).toBe(0);
     chmodSync(w.data, 0o777);

@@ -15,6 +15,7 @@ import type { AuditEntry } from '../../shared/api.js';
 import { effectiveHints } from '../../shared/annotations.js';
 import { inlineMessage } from '../../electron/broker/calls/inline-approval.js';
 import { INLINE_SCHEMA } from '../../electron/broker/calls/inline-schema.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 import { configure, makeDataDir, removeDir, startServe, type TestBroker, type Via } from '../helpers/broker-harness.js';
 import { startInProcess, type Calls, type InProcess } from '../helpers/in-process.js';
 import { CLI, NODE, ROOT } from '../helpers/paths.js';
@@ -170,7 +171,7 @@ describe.each<Via>(['connect', 'http'])('the v2 packages via %s', (via) => {
       expect(textOf(await ask(client, COPY))).toBe('answered: {"action":"decline"}');
       expect(seen).toHaveLength(1);
       const declined = await (async () => {
-        for (let i = 0; i < 200; i++) {
+        for (const end = Date.now() + PATIENCE_MS; Date.now() < end; ) {
           const found = await declinedEntries('legacy-forms');
           if (found.length) return found;
           await new Promise((r) => setTimeout(r, 10)); // `connect` reports it a moment after

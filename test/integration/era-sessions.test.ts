@@ -3,9 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrokerStatus } from '../../shared/api.js';
 import { configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 import { allGone, pidsTagged } from '../helpers/processes.js';
 import { connectV2, v2Server } from '../helpers/v2-client.js';
 
@@ -54,7 +55,13 @@ describe('idle HTTP sessions', () => {
     try {
       const call = modern.callTool({ name: 'delete_note', arguments: { name: 'slow' } }, { timeout: 30_000 });
       const pending = await broker.waitForPending((c) => c.tool === 'delete_note');
-      await new Promise((r) => setTimeout(r, 2500));
+      // A 1.x session opened after it and left idle: once that one is closed, the idle time has passed for
+      // the waiting pool too, and the sweep that closed it has looked at the pool.
+      const idle = await connectClient(broker, 'notes', 'http');
+      await idle.listTools();
+      await idle.close(); // no DELETE: only the idle sweep closes it
+      expect((await open())?.sessions).toBe(1);
+      await vi.waitFor(async () => expect((await open())?.sessions).toBe(0), { timeout: PATIENCE_MS, interval: 100 });
       expect((await open())?.stateless).toBe(1);
       await broker.api('decide', pending.id, { kind: 'deny', reason: 'checked after a while' });
       expect(textOf(await call)).toMatch(/denied this call: checked after a while/);

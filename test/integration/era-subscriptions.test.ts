@@ -2,6 +2,7 @@
 // client's own listen id (Countersign rewrites request ids upstream, and must rewrite these back).
 import { describe, expect, it } from 'vitest';
 import type { ServerChanges } from '../../shared/api.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 import type { TestBroker, Via } from '../helpers/broker-harness.js';
 import { connectV2, v2Server } from '../helpers/v2-client.js';
 import { serveForSuite } from '../helpers/served-suite.js';
@@ -20,7 +21,7 @@ describe.each<Via>(['connect', 'http'])('subscriptions/listen via %s', (via) => 
       notes.addTool();
       await changed;
       // Countersign re-listed the tools (with the client's envelope) and holds the new one for review.
-      const end = Date.now() + 5000;
+      const end = Date.now() + PATIENCE_MS;
       let held: string[] = [];
       while (Date.now() < end && !held.includes('extra')) {
         held = ((await broker.api<ServerChanges[]>('listChanges')).find((c) => c.server === 'notes')?.tools ?? []).map((t) => t.name);

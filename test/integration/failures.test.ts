@@ -8,6 +8,7 @@ import { cspProblems } from '../../shared/csp.js';
 import { configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
 import { CLI, EVERYTHING_SERVER, FIXTURE, NODE } from '../helpers/paths.js';
 import { join } from 'node:path';
+import { PATIENCE_MS } from '../helpers/patience.js';
 
 type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
 
@@ -19,12 +20,13 @@ function rawConnect(dataDir: string, server: string, lines: string[], wantRespon
     const timer = setTimeout(() => {
       child.kill();
       reject(new Error(`timed out; got ${JSON.stringify(out)}`));
-    }, 20_000);
+    }, PATIENCE_MS);
     createInterface({ input: child.stdout }).on('line', (l) => {
       out.push(JSON.parse(l));
       if (out.length >= wantResponses) child.stdin.end();
     });
-    child.on('exit', (code) => {
+    // 'close', not 'exit': the process may exit before its last lines are read from the pipe.
+    child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ out, code });
     });
@@ -114,7 +116,6 @@ describe('failures and bad input', () => {
       '{"jsonrpc":"2.0","id":"b","method":"tools/call","params":{"name":"ping_tool","arguments":{}}}',
       '{"jsonrpc":"2.0","id":"cs-1","result":{"stray":true}}',
     ], 3);
-    await new Promise((r) => setTimeout(r, 200));
     const ids = out.map((m) => (m as { id: unknown }).id);
     expect(ids.filter((i) => i === 1)).toHaveLength(1);
     expect(out).toContainEqual(expect.objectContaining({ id: 'a', result: { content: [{ type: 'text', text: expect.stringMatching(/^answer to \d+$/) }] } }));
@@ -201,7 +202,7 @@ describe('start-up problems', () => {
     try {
       const status = await broker.api<BrokerStatus>('getStatus');
       expect(status.warnings.join('\n')).toMatch(/moved to .*corrupt/);
-      expect(broker.stderr()).toMatch(/could not be read/);
+      await broker.stderrWhen(/could not be read/);
       expect(await broker.api<ServerView[]>('listServers')).toEqual([]);
       const { readdirSync, readFileSync } = await import('node:fs');
       const moved = readdirSync(dataDir).find((f) => f.includes('corrupt'));

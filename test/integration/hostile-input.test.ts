@@ -91,7 +91,7 @@ describe('hostile arguments', () => {
     } finally {
       await raw.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it('refuses 10,000-deep arguments over HTTP with a logged reason', async () => {
     const target = join(scratch, 'deep-http.txt');
@@ -100,7 +100,7 @@ describe('hostile arguments', () => {
     const answer = await rawPost(broker, 'fs', deepCall(9, target), session);
     expect(answer.status).toBe(200);
     await expectRefusedAndLogged(answer.json[0] as Record<string, unknown>, target, before);
-  }, 60_000);
+  }, 120_000);
 
   it.each<Via>(['connect', 'http'])('asks for a trusted read-only call whose arguments break its inputSchema, via %s, and logs why', async (via) => {
     const client = await connectClient(broker, 'everything', via);
@@ -123,7 +123,7 @@ describe('hostile arguments', () => {
     } finally {
       await client.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it.each<Via>(['connect', 'http'])('lists look-alike and over-long tool names with findings via %s, never a failed tools/list', async (via) => {
     const fs = await connectClient(broker, 'fs', via);
@@ -141,7 +141,7 @@ describe('hostile arguments', () => {
     } finally {
       await client.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it('escapes C1, bidi and tag characters in `countersign log --json`, and the JSON reads back exactly', async () => {
     const message = `log \u009b2J \u202eevil \u{e0041}\u{e0042} ${Date.now()}`;
@@ -156,7 +156,7 @@ describe('hostile arguments', () => {
     expect(out).not.toMatch(/[\u007f-\u009f\u200b-\u200f\u2028-\u202e\u{e0000}-\u{e007f}]/u);
     const entries = out.trim().split('\n').map((l) => JSON.parse(l) as AuditEntry);
     expect(entries.some((e) => (e.arguments as { message?: string }).message === message)).toBe(true);
-  }, 60_000);
+  }, 120_000);
 
   it("answers every malformed line on connect's stdin with a JSON-RPC error, forwards none, and goes on", async () => {
     const target = join(scratch, 'utf8.txt');
@@ -185,5 +185,5 @@ describe('hostile arguments', () => {
     } finally {
       await raw.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -69,11 +69,11 @@ describe.each<Via>(['connect', 'http'])('approval inside the client via %s', (vi
   it('is off by default: the client is not asked, and the call waits for Countersign', async () => {
     const call = form.client.callTool({ name: 'echo', arguments: { message: `off ${via}` } });
     const pending = await broker.waitForPending((c) => (c.arguments as { message?: string }).message === `off ${via}`);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(form.asked).toEqual([]);
     expect(await broker.api<InlineApprovalClient[]>('listInlineApproval')).toEqual([{ client: 'form-client', enabled: false, seen: true }]);
     await broker.api('decide', pending.id, { kind: 'allow-once' });
     expect(textOf(await call)).toContain(`off ${via}`);
+    // A question to the client about this call would have come before its answer, on the same stream.
+    expect(form.asked).toEqual([]);
   });
 
   it('once turned on (audited), a short call is approved in the client and runs once', async () => {
@@ -142,10 +142,10 @@ describe.each<Via>(['connect', 'http'])('approval inside the client via %s', (vi
     const message = `off again ${via}`;
     const call = form.client.callTool({ name: 'echo', arguments: { message } });
     const pending = await broker.waitForPending((c) => (c.arguments as { message?: string }).message === message);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(form.asked.length).toBe(before);
     await broker.api('decide', pending.id, { kind: 'deny' });
     await call;
+    // A question to the client about this call would have come before its answer, on the same stream.
+    expect(form.asked.length).toBe(before);
     const log = await broker.logWhen({ search: 'turned off for form-client' }, (l) => l.length > 0);
     expect(log.at(-1)).toMatchObject({ kind: 'settings', actor: 'browser', decision: 'deny' });
   });

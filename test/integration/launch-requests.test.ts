@@ -59,7 +59,7 @@ describe('a launch refused for want of consent', () => {
       await broker.stop();
       removeDir(dataDir);
     }
-  }, 60_000);
+  }, 120_000);
 
   it('asks again, as a new item, when the command changes while it waits', async () => {
     const dataDir = makeDataDir();
@@ -81,5 +81,5 @@ describe('a launch refused for want of consent', () => {
       await broker.stop();
       removeDir(dataDir);
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -15,7 +15,7 @@ import { grantCli, runCli } from '../helpers/cli-run.js';
 const cs = runCli;
 
 describe.skipIf(process.platform !== 'linux')('countersign servers … limits', () => {
-  it('adds a server with limits, shows what enforces them, loosens with a question and tightens at once', { timeout: 60_000 }, async () => {
+  it('adds a server with limits, shows what enforces them, loosens with a question and tightens at once', async () => {
     const dir = makeDataDir();
     const project = mkdtempSync(join(tmpdir(), 'cs-cli-limits-'));
     try {

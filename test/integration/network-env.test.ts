@@ -56,7 +56,7 @@ describe.skipIf(process.platform !== 'linux')('network variables reach servers',
         await broker.api('addServer', name, config);
         await approveShown(broker.api, name);
       }
-    }, 60_000);
+    }, 120_000);
 
     afterAll(async () => {
       await broker?.stop();
@@ -77,11 +77,11 @@ describe.skipIf(process.platform !== 'linux')('network variables reach servers',
     }
     const envOf = async (server: string) => JSON.parse((await call(server, 'env', { names: NAMES })).text) as Record<string, string | null>;
 
-    it('a server gets the proxy, CA and index variables by default, and still no secrets', { timeout: 30_000 }, async () => {
+    it('a server gets the proxy, CA and index variables by default, and still no secrets', async () => {
       expect(await envOf('plain')).toEqual({ ...Object.fromEntries(NAMES.map((n) => [n, env[n]])), GITHUB_TOKEN: null });
     });
 
-    it('a server that sees none of the home folder reads the CA file its variables name, and nothing beside it', { timeout: 30_000 }, async () => {
+    it('a server that sees none of the home folder reads the CA file its variables name, and nothing beside it', async () => {
       expect((await envOf('limited')).NODE_EXTRA_CA_CERTS).toBe(ca);
       expect(await call('limited', 'read', { path: ca })).toEqual({ text: '-----BEGIN CERTIFICATE-----\ncorp\n-----END CERTIFICATE-----\n', isError: undefined });
       const beside = await call('limited', 'read', { path: join(root, 'home', 'corp', 'notes.txt') });
@@ -89,11 +89,11 @@ describe.skipIf(process.platform !== 'linux')('network variables reach servers',
       expect(beside.text).toMatch(/^ENOENT/);
     });
 
-    it('--no-pass-env (noPassEnv *) takes every one of them away', { timeout: 30_000 }, async () => {
+    it('--no-pass-env (noPassEnv *) takes every one of them away', async () => {
       expect(Object.values(await envOf('bare')).every((v) => v === null)).toBe(true);
     });
 
-    it('shows the variables by name only: the limits view, the servers list, the log', { timeout: 30_000 }, async () => {
+    it('shows the variables by name only: the limits view, the servers list, the log', async () => {
       const servers = await broker.api<ServerView[]>('listServers');
       const plain = servers.find((s) => s.name === 'plain')!;
       expect(plain.limits?.networkEnv).toEqual(['HTTPS_PROXY', 'NODE_EXTRA_CA_CERTS', 'NO_PROXY', 'PIP_INDEX_URL', 'SSL_CERT_FILE', 'UV_INDEX_URL', 'https_proxy', 'npm_config_registry']);
@@ -114,7 +114,7 @@ describe.skipIf(process.platform !== 'linux')('network variables reach servers',
     });
 
     // The CLI as root (the test's own user) against the broker: once, not for each user.
-    if (who === 'root') it('the CLI takes them away at once (tighter) and gives them back with consent (looser)', { timeout: 30_000 }, async () => {
+    if (who === 'root') it('the CLI takes them away at once (tighter) and gives them back with consent (looser)', async () => {
       const off = await runCli(broker.dataDir, 'servers', 'limits', 'plain', '--no-pass-env');
       expect(off.stdout).toContain("Limits of 'plain' are now: no network variables (applied at once");
       expect(Object.values(await envOf('plain')).every((v) => v === null)).toBe(true);

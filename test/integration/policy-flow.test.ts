@@ -3,12 +3,26 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { AuditEntry, PendingCall } from '../../shared/api.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 import { configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
 import { EVERYTHING_SERVER, FILESYSTEM_SERVER, FIXTURE, NODE } from '../helpers/paths.js';
 
 type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
 const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text ?? '').join('\n');
+
+/**
+ * A later call through the same client to the same server, approved and answered. Whatever the broker
+ * forwarded before it reached the server first (one pipe, read in order): once this answers, a call that
+ * was not forwarded by then never was. It stands in for "wait a while and see that nothing came".
+ */
+async function laterCallAnswered(broker: TestBroker, client: Client, tool: string, counter: string): Promise<void> {
+  const call = client.callTool({ name: tool, arguments: { counter } });
+  const pending = await broker.waitForPending((c) => c.tool === tool && (c.arguments as { counter?: string }).counter === counter);
+  await broker.api('decide', pending.id, { kind: 'allow-once' });
+  expect((await call as ToolResult).isError).toBeFalsy();
+}
 
 describe('policy across calls', () => {
   let broker: TestBroker;
@@ -124,7 +138,11 @@ describe('policy across calls', () => {
         const pending = await broker.waitForPending((c) => c.tool === tool && c.server === server);
         await broker.api('decide', pending.id, { kind: 'allow-once' });
         expect((await call)?.message).toMatch(/did not answer .* within 1 s/);
-        await new Promise((r) => setTimeout(r, 300));
+        // The slow tools answer from their second call on: a counter at 1 already makes this one answer.
+        const later = join(scratch, `${server}-${tool}-later`);
+        writeFileSync(later, '1');
+        await laterCallAnswered(broker, client, tool, later);
+        expect(readFileSync(later, 'utf8')).toBe('2');
         expect(readFileSync(counterFile, 'utf8')).toBe('1');
       } finally {
         await client.close();
@@ -160,9 +178,10 @@ describe('policy across calls', () => {
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(/No one approved this call within 1 s/);
       expect(await broker.api('decide', pending.id, { kind: 'allow-once' })).toEqual({ ok: false, error: 'not-pending' });
-      await new Promise((r) => setTimeout(r, 200));
+      await broker.api('updateSettings', { approvalTimeoutSeconds: 120 }); // the later call waits for a decision too
+      await laterCallAnswered(broker, client, 'bump', join(scratch, 'timeout-later'));
       expect(() => readFileSync(counterFile)).toThrow();
-      const log = await broker.api<AuditEntry[]>('queryLog', { tool: 'bump' });
+      const log = (await broker.api<AuditEntry[]>('queryLog', { tool: 'bump' })).filter((e) => (e.arguments as { counter?: string }).counter === counterFile);
       expect(log.at(-1)).toMatchObject({ decision: 'deny', decidedBy: 'timeout' });
     } finally {
       await client.close();
@@ -179,13 +198,13 @@ describe('policy across calls', () => {
       const pending = await broker.waitForPending((c) => c.tool === 'bump');
       ctrl.abort('changed my mind');
       await call;
-      const end = Date.now() + 5000;
+      const end = Date.now() + PATIENCE_MS;
       while ((await broker.api<PendingCall[]>('listPending')).some((c) => c.id === pending.id) && Date.now() < end) {
         await new Promise((r) => setTimeout(r, 25));
       }
       expect((await broker.api<PendingCall[]>('listPending')).some((c) => c.id === pending.id)).toBe(false);
       expect(await broker.api('decide', pending.id, { kind: 'allow-once' })).toEqual({ ok: false, error: 'not-pending' });
-      await new Promise((r) => setTimeout(r, 200));
+      await laterCallAnswered(broker, client, 'bump', join(scratch, 'cancel-later'));
       expect(() => readFileSync(counterFile)).toThrow();
     } finally {
       await client.close();
@@ -205,7 +224,7 @@ describe('policy across calls', () => {
       ]);
       expect(results.filter((r) => r.ok)).toHaveLength(1);
       await call;
-      await new Promise((r) => setTimeout(r, 200));
+      await laterCallAnswered(broker, client, 'bump', join(scratch, 'double-later'));
       const winner = results.findIndex((r) => r.ok);
       expect(existsSync(counterFile) ? readFileSync(counterFile, 'utf8') : 'never ran').toBe(winner === 2 ? 'never ran' : '1');
     } finally {

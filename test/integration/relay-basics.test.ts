@@ -2,9 +2,10 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AuditEntry, PendingCall } from '../../shared/api.js';
 import { collectEvents, configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker, type Via } from '../helpers/broker-harness.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 import { EVERYTHING_SERVER, FILESYSTEM_SERVER, FIXTURE, MEMORY_SERVER, NODE } from '../helpers/paths.js';
 
 type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
@@ -173,8 +174,7 @@ describe.each<Via>(['connect', 'http'])('relay via %s', (via) => {
         resetTimeoutOnProgress: true,
       });
       const pending = await broker.waitForPending((c) => c.tool === 'trigger-long-running-operation');
-      await new Promise((r) => setTimeout(r, 350));
-      expect(seen.some((m) => m.includes('Waiting for approval'))).toBe(true);
+      await vi.waitFor(() => expect(seen.some((m) => m.includes('Waiting for approval'))).toBe(true), { timeout: PATIENCE_MS });
       await broker.api('decide', pending.id, { kind: 'allow-once' });
       await call;
       expect(seen.some((m) => !m.includes('Waiting for approval'))).toBe(true);

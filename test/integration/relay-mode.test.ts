@@ -10,6 +10,7 @@ import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdi
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { socketPath } from '../../electron/broker/store/data-dir.js';
 import type { AuditEntry, BrokerStatus, ServerView } from '../../shared/api.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 import { configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
 import { CLI, FILESYSTEM_SERVER, FIXTURE, NODE } from '../helpers/paths.js';
 import { allGone, hostTree, parentOf } from '../helpers/processes.js';
@@ -66,7 +67,7 @@ describe('relay mode', () => {
       await client.close();
     }
     // An orderly end says goodbye after its last report: no warning about missing entries.
-    await new Promise((r) => setTimeout(r, 100));
+    await broker.serverWhen('tree', (v) => v.sessions === 0); // the broker has seen the session end
     const { warnings } = await broker.api<BrokerStatus>('getStatus');
     expect(warnings.filter((w) => w.includes("'tree' session ended abruptly"))).toEqual([]);
   });
@@ -199,7 +200,7 @@ describe('relay mode', () => {
       for (let n = 0; n < 3; n++) await client.callTool({ name: 'ok', arguments: { n } }); // leased by now
       process.kill(connectPid, 'SIGKILL');
       expect(await allGone([pids.server, pids.grandchild])).toBe(true);
-      const end = Date.now() + 5000;
+      const end = Date.now() + PATIENCE_MS;
       let view: ServerView | undefined;
       while (Date.now() < end) {
         view = (await broker.api<ServerView[]>('listServers')).find((s) => s.name === 'tree-kill');

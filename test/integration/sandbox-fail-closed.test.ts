@@ -42,7 +42,7 @@ describe.skipIf(process.platform !== 'linux')('a sandbox that cannot start fails
     await new Promise((r) => host?.close(r));
   });
 
-  it('refuses a limited server with the reason and the fix, audits it, and lets the person run it without its limits', { timeout: 90_000 }, async () => {
+  it('refuses a limited server with the reason and the fix, audits it, and lets the person run it without its limits', async () => {
     const dataDir = makeDataDir();
     const cs = (...args: string[]) => runCli(dataDir, ...args);
     let broker: TestBroker | undefined;

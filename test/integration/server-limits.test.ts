@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, ServerConfig } from '../../shared/api.js';
 import { NO_LIMITS, type LimitsProfile } from '../../shared/limits.js';
 import { detectSandbox } from '../../electron/broker/upstream/sandbox/detect.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 import { approveShown, trustShown, viewOf } from '../helpers/consent.js';
 import { startInProcess, type InProcess } from '../helpers/in-process.js';
 import { removeDir } from '../helpers/broker-harness.js';
@@ -23,7 +24,7 @@ async function callTool(client: Client, name: string, args: Record<string, unkno
 }
 
 async function lastCall(ip: InProcess, server: string, tool: string): Promise<AuditEntry> {
-  for (let i = 0; i < 200; i++) {
+  for (const end = Date.now() + PATIENCE_MS; Date.now() < end; ) {
     const hit = (await ip.log({ server, tool })).find((e) => e.kind === 'call' || e.kind === undefined);
     if (hit) return hit;
     await new Promise((r) => setTimeout(r, 10));

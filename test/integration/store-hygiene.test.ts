@@ -100,7 +100,7 @@ describe('leftovers of crashes', () => {
     } finally {
       unrelated.kill();
     }
-  }, 60_000);
+  }, 120_000);
 
   it('removes temp files of writes killed with SIGKILL at start, and keeps a live writer\'s', async () => {
     const dir = makeDataDir();

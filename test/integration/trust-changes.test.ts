@@ -1,9 +1,10 @@
 // Changed definitions: rug pulls and schema changes are held (and never reach the server), friction-only
 // changes apply at once, a key reorder is no change, and a person's review releases or keeps the hold.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AuditEntry, ServerChanges, ServerView } from '../../shared/api.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import { collectEvents, configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
+import { PATIENCE_MS } from '../helpers/patience.js';
 import { addNumbers, mutableServer, readNotes, type Mutable } from '../helpers/mutable.js';
 import { acceptShown } from '../helpers/consent.js';
 
@@ -175,8 +176,10 @@ describe('changed tool definitions', () => {
         description: readNotes.description,
         name: readNotes.name,
       })) as ToolDefinition;
+      const { ToolListChangedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+      const noticed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
       m.set({ tools: [reordered] });
-      await sleep(600);
+      await noticed; // the server said its list changed, and the broker passed that on (after re-listing it)
       await client.listTools();
       expect(await broker.api<ServerChanges[]>('listChanges')).not.toContainEqual(expect.objectContaining({ server: 'reorder' }));
       expect(textOf(await client.callTool({ name: 'read_notes', arguments: { path: 'r' } }))).toBe('ran read_notes');
@@ -254,8 +257,10 @@ describe('changed tool definitions', () => {
       await acceptShown(broker.api, 'rug', ['burst']);
       seen = 0;
       await client.callTool({ name: 'burst', arguments: { count: 1000 } });
-      await sleep(800);
-      expect(seen).toBeGreaterThan(0);
+      // A notice comes through; without coalescing all thousand would have, in order, before the answer
+      // to a request sent after them (the listing below, on the same stream).
+      await vi.waitFor(() => expect(seen).toBeGreaterThan(0), { timeout: PATIENCE_MS });
+      await client.listTools();
       expect(seen).toBeLessThanOrEqual(4);
       expect(broker.child.exitCode).toBeNull();
     } finally {

@@ -89,7 +89,7 @@ describe('launch consent', () => {
       settings.servers.notes!.args.push('--extra');
       writeFileSync(file, JSON.stringify(settings));
       // The broker re-checks the file at most every 50 ms; until then the old, approved command would run.
-      await new Promise((r) => setTimeout(r, 100));
+      await broker.serverWhen('notes', (v) => v.status === 'needs-consent');
       const again = await connectClient(broker, 'notes', 'http').then(() => undefined, (e: Error) => e);
       expect(again?.message).toMatch(/waits for your approval/);
     } finally {
@@ -145,10 +145,10 @@ describe('team policy', () => {
 
       writeFileSync(policyFile, '{ not json');
       // The policy file is re-checked at most every 50 ms, like the settings file.
-      await new Promise((r) => setTimeout(r, 100));
+      await broker.serverWhen('asked', (v) => v.status === 'blocked');
       const broken = await connectClient(broker, 'asked', 'http').then(() => undefined, (e: Error) => e);
       expect(broken?.message).toMatch(/team policy file .* could not be read/);
-      expect(broker.stderr()).toMatch(/every server is blocked/);
+      await broker.stderrWhen(/every server is blocked/);
     } finally {
       await broker.stop();
       removeDir(dataDir);
@@ -210,7 +210,7 @@ describe('trust records', () => {
     try {
       const view = (await broker.api<ServerView[]>('listServers'))[0]!;
       expect(view.trusted).toBe(false);
-      expect(broker.stderr()).toMatch(/Trust records .* could not be read.*Trust was withdrawn from: notes/s);
+      await broker.stderrWhen(/Trust records .* could not be read.*Trust was withdrawn from: notes/s);
       const { readdirSync } = await import('node:fs');
       expect(readdirSync(dataDir).some((f) => f.startsWith('trust.json.corrupt-'))).toBe(true);
     } finally {

@@ -52,6 +52,9 @@ function makeFileUnwritable(file: string): () => void {
 /** Long enough for the ctimes of the temp folders to be trusted (log-path-anchor.ts). */
 const settled = () => new Promise((r) => setTimeout(r, SETTLE_MS + 10));
 
+/** A look has returned, and the batch's own bookkeeping on it (microtasks) has run. */
+const lookSettled = (look: Promise<void>): Promise<void> => look.then(() => new Promise((r) => setImmediate(r)));
+
 /** The ctime of the shared temp folder, to tell whether another process changed it during a test step. */
 let tmpCtime = 0n;
 const foldersMoved = (): boolean => fs.statSync(os.tmpdir(), { bigint: true }).ctimeNs !== tmpCtime;
@@ -103,14 +106,17 @@ function setup(hooks: { beforeWrite?: () => void; afterWrite?: () => void } = {}
   });
   undo.push(() => guard.stop());
   const writes: number[] = [];
-  const looks = { count: 0 };
+  /** Each write's promise, to wait on the write itself rather than on a guess at how long it takes. */
+  const written: Array<Promise<number>> = [];
+  const looks = { count: 0, last: Promise.resolve() };
   const batch = new AuditBatch({
-    prepare: () => (looks.count++, log.lookAtFile()),
+    prepare: () => (looks.count++, (looks.last = log.lookAtFile())),
     fresh: () => log.hasFreshLook(),
     write: (entries) => {
       writes.push(entries.length);
       hooks.beforeWrite?.();
       const done = guard.appendAsync(entries).then((w) => w.length);
+      written.push(done);
       hooks.afterWrite?.();
       return done;
     },
@@ -119,7 +125,7 @@ function setup(hooks: { beforeWrite?: () => void; afterWrite?: () => void } = {}
   log.beforeAccess = () => batch.flush();
   const onDisk = (): string[] =>
     fs.existsSync(log.path) ? fs.readFileSync(log.path, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { arguments: { message: string } }).arguments.message) : [];
-  return { dir, log, guard, batch, writes, looks, onDisk };
+  return { dir, log, guard, batch, writes, written, looks, onDisk };
 }
 
 describe('AuditBatch', () => {
@@ -339,13 +345,27 @@ describe('AuditBatch', () => {
   });
 
   it('writes entries nobody waits on within a few ms, together, and with the next waited entry in order', async () => {
-    const { log, batch, writes, onDisk } = setup();
-    batch.later(call(1));
-    batch.later(call(2));
-    await new Promise((r) => setImmediate(r));
-    // No answer waits on them: they wait a little for company instead of taking a write each.
-    expect(onDisk()).toEqual([]);
-    await new Promise((r) => setTimeout(r, LATER_MS + 20));
+    const { log, batch, writes, written, looks, onDisk } = setup();
+    // The batch's own timer on a fake clock: what is asserted is LATER_MS of its time, not of a busy machine's.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      batch.later(call(1));
+      batch.later(call(2));
+      await new Promise((r) => setImmediate(r));
+      // No answer waits on them: they wait a little for company instead of taking a write each.
+      vi.advanceTimersByTime(LATER_MS - 1);
+      await new Promise((r) => setImmediate(r));
+      expect(looks.count).toBe(0);
+      expect(onDisk()).toEqual([]);
+      vi.advanceTimersByTime(1);
+    } finally {
+      vi.useRealTimers();
+    }
+    // The timer fired: one look, then one write for both.
+    expect(looks.count).toBe(1);
+    await looks.last;
+    await vi.waitFor(() => expect(written).toHaveLength(1));
+    expect(await written[0]).toBe(2);
     expect(onDisk()).toEqual(['call 1', 'call 2']);
     expect(writes).toEqual([2]);
     batch.later(call(3));
@@ -373,18 +393,24 @@ describe('AuditBatch', () => {
 
   it('uses a look taken ahead (expect) when it is fresh, and looks again when something was written since', async () => {
     const { log, batch, writes, looks, onDisk } = setup();
-    expect(await batch.push(call(1))).toBe(true);
-    expect(looks.count).toBe(1);
-    batch.expect();
-    expect(looks.count).toBe(2);
-    await new Promise((r) => setTimeout(r, 5));
-    expect(await batch.push(call(2))).toBe(true);
-    expect(looks.count).toBe(2); // the write went on the look taken ahead
-    batch.expect();
-    await new Promise((r) => setTimeout(r, 5));
-    log.append({ ...call(3), tool: 'change' }); // written since that look: it no longer tells the file
-    expect(await batch.push(call(4))).toBe(true);
-    expect(looks.count).toBe(4);
+    // The age of a look (LOOK_MAX_AGE_MS) on a clock that stands still: a busy machine must not age it.
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      expect(await batch.push(call(1))).toBe(true);
+      expect(looks.count).toBe(1);
+      batch.expect();
+      expect(looks.count).toBe(2);
+      await lookSettled(looks.last); // the look taken ahead has returned
+      expect(await batch.push(call(2))).toBe(true);
+      expect(looks.count).toBe(2); // the write went on the look taken ahead
+      batch.expect();
+      await lookSettled(looks.last);
+      log.append({ ...call(3), tool: 'change' }); // written since that look: it no longer tells the file
+      expect(await batch.push(call(4))).toBe(true);
+      expect(looks.count).toBe(4);
+    } finally {
+      vi.useRealTimers();
+    }
     expect(writes).toEqual([1, 1, 1]);
     expect(onDisk()).toEqual(['call 1', 'call 2', 'call 3', 'call 4']);
     expect(log.verify()).toMatchObject({ ok: true, entries: 4 });

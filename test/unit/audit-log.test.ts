@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuditEntry } from '../../shared/api.js';
 import { hashEntry } from '../../electron/broker/audit/audit-entry.js';
 import { AuditLog, type NewAuditEntry } from '../../electron/broker/audit/audit-log.js';
@@ -39,14 +39,6 @@ function fill(log: AuditLog, count: number, from = 1): AuditEntry[] {
 
 const lines = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
 const rotated = (dir: string) => fs.readdirSync(dir).filter((n) => /^audit-\d{12}\.jsonl$/.test(n)).sort();
-
-async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('AuditLog append and verify', () => {
   it('chains entries: seq from 1, prev is the previous hash, hash covers the contents', () => {
@@ -212,22 +204,32 @@ describe('AuditLog read filters', () => {
 });
 
 describe('AuditLog follow', () => {
+  // The follower's polling interval on a fake clock: each advance runs its polls then and there, so a test
+  // says "after the next polls" instead of guessing how long they take on a busy machine.
+  const polls = (): void => void vi.advanceTimersByTime(1_000);
+  const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
+  afterEach(() => void vi.useRealTimers());
+
   it('sees entries another instance appends, once each and in order, across rotations', async () => {
     const dir = tempDir();
     const writer = AuditLog.open(dir, { maxBytes: 1500 }).log;
     fill(writer, 3);
     const reader = AuditLog.open(dir).log;
     const seen: number[] = [];
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const stop = reader.follow((e) => seen.push(e.seq), { fromEnd: true });
     try {
+      await settle();
       // Bursts of 9 span two or three rotations between polls, so some entries are only ever
       // in files that were already rotated away when the follower looks.
       for (let n = 4; n <= 40; n++) {
         writer.append(entry(n));
-        if (n % 9 === 0) await new Promise((r) => setTimeout(r, 30));
+        if (n % 9 === 0) polls();
       }
-      await waitFor(() => seen.length >= 37);
-      await new Promise((r) => setTimeout(r, 300)); // nothing more must arrive
+      polls();
+      expect(seen).toEqual(Array.from({ length: 37 }, (_, i) => i + 4));
+      await settle(); // the folder watcher's events for all of it, then more polls: nothing more arrives
+      polls();
       expect(seen).toEqual(Array.from({ length: 37 }, (_, i) => i + 4));
       expect(rotated(dir).length).toBeGreaterThanOrEqual(3);
     } finally {
@@ -240,14 +242,18 @@ describe('AuditLog follow', () => {
     const writer = AuditLog.open(dir, { maxBytes: 1500 }).log;
     fill(writer, 15);
     const seen: number[] = [];
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const stop = AuditLog.open(dir).log.follow((e) => seen.push(e.seq));
     try {
-      await waitFor(() => seen.length === 15);
+      await settle();
+      expect(seen).toHaveLength(15);
       writer.append(entry(16));
-      await waitFor(() => seen.length === 16);
+      polls();
+      expect(seen).toHaveLength(16);
       stop();
       writer.append(entry(17));
-      await new Promise((r) => setTimeout(r, 400));
+      await settle();
+      polls();
       expect(seen).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
     } finally {
       stop();
@@ -263,13 +269,17 @@ describe('AuditLog follow', () => {
     const line = JSON.stringify({ ...body, hash: hashEntry(body) });
     fs.appendFileSync(writer.path, line.slice(0, 40));
     const seen: AuditEntry[] = [];
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const stop = AuditLog.open(dir).log.follow((e) => seen.push(e), { fromEnd: true });
     try {
-      await new Promise((r) => setTimeout(r, 400));
+      await settle();
+      polls();
       expect(seen).toEqual([]);
       fs.appendFileSync(writer.path, line.slice(40) + '\n');
-      await waitFor(() => seen.length >= 1);
-      await new Promise((r) => setTimeout(r, 300));
+      polls();
+      expect(seen.map((e) => e.seq)).toEqual([2]);
+      await settle();
+      polls();
       expect(seen.map((e) => e.seq)).toEqual([2]);
     } finally {
       stop();

@@ -36,7 +36,7 @@ describe('ControlChannel', () => {
     const [a, b] = await pair();
     b.handle('add', (p) => ({ sum: Number(p.x) + Number(p.y) }));
     a.handle('slow', async (p) => {
-      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setImmediate(r)); // answers on a later turn of the event loop
       return { echoed: p.v };
     });
     const heard: unknown[] = [];
@@ -73,11 +73,13 @@ describe('ControlChannel', () => {
 
   it('fails what is waiting, and says so, when the other end goes away', async () => {
     const [a, b] = await pair();
-    b.handle('never', () => new Promise(() => undefined));
+    let reached!: () => void;
+    const arrived = new Promise<void>((r) => (reached = r));
+    b.handle('never', () => (reached(), new Promise(() => undefined)));
     let closed = false;
     a.onclose = () => (closed = true);
     const waiting = a.request('never', {});
-    await new Promise((r) => setTimeout(r, 20));
+    await arrived; // the request is with the other end, unanswered
     await b.close();
     await expect(waiting).rejects.toThrow(/control connection closed/);
     expect(closed).toBe(true);

@@ -196,9 +196,10 @@ function sseReader(res: Response) {
   const messages: Array<Record<string, unknown>> = [];
   const comments: string[] = [];
   let buffer = '';
-  const waitFor = async (count: number, timeoutMs = 5000): Promise<Array<Record<string, unknown>>> => {
+  /** Reads the stream until `enough` holds. */
+  const readUntil = async (enough: () => boolean, timeoutMs: number): Promise<void> => {
     const deadline = Date.now() + timeoutMs;
-    while (messages.length < count) {
+    while (!enough()) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error('timed out waiting for SSE')), Math.max(0, deadline - Date.now()));
@@ -216,9 +217,13 @@ function sseReader(res: Response) {
         }
       }
     }
+  };
+  const waitFor = async (count: number, timeoutMs = 5000): Promise<Array<Record<string, unknown>>> => {
+    await readUntil(() => messages.length >= count, timeoutMs);
     return messages.slice(0, count);
   };
-  return { messages, comments, waitFor, cancel: () => reader.cancel() };
+  const waitForComment = (timeoutMs = 5000): Promise<void> => readUntil(() => comments.length > 0, timeoutMs);
+  return { messages, comments, waitFor, waitForComment, cancel: () => reader.cancel() };
 }
 
 async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
@@ -509,8 +514,9 @@ describe('McpHttpEndpoint over raw HTTP', () => {
     const h = (harness = await startHarness({ keepAliveMs: 30 }));
     const sessionId = await rawSession(h);
     const get = await fetch(h.url(), { headers: { ...auth, Accept: 'text/event-stream', 'Mcp-Session-Id': sessionId } });
-    setTimeout(() => void h.sessions[0]!.send({ jsonrpc: '2.0', method: 'notifications/later' }), 200);
     const stream = sseReader(get);
+    await stream.waitForComment(); // a keep-alive came while nothing else did
+    await h.sessions[0]!.send({ jsonrpc: '2.0', method: 'notifications/later' });
     const [message] = await stream.waitFor(1);
     expect(message!.method).toBe('notifications/later');
     expect(stream.comments.length).toBeGreaterThan(0);

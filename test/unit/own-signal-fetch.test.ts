@@ -35,8 +35,11 @@ describe('ownSignalFetch', () => {
 
   it('still aborts a request in flight when the shared signal is aborted', async () => {
     const shared = new AbortController();
+    const arrived = new Promise((r) => server.once('request', r));
     const pending = ownSignalFetch()(`${url}/hang`, { signal: shared.signal });
-    setTimeout(() => shared.abort(new Error('connection closed')), 50);
+    pending.catch(() => undefined); // asserted below, once aborted
+    await arrived; // in flight: the server has it and will never answer
+    shared.abort(new Error('connection closed'));
     await expect(pending).rejects.toThrow();
   });
 

@@ -2,7 +2,7 @@
 // the kernel, also when the broker reads slowly and the control socket backs up.
 import type { Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reportsBeforeCalls } from '../../electron/broker/relay-mode/connect/report-order.js';
 import { unixSocketPair } from '../helpers/unix-socket-pair.js';
 
@@ -50,8 +50,8 @@ describe('reportsBeforeCalls', () => {
     client.on('data', () => void control.write(big));
     reportsBeforeCalls(client, control, server);
     client.write('call\n');
-    await new Promise((r) => setTimeout(r, 50));
     // The kernel took what fits; the rest waits in the socket, and so do the calls.
+    await vi.waitFor(() => expect(server.corked()).toBe(1));
     expect(control.writableLength).toBeGreaterThan(0);
     expect(server.corked()).toBe(1);
     let received = 0;

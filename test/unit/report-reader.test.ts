@@ -31,17 +31,27 @@ async function pair(highWaterMark = 1): Promise<Pair> {
 
 const lines = (p: Pair): string[] => p.batches.flat();
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('ReportReader', () => {
   it('takes reports in batches, not one wakeup per line, and every line arrives in order', async () => {
     const p = await pair();
-    for (let n = 0; n < 40; n++) {
-      p.writer.write(`{"n":${n}}\n`);
-      await tick();
+    // The batch timer on a fake clock: how many takes is then the reader's doing, not a busy machine's
+    // (where each tick may take longer than the batch time).
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      for (let n = 0; n < 40; n++) {
+        p.writer.write(`{"n":${n}}\n`);
+        await tick();
+        if (n % 10 === 9) vi.advanceTimersByTime(REPORT_BATCH_MS);
+      }
+      vi.advanceTimersByTime(REPORT_BATCH_MS);
+      await p.reader.drain();
+      // The reader's timer is one for all sessions: none may be left on the fake clock for the next test.
+      vi.runOnlyPendingTimers();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
     }
-    await sleep(REPORT_BATCH_MS * 3);
-    await p.reader.drain();
     expect(lines(p)).toEqual(Array.from({ length: 40 }, (_, n) => `{"n":${n}}`));
     expect(p.reader.received).toBe(40);
     // Forty writes a tick apart come in a handful of takes (one per batch time), not forty.
@@ -87,10 +97,10 @@ describe('ReportReader', () => {
 
   it('joins a line written in pieces, and drain() takes what is in the kernel now', async () => {
     const p = await pair();
-    p.writer.write('{"a":');
-    await sleep(5);
-    p.writer.write('1}\n{"b":2}\n');
-    await sleep(5);
+    const written = (text: string): Promise<void> => new Promise((r) => p.writer.write(text, () => r()));
+    await written('{"a":');
+    await vi.waitFor(() => expect(p.socket.bytesRead).toBe(5)); // the first piece was read alone
+    await written('1}\n{"b":2}\n'); // in the kernel now
     await p.reader.drain();
     await p.reader.drain();
     expect(lines(p)).toEqual(['{"a":1}', '{"b":2}']);

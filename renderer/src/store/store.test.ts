@@ -48,8 +48,7 @@ describe('store', () => {
     expect(store.getState().notices).toEqual([]);
     api.servers[0]!.trusted = true;
     store.getState().applyEvent({ type: 'servers-changed' });
-    await new Promise((r) => setTimeout(r, 0));
-    expect(store.getState().servers?.[0]?.trusted).toBe(true);
+    await vi.waitFor(() => expect(store.getState().servers?.[0]?.trusted).toBe(true));
   });
 
   it('moves the selection to the next call when the selected one leaves', async () => {
