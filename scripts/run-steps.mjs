@@ -15,7 +15,13 @@ export function runSteps(steps, write = (text) => process.stdout.write(text)) {
     const run = spawnSync(step.command[0], step.command.slice(1), { stdio: 'inherit', shell: process.platform === 'win32' });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const ok = run.status === 0;
-    const outcome = ok ? 'passed' : run.error ? `could not start (${run.error.message})` : run.signal ? `killed (${run.signal})` : `failed (exit ${run.status})`;
+    const outcome = ok
+      ? 'passed'
+      : run.error
+        ? `could not start (${run.error.message})`
+        : run.signal
+          ? `killed (${run.signal})`
+          : `failed (exit ${run.status})`;
     results.push({ name: step.name, ok, outcome, seconds });
     if (!ok && step.fatal) break;
   }

@@ -8,7 +8,14 @@ import { join, relative, sep } from 'node:path';
 /** Folders whose files the bundles are built from (tests inside them excepted). */
 export const SOURCE_DIRS = ['electron', 'shared', 'renderer'];
 /** Single files that change what the build writes. */
-export const BUILD_FILES = ['scripts/build.mjs', 'scripts/build-cli.mjs', 'scripts/build-renderer.mjs', 'scripts/build-electron.mjs', 'vite.config.ts', 'tsconfig.json'];
+export const BUILD_FILES = [
+  'scripts/build.mjs',
+  'scripts/build-cli.mjs',
+  'scripts/build-renderer.mjs',
+  'scripts/build-electron.mjs',
+  'vite.config.ts',
+  'tsconfig.json',
+];
 export const STAMP = join('dist', 'source-stamp.json');
 
 const isTest = (name) => /\.test\.tsx?$/.test(name);
@@ -77,7 +84,8 @@ export function distFreshness(root) {
 /** One message a person can act on, naming what changed since the build. */
 export function freshnessMessage(result) {
   if (result.unbuilt) return `dist/ has no build stamp (${STAMP}): it was never built, or its last build failed. Run \`npm run build\`.`;
-  const list = (label, files) => (files.length ? [`  ${label}: ${files.slice(0, 5).join(', ')}${files.length > 5 ? ` and ${files.length - 5} more` : ''}`] : []);
+  const list = (label, files) =>
+    files.length ? [`  ${label}: ${files.slice(0, 5).join(', ')}${files.length > 5 ? ` and ${files.length - 5} more` : ''}`] : [];
   return [
     'dist/ is older than its sources, so tests would run stale code. Run `npm run build`.',
     ...list('changed since the build', result.changed),

@@ -10,6 +10,7 @@ const STEPS = [
   { name: 'typecheck', command: ['npm', 'run', '--silent', 'typecheck'] },
   { name: 'cycles', command: ['npm', 'run', '--silent', 'check:cycles'] },
   { name: 'lint', command: ['npm', 'run', '--silent', 'lint'] },
+  { name: 'format', command: ['npm', 'run', '--silent', 'format:check'] },
   { name: 'vitest', command: ['npx', 'vitest', 'run'] },
   { name: 'playwright', command: ['npx', 'playwright', 'test'] },
 ];

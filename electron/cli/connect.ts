@@ -33,9 +33,10 @@ export async function runConnect(server: string, dataDir: string, opts: ConnectO
     socket = await openSocket(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' || code === 'ECONNREFUSED'
-      ? `Countersign is not running for ${dataDir}. Open the Countersign app, or start it with \`${await serveCommand(dataDir)}\`, then restart this MCP server in your client.`
-      : `Countersign could not reach its broker at ${path}: ${(err as Error).message}`;
+    const why =
+      code === 'ENOENT' || code === 'ECONNREFUSED'
+        ? `Countersign is not running for ${dataDir}. Open the Countersign app, or start it with \`${await serveCommand(dataDir)}\`, then restart this MCP server in your client.`
+        : `Countersign could not reach its broker at ${path}: ${(err as Error).message}`;
     return refuse(why);
   }
   // This run's connect secret opens a session (a small file read; no round trip, no node:crypto). Without
@@ -45,7 +46,13 @@ export async function runConnect(server: string, dataDir: string, opts: ConnectO
     socket.destroy();
     return refuse(`Countersign did not send its socket secret to ${path}: that socket belongs to another user.`);
   }
-  const hello = { countersign: HANDSHAKE_VERSION, server, relay: true, ...(client ? { client } : { agent: currentAgent() }), ...(secret.ok ? { secret: secret.secret.connect } : {}) };
+  const hello = {
+    countersign: HANDSHAKE_VERSION,
+    server,
+    relay: true,
+    ...(client ? { client } : { agent: currentAgent() }),
+    ...(secret.ok ? { secret: secret.secret.connect } : {}),
+  };
   socket.write(JSON.stringify(hello) + '\n');
   let reply: HelloReply;
   try {
@@ -83,7 +90,6 @@ export async function runConnect(server: string, dataDir: string, opts: ConnectO
   process.stdin.destroy();
   return 0;
 }
-
 
 /** How to start the broker for this data dir, as an absolute command (never a registry name). */
 async function serveCommand(dataDir: string): Promise<string> {

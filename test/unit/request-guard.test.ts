@@ -153,7 +153,11 @@ describe('guardRequest over HTTP', () => {
             void transport.send({
               jsonrpc: '2.0',
               id: message.id,
-              result: { protocolVersion: (message.params as { protocolVersion?: unknown }).protocolVersion, capabilities: {}, serverInfo: { name: 's', version: '1' } },
+              result: {
+                protocolVersion: (message.params as { protocolVersion?: unknown }).protocolVersion,
+                capabilities: {},
+                serverInfo: { name: 's', version: '1' },
+              },
             });
           }
         };

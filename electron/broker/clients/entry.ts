@@ -32,9 +32,9 @@ export interface Interpreted {
 /** Keys that make the client compute part of the launch itself, which Countersign cannot repeat. */
 const CLIENT_SIDE: Record<string, string> = {
   envFile: 'reads an env file (envFile) when the client starts it',
-  env_vars: 'passes variables from the client\'s own environment (env_vars)',
-  bearer_token_env_var: 'takes its token from the client\'s environment (bearer_token_env_var)',
-  env_http_headers: 'takes header values from the client\'s environment (env_http_headers)',
+  env_vars: "passes variables from the client's own environment (env_vars)",
+  bearer_token_env_var: "takes its token from the client's environment (bearer_token_env_var)",
+  env_http_headers: "takes header values from the client's environment (env_http_headers)",
   headersHelper: 'runs a helper to compute its headers (headersHelper)',
   oauth: 'signs in with OAuth through the client, which Countersign does not do for remote servers',
   authProviderType: 'signs in through the client (authProviderType)',
@@ -96,11 +96,12 @@ function stdio(raw: Record<string, unknown>, launch: Launch, form: LaunchForm, c
   const moved = form === 'zed-object' ? [] : [d.env, ...(d.cwd ? [d.cwd] : [])].filter((k) => k in raw);
   const through = parseCountersignArgv(view.commandLine);
   if (through) return { view, through, moved, form };
-  const problem = clientSide(raw, ctx)
-    ?? (!stringList(args) ? 'its args are not a list of strings' : undefined)
-    ?? (!stringMap(env) ? 'its env is not a map of strings' : undefined)
-    ?? (cwdRaw !== undefined && typeof cwdRaw !== 'string' ? 'its cwd is not a string' : undefined)
-    ?? (raw.type !== undefined && !d.stdioTypes.includes(raw.type as string) ? `its type is ${JSON.stringify(raw.type)} but it has a command` : undefined);
+  const problem =
+    clientSide(raw, ctx) ??
+    (!stringList(args) ? 'its args are not a list of strings' : undefined) ??
+    (!stringMap(env) ? 'its env is not a map of strings' : undefined) ??
+    (cwdRaw !== undefined && typeof cwdRaw !== 'string' ? 'its cwd is not a string' : undefined) ??
+    (raw.type !== undefined && !d.stdioTypes.includes(raw.type as string) ? `its type is ${JSON.stringify(raw.type)} but it has a command` : undefined);
   if (problem) return { view, problem, moved, form };
   const filled = fill(ctx, { command, args: args as string[], env: env as Record<string, string>, cwd: view.cwd });
   if ('problem' in filled) return { view, problem: filled.problem, moved, form };
@@ -108,7 +109,10 @@ function stdio(raw: Record<string, unknown>, launch: Launch, form: LaunchForm, c
   const cwd = workingFolder(filled.value.cwd, ctx);
   if (cwd === null) return { view, problem: `its cwd (${view.cwd}) is relative, and a user-wide file names no folder it is relative to`, moved, form };
   const config: ServerConfig = {
-    command: cmd, ...(a.length > 0 && { args: a }), ...(Object.keys(e).length > 0 && { env: e }), ...(cwd !== undefined && { cwd }),
+    command: cmd,
+    ...(a.length > 0 && { args: a }),
+    ...(Object.keys(e).length > 0 && { env: e }),
+    ...(cwd !== undefined && { cwd }),
     ...(filled.passEnv.length > 0 && { limits: { ...NO_LIMITS, passEnv: filled.passEnv } }),
   };
   return { view, config, moved, form };
@@ -119,9 +123,10 @@ function remote(raw: Record<string, unknown>, urlKey: string, form: LaunchForm, 
   const headers = raw[d.headers] === undefined ? {} : raw[d.headers];
   const view = { transport: 'http' as const, url: raw[urlKey] as string, envNames: [], headerNames: isPlainObject(headers) ? Object.keys(headers) : [] };
   const moved = [...d.urlKeys, d.headers].filter((k) => k in raw);
-  const problem = clientSide(raw, ctx)
-    ?? (d.sse(raw, urlKey) ? 'it is a legacy SSE server; Countersign relays Streamable HTTP servers only' : undefined)
-    ?? (!stringMap(headers) ? 'its headers are not a map of strings' : undefined);
+  const problem =
+    clientSide(raw, ctx) ??
+    (d.sse(raw, urlKey) ? 'it is a legacy SSE server; Countersign relays Streamable HTTP servers only' : undefined) ??
+    (!stringMap(headers) ? 'its headers are not a map of strings' : undefined);
   if (problem) return { view, problem, moved, form };
   const filled = fill(ctx, { url: view.url, headers: headers as Record<string, string> });
   if ('problem' in filled) return { view, problem: filled.problem, moved, form };

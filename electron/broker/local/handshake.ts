@@ -46,10 +46,14 @@ export type HelloReply =
   /** To an `api` hello: prove you know the API secret (local/api-handshake.ts). */
   | { countersign: number; ok: true; mode: 'challenge'; nonce: string; proof: string }
   | {
-    countersign: number; ok: true; mode: 'relay'; attach: string; upstreamTimeoutMs: number;
-    /** Where and how `connect` opens its report connection; an older broker leaves it out (reports then go on the control socket). */
-    reports?: { path: string; token: string };
-  }
+      countersign: number;
+      ok: true;
+      mode: 'relay';
+      attach: string;
+      upstreamTimeoutMs: number;
+      /** Where and how `connect` opens its report connection; an older broker leaves it out (reports then go on the control socket). */
+      reports?: { path: string; token: string };
+    }
   | { countersign: number; ok: false; error: string };
 
 /** Reads one line from the socket; any bytes after it are pushed back for the next reader. */
@@ -119,7 +123,11 @@ export function parseHello(line: string): Hello | Attach | ApiHello {
   if (typeof v.server !== 'string' || v.server.length === 0 || v.server.length > 200) throw new Error('handshake has no server name');
   if (v.secret !== undefined && (typeof v.secret !== 'string' || v.secret.length > 200)) throw new Error('handshake has a bad secret');
   return {
-    countersign: HANDSHAKE_VERSION, server: v.server, client: optionalClient(v.client), agent: optionalAgent(v.agent), relay: v.relay === true,
+    countersign: HANDSHAKE_VERSION,
+    server: v.server,
+    client: optionalClient(v.client),
+    agent: optionalAgent(v.agent),
+    relay: v.relay === true,
     ...(v.secret !== undefined ? { secret: v.secret } : {}),
   };
 }

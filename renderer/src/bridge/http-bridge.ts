@@ -52,7 +52,12 @@ export function createHttpBridge(opts: HttpBridgeOptions): HttpBridge {
     }
     if (res.ok && body?.ok) return body.value ?? undefined;
     const error = body?.error;
-    const message = typeof error === 'string' ? error : typeof (error as { message?: unknown })?.message === 'string' ? (error as { message: string }).message : `HTTP ${res.status}`;
+    const message =
+      typeof error === 'string'
+        ? error
+        : typeof (error as { message?: unknown })?.message === 'string'
+          ? (error as { message: string }).message
+          : `HTTP ${res.status}`;
     throw new ApiError(message, method, res.status);
   }
 
@@ -119,13 +124,16 @@ export function createHttpBridge(opts: HttpBridgeOptions): HttpBridge {
 
   // Every request method has the same shape, so one trap serves them all, including methods the broker
   // gains later. `then` must stay undefined or `await api` would treat the API as a promise.
-  const api = new Proxy({ subscribe }, {
-    get(target, prop) {
-      if (prop === 'subscribe') return target.subscribe;
-      if (typeof prop !== 'string' || prop === 'then' || prop === 'toJSON') return undefined;
-      return (...args: unknown[]) => rpc(prop, args);
+  const api = new Proxy(
+    { subscribe },
+    {
+      get(target, prop) {
+        if (prop === 'subscribe') return target.subscribe;
+        if (typeof prop !== 'string' || prop === 'then' || prop === 'toJSON') return undefined;
+        return (...args: unknown[]) => rpc(prop, args);
+      },
     },
-  }) as CountersignApi;
+  ) as CountersignApi;
 
   const connection: ConnectionSource = {
     state: () => state,
