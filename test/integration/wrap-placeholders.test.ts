@@ -1,0 +1,176 @@
+// `${…}` variables a client fills when it starts a server (VS Code's `${input:…}` and `${workspaceFolder}`,
+// Cursor's `${workspaceFolder}` and `${env:…}`), end to end: the real CLI wraps the client's file keeping
+// them, then the real `countersign connect` is started with the values the client would expand, reaching
+// a real server-filesystem rooted at that folder, after the person approved that exact command line. A
+// `connect` started by hand with another value waits for approval; a value for an undeclared placeholder
+// is refused; a secret typed into a prompt is in no log and no file of the data dir.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AuditEntry, LaunchRequest, ServerView } from '../../shared/api.js';
+import { parseJsonc } from '../../electron/broker/clients/json-format.js';
+import { makeDataDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
+import { CLI, FILESYSTEM_SERVER, NODE } from '../helpers/paths.js';
+
+const run = promisify(execFile);
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const fn of cleanups.splice(0).reverse()) await fn();
+});
+
+type Entry = { command: string; args: string[]; env?: Record<string, string> };
+const SECRET = 'typed-into-the-prompt-5f2c9a';
+
+interface Scenario {
+  client: 'vscode' | 'cursor';
+  file: string;
+  container: string;
+  config: string;
+  /** What the client fills in at launch, by placeholder. */
+  values(folder: string): Record<string, string>;
+  /** The env of the client's own process (for `${env:…}`). */
+  clientEnv?: Record<string, string>;
+  /** The placeholders the wrapped entry passes to connect. */
+  fills: string[];
+}
+
+const q = JSON.stringify;
+const SCENARIOS: Scenario[] = [
+  {
+    client: 'vscode',
+    file: '.config/Code/User/mcp.json',
+    container: 'servers',
+    config: `{
+  "inputs": [{ "type": "promptString", "id": "api-key", "description": "API key", "password": true }],
+  "servers": {
+    "files": {
+      "type": "stdio",
+      "command": ${q(NODE)},
+      "args": [${q(FILESYSTEM_SERVER)}, "\${workspaceFolder}"],
+      "env": { "API_KEY": "\${input:api-key}" }, // asked once by VS Code
+    },
+  },
+}
+`,
+    values: (folder) => ({ workspaceFolder: folder, 'input:api-key': SECRET }),
+    fills: ['input:api-key', 'workspaceFolder'],
+  },
+  {
+    client: 'cursor',
+    file: '.cursor/mcp.json',
+    container: 'mcpServers',
+    config: `{
+  "mcpServers": {
+    "files": {
+      "command": ${q(NODE)},
+      "args": [${q(FILESYSTEM_SERVER)}, "\${workspaceFolder}"],
+      "env": { "API_KEY": "\${env:MY_KEY}" }
+    },
+    "asks": { "command": ${q(NODE)}, "args": [${q(FILESYSTEM_SERVER)}, "\${input:folder}"] }
+  }
+}
+`,
+    values: (folder) => ({ workspaceFolder: folder, 'env:MY_KEY': SECRET }),
+    fills: ['env:MY_KEY', 'workspaceFolder'],
+  },
+];
+
+/** Expands the entry as the client does: each `${name}` it knows, in args and env values. */
+function expand(entry: Entry, values: Record<string, string>): Entry {
+  const fill = (t: string) => t.replace(/\$\{([^}]*)\}/g, (whole, name: string) => values[name] ?? whole);
+  return { command: fill(entry.command), args: entry.args.map(fill), env: Object.fromEntries(Object.entries(entry.env ?? {}).map(([k, v]) => [k, fill(v)])) };
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    const s = statSync(p);
+    return s.isDirectory() ? filesUnder(p) : s.isFile() ? [p] : [];
+  });
+}
+
+async function start(entry: Entry, env: Record<string, string>): Promise<Client> {
+  const transport = new StdioClientTransport({ command: entry.command, args: entry.args, env: { ...env, ...entry.env }, stderr: 'pipe' });
+  const client = new Client({ name: 'placeholder-client', version: '1.0.0' });
+  cleanups.push(() => client.close());
+  await client.connect(transport);
+  return client;
+}
+
+describe.each(SCENARIOS)('wrap $client with variables the client fills at launch', (s) => {
+  it('keeps them, and each filled command line runs only once the person approved it', async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'cs-wrap-vars-')));
+    const home = join(root, 'home');
+    const folderA = join(root, 'project-a');
+    const folderB = join(root, 'project-b');
+    for (const d of [folderA, folderB]) mkdirSync(d, { recursive: true });
+    writeFileSync(join(folderA, 'hello.txt'), 'from A');
+    const file = join(home, s.file);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, s.config);
+    const dataDir = makeDataDir();
+    cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => rmSync(dataDir, { recursive: true, force: true }));
+    const env = { HOME: home, XDG_CONFIG_HOME: '' };
+    const broker: TestBroker = await startServe(dataDir, [], env);
+    cleanups.push(() => broker.stop());
+    const cli = (...args: string[]) => run(NODE, [CLI, ...args, '--data-dir', dataDir], { cwd: home, env: { ...process.env, ...env } });
+
+    // The preview shows the placeholders where the client will fill them, none masked away.
+    const preview = await cli('wrap', s.client, '--dry-run');
+    expect(preview.stdout).toContain('"${workspaceFolder}"');
+    for (const [i, name] of s.fills.entries()) expect(preview.stdout).toContain(`"COUNTERSIGN_FILL_${i}": "${name}=\${${name}}"`);
+    if (s.client === 'cursor') expect(preview.stdout).toMatch(/\$\{input:folder\} in args\[1\]: Cursor does not fill \$\{input:…\} variable/);
+    const before = readFileSync(file, 'utf8');
+    await cli('wrap', s.client, '--yes', '--only', 'files');
+    const wrapped = (parseJsonc(readFileSync(file, 'utf8')) as Record<string, Record<string, Entry>>)[s.container]!.files!;
+    expect(wrapped.args.slice(1)).toEqual(['connect', 'files', '--client', s.client, '--data-dir', dataDir]);
+    expect(Object.keys(wrapped.env ?? {})).toEqual(s.fills.map((_, i) => `COUNTERSIGN_FILL_${i}`));
+    // Countersign stored the launch as written, placeholders and all.
+    const [stored] = await broker.api<ServerView[]>('listServers');
+    expect(stored!.launch.commandLine).toEqual([NODE, FILESYSTEM_SERVER, '${workspaceFolder}']);
+
+    // The client starts it with folder A: the launch waits for the person, who sees the real folder.
+    const launchEnv = { PATH: process.env.PATH ?? '', HOME: home };
+    await expect(start(expand(wrapped, s.values(folderA)), launchEnv)).rejects.toThrow();
+    const [waiting] = await broker.api<LaunchRequest[]>('listLaunchRequests');
+    expect(waiting!.launch.commandLine).toEqual([NODE, FILESYSTEM_SERVER, folderA]);
+    expect(waiting!.launch.envNames).toEqual(['API_KEY']);
+    await broker.api('approveLaunch', 'files', waiting!.launch.hash);
+
+    // Approved: the same values run, and the server is rooted at folder A.
+    const client = await start(expand(wrapped, s.values(folderA)), launchEnv);
+    const call = client.callTool({ name: 'list_allowed_directories', arguments: {} });
+    const pending = await broker.waitForPending((c) => c.tool === 'list_allowed_directories').catch(() => undefined);
+    if (pending) await broker.api('decide', pending.id, { kind: 'allow-once' });
+    expect(JSON.stringify(await call)).toContain(folderA);
+    await client.close();
+
+    // An agent starting connect by hand with another folder runs nothing: that launch waits in turn.
+    await expect(start(expand(wrapped, s.values(folderB)), launchEnv)).rejects.toThrow();
+    const requests = await broker.api<LaunchRequest[]>('listLaunchRequests');
+    expect(requests.map((r) => r.launch.commandLine.at(-1))).toEqual([folderB]);
+    // A value for a placeholder the launch does not declare is refused outright.
+    const undeclared = expand(wrapped, s.values(folderA));
+    undeclared.env = { ...undeclared.env, COUNTERSIGN_FILL_9: 'input:other=x' };
+    await expect(start(undeclared, launchEnv)).rejects.toThrow();
+    // Without the client's values nothing starts either.
+    await expect(start({ ...wrapped, env: {} }, launchEnv)).rejects.toThrow();
+
+    // The value typed into the prompt (or taken from the client's env) is in no log entry and no file.
+    const log = await broker.api<AuditEntry[]>('queryLog', {});
+    expect(JSON.stringify(log)).not.toContain(SECRET);
+    expect(JSON.stringify(log)).toContain(folderB);
+    for (const f of filesUnder(dataDir)) expect(readFileSync(f).includes(SECRET), f).toBe(false);
+
+    // Unwrap restores the file byte for byte.
+    const undo = await cli('unwrap', s.client, '--dry-run');
+    const plan = /plan hash ([0-9a-f]{64})/.exec(undo.stdout)![1]!;
+    await cli('unwrap', s.client, '--yes', '--hash', plan);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+  }, 90_000);
+});
