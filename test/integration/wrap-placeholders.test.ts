@@ -96,9 +96,17 @@ function filesUnder(dir: string): string[] {
 
 async function start(entry: Entry, env: Record<string, string>): Promise<Client> {
   const transport = new StdioClientTransport({ command: entry.command, args: entry.args, env: { ...env, ...entry.env }, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   const client = new Client({ name: 'placeholder-client', version: '1.0.0' });
   cleanups.push(() => client.close());
-  await client.connect(transport);
+  try {
+    await client.connect(transport);
+  } catch (err) {
+    // connect's own sentence (why Countersign refused), once the process has ended.
+    await new Promise<void>((resolve) => (transport.pid === null ? resolve() : transport.onclose = () => resolve()));
+    throw new Error(`${(err as Error).message}: ${stderr}`);
+  }
   return client;
 }
 
@@ -136,7 +144,7 @@ describe.each(SCENARIOS)('wrap $client with variables the client fills at launch
 
     // The client starts it with folder A: the launch waits for the person, who sees the real folder.
     const launchEnv = { PATH: process.env.PATH ?? '', HOME: home };
-    await expect(start(expand(wrapped, s.values(folderA)), launchEnv)).rejects.toThrow();
+    await expect(start(expand(wrapped, s.values(folderA)), launchEnv)).rejects.toThrow(/has not started 'files'.*waits for your approval/);
     const [waiting] = await broker.api<LaunchRequest[]>('listLaunchRequests');
     expect(waiting!.launch.commandLine).toEqual([NODE, FILESYSTEM_SERVER, folderA]);
     expect(waiting!.launch.envNames).toEqual(['API_KEY']);
@@ -151,15 +159,15 @@ describe.each(SCENARIOS)('wrap $client with variables the client fills at launch
     await client.close();
 
     // An agent starting connect by hand with another folder runs nothing: that launch waits in turn.
-    await expect(start(expand(wrapped, s.values(folderB)), launchEnv)).rejects.toThrow();
+    await expect(start(expand(wrapped, s.values(folderB)), launchEnv)).rejects.toThrow(/has not started 'files'.*waits for your approval/);
     const requests = await broker.api<LaunchRequest[]>('listLaunchRequests');
     expect(requests.map((r) => r.launch.commandLine.at(-1))).toEqual([folderB]);
     // A value for a placeholder the launch does not declare is refused outright.
     const undeclared = expand(wrapped, s.values(folderA));
     undeclared.env = { ...undeclared.env, COUNTERSIGN_FILL_9: 'input:other=x' };
-    await expect(start(undeclared, launchEnv)).rejects.toThrow();
+    await expect(start(undeclared, launchEnv)).rejects.toThrow(/\$\{input:other\} is not a placeholder of its launch/);
     // Without the client's values nothing starts either.
-    await expect(start({ ...wrapped, env: {} }, launchEnv)).rejects.toThrow();
+    await expect(start({ ...wrapped, env: {} }, launchEnv)).rejects.toThrow(/the client did not fill/);
 
     // The value typed into the prompt (or taken from the client's env) is in no log entry and no file.
     const log = await broker.api<AuditEntry[]>('queryLog', {});
