@@ -161,7 +161,7 @@ describe.each(SCENARIOS)('wrap $client with variables the client fills at launch
     // An agent starting connect by hand with another folder runs nothing: that launch waits in turn.
     await expect(start(expand(wrapped, s.values(folderB)), launchEnv)).rejects.toThrow(/has not started 'files'.*waits for your approval/);
     const requests = await broker.api<LaunchRequest[]>('listLaunchRequests');
-    expect(requests.map((r) => r.launch.commandLine.at(-1))).toEqual([folderB]);
+    expect(requests.map((r) => r.launch.commandLine?.at(-1))).toEqual([folderB]);
     // A value for a placeholder the launch does not declare is refused outright.
     const undeclared = expand(wrapped, s.values(folderA));
     undeclared.env = { ...undeclared.env, COUNTERSIGN_FILL_9: 'input:other=x' };

@@ -189,17 +189,21 @@ function fill<T extends object & { env?: Record<string, string> }>(ctx: EntryCon
   const first = left[0];
   if (!first && fills.size > MAX_FILLS) return { problem: `it has ${fills.size} placeholders for ${ctx.client.name} to fill; Countersign passes at most ${MAX_FILLS}` };
   if (!first) return { value, passEnv, fills: [...fills].sort() };
-  return { problem: placeholderProblem(ctx, first.placeholder, first.where, left.length - 1) };
+  return { problem: placeholderProblem(ctx, first.placeholder, first.where, left.length - 1, started) };
 }
 
-function placeholderProblem(ctx: EntryContext, u: Unresolved, where: string, more: number): string {
+function placeholderProblem(ctx: EntryContext, u: Unresolved, where: string, more: number, started: boolean): string {
   const name = ctx.client.name;
   const at = `${u.text} in ${where}${more ? ` (and ${more} more)` : ''}`;
   const stays = 'so Countersign leaves this entry as it is (it still works, without Countersign)';
   if (u.loader) return `${at} would be filled by ${name} at launch into a variable that decides what code runs, where you would not see it when you approve the launch, ${stays}`;
   const expands = ctx.client.dialect.expands;
-  if (expands && !expands.includes(u.kind) && u.kind !== 'other') return `${at}: ${name} does not fill ${u.kind === 'input' ? '${input:…}' : 'this'} variable when it starts a server (it fills ${expands.map(kindName).join(', ')}), ${stays}`;
-  if (expands) return `${at} is not a placeholder Countersign can pass on from ${name} (a name of letters, digits and _.:- only), ${stays}`;
+  if (expands?.includes(u.kind)) {
+    return started
+      ? `${at} is not a placeholder Countersign can pass on from ${name} (a name of letters, digits and _.:- only), ${stays}`
+      : `${at} is filled by ${name} when it connects, and Countersign passes such values on only for a server it starts (a command), not for a remote server's address or headers, ${stays}`;
+  }
+  if (expands && u.kind !== 'other') return `${at}: ${name} does not fill ${u.kind === 'input' ? '${input:…}' : 'this'} variable when it starts a server (it fills ${expands.map(kindName).join(', ')}), ${stays}`;
   switch (u.kind) {
     case 'env':
       return `${at} is filled in by ${name} from its environment when it starts the server; Countersign passes a variable through only as the whole value of the env entry of the same name, ${stays}`;
