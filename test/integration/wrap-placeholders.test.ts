@@ -15,7 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditEntry, LaunchRequest, ServerView } from '../../shared/api.js';
 import { parseJsonc } from '../../electron/broker/clients/json-format.js';
 import { makeDataDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
-import { CLI, FILESYSTEM_SERVER, NODE } from '../helpers/paths.js';
+import { CLI, FILESYSTEM_SERVER, FIXTURE, NODE } from '../helpers/paths.js';
 
 const run = promisify(execFile);
 const cleanups: Array<() => unknown> = [];
@@ -181,4 +181,32 @@ describe.each(SCENARIOS)('wrap $client with variables the client fills at launch
     await cli('unwrap', s.client, '--yes', '--hash', plan);
     expect(readFileSync(file, 'utf8')).toBe(before);
   }, 90_000);
+});
+
+describe('an env value the client fills at launch', () => {
+  it('reaches the server, and counts by name: a new value with the approved command line runs', async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'cs-wrap-vars-')));
+    const home = join(root, 'home');
+    const file = join(home, '.config/Code/User/mcp.json');
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify({ servers: { named: { command: NODE, args: [FIXTURE, 'names'], env: { FIXTURE_SERVER_NAME: '${input:name}' } } } }));
+    const dataDir = makeDataDir();
+    cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => rmSync(dataDir, { recursive: true, force: true }));
+    const env = { HOME: home, XDG_CONFIG_HOME: '' };
+    const broker = await startServe(dataDir, [], env);
+    cleanups.push(() => broker.stop());
+    await run(NODE, [CLI, 'wrap', 'vscode', '--yes', '--data-dir', dataDir], { cwd: home, env: { ...process.env, ...env } });
+    const wrapped = (parseJsonc(readFileSync(file, 'utf8')) as { servers: Record<string, Entry> }).servers.named!;
+    const launchEnv = { PATH: process.env.PATH ?? '', HOME: home };
+    await expect(start(expand(wrapped, { 'input:name': 'alpha' }), launchEnv)).rejects.toThrow(/waits for your approval/);
+    const [waiting] = await broker.api<LaunchRequest[]>('listLaunchRequests');
+    expect(waiting!.launch.envNames).toEqual(['FIXTURE_SERVER_NAME']);
+    expect(JSON.stringify(waiting)).not.toContain('alpha');
+    await broker.api('approveLaunch', 'named', waiting!.launch.hash);
+    for (const name of ['alpha', 'beta']) {
+      const client = await start(expand(wrapped, { 'input:name': name }), launchEnv);
+      expect(client.getServerVersion()?.name).toBe(name);
+      await client.close();
+    }
+  }, 60_000);
 });
