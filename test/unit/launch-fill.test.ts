@@ -92,6 +92,6 @@ describe('wrap keeps what the client fills at launch, and says where it cannot',
     expect(interpretEntry({ url: 'https://x.example/${input:path}' }, ctx('vscode')).problem).toMatch(/\$\{input:path\} in url is filled by VS Code when it connects, and Countersign passes such values on only for a server it starts/);
     expect(interpretEntry(entry([], { NODE_OPTIONS: '${input:opts}' }), ctx('vscode')).problem).toMatch(/variable that decides what code runs/);
     // Clients that do not fill at launch keep today's refusal, naming the client.
-    expect(interpretEntry(entry(['--key=${env:KEY}']), ctx('windsurf')).problem).toMatch(/^\$\{env:KEY\} in args\[0\] is filled in by Windsurf from its environment/);
+    expect(interpretEntry(entry(['--key=$KEY']), ctx('gemini')).problem).toMatch(/^\$KEY in args\[0\] is filled in by Gemini CLI from its environment/);
   });
 });

@@ -82,8 +82,10 @@ function standard(over: Base & Partial<Dialect> = {}): Dialect {
 
 export const DIALECTS = {
   'claude-desktop': standard(),
+  // Claude Code expands ${VAR} (and ${VAR:-default}) in command, args, env, url and headers at launch.
   'claude-code': standard({
     placeholders: 'claude-code',
+    expands: ['env'],
     containers: (probe) => {
       const list = mapAt(probe, ['mcpServers']);
       const projects = probe.at(['projects']);
@@ -104,7 +106,8 @@ export const DIALECTS = {
     // mcp.json has `servers`; settings.json keeps them under `mcp.servers`.
     containers: (probe, file) => mapAt(probe, /settings\.json$/i.test(file) ? ['mcp', 'servers'] : ['servers']),
   }),
-  windsurf: standard({ placeholders: 'windsurf', urlKeys: ['serverUrl', 'url'] }),
+  // Windsurf fills ${env:NAME} (and ${file:…}) in command, args, env, serverUrl and headers.
+  windsurf: standard({ placeholders: 'windsurf', urlKeys: ['serverUrl', 'url'], expands: ['env'] }),
   codex: standard({ headers: 'http_headers', secrets: [['env'], ['http_headers']], containers: (probe) => mapAt(probe, ['mcp_servers']) }),
   gemini: standard({
     placeholders: 'gemini',
@@ -114,7 +117,8 @@ export const DIALECTS = {
   }),
   // Cline: a URL without a type is SSE; Streamable HTTP says so.
   cline: standard({ sse: (raw) => raw.type !== 'streamableHttp' && raw.transportType !== 'streamableHttp' }),
-  'roo-code': standard({ placeholders: 'env-colon', sse: (raw) => raw.type !== 'streamable-http' }),
+  // Roo Code fills ${env:NAME} in args and env.
+  'roo-code': standard({ placeholders: 'env-colon', expands: ['env'], sse: (raw) => raw.type !== 'streamable-http' }),
   continue: standard({
     placeholders: 'continue',
     containers: (probe, file) => {
