@@ -148,7 +148,13 @@ describe.each(SCENARIOS)('wrap $client with variables the client fills at launch
     const [waiting] = await broker.api<LaunchRequest[]>('listLaunchRequests');
     expect(waiting!.launch.commandLine).toEqual([NODE, FILESYSTEM_SERVER, folderA]);
     expect(waiting!.launch.envNames).toEqual(['API_KEY']);
-    await broker.api('approveLaunch', 'files', waiting!.launch.hash);
+    if (s.client === 'vscode') await broker.api('approveLaunch', 'files', waiting!.launch.hash);
+    else {
+      // `countersign servers approve`, as the refusal suggests: it shows and approves the filled launch waiting.
+      const approved = await cli('servers', 'approve', 'files', '--yes', '--hash', waiting!.launch.hash);
+      expect(approved.stdout).toContain(folderA);
+      expect(approved.stdout).not.toContain('${workspaceFolder}');
+    }
 
     // Approved: the same values run, and the server is rooted at folder A.
     const client = await start(expand(wrapped, s.values(folderA)), launchEnv);
