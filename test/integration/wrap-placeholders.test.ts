@@ -179,6 +179,9 @@ describe.each(SCENARIOS)('wrap $client with variables the client fills at launch
     const log = await broker.api<AuditEntry[]>('queryLog', {});
     expect(JSON.stringify(log)).not.toContain(SECRET);
     expect(JSON.stringify(log)).toContain(folderB);
+    // The refused values are logged by name.
+    const refused = log.find((e) => e.kind === 'launch' && /input:other\} is not a placeholder/.test(e.detail ?? ''));
+    expect(refused?.arguments).toMatchObject({ filled: expect.arrayContaining(['input:other', 'workspaceFolder']), client: s.client });
     for (const f of filesUnder(dataDir)) expect(readFileSync(f).includes(SECRET), f).toBe(false);
 
     // Unwrap restores the file byte for byte.

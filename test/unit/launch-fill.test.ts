@@ -91,6 +91,10 @@ describe('wrap keeps what the client fills at launch, and says where it cannot',
     expect(interpretEntry(entry(['${command:pick}']), ctx('vscode')).problem).toMatch(/is computed by VS Code when it starts the server, which Countersign cannot repeat/);
     expect(interpretEntry({ url: 'https://x.example/${input:path}' }, ctx('vscode')).problem).toMatch(/\$\{input:path\} in url is filled by VS Code when it connects, and Countersign passes such values on only for a server it starts/);
     expect(interpretEntry(entry([], { NODE_OPTIONS: '${input:opts}' }), ctx('vscode')).problem).toMatch(/variable that decides what code runs/);
+    // Claude Code, Windsurf and Roo Code fill variables of their environment at launch: those stay too.
+    expect(interpretEntry(entry(['--key=${KEY}']), ctx('claude-code')).config).toMatchObject({ args: ['--key=${KEY}'], fills: ['KEY'] });
+    expect(interpretEntry(entry(['--key=${KEY:-none}']), ctx('claude-code')).problem).toMatch(/computed by Claude Code/);
+    for (const id of ['windsurf', 'roo-code']) expect(interpretEntry(entry(['--key=${env:KEY}']), ctx(id)).config, id).toMatchObject({ fills: ['env:KEY'] });
     // Clients that do not fill at launch keep today's refusal, naming the client.
     expect(interpretEntry(entry(['--key=$KEY']), ctx('gemini')).problem).toMatch(/^\$KEY in args\[0\] is filled in by Gemini CLI from its environment/);
   });
