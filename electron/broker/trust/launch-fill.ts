@@ -21,7 +21,7 @@ export function placeholdersIn(text: string): string[] {
   return [...text.matchAll(PLACEHOLDER)].map((m) => m[1]!);
 }
 
-/** Checks values from a hello: bounded in count and size, names a placeholder can have, no NUL. */
+/** Checks values from a hello: bounded in count and size, names a placeholder can have, no control characters. */
 export function parseFillValues(value: unknown): FillValues | undefined {
   if (value === undefined) return undefined;
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('handshake has bad fills');
@@ -29,7 +29,8 @@ export function parseFillValues(value: unknown): FillValues | undefined {
   if (entries.length > MAX_FILLS) throw new Error(`handshake has more than ${MAX_FILLS} fills`);
   for (const [name, v] of entries) {
     if (!FILL_NAME.test(name)) throw new Error('handshake has a bad fill name');
-    if (typeof v !== 'string' || v.length > MAX_FILL_VALUE || v.includes('\0')) throw new Error(`handshake has a bad value for \${${name}}`);
+    // No control characters: a filled command line is shown for approval, and must read as what runs.
+    if (typeof v !== 'string' || v.length > MAX_FILL_VALUE || /[\u0000-\u001f\u007f]/.test(v)) throw new Error(`handshake has a bad value for \${${name}}`);
   }
   return Object.fromEntries(entries) as FillValues;
 }
