@@ -193,7 +193,7 @@ describe.each(SCENARIOS)('wrap $client with variables the client fills at launch
 });
 
 describe('an env value the client fills at launch', () => {
-  it('reaches the server, and counts by name: a new value with the approved command line runs', async () => {
+  it('reaches the server; another env value (one an agent made up) is another launch that waits, shown by name only', async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'cs-wrap-vars-')));
     const home = join(root, 'home');
     const file = join(home, '.config/Code/User/mcp.json');
@@ -212,10 +212,12 @@ describe('an env value the client fills at launch', () => {
     expect(waiting!.launch.envNames).toEqual(['FIXTURE_SERVER_NAME']);
     expect(JSON.stringify(waiting)).not.toContain('alpha');
     await broker.api('approveLaunch', 'named', waiting!.launch.hash);
-    for (const name of ['alpha', 'beta']) {
-      const client = await start(expand(wrapped, { 'input:name': name }), launchEnv);
-      expect(client.getServerVersion()?.name).toBe(name);
-      await client.close();
-    }
+    const client = await start(expand(wrapped, { 'input:name': 'alpha' }), launchEnv);
+    expect(client.getServerVersion()?.name).toBe('alpha');
+    await client.close();
+    await expect(start(expand(wrapped, { 'input:name': 'beta' }), launchEnv)).rejects.toThrow(/waits for your approval/);
+    const again = await broker.api<LaunchRequest[]>('listLaunchRequests');
+    expect(again.map((r) => r.launch.hash)).not.toContain(waiting!.launch.hash);
+    expect(JSON.stringify(again)).not.toContain('beta');
   }, 60_000);
 });

@@ -25,13 +25,14 @@ describe('fillLaunch', () => {
     });
   });
 
-  it('binds consent to the filled command line and to env names, never to an env value filled in', () => {
+  it('binds consent to exactly what runs: the filled command line and the filled env values', () => {
     const a = fillLaunch('fs', stored, values);
-    expect(a.consent).toMatchObject({ args: ['server.js', '/w/a', '--label=a', '${command:unknown}'], cwd: '/w/a/sub', env: { API_KEY: '${input:api-key}' } });
-    expect(JSON.stringify(a.consent)).not.toContain('s3cret');
-    // Another folder: another launch. Another typed secret, same command line: the same launch.
+    expect(a.consent).toEqual(a.run);
+    expect(a.consent).toMatchObject({ args: ['server.js', '/w/a', '--label=a', '${command:unknown}'], cwd: '/w/a/sub' });
+    // Another folder: another launch. Another env value (a made-up key or URL): another launch too.
     expect(launchHash(fillLaunch('fs', stored, { ...values, workspaceFolder: '/w/b' }).consent)).not.toBe(launchHash(a.consent));
-    expect(launchHash(fillLaunch('fs', stored, { ...values, 'input:api-key': 'other' }).consent)).toBe(launchHash(a.consent));
+    expect(launchHash(fillLaunch('fs', stored, { ...values, 'input:api-key': 'other' }).consent)).not.toBe(launchHash(a.consent));
+    expect(launchHash(fillLaunch('fs', stored, { ...values }).consent)).toBe(launchHash(a.consent));
   });
 
   it('refuses a value for a placeholder the launch does not declare, and a declared one without a value', () => {

@@ -2,8 +2,9 @@
 // `${workspaceFolder}`…): wrap stores the launch with them as written and names them in `fills`; connect
 // passes the client's values in its hello. Only declared placeholders are filled, all of them or none.
 // Consent binds the command line AFTER filling (another folder or argument is a new launch the person
-// approves, seeing the real values); env values count by name only, as they always showed, so a secret
-// typed into a prompt never enters a hash, a view or the log.
+// approves, seeing the real values). Filled env values are bound too, but never shown: the launch hash
+// covers them (a made-up API key or URL from a connect the agent started is a new launch that waits for
+// the person), while views and the log name env variables only, so a typed secret is never displayed.
 import type { ServerConfig } from '../../../shared/api.js';
 import { FILL_NAME, MAX_FILLS, MAX_FILL_VALUE } from '../../../shared/config-schema.js';
 
@@ -55,8 +56,8 @@ export function fillsFromEnv(env: NodeJS.ProcessEnv): FillValues | undefined {
 }
 
 /**
- * `run`: what starts (every declared placeholder filled); `consent`: what the person approves (command,
- * args and cwd filled, env values as stored). Refuses a value for a placeholder the launch does not
+ * `run`: what starts (every declared placeholder filled); `consent`: what the person approves, which is
+ * exactly what runs (shown with env names only). Refuses a value for a placeholder the launch does not
  * declare, and a declared one left without a value.
  */
 export function fillLaunch(server: string, config: ServerConfig, values: FillValues = {}): { run: ServerConfig; consent: ServerConfig } {
@@ -77,5 +78,6 @@ export function fillLaunch(server: string, config: ServerConfig, values: FillVal
     if (LOADER_ENV.test(k) && placeholdersIn(v).some((n) => declared.has(n))) throw new FillRefusedError(`Countersign refused to start '${server}': ${k} decides what code runs, and its value is filled at launch, where you would not see it.`);
     return [k, fill(v)];
   }));
-  return { run: { ...line, ...(env && { env }) }, consent: { ...line, ...(config.env && { env: config.env }) } };
+  const run = { ...line, ...(env && { env }) };
+  return { run, consent: run };
 }
