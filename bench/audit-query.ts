@@ -68,7 +68,9 @@ export const auditQuery: BenchCase = {
       }
       for (const line of table(['query', 'entries', 'query ms', 'longest hold ms', 'read() ms', 'read() hold ms'], rows)) out(line);
       out('');
-      out(`target: a query never holds the event loop more than ${TARGET_BLOCK_MS} ms: longest ${worst.toFixed(1)} ms ${worst <= TARGET_BLOCK_MS ? 'PASS' : 'MISS'}`);
+      out(
+        `target: a query never holds the event loop more than ${TARGET_BLOCK_MS} ms: longest ${worst.toFixed(1)} ms ${worst <= TARGET_BLOCK_MS ? 'PASS' : 'MISS'}`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

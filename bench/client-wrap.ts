@@ -52,11 +52,17 @@ export const clientWrap: BenchCase = {
         }
         if (readFileSync(file, 'utf8') !== text) throw new Error('unwrap did not give back the exact bytes');
         const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: '' };
-        rows.cli.push(await timed(() => run(NODE, [CLI, '--data-dir', dataDir, 'wrap', 'claude-code', '--yes'], { cwd: home, env, maxBuffer: 64 * 1024 * 1024 })));
+        rows.cli.push(
+          await timed(() => run(NODE, [CLI, '--data-dir', dataDir, 'wrap', 'claude-code', '--yes'], { cwd: home, env, maxBuffer: 64 * 1024 * 1024 })),
+        );
         // Without a terminal, unwrap's consent is --yes with the plan hash it printed (the dry run, untimed).
         const shown = await run(NODE, [CLI, '--data-dir', dataDir, 'unwrap', 'claude-code', '--dry-run'], { cwd: home, env, maxBuffer: 64 * 1024 * 1024 });
         const plan = /plan hash ([0-9a-f]{64})/.exec(shown.stdout)?.[1] ?? '';
-        rows.unwrap.push(await timed(() => run(NODE, [CLI, '--data-dir', dataDir, 'unwrap', 'claude-code', '--yes', '--hash', plan], { cwd: home, env, maxBuffer: 64 * 1024 * 1024 })));
+        rows.unwrap.push(
+          await timed(() =>
+            run(NODE, [CLI, '--data-dir', dataDir, 'unwrap', 'claude-code', '--yes', '--hash', plan], { cwd: home, env, maxBuffer: 64 * 1024 * 1024 }),
+          ),
+        );
         if (readFileSync(file, 'utf8') !== text) throw new Error('unwrap did not give back the exact bytes');
       }
     } finally {
@@ -65,12 +71,16 @@ export const clientWrap: BenchCase = {
     const m = (xs: number[]) => median([...xs].sort((a, b) => a - b));
     const base = m(rows.parse);
     out(`a ${(text.length / 1024 / 1024).toFixed(1)} MB ~/.claude.json, median of ${ROUNDS} rounds`);
-    for (const line of table(['what', 'ms', '× JSON.parse+stringify'], [
-      ['JSON.parse + JSON.stringify + write (the floor)', base.toFixed(0), '1.0'],
-      ['core: preview + wrap (one parse)', m(rows.core).toFixed(0), (m(rows.core) / base).toFixed(1)],
-      ['`countersign wrap claude-code --yes`', m(rows.cli).toFixed(0), (m(rows.cli) / base).toFixed(1)],
-      ['`countersign unwrap claude-code --yes --hash`', m(rows.unwrap).toFixed(0), (m(rows.unwrap) / base).toFixed(1)],
-    ])) out(line);
+    for (const line of table(
+      ['what', 'ms', '× JSON.parse+stringify'],
+      [
+        ['JSON.parse + JSON.stringify + write (the floor)', base.toFixed(0), '1.0'],
+        ['core: preview + wrap (one parse)', m(rows.core).toFixed(0), (m(rows.core) / base).toFixed(1)],
+        ['`countersign wrap claude-code --yes`', m(rows.cli).toFixed(0), (m(rows.cli) / base).toFixed(1)],
+        ['`countersign unwrap claude-code --yes --hash`', m(rows.unwrap).toFixed(0), (m(rows.unwrap) / base).toFixed(1)],
+      ],
+    ))
+      out(line);
     out(`target: wrap ≤ ${TARGET_MS} ms: ${m(rows.cli) <= TARGET_MS ? 'met' : 'MISSED'}`);
   },
 };

@@ -64,7 +64,10 @@ async function session(p: SessionPath): Promise<void> {
 function command(p: CommandPath): Promise<void> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    const child = spawn(NODE, ['--require', PEAK_HOOK, ...p.args], { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], env: { ...process.env, COUNTERSIGN_HOME: '' } });
+    const child = spawn(NODE, ['--require', PEAK_HOOK, ...p.args], {
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      env: { ...process.env, COUNTERSIGN_HOME: '' },
+    });
     let peak = '';
     let stderr = '';
     child.stdout!.resume();
@@ -104,7 +107,8 @@ export const coldStart: BenchCase = {
       for (let round = 0; round <= ROUNDS; round++) {
         for (const p of sessions) await session(p);
         for (const c of commands) await command(c);
-        if (round === 0) for (const p of [...sessions, ...commands]) for (const samples of [p.ms, p.peakKb, (p as Partial<SessionPath>).rssKb ?? []]) samples.length = 0;
+        if (round === 0)
+          for (const p of [...sessions, ...commands]) for (const samples of [p.ms, p.peakKb, (p as Partial<SessionPath>).rssKb ?? []]) samples.length = 0;
       }
       out(`Cold start of a stdio session: spawn to the first tools/list answer from server-everything (median of ${ROUNDS})`);
       out(`and the memory of the process the client started, after ${CALLS_BEFORE_MEMORY} echo calls`);
@@ -124,7 +128,9 @@ export const coldStart: BenchCase = {
       const extra = med(connect.ms)! - direct;
       out(`target: connect cold start at most direct + ${TARGET_EXTRA_MS} ms: +${ms(extra)} ms ${extra <= TARGET_EXTRA_MS ? 'PASS' : 'FAIL'}`);
       const peak = med(connect.peakKb);
-      out(`target: one connect process at most ${TARGET_CONNECT_MB} MB: ${mb(peak)} peak ${peak === undefined ? '(not measured on this OS)' : peak / 1024 <= TARGET_CONNECT_MB ? 'PASS' : 'FAIL'}`);
+      out(
+        `target: one connect process at most ${TARGET_CONNECT_MB} MB: ${mb(peak)} peak ${peak === undefined ? '(not measured on this OS)' : peak / 1024 <= TARGET_CONNECT_MB ? 'PASS' : 'FAIL'}`,
+      );
     } catch (err) {
       const tail = broker?.stderr().trim();
       throw new Error(`${(err as Error).message}${tail ? `\nbroker stderr (tail):\n${tail}` : ''}`);

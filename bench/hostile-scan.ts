@@ -19,7 +19,10 @@ const SIZE = 10_000_000;
 const ROUNDS = 5;
 const TARGET_SCAN_MS = 200;
 const TARGET_STALL_MS = 50;
-const SERVERS = [{ server: 'mail', tools: ['send_email', 'read_inbox'] }, { server: 'fs', tools: ['read_file', 'write_file'] }];
+const SERVERS = [
+  { server: 'mail', tools: ['send_email', 'read_inbox'] },
+  { server: 'fs', tools: ['read_file', 'write_file'] },
+];
 
 // A user with many servers: 300 other tools, each name a rule of the scan.
 const VERBS = ['read', 'write', 'list', 'get', 'create', 'delete', 'update', 'search', 'send', 'fetch'];
@@ -98,10 +101,12 @@ export const hostileScan: BenchCase = {
         total.push(scanned.ms);
         stall.push(scanned.stallMs);
         wallStall.push(scanned.wallStallMs);
-        paths.push(timed(() => {
-          pathCandidates({ content: text });
-          cliRun({ content: text });
-        }));
+        paths.push(
+          timed(() => {
+            pathCandidates({ content: text });
+            cliRun({ content: text });
+          }),
+        );
       }
       const med = (xs: number[]) => median([...xs].sort((a, b) => a - b));
       rows.push([
@@ -115,9 +120,14 @@ export const hostileScan: BenchCase = {
         fmt(med(paths)),
       ]);
     }
-    out(`10 MB argument texts, CPU ms, median of ${ROUNDS} rounds; targets: scan ≤ ${TARGET_SCAN_MS} ms, event loop held ≤ ${TARGET_STALL_MS} ms; (!) marks a miss`);
-    out('(longest stall: CPU time between two turns of the event loop, the worst of all rounds; wall: the same in wall time, which on a busy machine includes other processes\' turns)');
-    for (const line of table(['text', 'scan', 'JSON.stringify', 'scan/stringify', 'scan, yielding', 'longest stall', 'wall', 'path + CLI search'], rows)) out(line);
+    out(
+      `10 MB argument texts, CPU ms, median of ${ROUNDS} rounds; targets: scan ≤ ${TARGET_SCAN_MS} ms, event loop held ≤ ${TARGET_STALL_MS} ms; (!) marks a miss`,
+    );
+    out(
+      "(longest stall: CPU time between two turns of the event loop, the worst of all rounds; wall: the same in wall time, which on a busy machine includes other processes' turns)",
+    );
+    for (const line of table(['text', 'scan', 'JSON.stringify', 'scan/stringify', 'scan, yielding', 'longest stall', 'wall', 'path + CLI search'], rows))
+      out(line);
 
     let deep: unknown = 'x';
     for (let i = 0; i < 100_000; i++) deep = [deep];

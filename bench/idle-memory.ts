@@ -31,10 +31,12 @@ async function brokerRound(): Promise<{ startKb?: number; afterKb?: number; peak
     await sleep(SETTLE_MS);
     const startKb = processMemory(broker.pid)?.rssKb;
     const client = new Client({ name: 'countersign-bench-idle', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${broker.baseUrl}/mcp/everything`), {
-      requestInit: { headers: { Authorization: `Bearer ${broker.mcpToken}` } },
-      fetch: ownSignalFetch(),
-    }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${broker.baseUrl}/mcp/everything`), {
+        requestInit: { headers: { Authorization: `Bearer ${broker.mcpToken}` } },
+        fetch: ownSignalFetch(),
+      }),
+    );
     await client.listTools();
     for (let i = 0; i < CALLS; i++) await client.callTool({ name: 'echo', arguments: { message: `idle ${i}` } });
     await client.close();
@@ -62,13 +64,19 @@ export const idleMemory: BenchCase = {
       if (round.peakKb !== undefined) peak.push(round.peakKb);
     }
     const m = (xs: number[]): number | undefined => (xs.length ? median([...xs].sort((a, b) => a - b)) : undefined);
-    out(`Broker idle memory: countersign serve with one server configured, ${ROUNDS} rounds (medians); ` +
-      `after ${CALLS} echo calls over HTTP, the session closed and ${IDLE_MS / 1000} s idle`);
+    out(
+      `Broker idle memory: countersign serve with one server configured, ${ROUNDS} rounds (medians); ` +
+        `after ${CALLS} echo calls over HTTP, the session closed and ${IDLE_MS / 1000} s idle`,
+    );
     out('');
-    for (const line of table(['process', 'RSS after start', `RSS after ${CALLS} calls, idle`, 'peak RSS'], [
-      ['bare node', mb(m(bare)), '–', '–'],
-      ['countersign serve', mb(m(start)), mb(m(after)), mb(m(peak))],
-    ])) out(line);
+    for (const line of table(
+      ['process', 'RSS after start', `RSS after ${CALLS} calls, idle`, 'peak RSS'],
+      [
+        ['bare node', mb(m(bare)), '–', '–'],
+        ['countersign serve', mb(m(start)), mb(m(after)), mb(m(peak))],
+      ],
+    ))
+      out(line);
     const idle = m(after) ?? m(start);
     if (idle === undefined) return out('target: broker idle RSS: not measured (needs /proc)');
     const worst = Math.max(m(start) ?? 0, m(after) ?? 0) / 1024;

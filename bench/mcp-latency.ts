@@ -84,7 +84,10 @@ async function open(name: PathName, transport: Transport, between: Array<Omit<Be
   }
   const pid = (transport as Partial<StdioClientTransport>).pid ?? undefined;
   return {
-    name, client, samples: [], firstListMs: performance.now() - startedAt,
+    name,
+    client,
+    samples: [],
+    firstListMs: performance.now() - startedAt,
     between: between.map((b) => ({ ...b, pid: b.pid ?? pid, cpu: new CpuMeter() })),
   };
 }
@@ -114,23 +117,33 @@ function report(paths: Path[], skipped: string[], out: (line: string) => void): 
   const direct = stats.get('direct')!;
   const ms = (v: number): string => v.toFixed(3);
   const x = (v: number): string => `${v.toFixed(2)}×`;
-  out(`MCP relay latency: ${CALLS} sequential echo calls per path to server-everything, interleaved in blocks of ${BLOCK} ` +
-    `(${WARMUP} warm-up calls each not counted)`);
+  out(
+    `MCP relay latency: ${CALLS} sequential echo calls per path to server-everything, interleaved in blocks of ${BLOCK} ` +
+      `(${WARMUP} warm-up calls each not counted)`,
+  );
   out(machine());
   out('');
   const rows = paths.map((p) => {
     const s = stats.get(p.name)!;
     const floorName = FLOOR[p.name];
     const floor = stats.get(floorName);
-    const cpu = p.between.map((b) => {
-      const v = b.cpu.perCall(p.samples.length);
-      return `${b.label} ${v === undefined ? 'n/a' : v.toFixed(0)}`;
-    }).join(' + ') || '–';
+    const cpu =
+      p.between
+        .map((b) => {
+          const v = b.cpu.perCall(p.samples.length);
+          return `${b.label} ${v === undefined ? 'n/a' : v.toFixed(0)}`;
+        })
+        .join(' + ') || '–';
     const rss = p.between.map((b) => mb(processMemory(b.pid)?.rssKb)).join(' + ') || '–';
     return [
-      p.name, ms(s.median), ms(s.p99), x(s.median / direct.median),
+      p.name,
+      ms(s.median),
+      ms(s.p99),
+      x(s.median / direct.median),
       floorName === p.name || !floor ? '–' : `${x(s.median / floor.median)} ${floorName}`,
-      cpu, p.firstListMs.toFixed(0), rss,
+      cpu,
+      p.firstListMs.toFixed(0),
+      rss,
     ];
   });
   for (const line of table(['path', 'median ms', 'p99 ms', '÷ direct', '÷ floor', 'CPU µs/call between', 'first list ms', 'RSS between'], rows)) out(line);
@@ -173,7 +186,11 @@ export const mcpLatency: BenchCase = {
         paths.push(await open(name, httpTransport(g.url), [{ label: kind === 'http floor' ? 'relay' : kind, pid: g.pid }], started));
       };
       await gateway('http floor', 'http floor');
-      paths.push(await open('countersign http', httpTransport(new URL(`${b.baseUrl}/mcp/${SERVER}`), { Authorization: `Bearer ${b.mcpToken}` }), [{ label: 'broker', pid: b.pid }]));
+      paths.push(
+        await open('countersign http', httpTransport(new URL(`${b.baseUrl}/mcp/${SERVER}`), { Authorization: `Bearer ${b.mcpToken}` }), [
+          { label: 'broker', pid: b.pid },
+        ]),
+      );
       await gateway('supergateway', 'supergateway');
       await gateway('mcp-proxy', 'mcp-proxy');
 

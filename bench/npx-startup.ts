@@ -46,9 +46,14 @@ export const npxStartup: BenchCase = {
         { name: 'npx-no-env', command: ['npx', ...NPX_ARGS], addFlags: ['--cwd', ROOT, '--no-pass-env'] },
       ]);
       const dataDir = broker.dataDir;
-      const via = (server: string) => () => new StdioClientTransport({ command: NODE, args: [CLI, 'connect', server, '--data-dir', dataDir], stderr: 'ignore' });
+      const via = (server: string) => () =>
+        new StdioClientTransport({ command: NODE, args: [CLI, 'connect', server, '--data-dir', dataDir], stderr: 'ignore' });
       const paths: Path[] = [
-        { name: 'npx direct', transport: () => new StdioClientTransport({ command: npx, args: NPX_ARGS, cwd: ROOT, env: process.env as Record<string, string>, stderr: 'ignore' }), ms: [] },
+        {
+          name: 'npx direct',
+          transport: () => new StdioClientTransport({ command: npx, args: NPX_ARGS, cwd: ROOT, env: process.env as Record<string, string>, stderr: 'ignore' }),
+          ms: [],
+        },
         { name: 'npx through Countersign', transport: via('npx-everything'), ms: [] },
         { name: 'same, --no-pass-env', transport: via('npx-no-env'), ms: [] },
       ];
@@ -61,7 +66,12 @@ export const npxStartup: BenchCase = {
       const direct = med(paths[0]!.ms);
       out(`Start-up of server-everything launched by npx (offline: a devDependency), spawn to the first tools/list answer, median of ${ROUNDS}`);
       out('');
-      const rows = paths.map((p) => [p.name, med(p.ms).toFixed(0), `${med(p.ms) - direct >= 0 ? '+' : ''}${(med(p.ms) - direct).toFixed(0)}`, `${Math.min(...p.ms).toFixed(0)}-${Math.max(...p.ms).toFixed(0)}`]);
+      const rows = paths.map((p) => [
+        p.name,
+        med(p.ms).toFixed(0),
+        `${med(p.ms) - direct >= 0 ? '+' : ''}${(med(p.ms) - direct).toFixed(0)}`,
+        `${Math.min(...p.ms).toFixed(0)}-${Math.max(...p.ms).toFixed(0)}`,
+      ]);
       for (const line of table(['path', 'ms', 'vs direct', 'range'], rows)) out(line);
       const set = ['NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'HTTPS_PROXY', 'https_proxy', 'npm_config_registry'].filter((n) => process.env[n]);
       out('');

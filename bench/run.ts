@@ -14,7 +14,19 @@ import { throughput } from './throughput.js';
 import { uiQueue } from './ui-queue.js';
 
 // Add a case (e.g. a UI benchmark) by writing a module that exports a BenchCase and listing it here.
-const CASES: BenchCase[] = [mcpLatency, throughput, coldStart, idleMemory, auditQuery, uiQueue, sandboxStartup, hostileScan, scriptedSession, clientWrap, npxStartup];
+const CASES: BenchCase[] = [
+  mcpLatency,
+  throughput,
+  coldStart,
+  idleMemory,
+  auditQuery,
+  uiQueue,
+  sandboxStartup,
+  hostileScan,
+  scriptedSession,
+  clientWrap,
+  npxStartup,
+];
 
 async function main(argv: string[]): Promise<number> {
   const unknown = argv.filter((a) => !CASES.some((c) => c.name === a));

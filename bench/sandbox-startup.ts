@@ -70,7 +70,9 @@ export const sandboxStartup: BenchCase = {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    out(`Sandbox start-up: spawn to first tools/list answer of server-filesystem, ${LAUNCHES} launches per way (${WARMUP} warm-up rounds not counted), interleaved`);
+    out(
+      `Sandbox start-up: spawn to first tools/list answer of server-filesystem, ${LAUNCHES} launches per way (${WARMUP} warm-up rounds not counted), interleaved`,
+    );
     report(ways, out);
     out('');
     out(`The sandbox alone: spawn to exit of /usr/bin/true, ${BARE_RUNS} runs per way, interleaved`);

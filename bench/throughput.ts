@@ -86,7 +86,12 @@ export const throughput: BenchCase = {
         const clients: Client[] = [];
         const started: number[] = [];
         const none = (): Record<Role, never[]> => ({ relays: [], broker: [], servers: [], clients: [] });
-        const zero = (): Path['cpu'] => ({ relays: { all: 0, main: 0, ok: true }, broker: { all: 0, main: 0, ok: true }, servers: { all: 0, main: 0, ok: true }, clients: { all: 0, main: 0, ok: true } });
+        const zero = (): Path['cpu'] => ({
+          relays: { all: 0, main: 0, ok: true },
+          broker: { all: 0, main: 0, ok: true },
+          servers: { all: 0, main: 0, ok: true },
+          clients: { all: 0, main: 0, ok: true },
+        });
         paths.push({ name, clients, started, rates: [], pids: none(), cpu: zero() });
         for (let c = 0; c < CLIENTS; c++) {
           const client = new Client({ name: `countersign-bench-tp-${c}`, version: '1.0.0' });
@@ -116,13 +121,20 @@ export const throughput: BenchCase = {
       }
       const rate = (p: Path): number => median([...p.rates].sort((a, b) => a - b));
       const [direct, pipe, connect] = paths.map(rate) as [number, number, number];
-      out(`Throughput: ${CLIENTS} clients at once, each in its own session, ${CALLS_PER_CLIENT} echo calls each per round (median of ${ROUNDS} rounds, after ${WARMUP} warm-up calls per client)`);
+      out(
+        `Throughput: ${CLIENTS} clients at once, each in its own session, ${CALLS_PER_CLIENT} echo calls each per round (median of ${ROUNDS} rounds, after ${WARMUP} warm-up calls per client)`,
+      );
       out(machine());
       out('');
-      const rows = paths.map((p) => [p.name, rate(p).toFixed(0), `${(rate(p) / direct).toFixed(2)}×`, p.name === 'connect' ? `${(connect / pipe).toFixed(2)}× byte pipe` : '–']);
+      const rows = paths.map((p) => [
+        p.name,
+        rate(p).toFixed(0),
+        `${(rate(p) / direct).toFixed(2)}×`,
+        p.name === 'connect' ? `${(connect / pipe).toFixed(2)}× byte pipe` : '–',
+      ]);
       for (const line of table(['path', 'calls/s', '÷ direct', '÷ floor'], rows)) out(line);
       out('');
-      out('CPU µs per call, all threads of each kind of process (in brackets: V8\'s helper threads, mostly its optimizing compiler)');
+      out("CPU µs per call, all threads of each kind of process (in brackets: V8's helper threads, mostly its optimizing compiler)");
       const calls = CLIENTS * CALLS_PER_CLIENT * ROUNDS;
       const us = (c: { all: number; main: number; ok: boolean }, n: number, helpers: boolean): string =>
         !c.ok ? 'n/a' : n === 0 ? '–' : `${(c.all / calls).toFixed(0)}${helpers ? ` (${((c.all - c.main) / calls).toFixed(0)})` : ''}`;
@@ -134,7 +146,9 @@ export const throughput: BenchCase = {
       for (const line of table(['path', `relays (${CLIENTS})`, 'broker', 'servers', 'clients (bench)', 'total'], cpuRows)) out(line);
       out('');
       const r = connect / pipe;
-      out(`target: ${CLIENTS} clients through connect at least ${TARGET_CONNECT_VS_PIPE}× of ${CLIENTS} through the byte pipe: ${r.toFixed(2)}× ${r >= TARGET_CONNECT_VS_PIPE ? 'PASS' : 'MISS'}`);
+      out(
+        `target: ${CLIENTS} clients through connect at least ${TARGET_CONNECT_VS_PIPE}× of ${CLIENTS} through the byte pipe: ${r.toFixed(2)}× ${r >= TARGET_CONNECT_VS_PIPE ? 'PASS' : 'MISS'}`,
+      );
     } catch (err) {
       const tail = broker?.stderr().trim();
       throw new Error(`${(err as Error).message}${tail ? `\nbroker stderr (tail):\n${tail}` : ''}`);

@@ -13,7 +13,15 @@ import type { BenchCase } from './case.js';
 import { summarize } from './stats.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const PENDING = 1000;
 const DIFF_LINES = 10_000;
 const ARRIVALS = 20;
@@ -63,14 +71,17 @@ async function denyAll(broker: TestBroker): Promise<void> {
 
 /** Longest task and longest gap between frames in [from, to] (page clock). */
 async function blocking(page: Page, from: number, to: number): Promise<{ task: number; gap: number }> {
-  return page.evaluate(([a, b]) => {
-    const p = (window as unknown as { __probe: Probe }).__probe;
-    const task = Math.max(0, ...p.longTasks.filter((t) => t.start + t.duration >= a && t.start <= b).map((t) => t.duration));
-    const f = p.frames.filter((t) => t >= a && t <= b);
-    let gap = 0;
-    for (let i = 1; i < f.length; i++) gap = Math.max(gap, f[i]! - f[i - 1]!);
-    return { task, gap };
-  }, [from, to] as const);
+  return page.evaluate(
+    ([a, b]) => {
+      const p = (window as unknown as { __probe: Probe }).__probe;
+      const task = Math.max(0, ...p.longTasks.filter((t) => t.start + t.duration >= a && t.start <= b).map((t) => t.duration));
+      const f = p.frames.filter((t) => t >= a && t <= b);
+      let gap = 0;
+      for (let i = 1; i < f.length; i++) gap = Math.max(gap, f[i]! - f[i - 1]!);
+      return { task, gap };
+    },
+    [from, to] as const,
+  );
 }
 
 export const uiQueue: BenchCase = {
@@ -101,7 +112,9 @@ export const uiQueue: BenchCase = {
       out('');
 
       // 1. A queue of 1,000: time to the first painted card, and how many cards are in the DOM.
-      const held = Array.from({ length: PENDING }, () => c.callTool({ name: 'list_allowed_directories', arguments: {} }, undefined, { timeout: 3_600_000 }).catch(() => undefined));
+      const held = Array.from({ length: PENDING }, () =>
+        c.callTool({ name: 'list_allowed_directories', arguments: {} }, undefined, { timeout: 3_600_000 }).catch(() => undefined),
+      );
       await waitPending(b, PENDING);
       await page.goto(`${b.baseUrl}/#token=${b.apiToken}`);
       await page.waitForFunction(() => (window as unknown as { __probe: Probe }).__probe.firstCard > 0);
@@ -115,20 +128,28 @@ export const uiQueue: BenchCase = {
       await page.locator('[role="option"]').first().focus();
       const keys: number[] = [];
       for (let i = 0; i < 30; i++) {
-        keys.push(await page.evaluate(() => new Promise<number>((resolve) => {
-          const start = performance.now();
-          document.activeElement?.dispatchEvent(new KeyboardEvent('keydown', { key: 'j', bubbles: true }));
-          requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - start), 0));
-        })));
+        keys.push(
+          await page.evaluate(
+            () =>
+              new Promise<number>((resolve) => {
+                const start = performance.now();
+                document.activeElement?.dispatchEvent(new KeyboardEvent('keydown', { key: 'j', bubbles: true }));
+                requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - start), 0));
+              }),
+          ),
+        );
       }
       const k = summarize(keys);
       out(`  "j" (next call) to the next frame: median ${ms(k.median)}, worst ${ms(Math.max(...keys))}`);
-      const scrollMs = await page.evaluate(() => new Promise<number>((resolve) => {
-        const list = document.querySelector('.vlist') as HTMLElement;
-        const start = performance.now();
-        list.scrollTop = list.scrollHeight;
-        requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - start), 0));
-      }));
+      const scrollMs = await page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            const list = document.querySelector('.vlist') as HTMLElement;
+            const start = performance.now();
+            list.scrollTop = list.scrollHeight;
+            requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - start), 0));
+          }),
+      );
       out(`  jump to the end of the queue to the next frame: ${ms(scrollMs)}`);
       await denyAll(b);
       await Promise.all(held);
@@ -138,15 +159,21 @@ export const uiQueue: BenchCase = {
       const changed = lines.map((l, i) => (i % 10 === 0 ? `${l} (edited)` : l));
       changed.splice(5000, 0, 'a new line in the middle');
       const t0 = await page.evaluate(() => performance.now());
-      const write = c.callTool({ name: 'write_file', arguments: { path: big, content: `${changed.join('\n')}\n` } }, undefined, { timeout: 3_600_000 }).catch(() => undefined);
+      const write = c
+        .callTool({ name: 'write_file', arguments: { path: big, content: `${changed.join('\n')}\n` } }, undefined, { timeout: 3_600_000 })
+        .catch(() => undefined);
       const preview = page.getByRole('region', { name: 'Preview' });
       await preview.locator('.diff, .notice-inline').first().waitFor({ timeout: 30_000 });
       const t1 = await page.evaluate(() => performance.now());
-      const outcome = (await preview.locator('.notice-inline').count()) ? (await preview.locator('.notice-inline').first().innerText()) : `${await preview.locator('.diff-stats').innerText()}`;
+      const outcome = (await preview.locator('.notice-inline').count())
+        ? await preview.locator('.notice-inline').first().innerText()
+        : `${await preview.locator('.diff-stats').innerText()}`;
       const diffBlock = await blocking(page, t0, t1 + 50);
       out('');
       out(`10,000-line file overwrite: preview ready ${ms(t1 - t0)} after the call was sent (${outcome.replace(/\s+/g, ' ')})`);
-      out(`  longest main-thread task meanwhile: ${diffBlock.task ? ms(diffBlock.task) : 'none over 50 ms'} (target: none over ${TARGET_TASK_MS} ms) ${verdict(diffBlock.task <= TARGET_TASK_MS)}`);
+      out(
+        `  longest main-thread task meanwhile: ${diffBlock.task ? ms(diffBlock.task) : 'none over 50 ms'} (target: none over ${TARGET_TASK_MS} ms) ${verdict(diffBlock.task <= TARGET_TASK_MS)}`,
+      );
       out(`  longest gap between frames meanwhile: ${ms(diffBlock.gap)}`);
       await denyAll(b);
       await write;
@@ -166,7 +193,9 @@ export const uiQueue: BenchCase = {
       const d = summarize(delays);
       const worst = Math.max(...delays);
       out('');
-      out(`call arrival → first card visible (${ARRIVALS} calls): median ${ms(d.median)}, worst ${ms(worst)} (target: within ${TARGET_ARRIVAL_MS} ms) ${verdict(worst <= TARGET_ARRIVAL_MS)}`);
+      out(
+        `call arrival → first card visible (${ARRIVALS} calls): median ${ms(d.median)}, worst ${ms(worst)} (target: within ${TARGET_ARRIVAL_MS} ms) ${verdict(worst <= TARGET_ARRIVAL_MS)}`,
+      );
     } finally {
       await client?.close().catch(() => undefined);
       await browser.close().catch(() => undefined);

@@ -65,13 +65,19 @@ function render(size, shape, samples = 4) {
   const pixels = Buffer.alloc(size * size * 4);
   for (let py = 0; py < size; py++) {
     for (let px = 0; px < size; px++) {
-      let r = 0, g = 0, b = 0, a = 0;
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0;
       for (let sy = 0; sy < samples; sy++) {
         for (let sx = 0; sx < samples; sx++) {
           const c = shape((px + (sx + 0.5) / samples) / size, (py + (sy + 0.5) / samples) / size);
           if (!c) continue;
           const alpha = c[3] / 255;
-          r += c[0] * alpha; g += c[1] * alpha; b += c[2] * alpha; a += alpha;
+          r += c[0] * alpha;
+          g += c[1] * alpha;
+          b += c[2] * alpha;
+          a += alpha;
         }
       }
       const i = (py * size + px) * 4;

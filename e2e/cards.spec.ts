@@ -12,7 +12,10 @@ import { expect, test } from './support/fixtures.js';
 import { startWorld, type World } from './support/world.js';
 
 const CLAIMS = `${ROOT}test/fixtures/claims-server.mjs`;
-const SIZES = [{ width: 1280, height: 800 }, { width: 800, height: 600 }];
+const SIZES = [
+  { width: 1280, height: 800 },
+  { width: 800, height: 600 },
+];
 
 let world: World | undefined;
 const extra: string[] = [];
@@ -34,7 +37,7 @@ async function lookAtSizes(page: Page, tool: string, name: string): Promise<void
   for (const size of SIZES) {
     await page.setViewportSize(size);
     const c = card(page, tool);
-    if (size.width < 900 && await detail(page).isVisible()) await page.getByRole('button', { name: '← Back to the queue' }).click();
+    if (size.width < 900 && (await detail(page).isVisible())) await page.getByRole('button', { name: '← Back to the queue' }).click();
     await expect(c).toBeVisible();
     if (process.env.CS_CARD_SHOTS) {
       mkdirSync('test-results', { recursive: true });
@@ -76,7 +79,9 @@ test('an untrusted delete_all that claims to only read is treated as able to del
   await expect(detail(page)).not.toContainText('notes says this only reads');
   await expect(detail(page)).toContainText('Title supplied by the server, not checked: “View notes (safe)”');
   await page.getByRole('button', { name: /^Show \d+ more/ }).click();
-  await expect(lines(page).filter({ hasText: 'Treated as able to reach outside this machine' })).toContainText('It says it stays on this machine — not checked');
+  await expect(lines(page).filter({ hasText: 'Treated as able to reach outside this machine' })).toContainText(
+    'It says it stays on this machine — not checked',
+  );
   await expect(lines(page).filter({ hasText: 'Never retried on its own' })).toContainText('It says repeating it has no further effect — not checked');
   await lookAtSizes(page, 'delete_all', 'untrusted-read-only-claim');
 
@@ -114,7 +119,9 @@ test('a local write after a read says what it writes, with the bytes of its cont
   await expect(detail(page)).not.toContainText('Sends');
   await lookAtSizes(page, 'write_file', 'write-after-read');
 
-  await detail(page).getByRole('button', { name: /^Approve/ }).click();
+  await detail(page)
+    .getByRole('button', { name: /^Approve/ })
+    .click();
   expect((await call).isError).toBeFalsy();
 });
 
@@ -143,7 +150,9 @@ test('a read on a trusted server shows what it does, and no warning', async ({ p
   await expect(detail(page)).not.toContainText(/Warning|Danger|may change data/i);
   await lookAtSizes(page, 'lookup_docs', 'trusted-read');
 
-  await detail(page).getByRole('button', { name: /^Approve/ }).click();
+  await detail(page)
+    .getByRole('button', { name: /^Approve/ })
+    .click();
   expect((await call).isError).toBeFalsy();
 });
 

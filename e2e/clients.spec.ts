@@ -18,8 +18,14 @@ test.beforeEach(async () => {
   vscode = join(home, '.config/Code/User/mcp.json');
   mkdirSync(dirname(desktop), { recursive: true });
   mkdirSync(dirname(vscode), { recursive: true });
-  writeFileSync(desktop, JSON.stringify({ mcpServers: { notes: { command: NODE, args: [FILESYSTEM_SERVER, home], env: { NOTES_TOKEN: 'e2e-secret-value' } } } }, null, 2) + '\n');
-  writeFileSync(vscode, `{\n\t// my editor's servers\n\t"servers": {\n\t\t"notes": { "type": "stdio", "command": ${JSON.stringify(NODE)}, "args": [${JSON.stringify(FILESYSTEM_SERVER)}, ${JSON.stringify(home)}], "env": { "NOTES_TOKEN": "e2e-secret-value" } },\n\t},\n}\n`);
+  writeFileSync(
+    desktop,
+    JSON.stringify({ mcpServers: { notes: { command: NODE, args: [FILESYSTEM_SERVER, home], env: { NOTES_TOKEN: 'e2e-secret-value' } } } }, null, 2) + '\n',
+  );
+  writeFileSync(
+    vscode,
+    `{\n\t// my editor's servers\n\t"servers": {\n\t\t"notes": { "type": "stdio", "command": ${JSON.stringify(NODE)}, "args": [${JSON.stringify(FILESYSTEM_SERVER)}, ${JSON.stringify(home)}], "env": { "NOTES_TOKEN": "e2e-secret-value" } },\n\t},\n}\n`,
+  );
   world = await startWorld({ env: { HOME: home, XDG_CONFIG_HOME: '' } });
 });
 test.afterEach(async () => {
@@ -81,7 +87,7 @@ test('the empty queue leads to Clients; a commented VS Code file keeps its comme
   expect(names.sort()).toEqual(['fs', 'notes']);
 });
 
-test('the Checkup shows doctor\'s findings from the real broker, and checks again after a wrap', async ({ page }) => {
+test("the Checkup shows doctor's findings from the real broker, and checks again after a wrap", async ({ page }) => {
   await world.openUi(page);
   await page.getByRole('button', { name: /^Clients/ }).click();
   const checkup = page.getByRole('region', { name: 'Checkup' });

@@ -15,7 +15,9 @@ test.afterEach(async () => world?.stop());
 test('overwriting an existing file shows a diff with the right lines', async ({ page }) => {
   await world.openUi(page);
   const client = await world.connect();
-  const next = lines(30).filter((l) => l !== 'line 20').map((l) => (l === 'line 7' ? 'line 7 changed' : l));
+  const next = lines(30)
+    .filter((l) => l !== 'line 20')
+    .map((l) => (l === 'line 7' ? 'line 7 changed' : l));
   next.push('line 31');
   const call = client.callTool({ name: 'write_file', arguments: { path: join(world.scratch, 'config.txt'), content: `${next.join('\n')}\n` } });
 

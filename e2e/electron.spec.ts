@@ -106,7 +106,12 @@ test.describe('desktop app', () => {
     const again = await page.evaluate((id) => (window as unknown as Win).countersign.decide(id, { kind: 'allow-once' }), pending!.id);
     expect(again).toEqual({ ok: false, error: 'not-pending' });
     // Bad arguments never reach the broker.
-    const bad = await page.evaluate(() => (window as unknown as Win).countersign.setPaused('yes' as unknown as boolean).then(() => 'accepted', (e: Error) => e.message));
+    const bad = await page.evaluate(() =>
+      (window as unknown as Win).countersign.setPaused('yes' as unknown as boolean).then(
+        () => 'accepted',
+        (e: Error) => e.message,
+      ),
+    );
     expect(bad).toMatch(/invalid arguments for setPaused/);
   });
 
@@ -135,7 +140,15 @@ test.describe('desktop app', () => {
     });
     const marker = join(scratch, 'ran');
     const shell = { command: '/bin/sh', args: ['-c', `touch ${marker}`] };
-    const add = () => page.evaluate((config) => (window as unknown as Win).countersign.addServer('x', config).then(() => 'added', (e: Error) => e.message), shell);
+    const add = () =>
+      page.evaluate(
+        (config) =>
+          (window as unknown as Win).countersign.addServer('x', config).then(
+            () => 'added',
+            (e: Error) => e.message,
+          ),
+        shell,
+      );
     expect(await add()).toMatch(/did not confirm/);
     const names = () => page.evaluate(() => (window as unknown as Win).countersign.listServers().then((l) => l.map((s) => s.name)));
     expect(await names()).toEqual(['fs']);
@@ -163,7 +176,14 @@ test.describe('desktop app', () => {
   test("the app's executable with --cli runs the command line and exits, and relays a client with no window", async () => {
     // What the installed app's client entries and `countersign` launcher run (no Node on PATH needed).
     // Headless on Linux, as appCommand() writes it. The app's window from another test is not running.
-    const cliArgs = (...args: string[]) => [ENTRY, ...(process.platform === 'linux' ? ['--ozone-platform=headless', '--disable-gpu'] : []), '--cli', ...args, '--data-dir', dataDir];
+    const cliArgs = (...args: string[]) => [
+      ENTRY,
+      ...(process.platform === 'linux' ? ['--ozone-platform=headless', '--disable-gpu'] : []),
+      '--cli',
+      ...args,
+      '--data-dir',
+      dataDir,
+    ];
     const env = { ...process.env, COUNTERSIGN_HOME: '' };
     const listed = spawnSync(binary!, cliArgs('servers', 'list'), { env, encoding: 'utf8', timeout: 30_000 });
     expect(listed.status).toBe(0);
@@ -173,7 +193,10 @@ test.describe('desktop app', () => {
     client = new Client({ name: 'e2e-desktop-cli', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: binary!, args: cliArgs('connect', 'fs', '--client', 'e2e'), env, stderr: 'pipe' }));
     const call = client.callTool({ name: 'write_file', arguments: { path: join(scratch, 'via-app-cli.txt'), content: 'x' } });
-    await page.getByRole('region', { name: 'Call detail' }).getByRole('button', { name: /^Approve/ }).click();
+    await page
+      .getByRole('region', { name: 'Call detail' })
+      .getByRole('button', { name: /^Approve/ })
+      .click();
     expect((await call).isError).toBeFalsy();
     expect(readFileSync(join(scratch, 'via-app-cli.txt'), 'utf8')).toBe('x');
   });

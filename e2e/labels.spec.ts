@@ -27,7 +27,10 @@ test.afterEach(async () => {
 /** The text a person sees (innerText leaves out what CSS hides). */
 const seen = (l: Locator) => l.evaluate((el) => (el as HTMLElement).innerText.trim());
 
-for (const size of [{ width: 800, height: 600 }, { width: 1280, height: 800 }]) {
+for (const size of [
+  { width: 800, height: 600 },
+  { width: 1280, height: 800 },
+]) {
   test(`at ${size.width}×${size.height} every navigation item and Pause say what they are`, async ({ page }) => {
     await page.setViewportSize(size);
     await world.openUi(page);
@@ -56,11 +59,17 @@ for (const size of [{ width: 800, height: 600 }, { width: 1280, height: 800 }]) 
 test('at 1280×800 a queue card shows the server name whole; one too long for any card keeps at least 12 characters and its title', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await world.openUi(page);
-  const calls = [LONG_SERVER, HUGE_SERVER].map(async (server) => (await world.connect(server)).callTool({ name: 'read_text_file', arguments: { path: join(notes, 'todo.md') } }));
+  const calls = [LONG_SERVER, HUGE_SERVER].map(async (server) =>
+    (await world.connect(server)).callTool({ name: 'read_text_file', arguments: { path: join(notes, 'todo.md') } }),
+  );
   await expect(page.getByRole('option')).toHaveCount(2);
 
   for (const card of await page.getByRole('option').all()) await expect(card.locator('.card-clock:not(.clock-measure)')).toBeVisible();
-  const name = (server: string) => page.getByRole('option').filter({ has: page.locator(`.card-server[title="${server}"]`) }).locator('.card-server');
+  const name = (server: string) =>
+    page
+      .getByRole('option')
+      .filter({ has: page.locator(`.card-server[title="${server}"]`) })
+      .locator('.card-server');
   const whole = name(LONG_SERVER);
   expect(await seen(whole)).toBe(LONG_SERVER);
   expect(await whole.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);

@@ -34,7 +34,11 @@ test('a refused launch waits once in the queue, Approve starts it, Activity has 
   await expect(item).toContainText('counter');
   await expect(item).toContainText('tried to start it 3 times');
   await expect(item).toContainText('claude-test');
-  await expect(item.getByRole('list', { name: 'Command line of counter, one argument per item' }).getByRole('listitem')).toHaveText([`0${NODE}`, `1${FIXTURE}`, '2counter']);
+  await expect(item.getByRole('list', { name: 'Command line of counter, one argument per item' }).getByRole('listitem')).toHaveText([
+    `0${NODE}`,
+    `1${FIXTURE}`,
+    '2counter',
+  ]);
   await expect(item).toContainText('After approving, restart counter in claude-test');
 
   // Another retry while it waits: still one item (it counts the try).

@@ -13,7 +13,10 @@ test.beforeEach(async () => {
 });
 test.afterEach(async () => world?.stop());
 
-for (const size of [{ width: 1024, height: 640 }, { width: 800, height: 600 }]) {
+for (const size of [
+  { width: 1024, height: 640 },
+  { width: 800, height: 600 },
+]) {
   test(`at ${size.width}×${size.height} the diff's first line is visible above Approve`, async ({ page }) => {
     await page.setViewportSize(size);
     await world.openUi(page);
@@ -36,7 +39,10 @@ for (const size of [{ width: 1024, height: 640 }, { width: 800, height: 600 }]) 
     const button = (await approve.boundingBox())!;
     expect(line.y + line.height).toBeLessThanOrEqual(button.y);
     // Nothing covers it: the line itself is what is drawn at its middle.
-    const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.closest('[data-kind]')?.textContent ?? '', [line.x + 60, line.y + line.height / 2]);
+    const hit = await page.evaluate(
+      ([x, y]) => document.elementFromPoint(x!, y!)?.closest('[data-kind]')?.textContent ?? '',
+      [line.x + 60, line.y + line.height / 2],
+    );
     expect(hit).toMatch(/line 2/);
 
     await approve.click();

@@ -35,7 +35,10 @@ async function recordNotifications(context: BrowserContext): Promise<void> {
         return Real.requestPermission();
       }
       closed = false;
-      constructor(readonly title: string, readonly options: NotificationOptions = {}) {
+      constructor(
+        readonly title: string,
+        readonly options: NotificationOptions = {},
+      ) {
         super();
         window.__shown.push(this as never);
       }
@@ -78,7 +81,10 @@ test('the tab title counts waiting calls, and the live region says each new call
   await expect(page).toHaveTitle('(2) Countersign');
   await expect.poll(() => said(page)).toEqual(['New call waiting: write_file on fs.', 'New call waiting: read_text_file on fs.']);
 
-  await page.getByRole('region', { name: 'Call detail' }).getByRole('button', { name: /^Approve/ }).click();
+  await page
+    .getByRole('region', { name: 'Call detail' })
+    .getByRole('button', { name: /^Approve/ })
+    .click();
   expect((await first).isError).toBeFalsy();
   await expect(page).toHaveTitle('(1) Countersign');
   await page.getByRole('region', { name: 'Call detail' }).getByRole('button', { name: /^Deny/ }).click();
@@ -144,7 +150,9 @@ test('with permission, a call waiting while the tab is behind another shows a no
   await expect.poll(() => page.evaluate(() => document.hasFocus())).toBe(false);
   const third = client.callTool({ name: 'write_file', arguments: { path: join(world.scratch, 'x.txt'), content: 'x\n' } });
   await expect.poll(() => page.evaluate(() => window.__shown.length)).toBe(2);
-  const [pending] = (await world.broker.api<Array<{ id: string; tool: string; arguments: { path?: string } }>>('listPending')).filter((c) => c.arguments.path?.endsWith('x.txt'));
+  const [pending] = (await world.broker.api<Array<{ id: string; tool: string; arguments: { path?: string } }>>('listPending')).filter((c) =>
+    c.arguments.path?.endsWith('x.txt'),
+  );
   await world.broker.api('decide', pending!.id, { kind: 'deny' });
   expect((await third).isError).toBe(true);
   await expect.poll(() => page.evaluate(() => window.__shown[1]!.closed)).toBe(true);

@@ -31,10 +31,15 @@ test('a changed definition is reviewed and accepted in the UI', async ({ page })
   await expect(detail.getByRole('button', { name: 'Untrust', exact: true })).toBeVisible();
 
   writeFileSync(flag, 'pulled');
-  await expect.poll(async () => {
-    await client.listTools();
-    return (await world.broker.api<unknown[]>('listChanges')).length;
-  }, { timeout: 15_000 }).toBeGreaterThan(0);
+  await expect
+    .poll(
+      async () => {
+        await client.listTools();
+        return (await world.broker.api<unknown[]>('listChanges')).length;
+      },
+      { timeout: 15_000 },
+    )
+    .toBeGreaterThan(0);
 
   const review = detail.getByRole('region', { name: 'Changes waiting for your review' });
   await expect(review).toBeVisible();

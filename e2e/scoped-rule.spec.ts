@@ -39,6 +39,9 @@ test('allow with a rule: files under a folder, for an hour', async ({ page }) =>
   expect((await outside).isError).toBe(true);
   expect(existsSync(join(world.scratch, 'notes.txt')) && readFileSync(join(world.scratch, 'notes.txt'), 'utf8')).toBe('first\n');
 
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /Settings/ }).click();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: /Settings/ })
+    .click();
   await expect(page.getByText(new RegExp(`Allow write_file on 'fs': files under ${src.replace(/[/.]/g, '\\$&')}, until `))).toBeVisible();
 });

@@ -38,6 +38,9 @@ test('trusting a server lets its read-only call run without a prompt, logged in 
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export JSONL' }).click();
   const file = await (await download).path();
-  const rows = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { tool: string });
+  const rows = readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { tool: string });
   expect(rows.some((r) => r.tool === 'read_text_file')).toBe(true);
 });

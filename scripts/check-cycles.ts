@@ -29,11 +29,22 @@ function sources(root: string, dir: string): string[] {
 export async function importCycles(root: string, dirs: string[] = SOURCE_DIRS): Promise<CycleReport> {
   const files = dirs.flatMap((d) => sources(root, d));
   const tree = await parseDependencyTree(files, {
-    cwd: root, context: root, transform: false, skipDynamicImports: false, tsconfig: undefined, onProgress: () => {},
+    cwd: root,
+    context: root,
+    transform: false,
+    skipDynamicImports: false,
+    tsconfig: undefined,
+    onProgress: () => {},
   });
   const rel = (id: string) => relative(root, resolve(root, id));
-  const parsed = new Set(Object.entries(tree).filter(([, deps]) => deps).map(([id]) => rel(id)));
-  const unresolved = Object.values(tree).flatMap((deps) => (deps ?? []).filter((d) => d.id === null && d.request.startsWith('.')).map((d) => `${rel(d.issuer)} -> ${d.request}`));
+  const parsed = new Set(
+    Object.entries(tree)
+      .filter(([, deps]) => deps)
+      .map(([id]) => rel(id)),
+  );
+  const unresolved = Object.values(tree).flatMap((deps) =>
+    (deps ?? []).filter((d) => d.id === null && d.request.startsWith('.')).map((d) => `${rel(d.issuer)} -> ${d.request}`),
+  );
   return {
     files: files.length,
     cycles: parseCircular(tree).map((c) => c.map(rel)),
@@ -50,7 +61,9 @@ async function main(): Promise<void> {
   for (const u of r.unresolved) console.error(`unresolved import: ${u}`);
   for (const f of r.unparsed) console.error(`not parsed: ${f}`);
   if (r.cycles.length || r.unresolved.length || r.unparsed.length) {
-    console.error(`check:cycles failed: ${r.cycles.length} import cycle(s) in ${r.files} files (type-only imports count). Move what both sides need into a module of its own.`);
+    console.error(
+      `check:cycles failed: ${r.cycles.length} import cycle(s) in ${r.files} files (type-only imports count). Move what both sides need into a module of its own.`,
+    );
     process.exit(1);
   }
   console.log(`check:cycles: no import cycles in ${r.files} files (${dirs.join(', ')}).`);

@@ -103,7 +103,11 @@ async function agentCall(label: string, name: string, args: Record<string, unkno
   say('  …held by Countersign: decide in the browser (Approve / Deny, or press a / d).');
   const started = Date.now();
   const result = (await client!.callTool({ name, arguments: args }, undefined, { timeout: (DECISION_TIMEOUT_S + 30) * 1000 })) as ToolResult;
-  const text = (result.content ?? []).map((c) => c.text ?? '').join(' ').replace(/\s+/g, ' ').trim();
+  const text = (result.content ?? [])
+    .map((c) => c.text ?? '')
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const took = ((Date.now() - started) / 1000).toFixed(1);
   if (result.isError) say(`  ✘ not done after ${took} s. The agent was told: ${text.slice(0, 300)}`);
   else say(`  ✔ done after ${took} s: ${text.slice(0, 300)}`);
@@ -140,7 +144,9 @@ async function main(): Promise<void> {
 
   step('The agent connects through `countersign connect fs`, as Claude Desktop or Cursor would');
   client = new Client({ name: 'countersign-demo-agent', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: NODE, args: [CLI, 'connect', 'fs', '--data-dir', dataDir], env: ENV as Record<string, string>, stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({ command: NODE, args: [CLI, 'connect', 'fs', '--data-dir', dataDir], env: ENV as Record<string, string>, stderr: 'ignore' }),
+  );
   const { tools } = await client.listTools();
   say(`  it sees ${tools.length} tools: ${tools.map((t) => t.name).join(', ')}`);
 

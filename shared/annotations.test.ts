@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cautiousHints, effectiveHints, hasAnyAnnotation } from './annotations.js';
 import type { ToolDefinition } from './tool.js';
 
-const tool = (annotations: unknown): ToolDefinition =>
-  ({ name: 'read_file', inputSchema: { type: 'object' }, annotations }) as ToolDefinition;
+const tool = (annotations: unknown): ToolDefinition => ({ name: 'read_file', inputSchema: { type: 'object' }, annotations }) as ToolDefinition;
 
 const DEFAULTS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
 const NONE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };

@@ -14,57 +14,67 @@ export const decisionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('allow-once') }).strict(),
   z.object({ kind: z.literal('allow-session') }).strict(),
   z.object({ kind: z.literal('always-allow') }).strict(),
-  z.object({
-    kind: z.literal('allow-rule'),
-    rule: z.object({
-      scope: z.discriminatedUnion('kind', [
-        z.object({ kind: z.literal('tool') }).strict(),
-        z.object({ kind: z.literal('under'), dir: z.string().min(1).max(4096) }).strict(),
-        z.object({ kind: z.literal('same-target') }).strict(),
-        z.object({ kind: z.literal('exact') }).strict(),
-      ]),
-      lifetime: z.discriminatedUnion('kind', [
-        z.object({ kind: z.literal('minutes'), minutes: z.number().int().min(1).max(MAX_RULE_MINUTES) }).strict(),
-        z.object({ kind: z.literal('session') }).strict(),
-        z.object({ kind: z.literal('always') }).strict(),
-      ]),
-      coversExfiltration: z.boolean().optional(),
-    }).strict(),
-  }).strict(),
+  z
+    .object({
+      kind: z.literal('allow-rule'),
+      rule: z
+        .object({
+          scope: z.discriminatedUnion('kind', [
+            z.object({ kind: z.literal('tool') }).strict(),
+            z.object({ kind: z.literal('under'), dir: z.string().min(1).max(4096) }).strict(),
+            z.object({ kind: z.literal('same-target') }).strict(),
+            z.object({ kind: z.literal('exact') }).strict(),
+          ]),
+          lifetime: z.discriminatedUnion('kind', [
+            z.object({ kind: z.literal('minutes'), minutes: z.number().int().min(1).max(MAX_RULE_MINUTES) }).strict(),
+            z.object({ kind: z.literal('session') }).strict(),
+            z.object({ kind: z.literal('always') }).strict(),
+          ]),
+          coversExfiltration: z.boolean().optional(),
+        })
+        .strict(),
+    })
+    .strict(),
   z.object({ kind: z.literal('deny'), reason: z.string().max(2000).optional() }).strict(),
 ]);
 
 /** A saved rule as settings.json holds it (session rules live in memory only, so `session` is never stored). */
-export const storedRuleSchema = z.object({
-  id: z.string().min(1),
-  server: z.string(),
-  tool: z.string().min(1),
-  action: z.literal('allow'),
-  createdAt: z.string(),
-  scope: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('tool') }).strict(),
-    z.object({ kind: z.literal('under'), dir: z.string().min(1), keys: z.array(z.string()) }).strict(),
-    z.object({ kind: z.literal('same-target'), targets: z.array(z.object({ key: z.string(), path: z.string() }).strict()).min(1) }).strict(),
-    z.object({ kind: z.literal('exact'), arguments: z.string() }).strict(),
-  ]).optional(),
-  expiresAt: z.string().optional(),
-  coversExfiltration: z.boolean().optional(),
-  definitionHash: z.string().optional(),
-}).strict();
+export const storedRuleSchema = z
+  .object({
+    id: z.string().min(1),
+    server: z.string(),
+    tool: z.string().min(1),
+    action: z.literal('allow'),
+    createdAt: z.string(),
+    scope: z
+      .discriminatedUnion('kind', [
+        z.object({ kind: z.literal('tool') }).strict(),
+        z.object({ kind: z.literal('under'), dir: z.string().min(1), keys: z.array(z.string()) }).strict(),
+        z.object({ kind: z.literal('same-target'), targets: z.array(z.object({ key: z.string(), path: z.string() }).strict()).min(1) }).strict(),
+        z.object({ kind: z.literal('exact'), arguments: z.string() }).strict(),
+      ])
+      .optional(),
+    expiresAt: z.string().optional(),
+    coversExfiltration: z.boolean().optional(),
+    definitionHash: z.string().optional(),
+  })
+  .strict();
 // Rule (decision.ts) and LimitsProfile (limits.ts) are written out there for the pure decision code;
 // these lines keep the schemas and those types from drifting apart (tsc fails if they do).
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameRule: Same<z.infer<typeof storedRuleSchema>, Omit<Rule, 'session'>> = true;
 const sameLimits: Same<z.infer<typeof limitsSchema>, LimitsProfile> = true;
-void sameRule, void sameLimits;
+(void sameRule, void sameLimits);
 
-export const logQuerySchema = z.object({
-  server: z.string().max(200).optional(),
-  tool: z.string().max(500).optional(),
-  decision: z.enum(['allow', 'deny']).optional(),
-  search: z.string().max(2000).optional(),
-  limit: z.number().int().min(1).max(100_000).optional(),
-}).strict();
+export const logQuerySchema = z
+  .object({
+    server: z.string().max(200).optional(),
+    tool: z.string().max(500).optional(),
+    decision: z.enum(['allow', 'deny']).optional(),
+    search: z.string().max(2000).optional(),
+    limit: z.number().int().min(1).max(100_000).optional(),
+  })
+  .strict();
 
 const id = z.string().min(1).max(200);
 /** A sha256 as the views show it: what the person saw, passed back with their decision. */
@@ -96,10 +106,15 @@ export const apiArgs = {
   setTrust: z.union([z.tuple([serverName, z.literal(false)]), z.tuple([serverName, z.literal(true), seenServer])]),
   listRules: z.tuple([]),
   removeRule: z.tuple([id]),
-  updateRule: z.tuple([id, z.object({
-    expiresAt: z.union([z.string().datetime({ offset: true }), z.null()]).optional(),
-    coversExfiltration: z.boolean().optional(),
-  }).strict()]),
+  updateRule: z.tuple([
+    id,
+    z
+      .object({
+        expiresAt: z.union([z.string().datetime({ offset: true }), z.null()]).optional(),
+        coversExfiltration: z.boolean().optional(),
+      })
+      .strict(),
+  ]),
   getSettings: z.tuple([]),
   updateSettings: z.tuple([settingsPatchSchema]),
   queryLog: z.tuple([logQuerySchema]),
@@ -138,13 +153,14 @@ export function isApiMethod(name: unknown): name is ApiMethod {
 
 /** Methods whose arguments carry what the person saw: a refusal says how to call them. */
 const USAGE: Partial<Record<ApiMethod, string>> = {
-  approveLaunch: 'approveLaunch(name, launchHash) takes launch.hash from the server\'s view: the command the person saw',
-  setTrust: 'setTrust(name, true, { launchHash, listingHash? }) takes launch.hash and listingHash from the server\'s view; setTrust(name, false) needs nothing',
-  pinServer: 'pinServer(name, { launchHash, listingHash? }) takes launch.hash and listingHash from the server\'s view',
-  setLimits: 'setLimits(name, { network, filesystem, passEnv }, launchHash?) takes launch.hash from the server\'s view to approve looser limits',
-  setRunWithoutLimits: 'setRunWithoutLimits(name, true, launchHash) takes launch.hash from the server\'s view; setRunWithoutLimits(name, false) needs nothing',
+  approveLaunch: "approveLaunch(name, launchHash) takes launch.hash from the server's view: the command the person saw",
+  setTrust: "setTrust(name, true, { launchHash, listingHash? }) takes launch.hash and listingHash from the server's view; setTrust(name, false) needs nothing",
+  pinServer: "pinServer(name, { launchHash, listingHash? }) takes launch.hash and listingHash from the server's view",
+  setLimits: "setLimits(name, { network, filesystem, passEnv }, launchHash?) takes launch.hash from the server's view to approve looser limits",
+  setRunWithoutLimits: "setRunWithoutLimits(name, true, launchHash) takes launch.hash from the server's view; setRunWithoutLimits(name, false) needs nothing",
   confirmUnsealed: 'confirmUnsealed({ kind, server, hash, ruleId? }) takes an entry of listUnsealed as shown',
-  reviewChanges: 'reviewChanges(server, \'accept\', [{ name, hash }…], identityHash?) takes each change\'s hash from listChanges; reviewChanges(server, \'reject\', [{ name }…]?) needs none',
+  reviewChanges:
+    "reviewChanges(server, 'accept', [{ name, hash }…], identityHash?) takes each change's hash from listChanges; reviewChanges(server, 'reject', [{ name }…]?) needs none",
 };
 
 /** The most telling issue: inside a union, the branch that got furthest. */

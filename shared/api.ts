@@ -1,11 +1,20 @@
 // The one API between the broker and any UI. The HTTP bridge (countersign serve) and the Electron IPC
 // bridge both bind exactly this interface; the renderer only ever sees it.
-import type {
-  ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult,
-} from './clients.js';
+import type { ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult } from './clients.js';
 import type { DecidedBy, Reason, Rule } from './decision.js';
 import type { EffectiveHints, ToolDefinition } from './tool.js';
-import type { Finding, LaunchView, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, UnsealedGrant, UnsealedRef } from './trust-types.js';
+import type {
+  Finding,
+  LaunchView,
+  PinView,
+  ReviewAction,
+  ReviewedTool,
+  SeenServer,
+  ServerChanges,
+  ServerStatus,
+  UnsealedGrant,
+  UnsealedRef,
+} from './trust-types.js';
 import type { HiddenPath, LimitsEnforcement, LimitsOffer, LimitsProfile, SandboxSupport } from './limits.js';
 import type { CallFacts } from './call-facts.js';
 import type { DoctorReport } from './doctor.js';
@@ -16,7 +25,20 @@ export type { RuleLifetime, RuleRequest, ScopeChoice } from './rules.js';
 
 export type * from './clients.js';
 export type * from './doctor.js';
-export type { Finding, LaunchView, PinnedPackage, PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerStatus, ToolChangeView, UnsealedGrant, UnsealedRef } from './trust-types.js';
+export type {
+  Finding,
+  LaunchView,
+  PinnedPackage,
+  PinView,
+  ReviewAction,
+  ReviewedTool,
+  SeenServer,
+  ServerChanges,
+  ServerStatus,
+  ToolChangeView,
+  UnsealedGrant,
+  UnsealedRef,
+} from './trust-types.js';
 
 /**
  * Who made a change, as the audit log records it: the surface a person used (the browser UI of

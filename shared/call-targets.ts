@@ -47,7 +47,7 @@ export function callTargets(tool: string, args: unknown): CallTarget[] {
   const hasContent = CONTENT_KEYS.some((k) => typeof args[k] === 'string');
   const hasEdits = Array.isArray(args.edits);
   const verb = verbRole(tool);
-  const single: TargetRole = hasEdits ? 'edit' : hasContent ? 'write' : verb ?? 'other';
+  const single: TargetRole = hasEdits ? 'edit' : hasContent ? 'write' : (verb ?? 'other');
   const add = (key: string, value: unknown, role: TargetRole) => {
     if (typeof value === 'string' && value.length > 0) out.push({ key, path: value, role });
   };

@@ -16,7 +16,15 @@ const bare: ToolDefinition = { name: 'do_thing' };
 /** Claims every reassuring hint: the hostile server's delete_all. */
 const liar: ToolDefinition = { name: 'delete_all', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } };
 
-interface Opts { trusted: boolean; read?: boolean; args?: unknown; facts?: CallFacts; protectedPath?: boolean; findings?: Finding[]; forceAsk?: boolean }
+interface Opts {
+  trusted: boolean;
+  read?: boolean;
+  args?: unknown;
+  facts?: CallFacts;
+  protectedPath?: boolean;
+  findings?: Finding[];
+  forceAsk?: boolean;
+}
 
 /** The lines as the queue shows them: the decision's reasons, then the shared model. */
 function warn(tool: ToolDefinition, opts: Opts) {
@@ -27,11 +35,19 @@ function warn(tool: ToolDefinition, opts: Opts) {
     rules: [],
     session: { allowedTools: new Set(), hasReadLocalData: opts.read ?? false },
     forceAsk: opts.forceAsk,
-    protectedMatches: opts.protectedPath ? [{ kind: 'inside', what: "Countersign's data folder", root: '/home/ann/.countersign', text: '/home/ann/.countersign/settings.json' }] : [],
+    protectedMatches: opts.protectedPath
+      ? [{ kind: 'inside', what: "Countersign's data folder", root: '/home/ann/.countersign', text: '/home/ann/.countersign/settings.json' }]
+      : [],
   });
   return callWarnings({
-    server: 'fs', tool: tool.name, trusted: opts.trusted, hints: d.hints, reasons: d.reasons.map((r) => r.code),
-    arguments: opts.args ?? {}, findings: opts.findings ?? [], facts: opts.facts,
+    server: 'fs',
+    tool: tool.name,
+    trusted: opts.trusted,
+    hints: d.hints,
+    reasons: d.reasons.map((r) => r.code),
+    arguments: opts.args ?? {},
+    findings: opts.findings ?? [],
+    facts: opts.facts,
   });
 }
 
@@ -43,13 +59,24 @@ describe('call lines: what the call does leads, and facts are not warnings', () 
     const args = { path: '/home/ann/notes.md', content: 'x'.repeat(2400) };
     const ws = warn(fsWrite, { trusted: true, read: true, args, facts: { targets: [{ ...callTargets('write_file', args)[0]!, exists: true, bytes: 2100 }] } });
     expect(ws.map((w) => w.code)).not.toContain('exfiltration');
-    expect(ws[0]).toMatchObject({ code: 'overwrites', source: 'countersign', severity: 'danger', tier: 'destroys', title: 'Overwrites notes.md (2.1 kB → 2.4 kB)' });
+    expect(ws[0]).toMatchObject({
+      code: 'overwrites',
+      source: 'countersign',
+      severity: 'danger',
+      tier: 'destroys',
+      title: 'Overwrites notes.md (2.1 kB → 2.4 kB)',
+    });
     expect(lineLabel(ws[0]!)).toBe('This call');
   });
 
   it('an untrusted local write after a read leads with the file and the bytes of its content, not with data leaving', () => {
     const args = { path: '/home/ann/out.txt', content: 'thirty bytes of plain content.' };
-    const ws = warn(fsWrite, { trusted: false, read: true, args, facts: { localReads: ['notes.md'], targets: [{ ...callTargets('write_file', args)[0]!, exists: false }] } });
+    const ws = warn(fsWrite, {
+      trusted: false,
+      read: true,
+      args,
+      facts: { localReads: ['notes.md'], targets: [{ ...callTargets('write_file', args)[0]!, exists: false }] },
+    });
     expect(ws[0]).toMatchObject({ code: 'creates', tier: 'does', severity: 'info', title: 'Creates out.txt (30 B)', short: 'Creates out.txt (30 B)' });
     expect(ws.map((w) => w.code)).not.toContain('exfiltration');
     expect(ws.some((w) => /104 B|send data out|Data can leave/.test(`${w.title} ${w.short}`))).toBe(false);
@@ -65,7 +92,14 @@ describe('call lines: what the call does leads, and facts are not warnings', () 
     const args = { q: 'é'.repeat(10), lang: 'en', page: 12 };
     expect(JSON.stringify(args).length).toBeGreaterThan(24);
     const ws = warn(search, { trusted: true, read: true, args, facts: { localReads: ['notes.md', '.env'] } });
-    expect(ws[0]).toMatchObject({ code: 'exfiltration', tier: 'sends-out', source: 'claim', trustedClaim: true, severity: 'danger', short: 'Data can leave (24 B)' });
+    expect(ws[0]).toMatchObject({
+      code: 'exfiltration',
+      tier: 'sends-out',
+      source: 'claim',
+      trustedClaim: true,
+      severity: 'danger',
+      short: 'Data can leave (24 B)',
+    });
     expect(ws[0]!.title).toBe('Sends 24 B to an open-world tool after reading notes.md and .env');
   });
 
@@ -99,7 +133,15 @@ describe('call lines: what the call does leads, and facts are not warnings', () 
 
   it('an enforced "no network" is the fact the card states; the untrusted read-only claim still lifts nothing', () => {
     const hints = { ...effectiveHints(search), openWorldHint: false }; // as hintsUnderLimits leaves them
-    const ws = callWarnings({ server: 'web', tool: 'web_search', trusted: false, hints, reasons: ['untrusted-server'], arguments: {}, facts: { enforced: { noNetwork: true, by: 'the sandbox' } } });
+    const ws = callWarnings({
+      server: 'web',
+      tool: 'web_search',
+      trusted: false,
+      hints,
+      reasons: ['untrusted-server'],
+      arguments: {},
+      facts: { enforced: { noNetwork: true, by: 'the sandbox' } },
+    });
     expect(ws.map((w) => [w.title, w.claim?.short])).toEqual([
       ['Treated as able to change or delete data', 'not checked: “only reads”'],
       ['No network for web: enforced by the sandbox', undefined],
@@ -109,7 +151,15 @@ describe('call lines: what the call does leads, and facts are not warnings', () 
 
   it('a claim an enforced limit contradicts is named, with the fact', () => {
     const hints = { ...effectiveHints(search), openWorldHint: false };
-    const ws = callWarnings({ server: 'web', tool: 'web_search', trusted: true, hints, reasons: ['open-world-without-network'], arguments: {}, facts: { enforced: { noNetwork: true } } });
+    const ws = callWarnings({
+      server: 'web',
+      tool: 'web_search',
+      trusted: true,
+      hints,
+      reasons: ['open-world-without-network'],
+      arguments: {},
+      facts: { enforced: { noNetwork: true } },
+    });
     expect(ws.map((w) => [w.source, w.title])).toEqual([
       ['claim', 'Only reads'],
       ['enforced', 'web says this tool reaches outside, but its network is off (enforced): nothing can leave through it'],
@@ -119,13 +169,24 @@ describe('call lines: what the call does leads, and facts are not warnings', () 
 
   it('self-protection comes first, then data leaving, then what the call destroys', () => {
     const args = { path: '/home/ann/.countersign/settings.json', content: '{}' };
-    const ws = warn(search, { trusted: true, read: true, args, protectedPath: true, facts: { targets: [{ ...callTargets('write_file', args)[0]!, exists: true, bytes: 10 }] } });
+    const ws = warn(search, {
+      trusted: true,
+      read: true,
+      args,
+      protectedPath: true,
+      facts: { targets: [{ ...callTargets('write_file', args)[0]!, exists: true, bytes: 10 }] },
+    });
     expect(ws.slice(0, 3).map((w) => w.code)).toEqual(['self-protection', 'exfiltration', 'overwrites']);
   });
 
   it('at most three headline lines; notes and the rest are one click away, and counted', () => {
     const args = { source: '/a/x', destination: '/a/y', path: '/a/z', content: 'c' };
-    const ws = warn(bare, { trusted: false, read: true, args, facts: { targets: callTargets('move_file', args).map((t) => ({ ...t, exists: true, bytes: 5 })) } });
+    const ws = warn(bare, {
+      trusted: false,
+      read: true,
+      args,
+      facts: { targets: callTargets('move_file', args).map((t) => ({ ...t, exists: true, bytes: 5 })) },
+    });
     const { headline: head, more, moreNotable } = splitHeadline(ws);
     expect(head).toHaveLength(3);
     expect(head.every((w) => w.tier !== 'note' && w.tier !== 'enforced')).toBe(true);
@@ -145,7 +206,11 @@ describe('call lines: what the call does leads, and facts are not warnings', () 
 
   it('a long file name is clipped on the chip, never in the sentence', () => {
     const name = `${'n'.repeat(40)}.md`;
-    const ws = warn(fsWrite, { trusted: true, args: { path: `/a/${name}`, content: 'x' }, facts: { targets: [{ key: 'path', path: `/a/${name}`, role: 'write', exists: false }] } });
+    const ws = warn(fsWrite, {
+      trusted: true,
+      args: { path: `/a/${name}`, content: 'x' },
+      facts: { targets: [{ key: 'path', path: `/a/${name}`, role: 'write', exists: false }] },
+    });
     expect(ws[0]!.title).toBe(`Creates ${name} (1 B)`);
     expect(ws[0]!.short).toBe(`Creates ${'n'.repeat(23)}… (1 B)`);
   });
@@ -154,12 +219,25 @@ describe('call lines: what the call does leads, and facts are not warnings', () 
 describe('an untrusted server’s claims never reassure', () => {
   it('delete_all claiming to only read: the cautious default is the line, the claim beside it, unchecked', () => {
     const ws = warn(liar, { trusted: false });
-    expect(ws[0]).toMatchObject({ code: 'changes-data', tier: 'assumed', source: 'default', severity: 'warning', title: 'Treated as able to change or delete data', short: 'May change or delete data' });
+    expect(ws[0]).toMatchObject({
+      code: 'changes-data',
+      tier: 'assumed',
+      source: 'default',
+      severity: 'warning',
+      title: 'Treated as able to change or delete data',
+      short: 'May change or delete data',
+    });
     expect(ws[0]!.claim).toEqual({ text: 'It says it only reads — not checked, because you have not trusted fs', short: 'not checked: “only reads”' });
     expect(ws.map((w) => w.short)).not.toContain('Says it only reads');
     // Every other claim is stated the same way: beside its default, unchecked.
-    expect(ws.find((w) => w.code === 'reaches-outside')).toMatchObject({ title: 'Treated as able to reach outside this machine', claim: { short: 'not checked: “stays local”' } });
-    expect(ws.find((w) => w.code === 'repeat')).toMatchObject({ title: 'Never retried on its own after a timeout', claim: { short: 'not checked: “safe to repeat”' } });
+    expect(ws.find((w) => w.code === 'reaches-outside')).toMatchObject({
+      title: 'Treated as able to reach outside this machine',
+      claim: { short: 'not checked: “stays local”' },
+    });
+    expect(ws.find((w) => w.code === 'repeat')).toMatchObject({
+      title: 'Never retried on its own after a timeout',
+      claim: { short: 'not checked: “safe to repeat”' },
+    });
   });
 
   it.each<[string, ToolAnnotations, string]>([
@@ -174,7 +252,10 @@ describe('an untrusted server’s claims never reassure', () => {
   });
 
   it('on a trusted server the same claims read as claims the person accepted', () => {
-    const adds = warn({ name: 'add', annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false } }, { trusted: true });
+    const adds = warn(
+      { name: 'add', annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false } },
+      { trusted: true },
+    );
     expect(adds.map((w) => [w.code, w.title, sourceLabel(w)])).toEqual([
       ['adds', 'Adds data, never deletes', 'Server says (you trust it)'],
       ['repeat', 'Safe to repeat: Countersign may retry it once after a timeout', 'Server says (you trust it)'],
@@ -187,14 +268,17 @@ describe('an untrusted server’s claims never reassure', () => {
   // prominent as the all-cautious tool's, and no headline line has a reassuring claim for its title.
   const VALUES = [undefined, true, false] as const;
   const combos: ToolAnnotations[] = [];
-  for (const r of VALUES) for (const d of VALUES) for (const i of VALUES) for (const o of VALUES) {
-    const a: ToolAnnotations = {};
-    if (r !== undefined) a.readOnlyHint = r;
-    if (d !== undefined) a.destructiveHint = d;
-    if (i !== undefined) a.idempotentHint = i;
-    if (o !== undefined) a.openWorldHint = o;
-    combos.push(a);
-  }
+  for (const r of VALUES)
+    for (const d of VALUES)
+      for (const i of VALUES)
+        for (const o of VALUES) {
+          const a: ToolAnnotations = {};
+          if (r !== undefined) a.readOnlyHint = r;
+          if (d !== undefined) a.destructiveHint = d;
+          if (i !== undefined) a.idempotentHint = i;
+          if (o !== undefined) a.openWorldHint = o;
+          combos.push(a);
+        }
   const CHANGES = ['changes-data', 'no-annotations'];
   const OUTSIDE = ['exfiltration', 'reaches-outside', 'no-annotations'];
   const strongest = (ws: CallWarning[], codes: string[]) => {
@@ -223,7 +307,16 @@ describe('an untrusted server’s claims never reassure', () => {
 describe('card order: defined once', () => {
   it('ranks by tier, keeps the found order within one, and labels facts as facts', () => {
     const line = (tier: Tier, n: number) => ({ tier, severity: 'warning' as const, n });
-    const shuffled = [line('note', 1), line('does', 2), line('assumed', 3), line('own-files', 4), line('does', 5), line('sends-out', 6), line('who-asks', 7), line('destroys', 8)];
+    const shuffled = [
+      line('note', 1),
+      line('does', 2),
+      line('assumed', 3),
+      line('own-files', 4),
+      line('does', 5),
+      line('sends-out', 6),
+      line('who-asks', 7),
+      line('destroys', 8),
+    ];
     expect(byTier(shuffled).map((l) => l.n)).toEqual([4, 6, 8, 2, 5, 7, 3, 1]);
     expect(TIERS.indexOf('does')).toBeLessThan(TIERS.indexOf('assumed'));
     expect(lineLabel(line('destroys', 0))).toBe('This call');

@@ -1,13 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  canonicalJson,
-  definitionHash,
-  definitionRecord,
-  jsonEqual,
-  serverIdentityRecord,
-  sha256Hex,
-} from './canonical-json.js';
+import { canonicalJson, definitionHash, definitionRecord, jsonEqual, serverIdentityRecord, sha256Hex } from './canonical-json.js';
 import type { ToolDefinition } from './tool.js';
 
 // read_text_file as @modelcontextprotocol/server-filesystem lists it (description shortened).
@@ -33,7 +26,11 @@ const READ_TEXT_FILE: ToolDefinition = {
 function reverseKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reverseKeys);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.keys(value).reverse().map((k) => [k, reverseKeys((value as Record<string, unknown>)[k])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .reverse()
+      .map((k) => [k, reverseKeys((value as Record<string, unknown>)[k])]),
+  );
 }
 
 describe('canonicalJson', () => {
@@ -111,9 +108,7 @@ describe('sha256Hex', () => {
 describe('definitionRecord and definitionHash', () => {
   it('keeps only the approved fields', () => {
     const tool = { ...READ_TEXT_FILE, icons: [{ src: 'x.png' }], _meta: { a: 1 }, execution: { taskSupport: 'forbidden' } };
-    expect(Object.keys(definitionRecord(tool)).sort()).toEqual(
-      ['annotations', 'description', 'inputSchema', 'name', 'outputSchema', 'title'],
-    );
+    expect(Object.keys(definitionRecord(tool)).sort()).toEqual(['annotations', 'description', 'inputSchema', 'name', 'outputSchema', 'title']);
     expect(canonicalJson(definitionRecord(tool))).toBe(canonicalJson(definitionRecord(READ_TEXT_FILE)));
   });
 

@@ -43,7 +43,10 @@ export interface Ranked {
 
 /** Lines in tier order; within a tier, in the order they were found. */
 export function byTier<T extends Ranked>(lines: readonly T[]): T[] {
-  return lines.map((w, i) => [w, i] as const).sort((a, b) => ORDER.get(a[0].tier)! - ORDER.get(b[0].tier)! || a[1] - b[1]).map(([w]) => w);
+  return lines
+    .map((w, i) => [w, i] as const)
+    .sort((a, b) => ORDER.get(a[0].tier)! - ORDER.get(b[0].tier)! || a[1] - b[1])
+    .map(([w]) => w);
 }
 
 /** Whether a line may stand on the card: what the call does and what to watch, not notes. */

@@ -13,9 +13,27 @@ const COMMANDS = new Set(['serve', 'connect', 'servers', 'log', 'clients', 'wrap
 
 /** What separates words in a shell, JSON or code string: `countersign` must stand as a word of its own. */
 const isBreak = (c: number): boolean =>
-  c !== c /* NaN: either end */ || c <= 32 || c === 0x22 || c === 0x27 || c === 0x60 || c === 0x3b || c === 0x7c || c === 0x26
-  || c === 0x3c || c === 0x3e || c === 0x28 || c === 0x29 || c === 0x7b || c === 0x7d || c === 0x2c || c === 0x24
-  || c === 0x3d || c === 0x2f || c === 0x5c || c === 0xa0 || c === 0x3000;
+  c !== c /* NaN: either end */ ||
+  c <= 32 ||
+  c === 0x22 ||
+  c === 0x27 ||
+  c === 0x60 ||
+  c === 0x3b ||
+  c === 0x7c ||
+  c === 0x26 ||
+  c === 0x3c ||
+  c === 0x3e ||
+  c === 0x28 ||
+  c === 0x29 ||
+  c === 0x7b ||
+  c === 0x7d ||
+  c === 0x2c ||
+  c === 0x24 ||
+  c === 0x3d ||
+  c === 0x2f ||
+  c === 0x5c ||
+  c === 0xa0 ||
+  c === 0x3000;
 
 /**
  * A program name that is Countersign's: `countersign`, `countersign.mjs`, `Countersign.exe`,
@@ -23,7 +41,10 @@ const isBreak = (c: number): boolean =>
  * matches it counts.
  */
 export function isCountersignName(word: string): boolean {
-  let w = word.toLowerCase().replace(/^@[^/]*\//, '').replace(/^\[+(?!.*\])|\]+$(?<!\[.*)/g, '');
+  let w = word
+    .toLowerCase()
+    .replace(/^@[^/]*\//, '')
+    .replace(/^\[+(?!.*\])|\]+$(?<!\[.*)/g, '');
   w = w.replace(/@[^@]*$/, '');
   for (let i = 0; i < 3; i++) w = w.replace(/\.(?:mjs|cjs|js|ts|exe|cmd|bat|ps1|sh|appimage|app)$/, '');
   w = w.replace(/[-_ ]v?\d[\w.+-]*$/, '');
@@ -31,7 +52,11 @@ export function isCountersignName(word: string): boolean {
   // A glob can match it only with the name's own letters beside its wildcards (prose's "why?" cannot).
   if (!/[*?[]/.test(w) || w.length > 64 || !/^[countersig*?[\]!^-]+$/.test(w)) return false;
   // A shell glob: * any run, ? one character, [...] a class.
-  const source = w.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.').replace(/\[!/g, '[^');
+  const source = w
+    .replace(/[.+^${}()|\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.')
+    .replace(/\[!/g, '[^');
   try {
     return new RegExp(`^${source}$`).test('countersign');
   } catch {
@@ -40,8 +65,21 @@ export function isCountersignName(word: string): boolean {
 }
 
 /** Ends a shell word: whitespace, an operator, a backquote, or a comma or bracket between argv items. */
-const endsShellWord = (c: number): boolean => c <= 32 || c === 0x3b || c === 0x7c || c === 0x26 || c === 0x3c || c === 0x3e
-  || c === 0x28 || c === 0x29 || c === 0x60 || c === 0x2c || c === 0x5b || c === 0x5d || c === 0xa0 || c === 0x3000;
+const endsShellWord = (c: number): boolean =>
+  c <= 32 ||
+  c === 0x3b ||
+  c === 0x7c ||
+  c === 0x26 ||
+  c === 0x3c ||
+  c === 0x3e ||
+  c === 0x28 ||
+  c === 0x29 ||
+  c === 0x60 ||
+  c === 0x2c ||
+  c === 0x5b ||
+  c === 0x5d ||
+  c === 0xa0 ||
+  c === 0x3000;
 
 /**
  * The shell word after `at` in `text` as the shell passes it on (quotes removed, escapes undone), past

@@ -2,8 +2,24 @@
 // whether each goes through Countersign. Values of env and headers never appear here (names only).
 
 export const CLIENT_IDS = [
-  'claude-desktop', 'claude-code', 'cursor', 'vscode', 'windsurf', 'codex', 'gemini',
-  'cline', 'roo-code', 'continue', 'crush', 'goose', 'kiro', 'lmstudio', 'opencode', 'zed', 'amazon-q', 'copilot-cli',
+  'claude-desktop',
+  'claude-code',
+  'cursor',
+  'vscode',
+  'windsurf',
+  'codex',
+  'gemini',
+  'cline',
+  'roo-code',
+  'continue',
+  'crush',
+  'goose',
+  'kiro',
+  'lmstudio',
+  'opencode',
+  'zed',
+  'amazon-q',
+  'copilot-cli',
 ] as const;
 export type ClientId = (typeof CLIENT_IDS)[number];
 

@@ -8,17 +8,35 @@ export const serverNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,6
 const serverName = serverNameSchema;
 const stringMap = z.record(z.string().max(1000), z.string().max(100_000));
 
-const absolutePath = z.string().min(1).max(4096).regex(/^\/[^\0]*$/, 'an absolute path');
-export const limitsSchema = z.object({
-  network: z.enum(['none', 'unrestricted']),
-  filesystem: z.union([
-    z.literal('host'),
-    z.object({ read: z.array(absolutePath).max(200), write: z.array(absolutePath).max(200) }).strict(),
-  ]),
-  passEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name').max(200)).max(200),
-  /** Network variables it does not get (network-env.ts); `*`: none of them. */
-  noPassEnv: z.array(z.string().regex(/^([A-Za-z_][A-Za-z0-9_]*|\*)$/, 'a variable name, or *').max(200)).max(200).optional(),
-}).strict();
+const absolutePath = z
+  .string()
+  .min(1)
+  .max(4096)
+  .regex(/^\/[^\0]*$/, 'an absolute path');
+export const limitsSchema = z
+  .object({
+    network: z.enum(['none', 'unrestricted']),
+    filesystem: z.union([z.literal('host'), z.object({ read: z.array(absolutePath).max(200), write: z.array(absolutePath).max(200) }).strict()]),
+    passEnv: z
+      .array(
+        z
+          .string()
+          .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name')
+          .max(200),
+      )
+      .max(200),
+    /** Network variables it does not get (network-env.ts); `*`: none of them. */
+    noPassEnv: z
+      .array(
+        z
+          .string()
+          .regex(/^([A-Za-z_][A-Za-z0-9_]*|\*)$/, 'a variable name, or *')
+          .max(200),
+      )
+      .max(200)
+      .optional(),
+  })
+  .strict();
 
 /** An http: or https: URL. The prefix test refuses what URL() would quietly trim (spaces). */
 export function isHttpUrl(text: string): boolean {
@@ -37,34 +55,43 @@ export const MAX_FILLS = 32;
 export const MAX_FILL_VALUE = 4096;
 
 /** A server's launch config: the one definition (the API's arguments and the settings store use it). */
-export const stdioConfigSchema = z.object({
-  command: z.string().min(1).max(10_000),
-  args: z.array(z.string().max(100_000)).max(1000).optional(),
-  env: stringMap.optional(),
-  cwd: z.string().max(10_000).optional(),
-  limits: limitsSchema.optional(),
-  /**
-   * Placeholders (`${name}`, kept as written in command, args, cwd and env) that the client fills when it
-   * starts `countersign connect`, which passes the values on (trust/launch-fill.ts). Only these are filled.
-   */
-  fills: z.array(z.string().regex(FILL_NAME)).min(1).max(MAX_FILLS).optional(),
-}).strict();
-export const remoteConfigSchema = z.object({
-  url: z.string().max(10_000).refine(isHttpUrl, 'must be an http: or https: URL'),
-  headers: stringMap.optional(),
-}).strict();
+export const stdioConfigSchema = z
+  .object({
+    command: z.string().min(1).max(10_000),
+    args: z.array(z.string().max(100_000)).max(1000).optional(),
+    env: stringMap.optional(),
+    cwd: z.string().max(10_000).optional(),
+    limits: limitsSchema.optional(),
+    /**
+     * Placeholders (`${name}`, kept as written in command, args, cwd and env) that the client fills when it
+     * starts `countersign connect`, which passes the values on (trust/launch-fill.ts). Only these are filled.
+     */
+    fills: z.array(z.string().regex(FILL_NAME)).min(1).max(MAX_FILLS).optional(),
+  })
+  .strict();
+export const remoteConfigSchema = z
+  .object({
+    url: z.string().max(10_000).refine(isHttpUrl, 'must be an http: or https: URL'),
+    headers: stringMap.optional(),
+  })
+  .strict();
 export const serverConfigSchema = z.union([stdioConfigSchema, remoteConfigSchema]);
 
 /** The broker's settings (the one definition: `Settings` in api.ts is inferred from it). */
-export const settingsSchema = z.object({
-  approvalTimeoutSeconds: z.number().int().min(1).max(86_400),
-  upstreamTimeoutSeconds: z.number().int().min(1).max(86_400),
-  theme: z.enum(['system', 'light', 'dark']),
-  /**
-   * The user's team policy file, as the person set it in Countersign (sealed: a path written here by hand
-   * is ignored until confirmed). COUNTERSIGN_POLICY overrides it.
-   */
-  policyPath: z.string().min(1).max(4096).optional(),
-}).strict();
+export const settingsSchema = z
+  .object({
+    approvalTimeoutSeconds: z.number().int().min(1).max(86_400),
+    upstreamTimeoutSeconds: z.number().int().min(1).max(86_400),
+    theme: z.enum(['system', 'light', 'dark']),
+    /**
+     * The user's team policy file, as the person set it in Countersign (sealed: a path written here by hand
+     * is ignored until confirmed). COUNTERSIGN_POLICY overrides it.
+     */
+    policyPath: z.string().min(1).max(4096).optional(),
+  })
+  .strict();
 /** A change of settings; `policyPath: null` removes the team policy file. */
-export const settingsPatchSchema = settingsSchema.partial().extend({ policyPath: z.union([z.string().min(1).max(4096), z.null()]).optional() }).strict();
+export const settingsPatchSchema = settingsSchema
+  .partial()
+  .extend({ policyPath: z.union([z.string().min(1).max(4096), z.null()]).optional() })
+  .strict();

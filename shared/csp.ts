@@ -4,7 +4,19 @@
 export type CspDirectives = Readonly<Record<string, readonly string[]>>;
 
 /** Sources that would let injected markup or strings run as code, or load from anywhere. */
-const FORBIDDEN_SOURCES = ["'unsafe-inline'", "'unsafe-eval'", "'unsafe-hashes'", "'wasm-unsafe-eval'", "'unsafe-allow-redirects'", '*', 'http:', 'https:', 'ws:', 'wss:', 'file:'];
+const FORBIDDEN_SOURCES = [
+  "'unsafe-inline'",
+  "'unsafe-eval'",
+  "'unsafe-hashes'",
+  "'wasm-unsafe-eval'",
+  "'unsafe-allow-redirects'",
+  '*',
+  'http:',
+  'https:',
+  'ws:',
+  'wss:',
+  'file:',
+];
 /** Schemes that must never supply code. */
 const NOT_FOR_CODE = ['data:', 'blob:', 'filesystem:'];
 const CODE_DIRECTIVES = ['script-src', 'script-src-elem', 'script-src-attr', 'worker-src', 'default-src', 'object-src', 'frame-src', 'child-src'];
@@ -31,7 +43,7 @@ export function buildCsp(directives: CspDirectives): string {
 export function cspProblems(csp: string): string[] {
   const problems: string[] = [];
   const parsed = parseCsp(csp);
-  if (parsed[0]?.[0] !== 'default-src') problems.push("the policy must start with default-src");
+  if (parsed[0]?.[0] !== 'default-src') problems.push('the policy must start with default-src');
   const names = new Set<string>();
   for (const [name, sources] of parsed) {
     if (names.has(name)) problems.push(`${name} appears twice (browsers ignore the second)`);

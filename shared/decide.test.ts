@@ -54,36 +54,116 @@ const UNTRUSTED_WRITE = UNTRUSTED;
 const rows: [string, Row, Expect][] = [
   // Trusted server
   ['trusted read_file allows', { tool: READ_FILE, trusted: true }, ['allow', 'policy', false, ['trusted-read-only']]],
-  ['trusted read_file after a local read still allows (closed world)', { tool: READ_FILE, trusted: true, readLocal: true }, ['allow', 'policy', false, ['trusted-read-only']]],
-  ['trusted read-only with a rule is decided by policy', { tool: READ_FILE, trusted: true, rules: [rule('fs', 'read_file')] }, ['allow', 'policy', false, ['trusted-read-only']]],
-  ['trusted open-world read allows with a warning', { tool: FETCH, server: 'web', trusted: true }, ['allow', 'policy', false, ['open-world', 'trusted-read-only']]],
-  ['trusted open-world read after a local read asks', { tool: FETCH, server: 'web', trusted: true, readLocal: true }, ['ask', 'policy', false, ['exfiltration-risk', 'open-world', 'needs-approval']]],
+  [
+    'trusted read_file after a local read still allows (closed world)',
+    { tool: READ_FILE, trusted: true, readLocal: true },
+    ['allow', 'policy', false, ['trusted-read-only']],
+  ],
+  [
+    'trusted read-only with a rule is decided by policy',
+    { tool: READ_FILE, trusted: true, rules: [rule('fs', 'read_file')] },
+    ['allow', 'policy', false, ['trusted-read-only']],
+  ],
+  [
+    'trusted open-world read allows with a warning',
+    { tool: FETCH, server: 'web', trusted: true },
+    ['allow', 'policy', false, ['open-world', 'trusted-read-only']],
+  ],
+  [
+    'trusted open-world read after a local read asks',
+    { tool: FETCH, server: 'web', trusted: true, readLocal: true },
+    ['ask', 'policy', false, ['exfiltration-risk', 'open-world', 'needs-approval']],
+  ],
   ['trusted write_file asks with preview', { tool: WRITE_FILE, trusted: true }, ['ask', 'policy', true, ['destructive', 'needs-approval']]],
-  ['trusted write_file with a rule allows', { tool: WRITE_FILE, trusted: true, rules: [rule('fs', 'write_file')] }, ['allow', 'rule', true, ['destructive', 'user-rule-allow']]],
-  ['a rule for another server does not match', { tool: WRITE_FILE, trusted: true, rules: [rule('fs2', 'write_file')] }, ['ask', 'policy', true, ['destructive', 'needs-approval']]],
-  ['a rule for another tool does not match', { tool: WRITE_FILE, trusted: true, rules: [rule('fs', 'edit_file')] }, ['ask', 'policy', true, ['destructive', 'needs-approval']]],
-  ['trusted write_file with a session allowance allows', { tool: WRITE_FILE, trusted: true, allowed: ['write_file'] }, ['allow', 'session', true, ['destructive', 'session-allow']]],
-  ['session allowance wins over a rule', { tool: WRITE_FILE, trusted: true, allowed: ['write_file'], rules: [rule('fs', 'write_file')] }, ['allow', 'session', true, ['destructive', 'session-allow']]],
+  [
+    'trusted write_file with a rule allows',
+    { tool: WRITE_FILE, trusted: true, rules: [rule('fs', 'write_file')] },
+    ['allow', 'rule', true, ['destructive', 'user-rule-allow']],
+  ],
+  [
+    'a rule for another server does not match',
+    { tool: WRITE_FILE, trusted: true, rules: [rule('fs2', 'write_file')] },
+    ['ask', 'policy', true, ['destructive', 'needs-approval']],
+  ],
+  [
+    'a rule for another tool does not match',
+    { tool: WRITE_FILE, trusted: true, rules: [rule('fs', 'edit_file')] },
+    ['ask', 'policy', true, ['destructive', 'needs-approval']],
+  ],
+  [
+    'trusted write_file with a session allowance allows',
+    { tool: WRITE_FILE, trusted: true, allowed: ['write_file'] },
+    ['allow', 'session', true, ['destructive', 'session-allow']],
+  ],
+  [
+    'session allowance wins over a rule',
+    { tool: WRITE_FILE, trusted: true, allowed: ['write_file'], rules: [rule('fs', 'write_file')] },
+    ['allow', 'session', true, ['destructive', 'session-allow']],
+  ],
   ['trusted non-destructive write asks without preview', { tool: MKDIR, trusted: true }, ['ask', 'policy', false, ['needs-approval']]],
   ['idempotentHint changes nothing about the first call', { tool: MKDIR_NOT_IDEMPOTENT, trusted: true }, ['ask', 'policy', false, ['needs-approval']]],
-  ['trusted un-annotated tool asks with preview', { tool: BARE, trusted: true }, ['ask', 'policy', true, ['destructive', 'no-annotations', 'open-world', 'needs-approval']]],
-  ['trusted rule + exfiltration risk asks', { tool: POST, server: 'web', trusted: true, readLocal: true, rules: [rule('web', 'post')] }, ['ask', 'policy', false, ['exfiltration-risk', 'open-world', 'needs-approval']]],
-  ['trusted session allowance + exfiltration risk asks', { tool: POST, server: 'web', trusted: true, readLocal: true, allowed: ['post'] }, ['ask', 'policy', false, ['exfiltration-risk', 'open-world', 'needs-approval']]],
-  ['trusted rule for an un-annotated tool after a local read asks', { tool: BARE, trusted: true, readLocal: true, rules: [rule('fs', 'run_command')] }, ['ask', 'policy', true, ['exfiltration-risk', 'destructive', 'no-annotations', 'open-world', 'needs-approval']]],
-  ['trusted rule allows an open-world write before any local read', { tool: POST, server: 'web', trusted: true, rules: [rule('web', 'post')] }, ['allow', 'rule', false, ['open-world', 'user-rule-allow']]],
+  [
+    'trusted un-annotated tool asks with preview',
+    { tool: BARE, trusted: true },
+    ['ask', 'policy', true, ['destructive', 'no-annotations', 'open-world', 'needs-approval']],
+  ],
+  [
+    'trusted rule + exfiltration risk asks',
+    { tool: POST, server: 'web', trusted: true, readLocal: true, rules: [rule('web', 'post')] },
+    ['ask', 'policy', false, ['exfiltration-risk', 'open-world', 'needs-approval']],
+  ],
+  [
+    'trusted session allowance + exfiltration risk asks',
+    { tool: POST, server: 'web', trusted: true, readLocal: true, allowed: ['post'] },
+    ['ask', 'policy', false, ['exfiltration-risk', 'open-world', 'needs-approval']],
+  ],
+  [
+    'trusted rule for an un-annotated tool after a local read asks',
+    { tool: BARE, trusted: true, readLocal: true, rules: [rule('fs', 'run_command')] },
+    ['ask', 'policy', true, ['exfiltration-risk', 'destructive', 'no-annotations', 'open-world', 'needs-approval']],
+  ],
+  [
+    'trusted rule allows an open-world write before any local read',
+    { tool: POST, server: 'web', trusted: true, rules: [rule('web', 'post')] },
+    ['allow', 'rule', false, ['open-world', 'user-rule-allow']],
+  ],
   // Untrusted server: claims never remove friction
   ['untrusted read_file (readOnlyHint true) still asks', { tool: READ_FILE, trusted: false }, ['ask', 'policy', true, UNTRUSTED_READ]],
-  ['untrusted closed-world claim does not hide exfiltration risk', { tool: READ_FILE, trusted: false, readLocal: true }, ['ask', 'policy', true, ['exfiltration-risk', ...UNTRUSTED_READ]]],
-  ['untrusted + rule still asks', { tool: WRITE_FILE, trusted: false, rules: [rule('fs', 'write_file')] }, ['ask', 'policy', true, [...UNTRUSTED_WRITE, 'user-rule-ignored-untrusted']]],
+  [
+    'untrusted closed-world claim does not hide exfiltration risk',
+    { tool: READ_FILE, trusted: false, readLocal: true },
+    ['ask', 'policy', true, ['exfiltration-risk', ...UNTRUSTED_READ]],
+  ],
+  [
+    'untrusted + rule still asks',
+    { tool: WRITE_FILE, trusted: false, rules: [rule('fs', 'write_file')] },
+    ['ask', 'policy', true, [...UNTRUSTED_WRITE, 'user-rule-ignored-untrusted']],
+  ],
   ['untrusted + session allowance still asks', { tool: WRITE_FILE, trusted: false, allowed: ['write_file'] }, ['ask', 'policy', true, UNTRUSTED_WRITE]],
   ['untrusted un-annotated tool', { tool: BARE, trusted: false }, ['ask', 'policy', true, ['destructive', 'untrusted-server', 'no-annotations', 'open-world']]],
   // Unknown tool: treated as un-annotated, and no rule or allowance applies
-  ['trusted unknown tool asks', { tool: undefined, toolName: 'delete_file', trusted: true }, ['ask', 'policy', true, ['destructive', 'unknown-tool', 'no-annotations', 'open-world', 'needs-approval']]],
-  ['trusted unknown tool with a rule still asks', { tool: undefined, toolName: 'delete_file', trusted: true, rules: [rule('fs', 'delete_file')], allowed: ['delete_file'] }, ['ask', 'policy', true, ['destructive', 'unknown-tool', 'no-annotations', 'open-world', 'needs-approval']]],
-  ['untrusted unknown tool asks', { tool: undefined, toolName: 'delete_file', trusted: false }, ['ask', 'policy', true, ['destructive', 'untrusted-server', 'unknown-tool', 'no-annotations', 'open-world']]],
+  [
+    'trusted unknown tool asks',
+    { tool: undefined, toolName: 'delete_file', trusted: true },
+    ['ask', 'policy', true, ['destructive', 'unknown-tool', 'no-annotations', 'open-world', 'needs-approval']],
+  ],
+  [
+    'trusted unknown tool with a rule still asks',
+    { tool: undefined, toolName: 'delete_file', trusted: true, rules: [rule('fs', 'delete_file')], allowed: ['delete_file'] },
+    ['ask', 'policy', true, ['destructive', 'unknown-tool', 'no-annotations', 'open-world', 'needs-approval']],
+  ],
+  [
+    'untrusted unknown tool asks',
+    { tool: undefined, toolName: 'delete_file', trusted: false },
+    ['ask', 'policy', true, ['destructive', 'untrusted-server', 'unknown-tool', 'no-annotations', 'open-world']],
+  ],
   // Paused
   ['paused denies a trusted read', { tool: READ_FILE, trusted: true, paused: true }, ['deny', 'policy', false, ['paused']]],
-  ['paused denies even with a rule', { tool: WRITE_FILE, trusted: true, paused: true, rules: [rule('fs', 'write_file')] }, ['deny', 'policy', false, ['paused']]],
+  [
+    'paused denies even with a rule',
+    { tool: WRITE_FILE, trusted: true, paused: true, rules: [rule('fs', 'write_file')] },
+    ['deny', 'policy', false, ['paused']],
+  ],
   ['paused denies an untrusted call', { tool: BARE, trusted: false, paused: true }, ['deny', 'policy', false, ['paused']]],
   ['paused: false changes nothing', { tool: READ_FILE, trusted: true, paused: false }, ['allow', 'policy', false, ['trusted-read-only']]],
 ];
@@ -118,11 +198,36 @@ describe('decide', () => {
 
   it.each<[string, ReasonCode, Row, string]>([
     ['untrusted server', 'untrusted-server', { tool: READ_FILE, trusted: false }, "'fs' is not trusted, so every call needs your approval."],
-    ['unverified claims', 'unverified-claims', { tool: READ_FILE, trusted: false }, "'fs' is not trusted: what it says about this tool is not checked, and counts only where it adds caution."],
-    ['rule ignored', 'user-rule-ignored-untrusted', { tool: WRITE_FILE, trusted: false, rules: [rule('fs', 'write_file')] }, "Your saved rule for this tool applies only while 'fs' is trusted."],
-    ['no annotations', 'no-annotations', { tool: BARE, trusted: true }, "'run_command' says nothing about what it does, so it is treated as able to change or delete data and reach outside this machine."],
-    ['unknown tool', 'unknown-tool', { tool: undefined, toolName: 'delete_file', trusted: true }, "'fs' never listed a tool called 'delete_file', so nothing is known about it."],
-    ['trusted read-only', 'trusted-read-only', { tool: READ_FILE, trusted: true }, "'fs' is trusted and says this tool only reads; allowed without asking, and logged with its arguments."],
+    [
+      'unverified claims',
+      'unverified-claims',
+      { tool: READ_FILE, trusted: false },
+      "'fs' is not trusted: what it says about this tool is not checked, and counts only where it adds caution.",
+    ],
+    [
+      'rule ignored',
+      'user-rule-ignored-untrusted',
+      { tool: WRITE_FILE, trusted: false, rules: [rule('fs', 'write_file')] },
+      "Your saved rule for this tool applies only while 'fs' is trusted.",
+    ],
+    [
+      'no annotations',
+      'no-annotations',
+      { tool: BARE, trusted: true },
+      "'run_command' says nothing about what it does, so it is treated as able to change or delete data and reach outside this machine.",
+    ],
+    [
+      'unknown tool',
+      'unknown-tool',
+      { tool: undefined, toolName: 'delete_file', trusted: true },
+      "'fs' never listed a tool called 'delete_file', so nothing is known about it.",
+    ],
+    [
+      'trusted read-only',
+      'trusted-read-only',
+      { tool: READ_FILE, trusted: true },
+      "'fs' is trusted and says this tool only reads; allowed without asking, and logged with its arguments.",
+    ],
   ])('message quotes names: %s', (_label, code, row, message) => {
     expect(decide(input(row)).reasons.find((r) => r.code === code)?.message).toBe(message);
   });

@@ -62,10 +62,17 @@ export function decide(input: DecisionInput): DecisionResult {
   const hasRule = mine.length > 0;
   // A rule covers a call only within its scope, lifetime, session and definition, and past the
   // exfiltration guard only when it says so.
-  const ruleFor = (guarded: boolean) => mine.find((r) => ruleApplies(r, input.toolName, {
-    arguments: input.arguments, sessionId: input.sessionId, now: input.now ?? Date.now(), definitionHash: input.definitionHash, exfiltration: guarded,
-    schema: input.tool?.inputSchema,
-  }));
+  const ruleFor = (guarded: boolean) =>
+    mine.find((r) =>
+      ruleApplies(r, input.toolName, {
+        arguments: input.arguments,
+        sessionId: input.sessionId,
+        now: input.now ?? Date.now(),
+        definitionHash: input.definitionHash,
+        exfiltration: guarded,
+        schema: input.tool?.inputSchema,
+      }),
+    );
 
   if (!trusted) {
     const notes: ReasonCode[] = [];

@@ -27,7 +27,11 @@ const ADD_PULLED: ToolDefinition = {
   annotations: { readOnlyHint: true, openWorldHint: true },
 };
 
-const joined = (parts: TextPart[], pick: (p: TextPart) => boolean) => parts.filter(pick).map((p) => p.value).join('');
+const joined = (parts: TextPart[], pick: (p: TextPart) => boolean) =>
+  parts
+    .filter(pick)
+    .map((p) => p.value)
+    .join('');
 
 describe('diffDefinitions: the rug pull', () => {
   const diff = diffDefinitions(ADD_APPROVED, ADD_PULLED);
@@ -77,8 +81,10 @@ describe('diffDefinitions: nothing to show', () => {
 
 describe('diffDefinitions: fields', () => {
   it('title from/to', () => {
-    expect(diffDefinitions({ name: 'x', title: 'Read File' }, { name: 'x', title: 'Read File (safe)' }).title)
-      .toEqual({ from: 'Read File', to: 'Read File (safe)' });
+    expect(diffDefinitions({ name: 'x', title: 'Read File' }, { name: 'x', title: 'Read File (safe)' }).title).toEqual({
+      from: 'Read File',
+      to: 'Read File (safe)',
+    });
     expect(diffDefinitions({ name: 'x' }, { name: 'x', title: 'New' }).title).toEqual({ from: undefined, to: 'New' });
   });
 
@@ -113,7 +119,10 @@ describe('diffDefinitions: fields', () => {
     const started = Date.now();
     const parts = diffDefinitions({ name: 'x', description: words(7) }, { name: 'x', description: words(13) }).description as TextPart[];
     expect(Date.now() - started).toBeLessThan(2_000);
-    expect(parts).toEqual([{ value: words(7), removed: true }, { value: words(13), added: true }]);
+    expect(parts).toEqual([
+      { value: words(7), removed: true },
+      { value: words(13), added: true },
+    ]);
   });
 
   it('annotation table: raw-only change, less cautious, title, wrong types, extras', () => {
@@ -130,8 +139,7 @@ describe('diffDefinitions: fields', () => {
   });
 
   it('annotations that are not an object show up as other annotations', () => {
-    expect(diffDefinitions({ name: 'x', annotations: null as never }, { name: 'x' }).otherAnnotations)
-      .toEqual([{ path: '', kind: 'removed', before: null }]);
+    expect(diffDefinitions({ name: 'x', annotations: null as never }, { name: 'x' }).otherAnnotations).toEqual([{ path: '', kind: 'removed', before: null }]);
   });
 });
 
@@ -140,17 +148,31 @@ describe('diffJsonPaths', () => {
     ['equal', { a: [1, { b: 2 }] }, { a: [1, { b: 2 }] }, []],
     ['leaf changed', { type: 'integer' }, { type: 'string' }, [{ path: 'type', kind: 'changed', before: 'integer', after: 'string' }]],
     ['type of node changed', { items: [1] }, { items: { x: 1 } }, [{ path: 'items', kind: 'changed', before: [1], after: { x: 1 } }]],
-    ['array shrinks', { required: ['a', 'b'] }, { required: ['b'] }, [
-      { path: 'required[0]', kind: 'changed', before: 'a', after: 'b' },
-      { path: 'required[1]', kind: 'removed', before: 'b' },
-    ]],
-    ['nested removal', { properties: { path: { type: 'string', description: 'x' } } }, { properties: { path: { type: 'string' } } },
-      [{ path: 'properties.path.description', kind: 'removed', before: 'x' }]],
-    ['awkward keys are quoted', { properties: { 'a.b': 1, 'side\u200bnote': 1, $ref: 1 } }, { properties: {} }, [
-      { path: 'properties.$ref', kind: 'removed', before: 1 },
-      { path: 'properties["a.b"]', kind: 'removed', before: 1 },
-      { path: 'properties["side\\u200bnote"]', kind: 'removed', before: 1 },
-    ]],
+    [
+      'array shrinks',
+      { required: ['a', 'b'] },
+      { required: ['b'] },
+      [
+        { path: 'required[0]', kind: 'changed', before: 'a', after: 'b' },
+        { path: 'required[1]', kind: 'removed', before: 'b' },
+      ],
+    ],
+    [
+      'nested removal',
+      { properties: { path: { type: 'string', description: 'x' } } },
+      { properties: { path: { type: 'string' } } },
+      [{ path: 'properties.path.description', kind: 'removed', before: 'x' }],
+    ],
+    [
+      'awkward keys are quoted',
+      { properties: { 'a.b': 1, 'side\u200bnote': 1, $ref: 1 } },
+      { properties: {} },
+      [
+        { path: 'properties.$ref', kind: 'removed', before: 1 },
+        { path: 'properties["a.b"]', kind: 'removed', before: 1 },
+        { path: 'properties["side\\u200bnote"]', kind: 'removed', before: 1 },
+      ],
+    ],
     ['top-level key that needs quoting', { 'my key': 1 }, {}, [{ path: '["my key"]', kind: 'removed', before: 1 }]],
     ['null vs absent', { default: null }, {}, [{ path: 'default', kind: 'removed', before: null }]],
   ])('%s', (_label, before, after, expected) => {

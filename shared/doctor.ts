@@ -48,7 +48,10 @@ const ORDER: Record<DoctorLevel, number> = { problem: 0, warning: 1, note: 2, ok
 
 /** Problems first, then warnings, notes, and what is fine; the areas in their order within each. */
 export function sortFindings(findings: DoctorFinding[]): DoctorFinding[] {
-  return findings.map((f, i) => ({ f, i })).sort((a, b) => ORDER[a.f.level] - ORDER[b.f.level] || a.i - b.i).map((x) => x.f);
+  return findings
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => ORDER[a.f.level] - ORDER[b.f.level] || a.i - b.i)
+    .map((x) => x.f);
 }
 
 /** The worst level among the findings ('ok' when there are none). */

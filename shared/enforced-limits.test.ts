@@ -10,7 +10,14 @@ const WRITE: ToolDefinition = { name: 'write_file', annotations: { readOnlyHint:
 const FETCH: ToolDefinition = { name: 'fetch', annotations: { readOnlyHint: true, openWorldHint: true } };
 
 const enforced: LimitsEnforcement = { sandbox: 'bubblewrap', network: 'enforced', filesystem: 'enforced', env: 'enforced', processes: 'enforced' };
-const notEnforced: LimitsEnforcement = { sandbox: 'none', reason: 'bubblewrap is not installed', network: 'not enforced', filesystem: 'not enforced', env: 'enforced', processes: 'not enforced' };
+const notEnforced: LimitsEnforcement = {
+  sandbox: 'none',
+  reason: 'bubblewrap is not installed',
+  network: 'not enforced',
+  filesystem: 'not enforced',
+  env: 'enforced',
+  processes: 'not enforced',
+};
 const readOnlyOffline: LimitsProfile = { network: 'none', filesystem: { read: ['/home/ann/project'], write: [] }, passEnv: [] };
 const run = (limits: LimitsProfile, enforcement: LimitsEnforcement): LimitsInForce => ({ limits, enforcement });
 
@@ -29,11 +36,21 @@ const codes = (i: DecisionInput): string[] => decide(i).reasons.map((r) => r.cod
 
 describe('facts from enforced limits', () => {
   it('counts only what the sandbox enforces', () => {
-    expect(enforcedFacts(run(readOnlyOffline, enforced), '/home/ann')).toEqual({ noNetwork: true, readOnlyFiles: true, summary: 'no network · read-only ~/project (enforced)' });
+    expect(enforcedFacts(run(readOnlyOffline, enforced), '/home/ann')).toEqual({
+      noNetwork: true,
+      readOnlyFiles: true,
+      summary: 'no network · read-only ~/project (enforced)',
+    });
     expect(enforcedFacts(run(readOnlyOffline, notEnforced))).toMatchObject({ noNetwork: false, readOnlyFiles: false });
     // A writable root: the files are not read-only, whatever the tool says.
-    expect(enforcedFacts(run({ ...readOnlyOffline, filesystem: { read: [], write: ['/p'] } }, enforced))).toMatchObject({ readOnlyFiles: false, noNetwork: true });
-    expect(enforcedFacts(run({ ...readOnlyOffline, network: 'unrestricted' }, { ...enforced, network: 'no limit' }))).toMatchObject({ noNetwork: false, readOnlyFiles: true });
+    expect(enforcedFacts(run({ ...readOnlyOffline, filesystem: { read: [], write: ['/p'] } }, enforced))).toMatchObject({
+      readOnlyFiles: false,
+      noNetwork: true,
+    });
+    expect(enforcedFacts(run({ ...readOnlyOffline, network: 'unrestricted' }, { ...enforced, network: 'no limit' }))).toMatchObject({
+      noNetwork: false,
+      readOnlyFiles: true,
+    });
     expect(enforcedFacts(undefined)).toMatchObject({ noNetwork: false, readOnlyFiles: false });
   });
 

@@ -31,8 +31,7 @@ export function escapeControl(text: string, opts?: { keepNewlines?: boolean }): 
 // itself; the only raw \n are its own line breaks), and spaces other than U+0020: written as \u
 // escapes, which a JSON parser reads back as the same text.
 const TERMINAL_UNSAFE = new RegExp(`${invisibleSource({ keepNewlines: true })}|${ODD_SPACE}`, 'gu');
-const jsonEscape = (ch: string) =>
-  Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+const jsonEscape = (ch: string) => Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
 
 /**
  * JSON.stringify for a terminal: the same JSON value, with every character a terminal could act on or

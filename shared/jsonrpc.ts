@@ -70,7 +70,8 @@ export function checkEnvelope(value: unknown): { ok: true; message: JsonRpcMessa
     }
     if ('id' in value && !isId(value.id)) return { ok: false, reason: 'id must be a string or a number' };
     // A notification is never answered, so it could never be told a decision: a call needs an id.
-    if (!('id' in value) && value.method === 'tools/call') return { ok: false, reason: 'a tools/call needs an id (sent as a notification, it could not be answered)' };
+    if (!('id' in value) && value.method === 'tools/call')
+      return { ok: false, reason: 'a tools/call needs an id (sent as a notification, it could not be answered)' };
     return { ok: true, message: value as unknown as JsonRpcMessage };
   }
   if ('result' in value) {

@@ -1,11 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import {
-  isLooser, isTighter, isWithin, limitsProblems, NO_LIMITS, normalizePath, offerLimits, readOnly, sameLimits, summarizeEnforced,
-  summarizeLimits, type LimitsEnforcement, type LimitsProfile,
+  isLooser,
+  isTighter,
+  isWithin,
+  limitsProblems,
+  NO_LIMITS,
+  normalizePath,
+  offerLimits,
+  readOnly,
+  sameLimits,
+  summarizeEnforced,
+  summarizeLimits,
+  type LimitsEnforcement,
+  type LimitsProfile,
 } from './limits.js';
 
 const fs = (read: string[], write: string[] = [], network: LimitsProfile['network'] = 'unrestricted'): LimitsProfile => ({
-  network, filesystem: { read, write }, passEnv: [],
+  network,
+  filesystem: { read, write },
+  passEnv: [],
 });
 
 describe('paths', () => {
@@ -20,7 +33,8 @@ describe('paths', () => {
 
   it('refuses relative paths and odd variable names', () => {
     expect(limitsProblems({ ...fs(['project']), passEnv: ['OK_NAME', 'BAD-NAME'] })).toEqual([
-      "'project' is not an absolute path", "'BAD-NAME' is not a variable name",
+      "'project' is not an absolute path",
+      "'BAD-NAME' is not a variable name",
     ]);
     expect(limitsProblems(fs(['/p'], ['/q']))).toEqual([]);
   });
@@ -100,7 +114,14 @@ describe('summaries', () => {
     expect(summarizeEnforced(limits, bwrap, home)).toBe('no network · read-only ~/project (enforced)');
     const noNet: LimitsEnforcement = { ...bwrap, network: 'not enforced', reason: 'no network namespace here' };
     expect(summarizeEnforced(limits, noNet, home)).toBe('no network · read-only ~/project (not enforced: network: no network namespace here)');
-    const none: LimitsEnforcement = { sandbox: 'none', reason: 'no sandbox is available on win32', network: 'no limit', filesystem: 'no limit', env: 'enforced', processes: 'not enforced' };
+    const none: LimitsEnforcement = {
+      sandbox: 'none',
+      reason: 'no sandbox is available on win32',
+      network: 'no limit',
+      filesystem: 'no limit',
+      env: 'enforced',
+      processes: 'not enforced',
+    };
     expect(summarizeEnforced(NO_LIMITS, none)).toBe('no limits (not sandboxed: no sandbox is available on win32)');
   });
 });

@@ -105,7 +105,8 @@ export function limitsProblems(limits: LimitsProfile): string[] {
     }
   }
   for (const name of limits.passEnv) if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) problems.push(`'${name}' is not a variable name`);
-  for (const name of limits.noPassEnv ?? []) if (name !== ALL_NETWORK_ENV && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) problems.push(`'${name}' is not a variable name`);
+  for (const name of limits.noPassEnv ?? [])
+    if (name !== ALL_NETWORK_ENV && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) problems.push(`'${name}' is not a variable name`);
   return problems;
 }
 
@@ -195,7 +196,11 @@ export function filesystemServerRoots(command: string, args: string[], home?: st
   const at = [command, ...args].findIndex((a) => FILESYSTEM_SERVER.test(a));
   if (at === -1) return undefined;
   const expand = (a: string): string => (home && (a === '~' || a.startsWith('~/')) ? `${home}${a.slice(1)}` : a);
-  return args.slice(at).map(expand).filter((a) => a.startsWith('/')).map(normalizePath);
+  return args
+    .slice(at)
+    .map(expand)
+    .filter((a) => a.startsWith('/'))
+    .map(normalizePath);
 }
 
 /**
@@ -209,7 +214,9 @@ export function offerLimits(config: { command: string; args?: string[] }, opts: 
   const roots = filesystemServerRoots(config.command, config.args ?? [], opts.home);
   if (roots) {
     limits.filesystem = { read: [], write: roots };
-    why.push(roots.length ? 'a filesystem server: the directories in its arguments become its only roots' : 'a filesystem server with no directories: no files');
+    why.push(
+      roots.length ? 'a filesystem server: the directories in its arguments become its only roots' : 'a filesystem server with no directories: no files',
+    );
     if (opts.readOnly) limits = readOnly(limits);
   }
   const tools = opts.tools ?? [];

@@ -8,8 +8,7 @@ export function logMatcher(query: LogQuery): (e: AuditEntry) => boolean {
     (!query.server || e.server === query.server) &&
     (!query.tool || e.tool === query.tool) &&
     (!query.decision || e.decision === query.decision) &&
-    (!needle ||
-      [e.tool, e.server, e.detail ?? '', JSON.stringify(e.arguments) ?? ''].some((s) => s.toLowerCase().includes(needle)));
+    (!needle || [e.tool, e.server, e.detail ?? '', JSON.stringify(e.arguments) ?? ''].some((s) => s.toLowerCase().includes(needle)));
 }
 
 /** The query's limit as a count, or undefined for all. */

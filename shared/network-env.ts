@@ -19,7 +19,10 @@ export const NETWORK_ENV: ReadonlyArray<{ name: string; kind: NetworkEnvKind; pa
   { name: 'PIP_CERT', kind: 'ca', path: 'file' },
   { name: 'UV_NATIVE_TLS', kind: 'ca' },
   // Proxies, in both cases (curl and Python read the lower case, Node's fetch and npm either).
-  ...['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'NO_PROXY'].flatMap((n) => [{ name: n, kind: 'proxy' as const }, { name: n.toLowerCase(), kind: 'proxy' as const }]),
+  ...['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'NO_PROXY'].flatMap((n) => [
+    { name: n, kind: 'proxy' as const },
+    { name: n.toLowerCase(), kind: 'proxy' as const },
+  ]),
   { name: 'npm_config_proxy', kind: 'proxy' },
   { name: 'npm_config_https_proxy', kind: 'proxy' },
   { name: 'npm_config_noproxy', kind: 'proxy' },
@@ -63,4 +66,3 @@ export function networkEnvSet(set: Iterable<string>, limits: { passEnv: readonly
   const network = new Set(NETWORK_ENV_NAMES.map(fold));
   return [...set].filter((n) => passed.has(fold(n)) && network.has(fold(n))).sort();
 }
-

@@ -17,8 +17,20 @@ const WORD_AT = new RegExp(`${WORD}*`, 'y');
 const PREFIX_AT = new RegExp(`(?:~|\\.|\\$\\{?HOME\\b|%[A-Z_]+%)${WORD}*`, 'y');
 const ASCII_WORD = new Uint8Array(128).map((_, c) => (new RegExp(WORD).test(String.fromCharCode(c)) ? 1 : 0));
 // Beyond ASCII only the Unicode spaces (what \s matches) end a word.
-const isWordCode = (c: number) => (c < 128 ? ASCII_WORD[c] === 1
-  : !(c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff));
+const isWordCode = (c: number) =>
+  c < 128
+    ? ASCII_WORD[c] === 1
+    : !(
+        c === 0xa0 ||
+        c === 0x1680 ||
+        (c >= 0x2000 && c <= 0x200a) ||
+        c === 0x2028 ||
+        c === 0x2029 ||
+        c === 0x202f ||
+        c === 0x205f ||
+        c === 0x3000 ||
+        c === 0xfeff
+      );
 
 /** Each word of `s` that can read as a path, in order, until `visit` returns false. */
 export function pathWords(s: string, visit: (word: string) => boolean): void {
@@ -68,15 +80,30 @@ export function isPathText(text: string): boolean {
 }
 
 /** What ends a shell word: whitespace, an operator, a backquote. Quotes do not: `~/".config"/x` is one word. */
-const isShellBreak = (c: number): boolean => c <= 32 || c === 0x3b || c === 0x7c || c === 0x26 || c === 0x3c || c === 0x3e || c === 0x28 || c === 0x29 || c === 0x60
-  || c === 0xa0 || c === 0x3000 || c === 0x2028 || c === 0x2029;
+const isShellBreak = (c: number): boolean =>
+  c <= 32 ||
+  c === 0x3b ||
+  c === 0x7c ||
+  c === 0x26 ||
+  c === 0x3c ||
+  c === 0x3e ||
+  c === 0x28 ||
+  c === 0x29 ||
+  c === 0x60 ||
+  c === 0xa0 ||
+  c === 0x3000 ||
+  c === 0x2028 ||
+  c === 0x2029;
 /** Where quoting may hide a path: a quote beside a path character, any backslash, `${NAME}/`. */
 const QUOTING_HINT = /[\\/~$]["']|["'][\\/~$.]|\\|\$\{[A-Za-z_]\w*\}[\\/]/g;
 const MAX_SHELL_WORD = 4096;
 
 /** A shell word as a shell passes it on: quotes removed, backslash escapes undone, `${NAME}` as `$NAME`. */
 export function shellUnquoted(word: string): string {
-  return word.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, '$$$1').replace(/\\(.)/gs, '$1').replace(/["']/g, '');
+  return word
+    .replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, '$$$1')
+    .replace(/\\(.)/gs, '$1')
+    .replace(/["']/g, '');
 }
 
 /**
@@ -100,14 +127,55 @@ export function shellWords(text: string, visit: (word: string) => boolean): void
 
 /** Words in argument names that say the argument holds a path (split at case changes, `_`, `-`, `.`). */
 const PATH_NAME_WORDS = new Set([
-  'path', 'paths', 'pathname', 'file', 'files', 'filename', 'filenames', 'filepath', 'filepaths', 'dir', 'dirs', 'dirname', 'directory',
-  'directories', 'folder', 'folders', 'cwd', 'root', 'roots', 'dest', 'destination', 'src', 'source', 'sources', 'target', 'targets',
-  'output', 'outputs', 'out', 'outfile', 'outdir', 'input', 'inputs', 'infile', 'from', 'to', 'location', 'uri', 'uris', 'workdir', 'home',
+  'path',
+  'paths',
+  'pathname',
+  'file',
+  'files',
+  'filename',
+  'filenames',
+  'filepath',
+  'filepaths',
+  'dir',
+  'dirs',
+  'dirname',
+  'directory',
+  'directories',
+  'folder',
+  'folders',
+  'cwd',
+  'root',
+  'roots',
+  'dest',
+  'destination',
+  'src',
+  'source',
+  'sources',
+  'target',
+  'targets',
+  'output',
+  'outputs',
+  'out',
+  'outfile',
+  'outdir',
+  'input',
+  'inputs',
+  'infile',
+  'from',
+  'to',
+  'location',
+  'uri',
+  'uris',
+  'workdir',
+  'home',
 ]);
 
 /** An argument whose name says it holds a path: `path`, `output_file`, `targetDir`, `save_to`… */
 export function isPathArgumentName(key: string): boolean {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/);
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
   return words.some((w) => PATH_NAME_WORDS.has(w));
 }
 
@@ -132,7 +200,20 @@ export function schemaPathArguments(schema: unknown): Set<string> {
 }
 
 /** File content (`write_file`'s `content`, an edit's `newText`): a path-like word in it is data, not a file the call names. */
-const CONTENT_NAMES = new Set([...CONTENT_KEYS, 'oldText', 'newText', 'old_text', 'new_text', 'old_string', 'new_string', 'oldString', 'newString', 'old_str', 'new_str', 'replacement']);
+const CONTENT_NAMES = new Set([
+  ...CONTENT_KEYS,
+  'oldText',
+  'newText',
+  'old_text',
+  'new_text',
+  'old_string',
+  'new_string',
+  'oldString',
+  'newString',
+  'old_str',
+  'new_str',
+  'replacement',
+]);
 
 /** Past this many, a call names more paths than a rule checks: it is not covered (it asks). */
 export const MAX_NAMED_PATHS = 10_000;

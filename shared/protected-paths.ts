@@ -205,7 +205,7 @@ export function matchProtected(candidates: ResolvedCandidate[], roots: Protected
       } else if (kind) addMatch(found, (seen ??= new Set()), kind, root.root, candidate.text);
     }
   }
-  return found.length > 1 ? found.sort((a, b) => (a.kind === 'ancestor') === (b.kind === 'ancestor') ? 0 : a.kind === 'ancestor' ? 1 : -1) : found;
+  return found.length > 1 ? found.sort((a, b) => ((a.kind === 'ancestor') === (b.kind === 'ancestor') ? 0 : a.kind === 'ancestor' ? 1 : -1)) : found;
 }
 
 function addMatch(found: ProtectedMatch[], seen: Set<string>, kind: ProtectedMatch['kind'], root: ProtectedRoot, text: string): void {

@@ -25,8 +25,7 @@ const TEXT: Record<ReasonCode, { severity: Severity; title: string; message: (s:
   'no-annotations': {
     severity: 'warning',
     title: 'No annotations: treated as destructive and open-world',
-    message: (_s, t) =>
-      `${t} says nothing about what it does, so it is treated as able to change or delete data and reach outside this machine.`,
+    message: (_s, t) => `${t} says nothing about what it does, so it is treated as able to change or delete data and reach outside this machine.`,
   },
   'unknown-tool': {
     severity: 'warning',
@@ -51,7 +50,11 @@ const TEXT: Record<ReasonCode, { severity: Severity; title: string; message: (s:
     message: (s) => `${s} no longer matches its pin, so it is quarantined: no call runs until you re-pin or unpin it.`,
   },
   'blocked-by-policy': { severity: 'danger', title: 'Blocked by your team policy', message: (s) => `Your team policy blocks ${s}.` },
-  'policy-always-ask': { severity: 'info', title: 'Your team policy says it always asks', message: (s, t) => `Your team policy says ${t} on ${s} always needs your approval.` },
+  'policy-always-ask': {
+    severity: 'info',
+    title: 'Your team policy says it always asks',
+    message: (s, t) => `Your team policy says ${t} on ${s} always needs your approval.`,
+  },
   'definition-changed': {
     severity: 'warning',
     title: 'Definition changed; the change only adds caution',
@@ -59,10 +62,15 @@ const TEXT: Record<ReasonCode, { severity: Severity; title: string; message: (s:
   },
   'protected-path': {
     severity: 'danger',
-    title: 'Names Countersign\'s own files or a client\'s config, or runs its command line',
-    message: () => "This call names Countersign's own files or an AI client's config, or runs Countersign's command line. No rule, allowance or trust lets it run without you.",
+    title: "Names Countersign's own files or a client's config, or runs its command line",
+    message: () =>
+      "This call names Countersign's own files or an AI client's config, or runs Countersign's command line. No rule, allowance or trust lets it run without you.",
   },
-  'scan-finding': { severity: 'warning', title: 'Countersign\'s scan found something worth a look', message: () => "Countersign's scan found something worth a look in this tool's text or arguments." },
+  'scan-finding': {
+    severity: 'warning',
+    title: "Countersign's scan found something worth a look",
+    message: () => "Countersign's scan found something worth a look in this tool's text or arguments.",
+  },
   'unverified-claims': {
     severity: 'info',
     title: 'Claims from an untrusted server: not checked',
@@ -82,14 +90,15 @@ const TEXT: Record<ReasonCode, { severity: Severity; title: string; message: (s:
   'session-allow': { severity: 'info', title: 'Allowed by you for this session', message: (_s, t) => `You allowed ${t} for this session.` },
   'schema-violation': {
     severity: 'warning',
-    title: 'Arguments don\'t match the tool\'s schema',
+    title: "Arguments don't match the tool's schema",
     message: (_s, t) => `The arguments do not match ${t}'s inputSchema, so this call asks even where it would run on its own.`,
   },
   'needs-approval': { severity: 'info', title: 'Needs your approval', message: (s, t) => `${t} on ${s} needs your approval.` },
   'read-only-enforced': {
     severity: 'info',
     title: 'read-only: enforced (trusted, and its files are mounted read-only)',
-    message: (s) => `read-only: enforced. ${s} is trusted, says this tool only reads, and its sandbox lets it write none of your files; allowed without asking, and logged.`,
+    message: (s) =>
+      `read-only: enforced. ${s} is trusted, says this tool only reads, and its sandbox lets it write none of your files; allowed without asking, and logged.`,
   },
   'network-off-enforced': {
     severity: 'info',
@@ -99,7 +108,8 @@ const TEXT: Record<ReasonCode, { severity: Severity; title: string; message: (s:
   'open-world-without-network': {
     severity: 'warning',
     title: 'Says it reaches outside, but its network is off (enforced)',
-    message: (s, t) => `${t} says it reaches outside this machine, but ${s} runs with no network (enforced): the claim and the limit disagree, and any connection will fail.`,
+    message: (s, t) =>
+      `${t} says it reaches outside this machine, but ${s} runs with no network (enforced): the claim and the limit disagree, and any connection will fail.`,
   },
   'write-on-read-only': {
     severity: 'warning',

@@ -13,8 +13,14 @@ const under = (dir: string): Rule['scope'] => ({ kind: 'under', dir, keys: ['pat
 
 function input(over: Partial<DecisionInput> = {}): DecisionInput {
   return {
-    server: { name: 'fs', trusted: true }, tool: write, toolName: 'write_file', rules: [],
-    session: { allowedTools: new Set(), hasReadLocalData: false }, now: NOW, sessionId: 's1', ...over,
+    server: { name: 'fs', trusted: true },
+    tool: write,
+    toolName: 'write_file',
+    rules: [],
+    session: { allowedTools: new Set(), hasReadLocalData: false },
+    now: NOW,
+    sessionId: 's1',
+    ...over,
   };
 }
 
@@ -48,14 +54,18 @@ describe('rule scopes', () => {
     expect(scopeCovers(exact.scope, 'write_file', { content: 'b', path: '/p/n' })).toBe(false);
   });
 
-  it('buildScope refuses a folder that does not hold the call\'s files, or a scope the call has nothing for', () => {
-    expect(buildScope({ kind: 'under', dir: '/p/other' }, 'write_file', { path: '/p/src/a' })).toEqual({ error: "Not every file this call names is under '/p/other'." });
+  it("buildScope refuses a folder that does not hold the call's files, or a scope the call has nothing for", () => {
+    expect(buildScope({ kind: 'under', dir: '/p/other' }, 'write_file', { path: '/p/src/a' })).toEqual({
+      error: "Not every file this call names is under '/p/other'.",
+    });
     expect('error' in buildScope({ kind: 'under', dir: '/p' }, 'create_entities', { entities: [] })).toBe(true);
     expect('error' in buildScope({ kind: 'same-target' }, 'search', { query: 'x' })).toBe(true);
-    expect(buildScope({ kind: 'under', dir: '/p/src/' }, 'write_file', { path: '/p/src/a' })).toEqual({ scope: { kind: 'under', dir: '/p/src', keys: ['path'] } });
+    expect(buildScope({ kind: 'under', dir: '/p/src/' }, 'write_file', { path: '/p/src/a' })).toEqual({
+      scope: { kind: 'under', dir: '/p/src', keys: ['path'] },
+    });
   });
 
-  it('folderChoices: the files\' common folder and up to two above it', () => {
+  it("folderChoices: the files' common folder and up to two above it", () => {
     expect(folderChoices('write_file', { path: '/home/ann/proj/src/a.ts', content: '' })).toEqual(['/home/ann/proj/src', '/home/ann/proj', '/home/ann']);
     expect(folderChoices('move_file', { source: '/a/b/x', destination: '/a/c/y' })).toEqual(['/a']);
     expect(folderChoices('search', { query: 'x' })).toEqual([]);
@@ -64,7 +74,7 @@ describe('rule scopes', () => {
 
 describe('ruleApplies: lifetime, session, definition, exfiltration', () => {
   const check = { arguments: { path: '/p/src/a', content: 'x' }, now: NOW, sessionId: 's1', definitionHash: 'h1', exfiltration: false };
-  it('an expired rule, another session\'s rule or a changed definition does not apply', () => {
+  it("an expired rule, another session's rule or a changed definition does not apply", () => {
     expect(ruleApplies(rule({ expiresAt: '2026-12-03T08:30:00Z' }), 'write_file', check)).toBe(true);
     expect(ruleApplies(rule({ expiresAt: '2026-12-03T08:00:00Z' }), 'write_file', check)).toBe(false);
     expect(ruleApplies(rule({ session: 's1' }), 'write_file', check)).toBe(true);
@@ -85,8 +95,9 @@ describe('ruleApplies: lifetime, session, definition, exfiltration', () => {
     expect(isLooserRule({ expiresAt: '2026-12-03T08:30:00Z' }, {})).toBe(false);
   });
   it('ruleText says it in plain words', () => {
-    expect(ruleText(rule({ scope: under('/p/src'), expiresAt: '2026-12-03T09:00:00Z', coversExfiltration: true }), { now: NOW, clock: () => '09:00' }))
-      .toBe("write_file on 'fs': files under /p/src, until 09:00, also after this agent read local data");
+    expect(ruleText(rule({ scope: under('/p/src'), expiresAt: '2026-12-03T09:00:00Z', coversExfiltration: true }), { now: NOW, clock: () => '09:00' })).toBe(
+      "write_file on 'fs': files under /p/src, until 09:00, also after this agent read local data",
+    );
     expect(ruleText(rule({ session: 's1' }))).toBe("write_file on 'fs': any arguments, for this client session");
   });
 });
@@ -101,7 +112,9 @@ describe('decide with scoped rules', () => {
   });
   it('never for an untrusted server, a protected path, or a changed definition', () => {
     expect(decide(input({ rules, server: { name: 'fs', trusted: false }, arguments: { path: '/p/src/a.ts' } })).outcome).toBe('ask');
-    const critical = decide(input({ rules, arguments: { path: '/p/src/a.ts' }, protectedMatches: [{ kind: 'inside', what: 'x', root: '/p/src', text: '/p/src/a.ts' }] }));
+    const critical = decide(
+      input({ rules, arguments: { path: '/p/src/a.ts' }, protectedMatches: [{ kind: 'inside', what: 'x', root: '/p/src', text: '/p/src/a.ts' }] }),
+    );
     expect(critical.outcome).toBe('ask');
     const bound = [rule({ scope: under('/p/src'), definitionHash: 'old' })];
     expect(decide(input({ rules: bound, arguments: { path: '/p/src/a.ts' }, definitionHash: 'new' })).outcome).toBe('ask');
@@ -153,7 +166,7 @@ describe('a path scope reads every path the call names (issue 21, point 7)', () 
 
   it.each<[string, unknown]>([
     ['file content that mentions other paths', { path: '/p/src/a.ts', content: 'import x from "../../lib/x";\n// see /etc/hosts' }],
-    ['an edit\'s text', { path: '/p/src/a.ts', edits: [{ oldText: 'a /etc/x', newText: 'b ~/y' }] }],
+    ["an edit's text", { path: '/p/src/a.ts', edits: [{ oldText: 'a /etc/x', newText: 'b ~/y' }] }],
     ['plain words and URLs', { path: '/p/src/a.md', message: 'fix the build', mode: 'fast', link: 'https://example.com/a/b' }],
     ['a file URI inside', { uri: 'file:///p/src/a.md' }],
     ['a file://localhost URI inside', { uri: 'file://localhost/p/src/a.md' }],
@@ -161,17 +174,23 @@ describe('a path scope reads every path the call names (issue 21, point 7)', () 
     expect(covers(args)).toBe(true);
   });
 
-  it('a bare value counts as a path where the tool\'s schema says the argument holds one', () => {
+  it("a bare value counts as a path where the tool's schema says the argument holds one", () => {
     const schema = {
       type: 'object',
-      properties: { save: { type: 'string', description: 'Path of the file to save to' }, mode: { type: 'string' }, content: { type: 'string', description: 'What to write to the file path' } },
+      properties: {
+        save: { type: 'string', description: 'Path of the file to save to' },
+        mode: { type: 'string' },
+        content: { type: 'string', description: 'What to write to the file path' },
+      },
     };
     expect(covers({ path: '/p/src/a', save: 'notes', mode: 'fast' })).toBe(true);
     expect(covers({ path: '/p/src/a', save: 'notes', mode: 'fast' }, undefined, schema)).toBe(false);
     expect(covers({ path: '/p/src/a', save: '/p/src/notes', mode: 'fast' }, undefined, schema)).toBe(true);
     // File content stays content, whatever its description says.
     expect(covers({ path: '/p/src/a', content: 'hello' }, undefined, schema)).toBe(true);
-    const d = decide(input({ tool: { ...write, inputSchema: schema }, rules: [rule({ scope: under('/p/src') })], arguments: { path: '/p/src/a', save: 'notes' } }));
+    const d = decide(
+      input({ tool: { ...write, inputSchema: schema }, rules: [rule({ scope: under('/p/src') })], arguments: { path: '/p/src/a', save: 'notes' } }),
+    );
     expect(d.outcome).toBe('ask');
   });
 
@@ -184,7 +203,15 @@ describe('a path scope reads every path the call names (issue 21, point 7)', () 
 
   it('same-target: exactly the paths named, wherever they are', () => {
     const same = buildScope({ kind: 'same-target' }, 'render', { path: '/p/a.md', output: '/p/a.html' });
-    expect(same).toEqual({ scope: { kind: 'same-target', targets: [{ key: 'path', path: '/p/a.md' }, { key: 'output', path: '/p/a.html' }] } });
+    expect(same).toEqual({
+      scope: {
+        kind: 'same-target',
+        targets: [
+          { key: 'path', path: '/p/a.md' },
+          { key: 'output', path: '/p/a.html' },
+        ],
+      },
+    });
     if (!('scope' in same)) throw new Error('no scope');
     expect(scopeCovers(same.scope, 'render', { path: '/p/a.md', output: '/p/a.html' })).toBe(true);
     expect(scopeCovers(same.scope, 'render', { path: '/p/a.md', output: '/p/a.html', also: '/etc/x' })).toBe(false);

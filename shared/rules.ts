@@ -196,7 +196,8 @@ export function ruleText(rule: Rule, opts: { now?: number; clock?: (iso: string)
 
 export function scopeText(scope: RuleScope | undefined): string {
   if (!scope || scope.kind === 'tool') return 'any arguments';
-  if (scope.kind === 'exact') return `exactly these arguments ${escapeControl(scope.arguments.length > 80 ? `${scope.arguments.slice(0, 80)}…` : scope.arguments)}`;
+  if (scope.kind === 'exact')
+    return `exactly these arguments ${escapeControl(scope.arguments.length > 80 ? `${scope.arguments.slice(0, 80)}…` : scope.arguments)}`;
   if (scope.kind === 'under') return `files under ${escapeControl(scope.dir)}`;
   return scope.targets.length === 1 ? `only ${escapeControl(scope.targets[0]!.path)}` : `only ${scope.targets.map((t) => escapeControl(t.path)).join(' and ')}`;
 }
@@ -210,7 +211,10 @@ function lifetimeText(rule: Rule, opts: { now?: number; clock?: (iso: string) =>
 }
 
 /** True when `next` lets more calls through than `before` (longer, or past the guard): it needs consent. */
-export function isLooserRule(next: Pick<Rule, 'expiresAt' | 'session' | 'coversExfiltration'>, before: Pick<Rule, 'expiresAt' | 'session' | 'coversExfiltration'>): boolean {
+export function isLooserRule(
+  next: Pick<Rule, 'expiresAt' | 'session' | 'coversExfiltration'>,
+  before: Pick<Rule, 'expiresAt' | 'session' | 'coversExfiltration'>,
+): boolean {
   if (next.coversExfiltration && !before.coversExfiltration) return true;
   if (next.session === undefined && before.session !== undefined) return true;
   if (before.expiresAt === undefined) return false;

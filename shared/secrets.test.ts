@@ -8,7 +8,11 @@ const alnum = (n: number) => 'aB3dE5gH7jK9mN1pQ2rS4tU6vW8xY0zC'.repeat(Math.ceil
 
 // [kind, a value that must match, a near miss that must not be taken for that kind]
 const KINDS: Array<[string, string, string]> = [
-  ['a PEM private key', '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjE\n-----END OPENSSH PRIVATE KEY-----', '-----BEGIN PUBLIC KEY-----\nMIIBIjAN\n-----END PUBLIC KEY-----'],
+  [
+    'a PEM private key',
+    '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjE\n-----END OPENSSH PRIVATE KEY-----',
+    '-----BEGIN PUBLIC KEY-----\nMIIBIjAN\n-----END PUBLIC KEY-----',
+  ],
   ['a PEM block', '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmg\n-----END CERTIFICATE-----', '-----BEGIN certificate-----'],
   ['an Anthropic API key (sk-ant-…)', `sk-ant-api03-${alnum(40)}`, 'sk-ant-api03-short'],
   ['an OpenAI API key (sk-proj-…)', `sk-proj-${alnum(48)}`, 'sk-proj-tooShort12'],
@@ -38,7 +42,14 @@ describe('each kind of secret', () => {
   });
 
   it('near misses that look like nothing secret at all', () => {
-    for (const text of ['task-abcdefghijklmnopqrstuvwxyz', `pk_live_${alnum(24)}`, 'Bearer of bad news and good tidings', 'the sk- prefix', 'AKIA is a prefix', 'eyJ.a.b']) {
+    for (const text of [
+      'task-abcdefghijklmnopqrstuvwxyz',
+      `pk_live_${alnum(24)}`,
+      'Bearer of bad news and good tidings',
+      'the sk- prefix',
+      'AKIA is a prefix',
+      'eyJ.a.b',
+    ]) {
       expect(secretKind(text), text).toBeUndefined();
     }
   });
@@ -76,7 +87,13 @@ describe('masking', () => {
   });
 
   it('masks whole strings under secret names, never numbers, and copies the rest as it is', () => {
-    const value = { password: 'hunter2', headers: { Authorization: `Bearer ${alnum(40)}` }, max_tokens: 1024, list: [`sk-${alnum(30)}`, 'plain'], empty: { token: '' } };
+    const value = {
+      password: 'hunter2',
+      headers: { Authorization: `Bearer ${alnum(40)}` },
+      max_tokens: 1024,
+      list: [`sk-${alnum(30)}`, 'plain'],
+      empty: { token: '' },
+    };
     expect(maskSecrets(value)).toEqual({
       password: '[masked: the name "password" suggests a secret]',
       headers: { Authorization: '[masked: the name "Authorization" suggests a secret]' },
@@ -93,7 +110,10 @@ describe('windows and hostile input', () => {
     const gh = `ghp_${alnum(36)}`;
     const text = `${'x '.repeat(500)}${gh} ${'y '.repeat(500)}`;
     const at = text.indexOf(gh);
-    const windows = [[0, at + 10], [at + 10, text.length]] as const;
+    const windows = [
+      [0, at + 10],
+      [at + 10, text.length],
+    ] as const;
     const found = windows.flatMap(([from, to]) => secretShapes(text, from, to));
     expect(found).toEqual([{ start: at, end: at + gh.length, what: 'a GitHub token (ghp_…)', shown: 'ghp_…' }]);
   });

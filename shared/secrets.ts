@@ -36,7 +36,12 @@ const SHAPES: SecretShape[] = [
   { what: 'a PEM private key', re: /-----BEGIN ([A-Z0-9 ]{0,40}PRIVATE KEY)-----/g, gates: ['-----BEGIN '], shown: (m) => m, blockEnd: pemEnd },
   { what: 'a PEM block', re: /-----BEGIN ([A-Z0-9 ]{1,40})-----/g, gates: ['-----BEGIN '], shown: (m) => m, blockEnd: pemEnd },
   { what: 'an Anthropic API key (sk-ant-…)', re: /\bsk-ant-[A-Za-z0-9_-]{20,}/g, gates: ['-'], shown: head(7) },
-  { what: 'an OpenAI API key (sk-proj-…)', re: /\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}/g, gates: ['-'], shown: (m) => `${m.slice(0, m.indexOf('-', 3) + 1)}…` },
+  {
+    what: 'an OpenAI API key (sk-proj-…)',
+    re: /\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}/g,
+    gates: ['-'],
+    shown: (m) => `${m.slice(0, m.indexOf('-', 3) + 1)}…`,
+  },
   { what: 'a Stripe secret key (sk_live_…)', re: /\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}/g, gates: ['_'], shown: head(8) },
   { what: 'an API key (sk-…)', re: /\bsk-[A-Za-z0-9_-]{16,}/g, gates: ['-'], shown: head(3) },
   { what: 'a GitHub token (ghp_…)', re: /\bgh[pousr]_[A-Za-z0-9]{30,}/g, gates: ['_'], shown: head(4) },
@@ -54,7 +59,8 @@ const SHAPES: SecretShape[] = [
 ];
 
 /** A property name that suggests its value is a secret. */
-const SECRET_KEY = /token|secret|passw(?:or)?d|passphrase|\bpwd\b|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|authori[sz]ation|cookie|session[_-]?id/i;
+const SECRET_KEY =
+  /token|secret|passw(?:or)?d|passphrase|\bpwd\b|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|authori[sz]ation|cookie|session[_-]?id/i;
 
 export const isSecretName = (key: string): boolean => SECRET_KEY.test(key);
 

@@ -9,7 +9,10 @@ import { FILESYSTEM_SERVER, NODE } from '../../test/helpers/paths.js';
 import { expect } from './fixtures.js';
 import { startWorld, type World } from './world.js';
 
-export const SIZES = [{ width: 1280, height: 800 }, { width: 800, height: 600 }] as const;
+export const SIZES = [
+  { width: 1280, height: 800 },
+  { width: 800, height: 600 },
+] as const;
 export const THEMES = ['light', 'dark'] as const;
 /** Every stop of the walk, in order ('queue-list' only where the detail covers the list). */
 export const SCREENS = ['queue-empty', 'queue-list', 'queue-detail', 'servers', 'clients', 'activity', 'settings', 'servers-empty', 'queue-no-servers'];

@@ -3,9 +3,21 @@
 import { escapeControl } from '../../shared/escape.js';
 
 export async function explainCliError(err: unknown, dataDir: string): Promise<string | undefined> {
-  const [{ SettingsError }, { InstanceLockError }, { CoreRefusal }, { PortInUseError, PortDeniedError }, { DiskError, explainDiskError }, { LaunchRefused }, { ConsentRefused }] = await Promise.all([
-    import('../broker/store/settings-store.js'), import('../broker/store/instance-lock.js'), import('./core-client.js'),
-    import('../broker/explain/port-in-use.js'), import('../broker/explain/disk-error.js'), import('../broker/upstream/sandbox/launch-plan.js'),
+  const [
+    { SettingsError },
+    { InstanceLockError },
+    { CoreRefusal },
+    { PortInUseError, PortDeniedError },
+    { DiskError, explainDiskError },
+    { LaunchRefused },
+    { ConsentRefused },
+  ] = await Promise.all([
+    import('../broker/store/settings-store.js'),
+    import('../broker/store/instance-lock.js'),
+    import('./core-client.js'),
+    import('../broker/explain/port-in-use.js'),
+    import('../broker/explain/disk-error.js'),
+    import('../broker/upstream/sandbox/launch-plan.js'),
     import('./confirm.js'),
   ]);
   const expected = [SettingsError, InstanceLockError, CoreRefusal, PortInUseError, PortDeniedError, DiskError, LaunchRefused, ConsentRefused];

@@ -32,7 +32,9 @@ export async function consent(question: string, opts: { yes: boolean; bound: Bou
   const bound = needed(opts.bound);
   for (const b of bound) {
     if (b.checkHere && b.given !== undefined && b.given !== b.printed) {
-      throw new ConsentRefused(`nothing changed: --${b.flag} ${b.given} is not what is printed above (it changed after it was shown to you). Look at it again.`);
+      throw new ConsentRefused(
+        `nothing changed: --${b.flag} ${b.given} is not what is printed above (it changed after it was shown to you). Look at it again.`,
+      );
     }
   }
   if (opts.yes) {
@@ -43,7 +45,9 @@ export async function consent(question: string, opts: { yes: boolean; bound: Bou
     return true;
   }
   if (!process.stdin.isTTY) {
-    throw new ConsentRefused(`nothing changed: there is no terminal to ask you on. To grant exactly what is printed above, run again with --yes ${flags(bound)}.`);
+    throw new ConsentRefused(
+      `nothing changed: there is no terminal to ask you on. To grant exactly what is printed above, run again with --yes ${flags(bound)}.`,
+    );
   }
   return ask(question);
 }

@@ -22,9 +22,11 @@ async function main(): Promise<void> {
     const [{ writeCrashLog }, { VERSION }] = await Promise.all([import('./crash-log.js'), import('../broker/core/version.js')]);
     const file = writeCrashLog(err, 'connect', dataDir, VERSION);
     const first = (err instanceof Error ? err.message : String(err)).split('\n')[0];
-    process.stderr.write(file
-      ? `countersign: unexpected error: ${first}. The details are in ${file}; please include them if you report it.\n`
-      : `countersign: unexpected error: ${(err as Error).stack ?? String(err)}\n`);
+    process.stderr.write(
+      file
+        ? `countersign: unexpected error: ${first}. The details are in ${file}; please include them if you report it.\n`
+        : `countersign: unexpected error: ${(err as Error).stack ?? String(err)}\n`,
+    );
     process.exitCode = 1;
   }
 }

@@ -34,9 +34,10 @@ export async function runConnect(server: string, dataDir: string, opts: ConnectO
     socket = await openSocket(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' || code === 'ECONNREFUSED'
-      ? `Countersign is not running for ${dataDir}. Open the Countersign app, or start it with \`${await serveCommand(dataDir)}\`, then restart this MCP server in your client.`
-      : `Countersign could not reach its broker at ${path}: ${(err as Error).message}`;
+    const why =
+      code === 'ENOENT' || code === 'ECONNREFUSED'
+        ? `Countersign is not running for ${dataDir}. Open the Countersign app, or start it with \`${await serveCommand(dataDir)}\`, then restart this MCP server in your client.`
+        : `Countersign could not reach its broker at ${path}: ${(err as Error).message}`;
     return refuse(why);
   }
   // This run's connect secret opens a session (a small file read; no round trip, no node:crypto). Without
@@ -54,7 +55,11 @@ export async function runConnect(server: string, dataDir: string, opts: ConnectO
     return refuse(`Countersign could not read the values the client filled in: ${(err as Error).message}`);
   }
   const hello = {
-    countersign: HANDSHAKE_VERSION, server, relay: true, ...(client ? { client } : { agent: currentAgent() }), ...(secret.ok ? { secret: secret.secret.connect } : {}),
+    countersign: HANDSHAKE_VERSION,
+    server,
+    relay: true,
+    ...(client ? { client } : { agent: currentAgent() }),
+    ...(secret.ok ? { secret: secret.secret.connect } : {}),
     ...(fills && { fills }),
   };
   socket.write(JSON.stringify(hello) + '\n');
@@ -94,7 +99,6 @@ export async function runConnect(server: string, dataDir: string, opts: ConnectO
   process.stdin.destroy();
   return 0;
 }
-
 
 /** How to start the broker for this data dir, as an absolute command (never a registry name). */
 async function serveCommand(dataDir: string): Promise<string> {

@@ -24,10 +24,15 @@ export class CoreRefusal extends Error {
 
 /** The API with every refusal as a CoreRefusal, whichever way the core was reached (a refused write with its fix). */
 function refusalsAsCoreRefusal(api: CoreApi, dataDir: string): CoreApi {
-  return Object.fromEntries(API_METHODS.map((m) => [m, (...args: unknown[]) =>
-    (api[m] as (...a: unknown[]) => Promise<unknown>).apply(api, args).catch((err: unknown) => {
-      throw new CoreRefusal(explainDiskError(err, dataDir)?.message ?? (err instanceof Error ? err.message : String(err)));
-    })])) as unknown as CoreApi;
+  return Object.fromEntries(
+    API_METHODS.map((m) => [
+      m,
+      (...args: unknown[]) =>
+        (api[m] as (...a: unknown[]) => Promise<unknown>).apply(api, args).catch((err: unknown) => {
+          throw new CoreRefusal(explainDiskError(err, dataDir)?.message ?? (err instanceof Error ? err.message : String(err)));
+        }),
+    ]),
+  ) as unknown as CoreApi;
 }
 
 export async function withCore<T>(dataDir: string, fn: (api: CoreApi, where: CoreWhere) => Promise<T>): Promise<T> {

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 export function writeCrashLog(err: unknown, command: string | undefined, dataDir: string | undefined, version: string): string | undefined {
   const stamp = new Date().toISOString();
   // The command's name only: its arguments can hold values (--env TOKEN=…).
-  const text = `${stamp} countersign ${version} (${process.platform} ${process.arch}, Node ${process.versions.node}), command: ${command ?? '(none)'}\n` +
+  const text =
+    `${stamp} countersign ${version} (${process.platform} ${process.arch}, Node ${process.versions.node}), command: ${command ?? '(none)'}\n` +
     `${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n\n`;
   const places = [
     ...(dataDir ? [join(dataDir, 'logs', 'cli-errors.log')] : []),

@@ -13,15 +13,21 @@ const LABEL: Record<DoctorLevel, string> = { problem: 'PROBLEM', warning: 'WARNI
 
 async function withoutCore(dataDir: string, project: string, err?: unknown): Promise<DoctorReport> {
   const [{ filesContext }, { doctorReport }, { lockHolder }, { explainCliError }, { folderClosedText }] = await Promise.all([
-    import('../broker/doctor/files-context.js'), import('../broker/doctor/report.js'), import('../broker/doctor/broker-check.js'), import('./cli-errors.js'),
+    import('../broker/doctor/files-context.js'),
+    import('../broker/doctor/report.js'),
+    import('../broker/doctor/broker-check.js'),
+    import('./cli-errors.js'),
     import('../broker/explain/disk-error.js'),
   ]);
-  const reach = err === undefined
-    ? { kind: 'none' as const }
-    : {
-        kind: 'failed' as const, why: (await explainCliError(err, dataDir)) ?? (err instanceof Error ? err.message : String(err)),
-        lock: lockHolder(dataDir), closed: folderClosedText(dataDir) !== undefined,
-      };
+  const reach =
+    err === undefined
+      ? { kind: 'none' as const }
+      : {
+          kind: 'failed' as const,
+          why: (await explainCliError(err, dataDir)) ?? (err instanceof Error ? err.message : String(err)),
+          lock: lockHolder(dataDir),
+          closed: folderClosedText(dataDir) !== undefined,
+        };
   return doctorReport(filesContext(dataDir, process.env, reach, { project }));
 }
 
@@ -36,9 +42,8 @@ export function reportText(r: DoctorReport): string {
   const count = (level: DoctorLevel) => r.findings.filter((f) => f.level === level).length;
   const [problems, warnings] = [count('problem'), count('warning')];
   const head = `Countersign ${e(r.countersign)} doctor, data folder ${e(r.dataDir)}`;
-  const tail = problems || warnings
-    ? `${problems} problem${problems === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}.`
-    : 'No problems found.';
+  const tail =
+    problems || warnings ? `${problems} problem${problems === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}.` : 'No problems found.';
   return [head, '', ...r.findings.map(findingText), '', tail].join('\n') + '\n';
 }
 

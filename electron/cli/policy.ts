@@ -30,7 +30,7 @@ export async function runPolicy(argv: string[], dataDir: string): Promise<number
       case 'set':
       case 'unset': {
         const to = verb === 'set' ? args.positional[0] : null;
-        if (to === undefined) throw new UsageError('policy set needs the policy file\'s absolute path');
+        if (to === undefined) throw new UsageError("policy set needs the policy file's absolute path");
         const from = (await api.getSettings()).policyPath;
         if (to === null && from === undefined) {
           say('No team policy file was set in Countersign: nothing to remove.\n');
@@ -40,7 +40,8 @@ export async function runPolicy(argv: string[], dataDir: string): Promise<number
         say(`Team policy file now: ${from ? e(from) : 'none'}\nThen:                 ${to === null ? 'none' : e(to)}\n  change hash ${hash}\n`);
         if (to === null) say('What it blocks, pins and always asks about would no longer hold servers back.\n');
         else say('A team policy only adds friction; it never lets a server run without your approval.\n');
-        if (!(await consent(to === null ? 'Remove the team policy?' : 'Use this team policy?', { yes: args.bools.has('yes'), bound: bound(hash) }))) return cancelled();
+        if (!(await consent(to === null ? 'Remove the team policy?' : 'Use this team policy?', { yes: args.bools.has('yes'), bound: bound(hash) })))
+          return cancelled();
         await api.updateSettings({ policyPath: to });
         say(to === null ? 'Removed.\n' : 'Set.\n');
         return 0;
@@ -59,7 +60,13 @@ export async function runPolicy(argv: string[], dataDir: string): Promise<number
           say('Discarded.\n');
           return 0;
         }
-        if (!(await consent('Use this team policy?', { yes: args.bools.has('yes'), bound: [{ flag: 'hash', printed: grant.hash, given: lastFlag(args, 'hash') }] }))) return cancelled();
+        if (
+          !(await consent('Use this team policy?', {
+            yes: args.bools.has('yes'),
+            bound: [{ flag: 'hash', printed: grant.hash, given: lastFlag(args, 'hash') }],
+          }))
+        )
+          return cancelled();
         await api.confirmUnsealed(ref);
         say('Confirmed.\n');
         return 0;
@@ -85,7 +92,10 @@ async function show(api: CoreApi, json: boolean): Promise<number> {
   if (policy.error) say(`  It cannot be read, so every server is blocked until it is fixed: ${e(policy.error)}\n`);
   say(policy.mayPreapprove ? '  It may pre-approve the commands it lists.\n' : '  It only adds friction: it never lets a server run without your approval.\n');
   const grant = await unconfirmed(api);
-  if (grant) say(`Not confirmed: settings.json names ${e(grant.path ?? '')} (written outside Countersign), so it is ignored.\n  Confirm it: countersign policy confirm --hash ${grant.hash}   or discard it: countersign policy discard\n`);
+  if (grant)
+    say(
+      `Not confirmed: settings.json names ${e(grant.path ?? '')} (written outside Countersign), so it is ignored.\n  Confirm it: countersign policy confirm --hash ${grant.hash}   or discard it: countersign policy discard\n`,
+    );
   return 0;
 }
 

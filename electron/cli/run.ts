@@ -92,9 +92,11 @@ export async function runCli(argv: string[], opts: CliOptions): Promise<number> 
     const [{ writeCrashLog }, { VERSION }] = await Promise.all([import('./crash-log.js'), import('../broker/core/version.js')]);
     const file = writeCrashLog(err, command, dataDir, VERSION);
     const first = (err instanceof Error ? err.message : String(err)).split('\n')[0];
-    process.stderr.write(file
-      ? `countersign: unexpected error: ${first}. The details are in ${file}; please include them if you report it.\n`
-      : `countersign: unexpected error: ${(err as Error).stack ?? String(err)}\n`);
+    process.stderr.write(
+      file
+        ? `countersign: unexpected error: ${first}. The details are in ${file}; please include them if you report it.\n`
+        : `countersign: unexpected error: ${(err as Error).stack ?? String(err)}\n`,
+    );
     return 1;
   }
 }

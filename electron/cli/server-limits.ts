@@ -29,7 +29,9 @@ export function limitsFromFlags(args: ParsedArgs, base: LimitsProfile, cwd = pro
   if (args.bools.has('no-network') && args.bools.has('network')) throw new UsageError('give --no-network or --network, not both');
   const read = (args.flags.get('read-only') ?? []).map((p) => resolve(cwd, p));
   const write = (args.flags.get('write') ?? []).map((p) => resolve(cwd, p));
-  const fsFlags = [read.length || write.length ? 'paths' : '', args.bools.has('all-files') ? 'all' : '', args.bools.has('no-files') ? 'none' : ''].filter(Boolean);
+  const fsFlags = [read.length || write.length ? 'paths' : '', args.bools.has('all-files') ? 'all' : '', args.bools.has('no-files') ? 'none' : ''].filter(
+    Boolean,
+  );
   if (fsFlags.length > 1) throw new UsageError('give --read-only/--write DIR, --no-files or --all-files, not several');
   const next: LimitsProfile = { ...base };
   if (args.bools.has('no-network')) next.network = 'none';
@@ -37,7 +39,8 @@ export function limitsFromFlags(args: ParsedArgs, base: LimitsProfile, cwd = pro
   if (fsFlags[0] === 'paths') next.filesystem = { read, write };
   if (fsFlags[0] === 'none') next.filesystem = { read: [], write: [] };
   if (fsFlags[0] === 'all') next.filesystem = 'host';
-  if (args.bools.has('network-env') && (args.bools.has('no-network-env') || args.bools.has('no-pass-env'))) throw new UsageError('give --network-env or --no-network-env/--no-pass-env, not both');
+  if (args.bools.has('network-env') && (args.bools.has('no-network-env') || args.bools.has('no-pass-env')))
+    throw new UsageError('give --network-env or --no-network-env/--no-pass-env, not both');
   // --no-pass-env: only the essentials (PATH, HOME…), not even the network variables; then --pass-env's names.
   if (args.bools.has('no-pass-env')) next.passEnv = [];
   if (args.bools.has('no-pass-env') || args.bools.has('no-network-env')) next.noPassEnv = [ALL_NETWORK_ENV];
@@ -62,7 +65,10 @@ export function limitsText(s: ServerView): string {
   const v = s.limits;
   if (!v) return `'${e(s.name)}' is a remote server: limits apply to servers Countersign starts on this machine.\n`;
   const p = v.profile;
-  const files = p.filesystem === 'host' ? 'all of yours (no limit)' : `read-only: ${p.filesystem.read.map((x) => e(x)).join(', ') || 'none'}; writable: ${p.filesystem.write.map((x) => e(x)).join(', ') || 'none'}`;
+  const files =
+    p.filesystem === 'host'
+      ? 'all of yours (no limit)'
+      : `read-only: ${p.filesystem.read.map((x) => e(x)).join(', ') || 'none'}; writable: ${p.filesystem.write.map((x) => e(x)).join(', ') || 'none'}`;
   const lines = [
     `Limits of '${e(s.name)}': ${e(v.badge)}`,
     `  network:    ${p.network === 'none' ? 'none' : 'unrestricted (a host allowlist is not built yet)'}`,
@@ -76,9 +82,11 @@ export function limitsText(s: ServerView): string {
   ];
   for (const c of v.enforcement.caveats ?? []) lines.push(`  not covered: ${e(c)}`);
   if (v.unenforced) {
-    lines.push(v.unenforced.runsWithoutLimits
-      ? `It runs WITHOUT its limits here, as you allowed (${e(v.unenforced.reason)}). Require them again: countersign servers limits ${e(s.name)} --require-limits`
-      : `It does NOT start here: its limits cannot be enforced (${e(v.unenforced.reason)}).`);
+    lines.push(
+      v.unenforced.runsWithoutLimits
+        ? `It runs WITHOUT its limits here, as you allowed (${e(v.unenforced.reason)}). Require them again: countersign servers limits ${e(s.name)} --require-limits`
+        : `It does NOT start here: its limits cannot be enforced (${e(v.unenforced.reason)}).`,
+    );
     if (v.unenforced.fix) lines.push(`  fix: ${e(v.unenforced.fix)}`);
     if (!v.unenforced.runsWithoutLimits) lines.push(`  or let it run without them: countersign servers limits ${e(s.name)} --run-without-limits`);
   } else if (v.enforcement.fix) lines.push(`  fix: ${e(v.enforcement.fix)}`);
@@ -86,7 +94,8 @@ export function limitsText(s: ServerView): string {
     lines.push('Hidden from this server, whatever its paths say:');
     for (const h of v.hidden) lines.push(`  ${e(h.path)} (${e(h.what)})`);
   }
-  if (v.running) lines.push(`Running now under: ${e(v.running.badge)}${v.running.enforcement.runsWithoutLimits ? ' (WITHOUT its limits, as you allowed)' : ''}`);
+  if (v.running)
+    lines.push(`Running now under: ${e(v.running.badge)}${v.running.enforcement.runsWithoutLimits ? ' (WITHOUT its limits, as you allowed)' : ''}`);
   if (v.offer) {
     lines.push(`Offered (not applied): ${e(summarizeLimits(v.offer.limits))}`);
     for (const why of v.offer.why) lines.push(`  because ${e(why)}`);
@@ -123,7 +132,10 @@ export async function runLimits(api: CoreApi, s: ServerView, args: ParsedArgs): 
   say(`Now:  ${e(summarizeLimits(current))}\nThen: ${e(summarizeLimits(next))}\n`);
   const given = lastFlag(args, 'hash');
   // --yes grants exactly the limits named on this command line: an offer can change after it was shown.
-  if (args.bools.has('yes') && args.bools.has('offered')) throw new ConsentRefused('nothing changed: with --yes, name the looser limits with their flags (--network, --write DIR, …) rather than --offered, so that it grants exactly what you name.');
+  if (args.bools.has('yes') && args.bools.has('offered'))
+    throw new ConsentRefused(
+      'nothing changed: with --yes, name the looser limits with their flags (--network, --write DIR, …) rather than --offered, so that it grants exactly what you name.',
+    );
   if (!(await consent('Let it reach more than before?', { yes: args.bools.has('yes'), bound: [{ flag: 'hash', printed: s.launch.hash, given }] }))) {
     say('Nothing changed.\n');
     return 1;
@@ -144,10 +156,12 @@ async function runOverride(api: CoreApi, s: ServerView, args: ParsedArgs): Promi
     return 0;
   }
   say(launchText(s.name, s.launch));
-  say(s.limits.unenforced
-    ? `Its limits cannot be enforced here: ${e(s.limits.unenforced.reason)}.\n`
-    : 'Its limits are enforced here now; this applies only where they cannot be.\n');
-  say('Without them it reaches your files and the network as you do, and sees Countersign\'s own files.\n');
+  say(
+    s.limits.unenforced
+      ? `Its limits cannot be enforced here: ${e(s.limits.unenforced.reason)}.\n`
+      : 'Its limits are enforced here now; this applies only where they cannot be.\n',
+  );
+  say("Without them it reaches your files and the network as you do, and sees Countersign's own files.\n");
   const given = lastFlag(args, 'hash');
   if (!(await consent('Let it run without its limits?', { yes: args.bools.has('yes'), bound: [{ flag: 'hash', printed: s.launch.hash, given }] }))) {
     say('Nothing changed.\n');

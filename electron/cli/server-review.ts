@@ -32,12 +32,12 @@ export async function runReview(api: CoreApi, name: string, args: ParsedArgs): P
   // Accepting lets changed definitions run: bound to each hash printed. Rejecting only takes away.
   const agreed = accepting
     ? await consent(what, {
-      yes,
-      bound: [
-        ...chosen.map((t) => ({ flag: 'hash', usage: `--hash ${escapeControl(t.name)}=${t.hash}`, printed: t.hash, given: seen(t.name) })),
-        { flag: 'identity', printed: withIdentity, given: lastFlag(args, 'identity') },
-      ],
-    })
+        yes,
+        bound: [
+          ...chosen.map((t) => ({ flag: 'hash', usage: `--hash ${escapeControl(t.name)}=${t.hash}`, printed: t.hash, given: seen(t.name) })),
+          { flag: 'identity', printed: withIdentity, given: lastFlag(args, 'identity') },
+        ],
+      })
     : await confirmRemoval(what, { yes });
   if (!agreed) {
     say('Nothing changed.\n');

@@ -26,7 +26,9 @@ export function launchText(name: string, launch: LaunchView): string {
     lines.push(`'${e(name)}' is a remote server at ${e(launch.url ?? '')}; nothing runs on this machine.`);
     if (launch.headerNames.length) lines.push(`  with headers: ${launch.headerNames.map((n) => e(n)).join(', ')} (values not shown)`);
   }
-  lines.push(`  launch hash ${launch.hash}${launch.approved ? ` (approved${launch.approvedBy === 'policy' ? ' by the team policy' : ''})` : ' (not approved)'}`);
+  lines.push(
+    `  launch hash ${launch.hash}${launch.approved ? ` (approved${launch.approvedBy === 'policy' ? ' by the team policy' : ''})` : ' (not approved)'}`,
+  );
   return lines.join('\n') + '\n';
 }
 
@@ -47,7 +49,9 @@ export function toolsText(server: ServerView): string {
 export function pinText(server: ServerView): string {
   const pin = server.pin;
   if (!pin) return 'Not pinned.\n';
-  const lines = [`Pinned${pin.version ? ` to version ${e(pin.version)}` : ''}${pin.by === 'policy' ? ' by the team policy' : ''}; definitions ${pin.definitionsHash}`];
+  const lines = [
+    `Pinned${pin.version ? ` to version ${e(pin.version)}` : ''}${pin.by === 'policy' ? ' by the team policy' : ''}; definitions ${pin.definitionsHash}`,
+  ];
   if (pin.package) {
     lines.push(`  package ${e(pin.package.spec)} (${pin.package.kind})`);
     if (pin.package.contentHash) lines.push(`  content ${pin.package.contentHash}${pin.package.installedAt ? ` (${e(pin.package.installedAt)})` : ''}`);
@@ -66,8 +70,14 @@ export function changesText(changes: ServerChanges): string {
     lines.push(`  ${t.kind.padEnd(7)} ${e(t.name)}${t.rejected ? ' (rejected)' : ''}  hash ${t.hash}`);
     const d = t.diff.description;
     if (Array.isArray(d)) {
-      const removed = d.filter((p) => !p.added).map((p) => p.value).join('');
-      const added = d.filter((p) => !p.removed).map((p) => p.value).join('');
+      const removed = d
+        .filter((p) => !p.added)
+        .map((p) => p.value)
+        .join('');
+      const added = d
+        .filter((p) => !p.removed)
+        .map((p) => p.value)
+        .join('');
       lines.push(`      description was: ${e(removed)}`, `      description now: ${e(added)}`);
     } else if (d) lines.push('      description changed (too large to show here)');
     for (const s of [...t.diff.schemas.inputSchema, ...t.diff.schemas.outputSchema]) lines.push(`      schema ${e(JSON.stringify(s))}`);
@@ -82,5 +92,12 @@ export function slowStartText(server: ServerView): string {
   const missing = server.commandNotFound ? `It will not start: ${e(server.commandNotFound)}\n` : '';
   const slow = server.slowStart;
   if (!slow) return missing;
-  return missing + [`Its last start took ${Math.round(slow.ms / 1000)} s to answer (clients often give up after 60 s). What usually causes it:`, ...slow.causes.map((c) => `  - ${e(c)}`)].join('\n') + '\n';
+  return (
+    missing +
+    [
+      `Its last start took ${Math.round(slow.ms / 1000)} s to answer (clients often give up after 60 s). What usually causes it:`,
+      ...slow.causes.map((c) => `  - ${e(c)}`),
+    ].join('\n') +
+    '\n'
+  );
 }

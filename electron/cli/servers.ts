@@ -37,7 +37,10 @@ async function launchToApprove(api: CoreApi, s: ServerView): Promise<ServerView[
 
 export async function runServers(argv: string[], dataDir: string): Promise<number> {
   const [verb, ...rest] = argv;
-  const args = parseArgs(rest, { values: ['env', 'cwd', 'url', 'header', 'hash', 'listing', 'identity', ...LIMIT_VALUES], booleans: ['json', 'yes', ...LIMIT_BOOLEANS, ...OVERRIDE_BOOLEANS] });
+  const args = parseArgs(rest, {
+    values: ['env', 'cwd', 'url', 'header', 'hash', 'listing', 'identity', ...LIMIT_VALUES],
+    booleans: ['json', 'yes', ...LIMIT_BOOLEANS, ...OVERRIDE_BOOLEANS],
+  });
   const name = args.positional[0];
   if (verb && NAMED.has(verb) && !name) throw new UsageError(`servers ${verb} needs a name`);
   switch (verb) {
@@ -121,14 +124,23 @@ async function add(args: ParsedArgs, name: string, dataDir: string): Promise<num
   say(`Added ${q(name)}. It starts untrusted: every call asks until you trust it.\n`);
   if (added.commandNotFound) process.stderr.write(`countersign: warning: ${escapeControl(added.commandNotFound)}\n`);
   if ('command' in clean) say(`It will not start until you approve its command line: countersign servers approve ${escapeControl(name)} (or in the UI).\n`);
-  if ('command' in clean && clean.limits) say(`Its limits: ${escapeControl(summarizeLimits(clean.limits))} (see: countersign servers limits ${escapeControl(name)}).\n`);
+  if ('command' in clean && clean.limits)
+    say(`Its limits: ${escapeControl(summarizeLimits(clean.limits))} (see: countersign servers limits ${escapeControl(name)}).\n`);
   return 0;
 }
 
 async function list(args: ParsedArgs, dataDir: string): Promise<number> {
   const servers = await withCore(dataDir, (api) => api.listServers());
   if (args.bools.has('json')) {
-    const out = servers.map((s) => ({ name: s.name, trusted: s.trusted, status: s.status, config: s.config, limits: 'command' in s.config && s.config.limits ? s.limits?.badge : undefined, slowStart: s.slowStart, commandNotFound: s.commandNotFound }));
+    const out = servers.map((s) => ({
+      name: s.name,
+      trusted: s.trusted,
+      status: s.status,
+      config: s.config,
+      limits: 'command' in s.config && s.config.limits ? s.limits?.badge : undefined,
+      slowStart: s.slowStart,
+      commandNotFound: s.commandNotFound,
+    }));
     say(terminalJson(out, 2) + '\n');
     return 0;
   }
@@ -139,7 +151,9 @@ async function list(args: ParsedArgs, dataDir: string): Promise<number> {
   for (const s of servers) {
     const c = s.config;
     const target = 'url' in c ? c.url : [c.command, ...(c.args ?? [])].join(' ');
-    say(`${escapeControl(s.name)}\t${s.trusted ? 'trusted' : 'untrusted'}\t${escapeControl(target)}${'command' in c && c.limits && s.limits ? `\t${escapeControl(s.limits.badge)}` : ''}${s.commandNotFound ? '\tcommand not found (countersign doctor)' : ''}${s.slowStart ? `\tslow start: ${Math.round(s.slowStart.ms / 1000)} s (countersign doctor)` : ''}\n`);
+    say(
+      `${escapeControl(s.name)}\t${s.trusted ? 'trusted' : 'untrusted'}\t${escapeControl(target)}${'command' in c && c.limits && s.limits ? `\t${escapeControl(s.limits.badge)}` : ''}${s.commandNotFound ? '\tcommand not found (countersign doctor)' : ''}${s.slowStart ? `\tslow start: ${Math.round(s.slowStart.ms / 1000)} s (countersign doctor)` : ''}\n`,
+    );
   }
   return 0;
 }

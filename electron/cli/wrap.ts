@@ -48,7 +48,9 @@ function entryLine(e: WrapEntryPlan): string {
 async function confirm(question: string, yes: boolean): Promise<boolean> {
   if (yes) return true;
   if (!process.stdin.isTTY) {
-    throw new Error('nothing was written: this is not a terminal, so Countersign cannot ask. Run again with --yes to write these changes, or --dry-run to only look.');
+    throw new Error(
+      'nothing was written: this is not a terminal, so Countersign cannot ask. Run again with --yes to write these changes, or --dry-run to only look.',
+    );
   }
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
@@ -65,7 +67,11 @@ export function runWrap(argv: string[], dataDir: string): Promise<number> {
 async function runWrapNow(argv: string[], dataDir: string): Promise<number> {
   const args = parseArgs(argv, { values: ['only', 'project'], booleans: ['dry-run', 'yes'] });
   const client = clientArg(args.positional[0], 'wrap');
-  const only = args.flags.get('only')?.flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+  const only = args.flags
+    .get('only')
+    ?.flatMap((v) => v.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   const opts = { project: projectOf(lastFlag(args, 'project')), ...(only?.length && { only }) };
   const yes = args.bools.has('yes');
   const dryRun = args.bools.has('dry-run');
@@ -122,13 +128,18 @@ function printFile(f: FilePlan): void {
   if (f.readOnly) say(`  ${esc(f.readOnly)}\n`);
   for (const e of f.entries) say(entryLine(e));
   if (f.diff) {
-    if (f.lineEnds) say(`  (its lines end with ${f.lineEnds === 'crlf' ? 'CRLF' : 'a mix of CRLF and LF'}; the diff shows lines, and the file keeps its line ends)\n`);
+    if (f.lineEnds)
+      say(`  (its lines end with ${f.lineEnds === 'crlf' ? 'CRLF' : 'a mix of CRLF and LF'}; the diff shows lines, and the file keeps its line ends)\n`);
     printDiff(f.diff);
   }
 }
 
 function printUnwrapFile(f: UnwrapFilePlan): void {
-  const how = { exact: 'back to its exact bytes from before the wrap', entries: 'edited since the wrap: only Countersign\'s entries are reverted', missing: 'the file is gone; nothing to restore' }[f.how];
+  const how = {
+    exact: 'back to its exact bytes from before the wrap',
+    entries: "edited since the wrap: only Countersign's entries are reverted",
+    missing: 'the file is gone; nothing to restore',
+  }[f.how];
   say(`${esc(f.path)}: ${how}\n`);
   for (const e of f.entries) say(`    ${esc(e.entry)}: ${e.outcome === 'restored' ? 'restored' : `kept as is (${esc(e.why ?? '')})`}\n`);
   if (f.diff) {
@@ -157,7 +168,12 @@ async function runUnwrapNow(argv: string[], dataDir: string): Promise<number> {
     return 0;
   }
   const given = lastFlag(args, 'hash');
-  if (!(await consent('Put these files back (its servers then start without Countersign)?', { yes: args.bools.has('yes'), bound: [{ flag: 'hash', printed: preview.planHash, given }] }))) {
+  if (
+    !(await consent('Put these files back (its servers then start without Countersign)?', {
+      yes: args.bools.has('yes'),
+      bound: [{ flag: 'hash', printed: preview.planHash, given }],
+    }))
+  ) {
     say('Nothing was written.\n');
     return 1;
   }

@@ -37,7 +37,12 @@ export interface CliInstallResult {
 /** Request/response methods of DesktopApi, as named on the IPC channel. */
 export type DesktopMethod = Exclude<keyof DesktopApi, 'onOpenCall'>;
 
-export const DESKTOP_METHODS = ['openExternal', 'getDesktopSettings', 'updateDesktopSettings', 'installCommandLineTool'] as const satisfies readonly DesktopMethod[];
+export const DESKTOP_METHODS = [
+  'openExternal',
+  'getDesktopSettings',
+  'updateDesktopSettings',
+  'installCommandLineTool',
+] as const satisfies readonly DesktopMethod[];
 
 // Fails to typecheck when DesktopApi gains a method that the list above lacks.
 type MissingDesktopMethod = Exclude<DesktopMethod, (typeof DESKTOP_METHODS)[number]>;

@@ -6,7 +6,6 @@ import path from 'node:path';
 import { APP_HOST, APP_RESPONSE_HEADERS, APP_SCHEME } from './security-config.js';
 import { CONTENT_TYPES as TYPES } from '../../shared/content-types.js';
 
-
 export interface AppResponse {
   status: number;
   headers: Record<string, string>;

@@ -66,8 +66,9 @@ function pathNote(plan: LauncherPlan, platform: NodeJS.Platform): string {
   const dir = path.dirname(plan.file);
   const shadow = plan.shadowedBy ? ` But ${plan.shadowedBy} comes first on your PATH, so \`countersign\` runs that one until you remove it.` : '';
   if (plan.onPath) return `${dir} is on your PATH: new terminals find \`countersign\`.${shadow}`;
-  const how = platform === 'win32'
-    ? 'add it to your user Path (Settings, System, About, Advanced system settings, Environment Variables)'
-    : `add it to your PATH, e.g. export PATH="${dir}:$PATH" in ~/.profile (bash) or ~/.zprofile (zsh)`;
+  const how =
+    platform === 'win32'
+      ? 'add it to your user Path (Settings, System, About, Advanced system settings, Environment Variables)'
+      : `add it to your PATH, e.g. export PATH="${dir}:$PATH" in ~/.profile (bash) or ~/.zprofile (zsh)`;
   return `${dir} is not on your PATH: ${how}, or run ${plan.file} by its full path.${shadow}`;
 }

@@ -63,7 +63,10 @@ function realCanWrite(dir: string): boolean {
 function pathDirs(e: LauncherEnv): string[] {
   const p = e.platform === 'win32' ? path.win32 : path.posix;
   const raw = e.env.PATH ?? e.env.Path ?? '';
-  return raw.split(p.delimiter).filter(Boolean).map((d) => p.resolve(d));
+  return raw
+    .split(p.delimiter)
+    .filter(Boolean)
+    .map((d) => p.resolve(d));
 }
 
 function sameDir(a: string, b: string, platform: NodeJS.Platform): boolean {
@@ -86,7 +89,11 @@ function target(e: LauncherEnv): { dir: string; name: string; fallback?: string 
   const userBin = p.join(e.home, '.local', 'bin');
   if (e.platform === 'darwin') {
     if (writableDir('/usr/local/bin')) return { dir: '/usr/local/bin', name: 'countersign' };
-    return { dir: userBin, name: 'countersign', fallback: '/usr/local/bin is not writable without an administrator, so the command goes in your own bin folder.' };
+    return {
+      dir: userBin,
+      name: 'countersign',
+      fallback: '/usr/local/bin is not writable without an administrator, so the command goes in your own bin folder.',
+    };
   }
   return { dir: userBin, name: 'countersign' };
 }
@@ -124,5 +131,8 @@ export function inspect(file: string): Pick<LauncherPlan, 'existing' | 'existing
   if (!st.isFile()) return { existing: 'foreign', existingWhat: 'a folder or special file' };
   const head = fs.readFileSync(file, 'utf8').slice(0, 4096);
   if (head.includes(LAUNCHER_MARK)) return { existing: 'ours' };
-  return { existing: 'foreign', existingWhat: `a file Countersign did not write, starting: ${JSON.stringify(head.split(/\r?\n/).slice(0, 3).join('\n').slice(0, 200))}` };
+  return {
+    existing: 'foreign',
+    existingWhat: `a file Countersign did not write, starting: ${JSON.stringify(head.split(/\r?\n/).slice(0, 3).join('\n').slice(0, 200))}`,
+  };
 }

@@ -30,6 +30,12 @@ export function installedExe(execPath: string, env: NodeJS.ProcessEnv): string {
 }
 
 /** The app as the command for clients: packaged, its executable; unpackaged, the executable and its entry. */
-export function appItself(isPackaged: boolean, exe: string, entry: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): InstalledApp {
+export function appItself(
+  isPackaged: boolean,
+  exe: string,
+  entry: string,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): InstalledApp {
   return isPackaged ? { exe: installedExe(exe, env), platform } : { exe, entry, platform };
 }

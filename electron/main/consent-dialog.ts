@@ -33,7 +33,11 @@ export type ConsentRequest =
   /** `path: null` removes the policy (its blocks, pins and "always ask" go with it). */
   | { kind: 'policy-path'; path: string | null; from?: string }
   | { kind: 'inline-approval'; client: string }
-  | { kind: 'wrap-client'; client: string; files: Array<{ path: string; entries: Array<{ entry: string; action: string; server?: string; launch?: LaunchShown }> }> }
+  | {
+      kind: 'wrap-client';
+      client: string;
+      files: Array<{ path: string; entries: Array<{ entry: string; action: string; server?: string; launch?: LaunchShown }> }>;
+    }
   | { kind: 'unwrap-client'; client: string; files: Array<{ path: string; how: string; entries: Array<{ entry: string; outcome: string }> }> }
   | { kind: 'other'; method: string; args: unknown[] };
 
@@ -86,125 +90,198 @@ function options(title: string, message: string, detail: string[], confirm: stri
 export function consentDialog(request: ConsentRequest): ConsentDialogOptions {
   switch (request.kind) {
     case 'add-server':
-      return options('Add a server', `Add the server ${q(request.name)}?`, [
-        ...launchLines(request.launch),
-        '',
-        'It starts untrusted: every call asks you.',
-      ], 'Add server', request.launch.commandLine ? 'Also let this exact command run' : undefined);
+      return options(
+        'Add a server',
+        `Add the server ${q(request.name)}?`,
+        [...launchLines(request.launch), '', 'It starts untrusted: every call asks you.'],
+        'Add server',
+        request.launch.commandLine ? 'Also let this exact command run' : undefined,
+      );
     case 'import-servers':
-      return options('Import servers', `Import ${request.servers.length} server${request.servers.length === 1 ? '' : 's'}?`, [
-        ...request.servers.flatMap((s) => [`${q(s.name)}:`, ...launchLines(s.launch).map((l) => `  ${l}`), '']),
-        'Each starts untrusted, and no command runs until you approve it.',
-      ], 'Import');
+      return options(
+        'Import servers',
+        `Import ${request.servers.length} server${request.servers.length === 1 ? '' : 's'}?`,
+        [
+          ...request.servers.flatMap((s) => [`${q(s.name)}:`, ...launchLines(s.launch).map((l) => `  ${l}`), '']),
+          'Each starts untrusted, and no command runs until you approve it.',
+        ],
+        'Import',
+      );
     case 'approve-launch':
-      return options('Let a server run', `Let ${q(request.name)} run this on your computer?`, [
-        ...launchLines(request.launch),
-        '',
-        'Read every argument: this is exactly what will run, with your permissions.',
-      ], 'Let it run');
+      return options(
+        'Let a server run',
+        `Let ${q(request.name)} run this on your computer?`,
+        [...launchLines(request.launch), '', 'Read every argument: this is exactly what will run, with your permissions.'],
+        'Let it run',
+      );
     case 'loosen-limits':
-      return options('Loosen a server’s limits', `Let ${q(request.name)} reach more than before?`, [
-        `Now: ${e(summarizeLimits(request.from))}`,
-        `Then: ${e(summarizeLimits(request.to))}`,
-        '',
-        ...launchLines({ ...request.launch, limits: request.to }),
-        '',
-        'It restarts with these limits the next time a client uses it.',
-      ], 'Loosen limits');
+      return options(
+        'Loosen a server’s limits',
+        `Let ${q(request.name)} reach more than before?`,
+        [
+          `Now: ${e(summarizeLimits(request.from))}`,
+          `Then: ${e(summarizeLimits(request.to))}`,
+          '',
+          ...launchLines({ ...request.launch, limits: request.to }),
+          '',
+          'It restarts with these limits the next time a client uses it.',
+        ],
+        'Loosen limits',
+      );
     case 'run-without-limits':
-      return options('Run a server without its limits', `Let ${q(request.name)} run without its limits on this computer?`, [
-        `Its limits cannot be enforced here: ${e(request.reason)}.`,
-        'Without them it reaches your files and the network as you do, and sees Countersign’s own files.',
-        '',
-        ...launchLines(request.launch),
-        '',
-        'This holds for this exact command and these limits; any change asks again. Where the sandbox works, its limits apply.',
-      ], 'Run without limits');
+      return options(
+        'Run a server without its limits',
+        `Let ${q(request.name)} run without its limits on this computer?`,
+        [
+          `Its limits cannot be enforced here: ${e(request.reason)}.`,
+          'Without them it reaches your files and the network as you do, and sees Countersign’s own files.',
+          '',
+          ...launchLines(request.launch),
+          '',
+          'This holds for this exact command and these limits; any change asks again. Where the sandbox works, its limits apply.',
+        ],
+        'Run without limits',
+      );
     case 'trust':
-      return options('Trust a server', `Trust ${q(request.name)}?`, [
-        ...launchLines(request.launch),
-        '',
-        request.tools.length
-          ? `Its tools (${request.tools.length}); those marked read-only will run without asking:`
-          : 'It has not listed its tools yet: Countersign starts it briefly and records what it offers now.',
-        ...request.tools.map((t) => `  ${e(t.name)}${t.readOnly ? '  (read-only: runs without asking)' : ''}`),
-      ], 'Trust');
+      return options(
+        'Trust a server',
+        `Trust ${q(request.name)}?`,
+        [
+          ...launchLines(request.launch),
+          '',
+          request.tools.length
+            ? `Its tools (${request.tools.length}); those marked read-only will run without asking:`
+            : 'It has not listed its tools yet: Countersign starts it briefly and records what it offers now.',
+          ...request.tools.map((t) => `  ${e(t.name)}${t.readOnly ? '  (read-only: runs without asking)' : ''}`),
+        ],
+        'Trust',
+      );
     case 'pin':
-      return options('Pin a server', `Pin ${q(request.name)} to what it runs now?`, [
-        ...launchLines(request.launch),
-        '',
-        request.tools.length ? `Its tools: ${request.tools.map(e).join(', ')}` : 'It has not listed its tools yet: Countersign starts it briefly to learn them.',
-        'An npx, uvx or docker package without an exact version is looked up and the command is rewritten to name it exactly; that command counts as approved.',
-      ], 'Pin');
+      return options(
+        'Pin a server',
+        `Pin ${q(request.name)} to what it runs now?`,
+        [
+          ...launchLines(request.launch),
+          '',
+          request.tools.length
+            ? `Its tools: ${request.tools.map(e).join(', ')}`
+            : 'It has not listed its tools yet: Countersign starts it briefly to learn them.',
+          'An npx, uvx or docker package without an exact version is looked up and the command is rewritten to name it exactly; that command counts as approved.',
+        ],
+        'Pin',
+      );
     case 'unpin-quarantined':
-      return options('Lift a quarantine', `Unpin ${q(request.name)} and let its calls through again?`, [
-        'It is quarantined because:',
-        ...request.reasons.map((r) => `  ${e(r)}`),
-      ], 'Unpin');
+      return options(
+        'Lift a quarantine',
+        `Unpin ${q(request.name)} and let its calls through again?`,
+        ['It is quarantined because:', ...request.reasons.map((r) => `  ${e(r)}`)],
+        'Unpin',
+      );
     case 'accept-changes':
-      return options('Accept changed tools', `Accept what changed on ${q(request.server)}?`, [
-        ...request.tools.map((t) => `  ${e(t.kind)}: ${e(t.name)}`),
-        ...(request.identity ? ['  its version or instructions'] : []),
-        '',
-        'Accepted tools can be called again; on a trusted server, read-only ones run without asking.',
-      ], 'Accept');
+      return options(
+        'Accept changed tools',
+        `Accept what changed on ${q(request.server)}?`,
+        [
+          ...request.tools.map((t) => `  ${e(t.kind)}: ${e(t.name)}`),
+          ...(request.identity ? ['  its version or instructions'] : []),
+          '',
+          'Accepted tools can be called again; on a trusted server, read-only ones run without asking.',
+        ],
+        'Accept',
+      );
     case 'allow-rule':
-      return options(request.change ? 'Widen a rule' : 'Save a rule', `${request.change ? 'Change the rule to allow' : 'Allow'} ${e(request.tool)} on ${q(request.server)} without asking?`, [
-        `Rule: ${request.rule}`,
-        'Matching calls run without asking you while the server is trusted. A changed tool definition, or a call that names Countersign\'s own files, still asks.',
-      ], request.change ? 'Change rule' : 'Save rule');
+      return options(
+        request.change ? 'Widen a rule' : 'Save a rule',
+        `${request.change ? 'Change the rule to allow' : 'Allow'} ${e(request.tool)} on ${q(request.server)} without asking?`,
+        [
+          `Rule: ${request.rule}`,
+          "Matching calls run without asking you while the server is trusted. A changed tool definition, or a call that names Countersign's own files, still asks.",
+        ],
+        request.change ? 'Change rule' : 'Save rule',
+      );
     case 'always-allow':
-      return options('Always allow', `Always allow ${e(request.tool)} on ${q(request.server)}?`, [
-        'Later calls of this tool run without asking you while the server is trusted.',
-      ], 'Always allow');
+      return options(
+        'Always allow',
+        `Always allow ${e(request.tool)} on ${q(request.server)}?`,
+        ['Later calls of this tool run without asking you while the server is trusted.'],
+        'Always allow',
+      );
     case 'inline-approval':
-      return options('Approval inside the client', `Let ${q(request.client)} answer pending calls in its own form?`, [
-        `Client: ${e(request.client)} (the name it gives; another program could give the same name)`,
-        '',
-        'Short calls will also be offered in that client as "Approve … ? [Approve] [Deny]". Only turn this on',
-        'if the client shows such forms to you: a client (or agent) that answers them itself approves its own calls.',
-        "Large previews, changed tools and Countersign's own files are still only approved here.",
-        'This lasts until Countersign stops.',
-      ], 'Turn on');
+      return options(
+        'Approval inside the client',
+        `Let ${q(request.client)} answer pending calls in its own form?`,
+        [
+          `Client: ${e(request.client)} (the name it gives; another program could give the same name)`,
+          '',
+          'Short calls will also be offered in that client as "Approve … ? [Approve] [Deny]". Only turn this on',
+          'if the client shows such forms to you: a client (or agent) that answers them itself approves its own calls.',
+          "Large previews, changed tools and Countersign's own files are still only approved here.",
+          'This lasts until Countersign stops.',
+        ],
+        'Turn on',
+      );
     case 'policy-path':
       if (request.path === null) {
-        return options('Team policy file', 'Stop using the team policy?', [
-          `File: ${e(request.from ?? '(none)')}`,
-          '',
-          'The servers it blocks, the pins it holds and the tools it always asks about would no longer be held back by it.',
-        ], 'Remove the policy');
+        return options(
+          'Team policy file',
+          'Stop using the team policy?',
+          [
+            `File: ${e(request.from ?? '(none)')}`,
+            '',
+            'The servers it blocks, the pins it holds and the tools it always asks about would no longer be held back by it.',
+          ],
+          'Remove the policy',
+        );
       }
-      return options('Team policy file', 'Use this file as the team policy?', [
-        `File: ${e(request.path)}`,
-        ...(request.from ? [`Instead of: ${e(request.from)} (what that one blocks, pins or always asks about would no longer apply)`] : []),
-        '',
-        'A team policy only adds friction: it blocks servers, always asks for tools, pins servers, and holds',
-        'servers to the command and limits it lists. It never lets anything run without you.',
-      ], 'Use this policy');
+      return options(
+        'Team policy file',
+        'Use this file as the team policy?',
+        [
+          `File: ${e(request.path)}`,
+          ...(request.from ? [`Instead of: ${e(request.from)} (what that one blocks, pins or always asks about would no longer apply)`] : []),
+          '',
+          'A team policy only adds friction: it blocks servers, always asks for tools, pins servers, and holds',
+          'servers to the command and limits it lists. It never lets anything run without you.',
+        ],
+        'Use this policy',
+      );
     case 'wrap-client':
-      return options('Put Countersign in front of a client', `Rewrite ${q(request.client)}'s config so its servers start through Countersign?`, [
-        ...request.files.flatMap((f) => [
-          `File: ${e(f.path)}`,
-          ...f.entries.flatMap((x) => [
-            `  ${e(x.entry)} → Countersign server ${q(x.server ?? x.entry)} (${x.action === 'add' ? 'added' : x.action === 'reuse' ? 'already in Countersign' : 'command updated'})`,
-            ...(x.launch ? launchLines(x.launch).map((l) => `    ${l}`) : []),
+      return options(
+        'Put Countersign in front of a client',
+        `Rewrite ${q(request.client)}'s config so its servers start through Countersign?`,
+        [
+          ...request.files.flatMap((f) => [
+            `File: ${e(f.path)}`,
+            ...f.entries.flatMap((x) => [
+              `  ${e(x.entry)} → Countersign server ${q(x.server ?? x.entry)} (${x.action === 'add' ? 'added' : x.action === 'reuse' ? 'already in Countersign' : 'command updated'})`,
+              ...(x.launch ? launchLines(x.launch).map((l) => `    ${l}`) : []),
+            ]),
+            '',
           ]),
-          '',
-        ]),
-        'A backup of each file is kept, and Unwrap puts it back. Added servers start untrusted, and no command runs until you approve it.',
-      ], 'Wrap');
+          'A backup of each file is kept, and Unwrap puts it back. Added servers start untrusted, and no command runs until you approve it.',
+        ],
+        'Wrap',
+      );
     case 'unwrap-client':
-      return options('Undo a wrap', `Put ${q(request.client)}'s config back as it was before Countersign?`, [
-        ...request.files.flatMap((f) => [
-          `File: ${e(f.path)} (${f.how === 'exact' ? 'restored byte for byte' : f.how === 'entries' ? 'only Countersign’s entries reverted; your edits kept' : 'missing'})`,
-          ...f.entries.map((x) => `  ${e(x.entry)}: ${x.outcome === 'restored' ? 'restored' : 'kept as you changed it'}`),
-          '',
-        ]),
-        'Its servers then start without Countersign: their calls are no longer held for you.',
-      ], 'Unwrap');
+      return options(
+        'Undo a wrap',
+        `Put ${q(request.client)}'s config back as it was before Countersign?`,
+        [
+          ...request.files.flatMap((f) => [
+            `File: ${e(f.path)} (${f.how === 'exact' ? 'restored byte for byte' : f.how === 'entries' ? 'only Countersign’s entries reverted; your edits kept' : 'missing'})`,
+            ...f.entries.map((x) => `  ${e(x.entry)}: ${x.outcome === 'restored' ? 'restored' : 'kept as you changed it'}`),
+            '',
+          ]),
+          'Its servers then start without Countersign: their calls are no longer held for you.',
+        ],
+        'Unwrap',
+      );
     case 'other':
-      return options('Confirm a change', `Allow this change: ${e(request.method)}?`, [
-        ...request.args.map((a, i) => `  [${i}] ${e(JSON.stringify(a) ?? 'undefined')}`),
-      ], 'Allow');
+      return options(
+        'Confirm a change',
+        `Allow this change: ${e(request.method)}?`,
+        [...request.args.map((a, i) => `  [${i}] ${e(JSON.stringify(a) ?? 'undefined')}`)],
+        'Allow',
+      );
   }
 }

@@ -16,7 +16,11 @@ function requestText(call: PendingCall, request: RuleRequest): string {
   if ('error' in built) throw new Error(built.error);
   const lifetime = request.lifetime;
   return ruleText({
-    id: '', server: call.server, tool: call.tool, action: 'allow', createdAt: '',
+    id: '',
+    server: call.server,
+    tool: call.tool,
+    action: 'allow',
+    createdAt: '',
     scope: built.scope,
     expiresAt: lifetime.kind === 'minutes' ? new Date(Date.now() + lifetime.minutes * 60_000).toISOString() : undefined,
     session: lifetime.kind === 'session' ? call.client.session : undefined,
@@ -31,17 +35,44 @@ export type GuardedApi = Omit<CountersignApi, 'subscribe'>;
  * consent: always asks. ask-if: asks in the cases its handler says (trust but not untrust, …).
  */
 export const CONSENT_POLICY = {
-  getStatus: 'free', listPending: 'free', listLaunchRequests: 'free', listServers: 'free', listRules: 'free', getSettings: 'free', queryLog: 'free',
-  listChanges: 'free', readFileForPreview: 'free', removeServer: 'free', removeRule: 'free', setPaused: 'free',
-  addServer: 'consent', importServers: 'consent', approveLaunch: 'consent', pinServer: 'consent', setLimits: 'ask-if',
+  getStatus: 'free',
+  listPending: 'free',
+  listLaunchRequests: 'free',
+  listServers: 'free',
+  listRules: 'free',
+  getSettings: 'free',
+  queryLog: 'free',
+  listChanges: 'free',
+  readFileForPreview: 'free',
+  removeServer: 'free',
+  removeRule: 'free',
+  setPaused: 'free',
+  addServer: 'consent',
+  importServers: 'consent',
+  approveLaunch: 'consent',
+  pinServer: 'consent',
+  setLimits: 'ask-if',
   // Letting a server run without limits this machine cannot enforce asks; requiring them again only takes away.
   setRunWithoutLimits: 'ask-if',
-  listClients: 'free', previewWrap: 'free', previewUnwrap: 'free', wrapClient: 'consent', unwrapClient: 'consent', runDoctor: 'free',
-  setTrust: 'ask-if', unpinServer: 'ask-if', reviewChanges: 'ask-if', updateSettings: 'ask-if', decide: 'ask-if', updateRule: 'ask-if',
+  listClients: 'free',
+  previewWrap: 'free',
+  previewUnwrap: 'free',
+  wrapClient: 'consent',
+  unwrapClient: 'consent',
+  runDoctor: 'free',
+  setTrust: 'ask-if',
+  unpinServer: 'ask-if',
+  reviewChanges: 'ask-if',
+  updateSettings: 'ask-if',
+  decide: 'ask-if',
+  updateRule: 'ask-if',
   // Confirming a grant written by hand makes it take effect; discarding one only takes it away.
-  listUnsealed: 'free', discardUnsealed: 'free', confirmUnsealed: 'consent',
+  listUnsealed: 'free',
+  discardUnsealed: 'free',
+  confirmUnsealed: 'consent',
   // Letting a client's own form answer pending calls asks; turning it off only takes away.
-  listInlineApproval: 'free', setInlineApproval: 'ask-if',
+  listInlineApproval: 'free',
+  setInlineApproval: 'ask-if',
 } as const satisfies Record<ApiMethod, 'free' | 'consent' | 'ask-if'>;
 
 export interface DialogAnswer {
@@ -68,7 +99,14 @@ const q = (name: string): string => `'${name}'`;
 export function launchShown(config: ServerConfig, hash?: string): LaunchShown {
   return 'url' in config
     ? { url: config.url, headerNames: Object.keys(config.headers ?? {}), envNames: [], hash }
-    : { commandLine: [config.command, ...(config.args ?? [])], cwd: config.cwd, envNames: Object.keys(config.env ?? {}), headerNames: [], limits: config.limits, hash };
+    : {
+        commandLine: [config.command, ...(config.args ?? [])],
+        cwd: config.cwd,
+        envNames: Object.keys(config.env ?? {}),
+        headerNames: [],
+        limits: config.limits,
+        hash,
+      };
 }
 
 function launchShownOf(v: ClientServerView): LaunchShown {
@@ -166,7 +204,9 @@ export function guardConsent(api: GuardedApi, deps: ConsentGuardDeps): GuardedAp
         const named = (tools ?? []).map((t) => ({ name: t.name, kind: changes?.tools.find((c) => c.name === t.name)?.kind ?? 'unknown' }));
         if (named.length || identityHash) await ask({ kind: 'accept-changes', server, tools: named, identity: identityHash !== undefined });
       }
-      const args = [server, action, ...(tools ? [tools] : []), ...(identityHash !== undefined ? [identityHash] : [])] as Parameters<GuardedApi['reviewChanges']>;
+      const args = [server, action, ...(tools ? [tools] : []), ...(identityHash !== undefined ? [identityHash] : [])] as Parameters<
+        GuardedApi['reviewChanges']
+      >;
       return api.reviewChanges(...args);
     },
     updateSettings: async (patch: Parameters<GuardedApi['updateSettings']>[0]) => {
@@ -181,17 +221,22 @@ export function guardConsent(api: GuardedApi, deps: ConsentGuardDeps): GuardedAp
     },
     wrapClient: async (client: ClientId, opts: WrapOptions, planHash: string) => {
       const preview = await api.previewWrap(client, opts);
-      if (preview.planHash !== planHash) throw new ConsentDeclinedError(`${q(client)}'s config changed after it was shown to you, so nothing was written. Look at the preview again.`);
-      const servers = new Map((await api.listClients(opts)).find((c) => c.id === client)?.files.flatMap((f) => f.servers.map((v) => [`${f.path}\0${v.name}`, v] as const)) ?? []);
+      if (preview.planHash !== planHash)
+        throw new ConsentDeclinedError(`${q(client)}'s config changed after it was shown to you, so nothing was written. Look at the preview again.`);
+      const servers = new Map(
+        (await api.listClients(opts)).find((c) => c.id === client)?.files.flatMap((f) => f.servers.map((v) => [`${f.path}\0${v.name}`, v] as const)) ?? [],
+      );
       await ask({
         kind: 'wrap-client',
         client,
         files: preview.files.map((f) => ({
           path: f.path,
-          entries: f.entries.filter((e) => e.action === 'add' || e.action === 'reuse' || e.action === 'update').map((e) => {
-            const v = servers.get(`${f.path}\0${e.entry}`);
-            return { entry: e.entry, action: e.action, server: e.server, launch: v ? launchShownOf(v) : undefined };
-          }),
+          entries: f.entries
+            .filter((e) => e.action === 'add' || e.action === 'reuse' || e.action === 'update')
+            .map((e) => {
+              const v = servers.get(`${f.path}\0${e.entry}`);
+              return { entry: e.entry, action: e.action, server: e.server, launch: v ? launchShownOf(v) : undefined };
+            }),
         })),
       });
       return api.wrapClient(client, opts, planHash);
@@ -201,19 +246,31 @@ export function guardConsent(api: GuardedApi, deps: ConsentGuardDeps): GuardedAp
       if (planHash !== undefined && preview.planHash !== planHash) {
         throw new ConsentDeclinedError(`${q(client)}'s config changed after it was shown to you, so nothing was written. Look at the preview again.`);
       }
-      await ask({ kind: 'unwrap-client', client, files: preview.files.map((f) => ({ path: f.path, how: f.how, entries: f.entries.map((e) => ({ entry: e.entry, outcome: e.outcome })) })) });
+      await ask({
+        kind: 'unwrap-client',
+        client,
+        files: preview.files.map((f) => ({ path: f.path, how: f.how, entries: f.entries.map((e) => ({ entry: e.entry, outcome: e.outcome })) })),
+      });
       // Bound to the plan the dialog showed.
       return api.unwrapClient(client, opts, preview.planHash);
     },
     confirmUnsealed: async (ref: UnsealedRef) => {
       const grant = (await api.listUnsealed()).find((g) => g.kind === ref.kind && g.server === ref.server && g.hash === ref.hash && g.ruleId === ref.ruleId);
-      if (!grant) throw new ConsentDeclinedError(`The hand-made ${ref.kind} for ${q(ref.server)} is no longer what was shown to you, so nothing was confirmed. Look at it again.`);
+      if (!grant)
+        throw new ConsentDeclinedError(
+          `The hand-made ${ref.kind} for ${q(ref.server)} is no longer what was shown to you, so nothing was confirmed. Look at it again.`,
+        );
       if (grant.kind === 'rule') await ask({ kind: 'always-allow', server: grant.server, tool: grant.tool ?? '' });
       else if (grant.kind === 'policy') await ask({ kind: 'policy-path', path: grant.path ?? '', from: (await api.getSettings()).policyPath });
       else if (grant.kind === 'launch') await ask({ kind: 'approve-launch', name: grant.server, launch: grant.launch! });
       else {
         const v = await view(grant.server);
-        await ask({ kind: 'trust', name: grant.server, launch: grant.launch!, tools: (v?.tools ?? []).map((t) => ({ name: t.definition.name, readOnly: t.hints.readOnlyHint })) });
+        await ask({
+          kind: 'trust',
+          name: grant.server,
+          launch: grant.launch!,
+          tools: (v?.tools ?? []).map((t) => ({ name: t.definition.name, readOnly: t.hints.readOnlyHint })),
+        });
       }
       return api.confirmUnsealed(ref);
     },
@@ -236,7 +293,11 @@ export function guardConsent(api: GuardedApi, deps: ConsentGuardDeps): GuardedAp
     updateRule: async (id: string, patch: Parameters<GuardedApi['updateRule']>[1]) => {
       const before = (await api.listRules()).find((r) => r.id === id);
       if (before) {
-        const next = { ...before, ...(patch.expiresAt !== undefined ? { expiresAt: patch.expiresAt ?? undefined } : {}), ...(patch.coversExfiltration !== undefined ? { coversExfiltration: patch.coversExfiltration } : {}) };
+        const next = {
+          ...before,
+          ...(patch.expiresAt !== undefined ? { expiresAt: patch.expiresAt ?? undefined } : {}),
+          ...(patch.coversExfiltration !== undefined ? { coversExfiltration: patch.coversExfiltration } : {}),
+        };
         if (isLooserRule(next, before)) await ask({ kind: 'allow-rule', server: before.server, tool: before.tool, rule: ruleText(next), change: true });
       }
       return api.updateRule(id, patch);

@@ -29,7 +29,8 @@ export class DesktopSettingsStore {
       empty: () => ({}),
       migrate,
       warn,
-      lost: (reason, moved) => `Desktop settings ${file} could not be read (${reason}); ${moved ? `moved to ${moved}` : 'it is left where it is'}. Using the defaults.`,
+      lost: (reason, moved) =>
+        `Desktop settings ${file} could not be read (${reason}); ${moved ? `moved to ${moved}` : 'it is left where it is'}. Using the defaults.`,
     });
     this.#file.read(); // a bad file is reported at start, not at the first notification
   }

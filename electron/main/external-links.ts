@@ -45,7 +45,16 @@ export function createExternalOpener(deps: ExternalOpenDeps): (raw: unknown) => 
 }
 
 /** The confirm dialog's text. The address is shown whole, as the URL parser normalised it (punycode host). */
-export function confirmDialogOptions(href: string): { type: 'question'; buttons: string[]; defaultId: number; cancelId: number; title: string; message: string; detail: string; noLink: true } {
+export function confirmDialogOptions(href: string): {
+  type: 'question';
+  buttons: string[];
+  defaultId: number;
+  cancelId: number;
+  title: string;
+  message: string;
+  detail: string;
+  noLink: true;
+} {
   return {
     type: 'question',
     buttons: ['Cancel', 'Open in browser'],

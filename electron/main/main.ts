@@ -131,15 +131,16 @@ async function start(): Promise<void> {
     openExternal: async (url) => (await openExternal(url)) === 'opened',
     getDesktopSettings: async () => settings.get(),
     updateDesktopSettings: async (patch) => settings.update(patch),
-    installCommandLineTool: () => installCommandLineTool({
-      command: countersignCommand(),
-      env: { platform: process.platform, home: os.homedir(), env: process.env },
-      confirm: async ({ message, detail, buttons }) => {
-        const options = { type: 'question' as const, message, detail, buttons, defaultId: 0, cancelId: 0, noLink: true };
-        const { response } = win && !win.isDestroyed() ? await dialog.showMessageBox(win, options) : await dialog.showMessageBox(options);
-        return response === 1;
-      },
-    }),
+    installCommandLineTool: () =>
+      installCommandLineTool({
+        command: countersignCommand(),
+        env: { platform: process.platform, home: os.homedir(), env: process.env },
+        confirm: async ({ message, detail, buttons }) => {
+          const options = { type: 'question' as const, message, detail, buttons, defaultId: 0, cancelId: 0, noLink: true };
+          const { response } = win && !win.isDestroyed() ? await dialog.showMessageBox(win, options) : await dialog.showMessageBox(options);
+          return response === 1;
+        },
+      }),
   };
   cleanups.push(
     registerGatekeeper({
@@ -189,7 +190,10 @@ async function start(): Promise<void> {
     }),
   );
   await trayController.start();
-  cleanups.push(() => trayController.stop(), () => tray.destroy());
+  cleanups.push(
+    () => trayController.stop(),
+    () => tray.destroy(),
+  );
 
   const openedAtLogin = process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin;
   win = newWindow(!startsHidden(process.argv, openedAtLogin));

@@ -2,9 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Protocol, Session, WebContents } from 'electron';
 import { serveAppRequest } from './app-protocol.js';
-import {
-  denyPermissionCheck, denyPermissionRequest, isAllowedRequest, navigationVerdict, windowOpenVerdict, withAppHeaders,
-} from './guards.js';
+import { denyPermissionCheck, denyPermissionRequest, isAllowedRequest, navigationVerdict, windowOpenVerdict, withAppHeaders } from './guards.js';
 import { APP_RESPONSE_HEADERS, APP_SCHEME } from './security-config.js';
 
 /** No permissions, no requests outside the app's own files, and the app's CSP on every response. */
@@ -13,9 +11,7 @@ export function hardenSession(ses: Session): void {
   ses.setPermissionCheckHandler(denyPermissionCheck);
   ses.setDevicePermissionHandler(denyPermissionCheck);
   ses.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !isAllowedRequest(details.url) }));
-  ses.webRequest.onHeadersReceived((details, callback) =>
-    callback({ responseHeaders: withAppHeaders(details.responseHeaders, APP_RESPONSE_HEADERS) }),
-  );
+  ses.webRequest.onHeadersReceived((details, callback) => callback({ responseHeaders: withAppHeaders(details.responseHeaders, APP_RESPONSE_HEADERS) }));
 }
 
 /** Serves dist/renderer at app://countersign/ (the scheme is registered as privileged before 'ready'). */

@@ -25,9 +25,10 @@ export function packagedBinary(context: AfterPackContext): string {
 
 export function fuseConfigFor(context: AfterPackContext, env: NodeJS.ProcessEnv) {
   const settings = fuseSettings({ testBuild: isTestBuild(env) });
-  const wire = Object.fromEntries(
-    (Object.entries(settings) as Array<[FuseName, boolean]>).map(([name, on]) => [FuseV1Options[name], on]),
-  ) as Record<FuseV1Options, boolean>;
+  const wire = Object.fromEntries((Object.entries(settings) as Array<[FuseName, boolean]>).map(([name, on]) => [FuseV1Options[name], on])) as Record<
+    FuseV1Options,
+    boolean
+  >;
   return {
     version: FuseVersion.V1,
     // Flipping fuses breaks the ad-hoc signature that Apple Silicon requires; re-sign ad hoc.

@@ -52,9 +52,10 @@ export function createBridge(ipc: IpcRendererLike): Bridge {
     for (const listener of [...openCallListeners]) safely(() => listener(id));
   });
 
-  const methods = Object.fromEntries(
-    API_METHODS.map((method) => [method, (...args: unknown[]) => call(IPC.api, method, args)]),
-  ) as Omit<CountersignApi, 'subscribe'>;
+  const methods = Object.fromEntries(API_METHODS.map((method) => [method, (...args: unknown[]) => call(IPC.api, method, args)])) as Omit<
+    CountersignApi,
+    'subscribe'
+  >;
 
   const api: CountersignApi = {
     ...methods,
@@ -68,9 +69,10 @@ export function createBridge(ipc: IpcRendererLike): Bridge {
     },
   };
 
-  const desktopMethods = Object.fromEntries(
-    DESKTOP_METHODS.map((method) => [method, (...args: unknown[]) => call(IPC.desktop, method, args)]),
-  ) as Omit<DesktopApi, 'onOpenCall'>;
+  const desktopMethods = Object.fromEntries(DESKTOP_METHODS.map((method) => [method, (...args: unknown[]) => call(IPC.desktop, method, args)])) as Omit<
+    DesktopApi,
+    'onOpenCall'
+  >;
 
   const desktop: DesktopApi = {
     ...desktopMethods,

@@ -26,7 +26,9 @@ function answers(...yes: boolean[]): { boxes: ConfirmBox[]; confirm(box: Confirm
 
 describe('the launcher', () => {
   it('is a small script that runs the app with its arguments, marked as ours', () => {
-    expect(launcherContent(APP, 'linux')).toBe(`#!/bin/sh\n# ${LAUNCHER_MARK}: written by Countersign's "Install command line tool"; installing again replaces it.\nexec /opt/Countersign/countersign --ozone-platform=headless --disable-gpu --cli "$@"\n`);
+    expect(launcherContent(APP, 'linux')).toBe(
+      `#!/bin/sh\n# ${LAUNCHER_MARK}: written by Countersign's "Install command line tool"; installing again replaces it.\nexec /opt/Countersign/countersign --ozone-platform=headless --disable-gpu --cli "$@"\n`,
+    );
     const win = launcherContent({ command: 'C:\\Users\\Me Too\\AppData\\Local\\Programs\\Countersign\\Countersign.exe', args: ['--cli'] }, 'win32');
     expect(win.split('\r\n')).toEqual([
       '@echo off',
@@ -36,16 +38,29 @@ describe('the launcher', () => {
     ]);
   });
 
-  it("goes where each OS finds commands, with a clear fallback", () => {
+  it('goes where each OS finds commands, with a clear fallback', () => {
     const linux = linuxHome();
     expect(planLauncher(APP, linux.env)).toMatchObject({ file: path.join(linux.bin, 'countersign'), onPath: true, existing: 'none', fallback: undefined });
     const mac = { platform: 'darwin' as const, home: '/Users/me', env: { PATH: '/usr/local/bin:/usr/bin' } };
     expect(planLauncher(APP, { ...mac, canWrite: (d) => d === '/usr/local/bin' })).toMatchObject({ file: '/usr/local/bin/countersign', onPath: true });
-    expect(planLauncher(APP, { ...mac, canWrite: () => false })).toMatchObject({ file: '/Users/me/.local/bin/countersign', onPath: false, fallback: expect.stringContaining('/usr/local/bin is not writable') });
+    expect(planLauncher(APP, { ...mac, canWrite: () => false })).toMatchObject({
+      file: '/Users/me/.local/bin/countersign',
+      onPath: false,
+      fallback: expect.stringContaining('/usr/local/bin is not writable'),
+    });
     const apps = 'C:\\Users\\me\\AppData\\Local\\Microsoft\\WindowsApps';
-    const win = { platform: 'win32' as const, home: 'C:\\Users\\me', env: { LOCALAPPDATA: 'C:\\Users\\me\\AppData\\Local', Path: `C:\\Windows;${apps}` }, canWrite: () => true };
+    const win = {
+      platform: 'win32' as const,
+      home: 'C:\\Users\\me',
+      env: { LOCALAPPDATA: 'C:\\Users\\me\\AppData\\Local', Path: `C:\\Windows;${apps}` },
+      canWrite: () => true,
+    };
     expect(planLauncher(APP, win)).toMatchObject({ file: `${apps}\\countersign.cmd`, onPath: true });
-    expect(planLauncher(APP, { ...win, env: { ...win.env, Path: 'C:\\Windows' } })).toMatchObject({ file: 'C:\\Users\\me\\AppData\\Local\\Countersign\\bin\\countersign.cmd', onPath: false, fallback: expect.stringContaining('not on your PATH') });
+    expect(planLauncher(APP, { ...win, env: { ...win.env, Path: 'C:\\Windows' } })).toMatchObject({
+      file: 'C:\\Users\\me\\AppData\\Local\\Countersign\\bin\\countersign.cmd',
+      onPath: false,
+      fallback: expect.stringContaining('not on your PATH'),
+    });
   });
 });
 
@@ -60,7 +75,12 @@ describe('installCommandLineTool', () => {
     expect(ask.boxes[0]!.message).toBe('Install the countersign command?');
     expect(ask.boxes[0]!.detail).toContain(`Countersign will write this file:\n${file}\n\n${launcherContent(checkout, 'linux').trimEnd()}`);
     expect(ask.boxes[0]!.detail).toContain(`${bin} is on your PATH`);
-    expect(result).toEqual({ installed: true, path: file, onPath: true, message: `Installed ${file}. ${bin} is on your PATH: new terminals find \`countersign\`.` });
+    expect(result).toEqual({
+      installed: true,
+      path: file,
+      onPath: true,
+      message: `Installed ${file}. ${bin} is on your PATH: new terminals find \`countersign\`.`,
+    });
     expect(statSync(file).mode & 0o777).toBe(0o755);
     expect(execFileSync(file, ['--help'], { encoding: 'utf8' })).toContain('countersign connect <server> [--client <id>]');
   });
@@ -71,7 +91,7 @@ describe('installCommandLineTool', () => {
     expect(existsSync(bin)).toBe(false);
   });
 
-  it("asks again before replacing a file it did not write (an npm link shim), and keeps it on no", async () => {
+  it('asks again before replacing a file it did not write (an npm link shim), and keeps it on no', async () => {
     const { home, bin, env } = linuxHome();
     mkdirSync(bin, { recursive: true });
     const theirs = path.join(home, 'their-countersign.mjs');
@@ -80,7 +100,10 @@ describe('installCommandLineTool', () => {
     symlinkSync(theirs, file);
 
     const keep = answers(true, false);
-    expect(await installCommandLineTool({ command: APP, env, confirm: keep.confirm })).toMatchObject({ installed: false, message: `${file} was kept as it is; nothing was written.` });
+    expect(await installCommandLineTool({ command: APP, env, confirm: keep.confirm })).toMatchObject({
+      installed: false,
+      message: `${file} was kept as it is; nothing was written.`,
+    });
     expect(keep.boxes.map((b) => b.message)).toEqual(['Install the countersign command?', `Replace ${file}?`]);
     expect(keep.boxes[1]!.detail).toContain(`a link to ${theirs}`);
     expect(readlinkSync(file)).toBe(theirs);
@@ -110,7 +133,11 @@ describe('installCommandLineTool', () => {
     chmodSync(path.join(other, 'countersign'), 0o755);
     const off = linuxHome({ onPath: false });
     const result = await installCommandLineTool({ command: APP, env: off.env, confirm: answers(true).confirm });
-    expect(result).toMatchObject({ installed: true, onPath: false, message: expect.stringContaining(`${off.bin} is not on your PATH: add it to your PATH, e.g. export PATH="${off.bin}:$PATH"`) });
+    expect(result).toMatchObject({
+      installed: true,
+      onPath: false,
+      message: expect.stringContaining(`${off.bin} is not on your PATH: add it to your PATH, e.g. export PATH="${off.bin}:$PATH"`),
+    });
     const shadowed = linuxHome({ extraPath: [other] });
     const ask = answers(false);
     await installCommandLineTool({ command: APP, env: shadowed.env, confirm: ask.confirm });

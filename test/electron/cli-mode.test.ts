@@ -94,7 +94,12 @@ describe('the built app with --cli', () => {
 
   it('relays an MCP session over its stdio: connect from the app, as a client entry runs it', async () => {
     broker = await startServe(dataDir);
-    const transport = new StdioClientTransport({ command: NODE, args: [entry, '--cli', 'connect', 'everything', '--client', 'app-test', '--data-dir', dataDir], env: env(record()), stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: NODE,
+      args: [entry, '--cli', 'connect', 'everything', '--client', 'app-test', '--data-dir', dataDir],
+      env: env(record()),
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'cli-mode-test', version: '1.0.0' });
     try {
       await client.connect(transport);

@@ -78,7 +78,10 @@ describe('native consent: a page that calls the API directly', () => {
     await expect(world.connect('x')).rejects.toThrow(/waits for your approval/);
     expect(existsSync(marker)).toBe(false);
     // Only the CLI's add reached the log, and the refusal of the launch that was tried.
-    expect((await world.log()).map((e) => [e.kind, e.actor, e.decision])).toEqual([['server', 'cli', 'allow'], ['launch', 'countersign', 'deny']]);
+    expect((await world.log()).map((e) => [e.kind, e.actor, e.decision])).toEqual([
+      ['server', 'cli', 'allow'],
+      ['launch', 'countersign', 'deny'],
+    ]);
   });
 
   it('shows the exact command, every argument, the folder and env names (escaped), and acts on confirm only', async () => {
@@ -89,16 +92,18 @@ describe('native consent: a page that calls the API directly', () => {
     expect(add.buttons).toEqual(['Cancel', 'Add server']);
     expect([add.defaultId, add.cancelId]).toEqual([0, 0]);
     expect(add.checkboxLabel).toBe('Also let this exact command run');
-    expect(add.detail.split('\n')).toEqual(expect.arrayContaining([
-      '  [0] /bin/sh',
-      '  [1] -c',
-      `  [2] touch ${marker}`,
-      '  [3] tab\\x09here',
-      '  [4] \\x1b[2Jfake',
-      '  [5] (empty)',
-      `Folder: ${scratch}`,
-      'Environment variables: API_TOKEN (values not shown)',
-    ]));
+    expect(add.detail.split('\n')).toEqual(
+      expect.arrayContaining([
+        '  [0] /bin/sh',
+        '  [1] -c',
+        `  [2] touch ${marker}`,
+        '  [3] tab\\x09here',
+        '  [4] \\x1b[2Jfake',
+        '  [5] (empty)',
+        `Folder: ${scratch}`,
+        'Environment variables: API_TOKEN (values not shown)',
+      ]),
+    );
     expect(add.detail).not.toContain('hunter2');
     expect((await view('x')).launch.approved).toBe(false);
 
@@ -107,7 +112,10 @@ describe('native consent: a page that calls the API directly', () => {
     expect(dialogs[1]!.message).toBe("Let 'x' run this on your computer?");
     expect(dialogs[1]!.detail).toContain(`Launch hash: ${shown.launch.hash}`);
     expect((await view('x')).launch.approved).toBe(true);
-    expect((await world.log()).map((e) => [e.kind, e.actor])).toEqual([['server', 'desktop'], ['launch', 'desktop']]);
+    expect((await world.log()).map((e) => [e.kind, e.actor])).toEqual([
+      ['server', 'desktop'],
+      ['launch', 'desktop'],
+    ]);
   });
 
   it('adds and lets run in one dialog when its checkbox is ticked', async () => {
@@ -266,7 +274,8 @@ describe('native consent: grants written by hand', () => {
 describe('native consent: the classification', () => {
   it('covers every API method, and guards each one that starts or changes a command', () => {
     for (const m of API_METHODS) expect(CONSENT_POLICY).toHaveProperty(m);
-    for (const m of ['addServer', 'importServers', 'approveLaunch', 'pinServer', 'wrapClient', 'unwrapClient', 'confirmUnsealed'] as const) expect(CONSENT_POLICY[m]).toBe('consent');
+    for (const m of ['addServer', 'importServers', 'approveLaunch', 'pinServer', 'wrapClient', 'unwrapClient', 'confirmUnsealed'] as const)
+      expect(CONSENT_POLICY[m]).toBe('consent');
     for (const m of ['setTrust', 'updateSettings', 'reviewChanges', 'decide', 'unpinServer', 'updateRule'] as const) expect(CONSENT_POLICY[m]).toBe('ask-if');
   });
 });

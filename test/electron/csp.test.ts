@@ -13,7 +13,14 @@ const BASE = {
 
 describe('CSP builder', () => {
   it('puts default-src first, whatever the order given', () => {
-    const csp = buildCsp({ 'script-src': ["'self'"], 'object-src': ["'none'"], 'base-uri': ["'none'"], 'form-action': ["'none'"], 'frame-ancestors': ["'none'"], 'default-src': ["'none'"] });
+    const csp = buildCsp({
+      'script-src': ["'self'"],
+      'object-src': ["'none'"],
+      'base-uri': ["'none'"],
+      'form-action': ["'none'"],
+      'frame-ancestors': ["'none'"],
+      'default-src': ["'none'"],
+    });
     expect(csp.startsWith("default-src 'none'; script-src 'self'")).toBe(true);
   });
 

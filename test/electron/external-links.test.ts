@@ -12,8 +12,18 @@ describe('external URL check', () => {
   });
 
   it.each([
-    'file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,x', 'mailto:a@b.c', 'smb://host/share', 'ms-settings:',
-    'app://countersign/index.html', 'https://user:pass@example.com/', 'https://user@example.com/', '/relative', '', 'https://',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'data:text/html,x',
+    'mailto:a@b.c',
+    'smb://host/share',
+    'ms-settings:',
+    'app://countersign/index.html',
+    'https://user:pass@example.com/',
+    'https://user@example.com/',
+    '/relative',
+    '',
+    'https://',
     `https://example.com/${'a'.repeat(3000)}`,
   ])('%s is refused', (raw) => {
     expect(parseExternalUrl(raw)).toBeUndefined();

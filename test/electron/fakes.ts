@@ -14,7 +14,10 @@ export function pendingCall(id: string, over: Partial<PendingCall> = {}): Pendin
     arguments: { path: '/tmp/x' },
     reasons: [{ code: 'untrusted-server', severity: 'warning', message: 'fs is not trusted yet.' }],
     hints: {
-      readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true,
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: true,
       supplied: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     preview: true,
@@ -50,7 +53,14 @@ export class FakeApi {
 
   getStatus = async (): Promise<BrokerStatus> => {
     this.calls.push({ method: 'getStatus', args: [] });
-    return { version: '0', dataDir: '/d', warnings: [], connectCommand: 'x', connectLaunch: { command: '/x', args: ['connect', '<server>'] }, paused: this.paused };
+    return {
+      version: '0',
+      dataDir: '/d',
+      warnings: [],
+      connectCommand: 'x',
+      connectLaunch: { command: '/x', args: ['connect', '<server>'] },
+      paused: this.paused,
+    };
   };
 
   setPaused = async (paused: boolean): Promise<void> => {

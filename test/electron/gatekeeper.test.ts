@@ -96,7 +96,10 @@ describe('gatekeeper: arguments', () => {
   it('passes the parsed tuple to the broker', async () => {
     const { ipc, api, app } = setup();
     api.pending = [pendingCall('c1')];
-    await expect(ipc.invoke(IPC.api, app, 'decide', ['c1', { kind: 'deny', reason: 'no' }])).resolves.toEqual({ ok: true, value: { ok: true, forwarded: true } });
+    await expect(ipc.invoke(IPC.api, app, 'decide', ['c1', { kind: 'deny', reason: 'no' }])).resolves.toEqual({
+      ok: true,
+      value: { ok: true, forwarded: true },
+    });
     expect(api.calls).toEqual([{ method: 'decide', args: ['c1', { kind: 'deny', reason: 'no' }] }]);
   });
 
@@ -112,28 +115,49 @@ describe('gatekeeper: arguments', () => {
 
   it('turns a broker error into the broker sentence', async () => {
     const { ipc, app } = setup();
-    await expect(ipc.invoke(IPC.api, app, 'addServer', ['taken', { command: 'x' }])).resolves.toEqual({ ok: false, error: 'A server named "taken" already exists.' });
+    await expect(ipc.invoke(IPC.api, app, 'addServer', ['taken', { command: 'x' }])).resolves.toEqual({
+      ok: false,
+      error: 'A server named "taken" already exists.',
+    });
   });
 
   it('says so when the broker lacks a method', async () => {
     const { ipc, app } = setup();
-    await expect(ipc.invoke(IPC.api, app, 'listRules', [])).resolves.toEqual({ ok: false, error: 'listRules is not available in this version of Countersign.' });
+    await expect(ipc.invoke(IPC.api, app, 'listRules', [])).resolves.toEqual({
+      ok: false,
+      error: 'listRules is not available in this version of Countersign.',
+    });
   });
 });
 
 describe('gatekeeper: desktop methods and ready', () => {
   it('validates desktop arguments too', async () => {
     const { ipc, desktop, app } = setup();
-    await expect(ipc.invoke(IPC.desktop, app, 'openExternal', [42])).resolves.toMatchObject({ ok: false, error: expect.stringMatching(/invalid arguments for openExternal/) });
+    await expect(ipc.invoke(IPC.desktop, app, 'openExternal', [42])).resolves.toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/invalid arguments for openExternal/),
+    });
     await expect(ipc.invoke(IPC.desktop, app, 'updateDesktopSettings', [{ notifications: 'off' }])).resolves.toMatchObject({ ok: false });
     await expect(ipc.invoke(IPC.desktop, app, 'updateDesktopSettings', [{ autoApprove: true }])).resolves.toMatchObject({ ok: false });
-    await expect(ipc.invoke(IPC.desktop, app, 'readFile', ['/etc/passwd'])).resolves.toMatchObject({ ok: false, error: expect.stringMatching(/unknown desktop method/) });
+    await expect(ipc.invoke(IPC.desktop, app, 'readFile', ['/etc/passwd'])).resolves.toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/unknown desktop method/),
+    });
     // The renderer may only ask for the install: no path, no content, nothing to choose.
-    await expect(ipc.invoke(IPC.desktop, app, 'installCommandLineTool', [{ path: '/usr/bin/sudo' }])).resolves.toMatchObject({ ok: false, error: expect.stringMatching(/invalid arguments for installCommandLineTool/) });
+    await expect(ipc.invoke(IPC.desktop, app, 'installCommandLineTool', [{ path: '/usr/bin/sudo' }])).resolves.toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/invalid arguments for installCommandLineTool/),
+    });
     expect(desktop.installCommandLineTool).not.toHaveBeenCalled();
-    await expect(ipc.invoke(IPC.desktop, app, 'installCommandLineTool', [])).resolves.toEqual({ ok: true, value: { installed: false, message: 'Nothing was written.' } });
+    await expect(ipc.invoke(IPC.desktop, app, 'installCommandLineTool', [])).resolves.toEqual({
+      ok: true,
+      value: { installed: false, message: 'Nothing was written.' },
+    });
     expect(desktop.openExternal).not.toHaveBeenCalled();
-    await expect(ipc.invoke(IPC.desktop, app, 'updateDesktopSettings', [{ notifications: false }])).resolves.toEqual({ ok: true, value: { notifications: false } });
+    await expect(ipc.invoke(IPC.desktop, app, 'updateDesktopSettings', [{ notifications: false }])).resolves.toEqual({
+      ok: true,
+      value: { notifications: false },
+    });
     await expect(ipc.invoke(IPC.desktop, app, 'openExternal', ['https://example.com/'])).resolves.toEqual({ ok: true, value: true });
   });
 

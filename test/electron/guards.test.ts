@@ -1,6 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
-  denyPermissionCheck, denyPermissionRequest, isAllowedRequest, isAppUrl, navigationVerdict, windowOpenVerdict, withAppHeaders,
+  denyPermissionCheck,
+  denyPermissionRequest,
+  isAllowedRequest,
+  isAppUrl,
+  navigationVerdict,
+  windowOpenVerdict,
+  withAppHeaders,
 } from '../../electron/main/guards.js';
 import { isTrustedSender } from '../../electron/main/sender-check.js';
 import { APP_CSP, APP_RESPONSE_HEADERS } from '../../electron/main/security-config.js';
@@ -76,7 +82,7 @@ describe('requests and headers', () => {
   });
 
   it('replaces any CSP a response carried with the app one', () => {
-    const out = withAppHeaders({ 'content-security-policy': ["default-src *"], 'Content-Type': 'text/html', 'x-other': ['1', '2'] }, APP_RESPONSE_HEADERS);
+    const out = withAppHeaders({ 'content-security-policy': ['default-src *'], 'Content-Type': 'text/html', 'x-other': ['1', '2'] }, APP_RESPONSE_HEADERS);
     expect(out['content-security-policy']).toBeUndefined();
     expect(out['Content-Security-Policy']).toEqual([APP_CSP]);
     expect(out['Content-Type']).toEqual(['text/html']);

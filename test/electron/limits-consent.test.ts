@@ -73,10 +73,12 @@ describe('limits through the desktop consent guard', () => {
     answer = { response: 1 };
     await page('setLimits', 'x', writable, shown);
     expect((await view('x')).launch).toMatchObject({ approved: true, limits: writable });
-    expect((await world.log({ server: 'x' })).map((e) => [e.actor, e.detail])).toEqual(expect.arrayContaining([
-      ['desktop', `limits tightened, applied at once: no network · read-only ${scratch}`],
-      ['desktop', `limits loosened, with consent: writes ${scratch}`],
-    ]));
+    expect((await world.log({ server: 'x' })).map((e) => [e.actor, e.detail])).toEqual(
+      expect.arrayContaining([
+        ['desktop', `limits tightened, applied at once: no network · read-only ${scratch}`],
+        ['desktop', `limits loosened, with consent: writes ${scratch}`],
+      ]),
+    );
   });
 
   it('shows the limits in the launch dialogs, and says so when there are none', async () => {

@@ -28,7 +28,14 @@ interface Snapshot {
   ipcListeners: string[];
   protocols: string[];
   permissionHandlers: string[];
-  window?: { id: number; options: { webPreferences: Record<string, unknown>; show: boolean }; url: string; visible: boolean; sent: unknown[][]; hasWindowOpenHandler: boolean };
+  window?: {
+    id: number;
+    options: { webPreferences: Record<string, unknown>; show: boolean };
+    url: string;
+    visible: boolean;
+    sent: unknown[][];
+    hasWindowOpenHandler: boolean;
+  };
   windowCount: number;
   tray?: { tooltip: string; destroyed: boolean; image: string };
   menu: Array<{ id?: string; label?: string; type?: string; checked?: boolean; enabled?: boolean }>;
@@ -144,7 +151,9 @@ describe('main process under a fake Electron', () => {
     expect(res.headers['content-security-policy']).toBe(APP_CSP);
     const escape = await app.cmd<{ status: number }>('protocol', { url: 'app://countersign/%2e%2e/%2e%2e/etc/passwd', method: 'GET' });
     expect(escape.status).toBe(404);
-    const headers = await app.cmd<{ responseHeaders: Record<string, string[]> }>('headers', { responseHeaders: { 'Content-Security-Policy': ['default-src *'] } });
+    const headers = await app.cmd<{ responseHeaders: Record<string, string[]> }>('headers', {
+      responseHeaders: { 'Content-Security-Policy': ['default-src *'] },
+    });
     expect(headers.responseHeaders['Content-Security-Policy']).toEqual([APP_CSP]);
     expect(await app.cmd('beforeRequest', { url: 'https://example.com/' })).toEqual({ cancel: true });
     expect(await app.cmd('beforeRequest', { url: 'app://countersign/assets/x.js' })).toEqual({ cancel: false });
@@ -171,7 +180,14 @@ describe('main process under a fake Electron', () => {
     expect(status).toMatchObject({ ok: true, value: { dataDir, paused: false } });
     // Client entries the app shows run the app's own executable in command-line mode (no Node needed).
     const headless = process.platform === 'linux' ? ['--ozone-platform=headless', '--disable-gpu'] : [];
-    expect(status).toMatchObject({ value: { connectLaunch: { command: process.execPath, args: [path.join(path.dirname(main), 'entry.mjs'), ...headless, '--cli', 'connect', '<server>', '--data-dir', dataDir] } } });
+    expect(status).toMatchObject({
+      value: {
+        connectLaunch: {
+          command: process.execPath,
+          args: [path.join(path.dirname(main), 'entry.mjs'), ...headless, '--cli', 'connect', '<server>', '--data-dir', dataDir],
+        },
+      },
+    });
     await expect(app.invoke(IPC.api, ['getStatus', []], 'foreign')).resolves.toMatchObject({ ok: false, error: expect.stringMatching(/refused/) });
     await expect(app.invoke(IPC.api, ['getStatus', []], 'foreign-url')).resolves.toMatchObject({ ok: false });
     await expect(app.api('setPaused', 'yes')).resolves.toMatchObject({ ok: false, error: expect.stringMatching(/invalid arguments for setPaused/) });
@@ -180,7 +196,10 @@ describe('main process under a fake Electron', () => {
   it('"Install command line tool" from the window shows a native question first; Cancel writes nothing', async () => {
     const before = (await app.cmd('snapshot')).dialogs.length;
     await app.cmd('setDialogResponse', { response: 0 });
-    await expect(app.invoke(IPC.desktop, ['installCommandLineTool', []])).resolves.toEqual({ ok: true, value: { installed: false, message: 'Nothing was written.' } });
+    await expect(app.invoke(IPC.desktop, ['installCommandLineTool', []])).resolves.toEqual({
+      ok: true,
+      value: { installed: false, message: 'Nothing was written.' },
+    });
     const asked = (await app.cmd('snapshot')).dialogs.slice(before) as Array<{ message?: string; detail?: string; buttons?: string[] }>;
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ message: 'Install the countersign command?', buttons: ['Cancel', 'Install'] });
@@ -191,7 +210,10 @@ describe('main process under a fake Electron', () => {
   it('a real MCP client call: notification, tray count, queued events, approval through IPC', async () => {
     // The window only asks: the main process shows a native dialog, and a cancel changes nothing.
     const before = (await app.cmd('snapshot')).dialogs.length;
-    await expect(app.api('addServer', 'everything', { command: NODE, args: [EVERYTHING_SERVER] })).resolves.toMatchObject({ ok: false, error: expect.stringMatching(/did not confirm/) });
+    await expect(app.api('addServer', 'everything', { command: NODE, args: [EVERYTHING_SERVER] })).resolves.toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/did not confirm/),
+    });
     await expect(app.api<unknown[]>('listServers')).resolves.toEqual({ ok: true, value: [] });
     await app.cmd('setDialogResponse', { response: 1 });
     await expect(app.api('addServer', 'everything', { command: NODE, args: [EVERYTHING_SERVER] })).resolves.toMatchObject({ ok: true });
@@ -200,7 +222,11 @@ describe('main process under a fake Electron', () => {
     await expect(app.api('approveLaunch', 'everything', shown!.launch.hash)).resolves.toMatchObject({ ok: true });
     await app.cmd('setDialogResponse', { response: 0 });
     const asked = (await app.cmd('snapshot')).dialogs.slice(before) as Array<{ message?: string; detail?: string }>;
-    expect(asked.map((d) => d.message)).toEqual(["Add the server 'everything'?", "Add the server 'everything'?", "Let 'everything' run this on your computer?"]);
+    expect(asked.map((d) => d.message)).toEqual([
+      "Add the server 'everything'?",
+      "Add the server 'everything'?",
+      "Let 'everything' run this on your computer?",
+    ]);
     expect(asked[2]!.detail).toContain(`  [0] ${NODE}\n  [1] ${EVERYTHING_SERVER}\n`);
     expect(asked[2]!.detail).toContain(`Launch hash: ${shown!.launch.hash}`);
 
@@ -252,7 +278,10 @@ describe('main process under a fake Electron', () => {
   });
 
   it('the notifications setting turns them off', async () => {
-    await expect(app.invoke(IPC.desktop, ['updateDesktopSettings', [{ notifications: false }]])).resolves.toEqual({ ok: true, value: { notifications: false } });
+    await expect(app.invoke(IPC.desktop, ['updateDesktopSettings', [{ notifications: false }]])).resolves.toEqual({
+      ok: true,
+      value: { notifications: false },
+    });
     const s = await app.cmd('snapshot');
     expect(s.menu.find((i) => i.id === 'notifications')?.checked).toBe(false);
     expect(JSON.parse(readFileSync(path.join(dataDir, 'desktop.json'), 'utf8')).notifications).toBe(false);

@@ -111,19 +111,41 @@ describe('notifications', () => {
     expect(content.body.length).toBeLessThan(300);
   });
 
-  it("says what the card says first: an untrusted claim beside its default, a write before data leaving", () => {
-    const claims = notificationContent(pendingCall('c1', {
-      tool: 'delete_all', server: 'notes', arguments: {},
-      reasons: [{ code: 'untrusted-server', severity: 'warning', message: 'x' }],
-      hints: { readOnlyHint: true, destructiveHint: true, idempotentHint: false, openWorldHint: false, supplied: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true } },
-    }));
-    expect(claims.body).toBe('Claude wants to run delete_all on notes. Treated as able to change or delete data. It says it only reads — not checked, because you have not trusted notes.');
-    const write = notificationContent(pendingCall('c2', {
-      arguments: { path: '/tmp/out.txt', content: 'thirty bytes of plain content.' },
-      reasons: [{ code: 'exfiltration-risk', severity: 'danger', message: 'This session already read local data; this call can send data out of the machine.' }],
-      hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false, supplied: { readOnlyHint: true, destructiveHint: true, idempotentHint: true, openWorldHint: true } },
-      facts: { localReads: ['notes.md'], targets: [{ key: 'path', path: '/tmp/out.txt', role: 'write', exists: false }] },
-    }));
+  it('says what the card says first: an untrusted claim beside its default, a write before data leaving', () => {
+    const claims = notificationContent(
+      pendingCall('c1', {
+        tool: 'delete_all',
+        server: 'notes',
+        arguments: {},
+        reasons: [{ code: 'untrusted-server', severity: 'warning', message: 'x' }],
+        hints: {
+          readOnlyHint: true,
+          destructiveHint: true,
+          idempotentHint: false,
+          openWorldHint: false,
+          supplied: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+        },
+      }),
+    );
+    expect(claims.body).toBe(
+      'Claude wants to run delete_all on notes. Treated as able to change or delete data. It says it only reads — not checked, because you have not trusted notes.',
+    );
+    const write = notificationContent(
+      pendingCall('c2', {
+        arguments: { path: '/tmp/out.txt', content: 'thirty bytes of plain content.' },
+        reasons: [
+          { code: 'exfiltration-risk', severity: 'danger', message: 'This session already read local data; this call can send data out of the machine.' },
+        ],
+        hints: {
+          readOnlyHint: false,
+          destructiveHint: true,
+          idempotentHint: true,
+          openWorldHint: false,
+          supplied: { readOnlyHint: true, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+        },
+        facts: { localReads: ['notes.md'], targets: [{ key: 'path', path: '/tmp/out.txt', role: 'write', exists: false }] },
+      }),
+    );
     expect(write.body).toBe('Claude wants to run write_file on fs. Creates out.txt (30 B).');
   });
 });

@@ -24,7 +24,10 @@ describe('messages to the renderer', () => {
     channel.send('open', 'c1');
     expect(wc.sent).toEqual([]);
     channel.ready(1);
-    expect(wc.sent).toEqual([['ev', 1], ['open', 'c1']]);
+    expect(wc.sent).toEqual([
+      ['ev', 1],
+      ['open', 'c1'],
+    ]);
     channel.send('ev', 2);
     expect(wc.sent.at(-1)).toEqual(['ev', 2]);
     expect(channel.queued).toBe(0);

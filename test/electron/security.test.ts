@@ -11,7 +11,9 @@ import { buildShell, ROOT } from './build-once.js';
 
 const read = (file: string) => readFileSync(file, 'utf8');
 const sources = (dir: string) =>
-  readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith('.ts')).map((f) => ({ file: `${dir}/${f}`, text: read(path.join(ROOT, dir, f)) }));
+  readdirSync(path.join(ROOT, dir))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => ({ file: `${dir}/${f}`, text: read(path.join(ROOT, dir, f)) }));
 
 /** Settings that must never appear with these values anywhere in the shell. */
 const WEAKENED = [
@@ -122,7 +124,12 @@ describe('security config', () => {
   });
 
   it('the afterPack hook maps the settings onto the fuse wire', () => {
-    const context: AfterPackContext = { appOutDir: '/out', electronPlatformName: 'linux', arch: 1, packager: { appInfo: { productFilename: 'Countersign' }, executableName: 'countersign' } };
+    const context: AfterPackContext = {
+      appOutDir: '/out',
+      electronPlatformName: 'linux',
+      arch: 1,
+      packager: { appInfo: { productFilename: 'Countersign' }, executableName: 'countersign' },
+    };
     const config = fuseConfigFor(context, {}) as unknown as Record<number, boolean>;
     expect(config[FuseV1Options.RunAsNode]).toBe(false);
     expect(config[FuseV1Options.EnableNodeOptionsEnvironmentVariable]).toBe(false);
@@ -145,7 +152,14 @@ describe('shell sources', () => {
   });
 
   it('only the shell files import electron; the logic modules and the channel map do not', () => {
-    const shell = new Set(['electron/main/main.ts', 'electron/main/entry.ts', 'electron/main/session.ts', 'electron/main/window.ts', 'electron/main/tray-shell.ts', 'electron/preload/index.ts']);
+    const shell = new Set([
+      'electron/main/main.ts',
+      'electron/main/entry.ts',
+      'electron/main/session.ts',
+      'electron/main/window.ts',
+      'electron/main/tray-shell.ts',
+      'electron/preload/index.ts',
+    ]);
     for (const { file, text } of all) {
       const importsElectron = /from 'electron'/.test(text);
       expect(importsElectron, file).toBe(shell.has(file));

@@ -38,7 +38,10 @@ describe('desktop settings', () => {
 
   it('reads a desktop.json electron-store wrote (its __internal__ record included)', () => {
     const dir = dataDir();
-    writeFileSync(path.join(dir, 'desktop.json'), JSON.stringify({ notifications: false, __internal__: { migrations: { version: '0.1.0' } } }, undefined, '\t'));
+    writeFileSync(
+      path.join(dir, 'desktop.json'),
+      JSON.stringify({ notifications: false, __internal__: { migrations: { version: '0.1.0' } } }, undefined, '\t'),
+    );
     const warn = vi.fn();
     const store = new DesktopSettingsStore(dir, warn);
     expect(store.get()).toEqual({ notifications: false });

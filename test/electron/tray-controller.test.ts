@@ -36,7 +36,12 @@ async function setup(opts: { loginItem?: boolean } = {}) {
   const notifications = toggle(true);
   const login = toggle(false);
   const controller = new TrayController({
-    tray, api, setBadge: badge, openWindow, quit, notifications,
+    tray,
+    api,
+    setBadge: badge,
+    openWindow,
+    quit,
+    notifications,
     startAtLogin: opts.loginItem === false ? undefined : login,
   });
   return { tray, api, badge, openWindow, quit, notifications, login, controller };

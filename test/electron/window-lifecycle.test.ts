@@ -19,7 +19,12 @@ class FakeWindow implements WindowLike {
   };
 }
 
-const closeEvent = () => ({ prevented: false, preventDefault() { this.prevented = true; } });
+const closeEvent = () => ({
+  prevented: false,
+  preventDefault() {
+    this.prevented = true;
+  },
+});
 
 describe('window lifecycle', () => {
   it('closing the window hides it while the app lives in the tray', () => {

@@ -56,7 +56,10 @@ export function configure(dataDir: string, servers: Record<string, ServerConfig>
  * `cwd`: the folder it starts in (where it looks for project client configs).
  */
 export async function startServe(
-  dataDir: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}, opts: { as?: string[]; cleanEnv?: boolean; cwd?: string } = {},
+  dataDir: string,
+  extra: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+  opts: { as?: string[]; cleanEnv?: boolean; cwd?: string } = {},
 ): Promise<TestBroker> {
   const argv = [NODE, CLI, 'serve', '--data-dir', dataDir, '--port', '0', '--no-open', ...extra];
   const [file, ...args] = [...(opts.as ?? []), ...argv];
@@ -114,7 +117,7 @@ export async function startServe(
 
 /** The UI's API over HTTP, as the browser calls it (actor 'browser'). */
 export function httpApi(baseUrl: string, apiToken: string): TestBroker['api'] {
-  return async <T,>(method: string, ...args: unknown[]): Promise<T> => {
+  return async <T>(method: string, ...args: unknown[]): Promise<T> => {
     const res = await fetch(`${baseUrl}/api/rpc`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${apiToken}`, 'Content-Type': 'application/json' },
@@ -158,11 +161,12 @@ export async function connectClient(
     const handler = opts.elicitation;
     client.setRequestHandler(ElicitRequestSchema, async (req) => handler(req) as never);
   }
-  const transport = via === 'connect'
-    ? new StdioClientTransport({ command: NODE, args: [CLI, 'connect', server, '--data-dir', broker.dataDir], stderr: 'pipe' })
-    : new StreamableHTTPClientTransport(new URL(`${broker.baseUrl}/mcp/${server}`), {
-        requestInit: { headers: { Authorization: `Bearer ${broker.mcpToken}` } },
-      });
+  const transport =
+    via === 'connect'
+      ? new StdioClientTransport({ command: NODE, args: [CLI, 'connect', server, '--data-dir', broker.dataDir], stderr: 'pipe' })
+      : new StreamableHTTPClientTransport(new URL(`${broker.baseUrl}/mcp/${server}`), {
+          requestInit: { headers: { Authorization: `Bearer ${broker.mcpToken}` } },
+        });
   if (transport instanceof StdioClientTransport) {
     // What connect says goes to the test's stderr, so a connection that closes early shows why.
     transport.stderr?.on('data', (d: Buffer) => process.stderr.write(`[connect ${server}] ${d.toString()}`));

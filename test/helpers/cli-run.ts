@@ -19,7 +19,12 @@ export async function runCli(dataDir: string, ...args: string[]): Promise<{ stdo
  * `servers approve|trust|pin <name>` as a script that was shown the server grants it: without a terminal
  * it names what it grants (--yes with the launch hash and, when there is one, the listing hash).
  */
-export async function grantCli(dataDir: string, verb: 'approve' | 'trust' | 'pin', name: string, ...extra: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+export async function grantCli(
+  dataDir: string,
+  verb: 'approve' | 'trust' | 'pin',
+  name: string,
+  ...extra: string[]
+): Promise<{ stdout: string; stderr: string; code: number }> {
   const shown = await runCli(dataDir, 'servers', 'show', name, '--json');
   if (shown.code !== 0) return shown;
   const view = JSON.parse(shown.stdout) as { launch: { hash: string }; listingHash?: string };

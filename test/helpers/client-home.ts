@@ -70,7 +70,7 @@ export function makeClientHome(clients: FixtureClient[] = Object.keys(USER_LAYOU
     const [from, to] = USER_LAYOUT[client];
     mkdirSync(dirname(join(home, to)), { recursive: true });
     cpSync(join(CLIENT_FIXTURES, from), join(home, to));
-    for (const rel of withProject ? PROJECT_LAYOUT[client] ?? [] : []) {
+    for (const rel of withProject ? (PROJECT_LAYOUT[client] ?? []) : []) {
       mkdirSync(dirname(join(project, rel)), { recursive: true });
       cpSync(join(CLIENT_FIXTURES, 'project', rel), join(project, rel));
     }
@@ -87,14 +87,20 @@ export function makeClientHome(clients: FixtureClient[] = Object.keys(USER_LAYOU
 }
 
 /** A home with these clients' fixtures and an in-process broker on a fresh data dir; `close` removes both. */
-export function clientBroker(clients: FixtureClient[], withProject = true): { h: ClientHome; dataDir: string; core: Broker; broker: CountersignApi; close(): Promise<void> } {
+export function clientBroker(
+  clients: FixtureClient[],
+  withProject = true,
+): { h: ClientHome; dataDir: string; core: Broker; broker: CountersignApi; close(): Promise<void> } {
   const h = makeClientHome(clients, withProject);
   const dataDir = makeDataDir();
   const core = new Broker({ dataDir, home: h.home, env: {} });
   // The API as the CLI has it: every change is logged with its actor, as in use.
   const broker = core.apiFor('cli');
   return {
-    h, dataDir, core, broker,
+    h,
+    dataDir,
+    core,
+    broker,
     async close() {
       await core.close();
       rmSync(h.root, { recursive: true, force: true });

@@ -32,5 +32,7 @@ export async function acceptShown(api: ApiCaller, server: string, tools?: string
   const changes = (await api<ServerChanges[]>('listChanges')).find((c) => c.server === server);
   if (!changes) throw new Error(`nothing of ${server} waits for review`);
   const chosen = changes.tools.filter((t) => !tools || tools.includes(t.name)).map((t) => ({ name: t.name, hash: t.hash }));
-  await (tools || !changes.identityHash ? api('reviewChanges', server, 'accept', chosen) : api('reviewChanges', server, 'accept', chosen, changes.identityHash));
+  await (tools || !changes.identityHash
+    ? api('reviewChanges', server, 'accept', chosen)
+    : api('reviewChanges', server, 'accept', chosen, changes.identityHash));
 }

@@ -24,7 +24,14 @@ export function mutableServer(initial: { version?: string; instructions?: string
     dir,
     config: { command: NODE, args: [`${ROOT}test/fixtures/mutable-server.mjs`], env },
     set: (d) => writeFileSync(defs, JSON.stringify(d)),
-    calls: () => (existsSync(calls) ? readFileSync(calls, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { name: string; arguments: unknown }) : []),
+    calls: () =>
+      existsSync(calls)
+        ? readFileSync(calls, 'utf8')
+            .trim()
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as { name: string; arguments: unknown })
+        : [],
   };
 }
 

@@ -103,12 +103,22 @@ function postMcp(broker: TestBroker, server: string, body: string | Buffer, sess
 }
 
 /** One raw POST to /mcp/<server>; the answer's JSON (from a JSON body or the SSE data lines). */
-export async function rawPost(broker: TestBroker, server: string, body: string | Buffer, session?: string): Promise<{ status: number; session?: string; json: unknown[] }> {
+export async function rawPost(
+  broker: TestBroker,
+  server: string,
+  body: string | Buffer,
+  session?: string,
+): Promise<{ status: number; session?: string; json: unknown[] }> {
   const res = await postMcp(broker, server, body, session);
   const text = await res.text();
   const json = (res.headers.get('content-type') ?? '').includes('text/event-stream')
-    ? text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)) as unknown)
-    : text ? [JSON.parse(text) as unknown] : [];
+    ? text
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => JSON.parse(l.slice(6)) as unknown)
+    : text
+      ? [JSON.parse(text) as unknown]
+      : [];
   return { status: res.status, session: res.headers.get('mcp-session-id') ?? undefined, json };
 }
 

@@ -29,10 +29,12 @@ export class SocketPeer {
       }
       this.wake();
     });
-    this.closed = new Promise((resolve) => this.socket.on('close', () => {
-      this.wake();
-      resolve();
-    }));
+    this.closed = new Promise((resolve) =>
+      this.socket.on('close', () => {
+        this.wake();
+        resolve();
+      }),
+    );
   }
 
   send(...messages: unknown[]): void {
@@ -42,7 +44,8 @@ export class SocketPeer {
   /** The `n`th line (from 0) once it came; throws if the connection closed first. */
   async line(n: number): Promise<Line> {
     while (this.lines.length <= n) {
-      if (this.socket.destroyed || this.socket.readableEnded) throw new Error(`the broker closed the connection after ${this.lines.length} line(s): ${JSON.stringify(this.lines)}`);
+      if (this.socket.destroyed || this.socket.readableEnded)
+        throw new Error(`the broker closed the connection after ${this.lines.length} line(s): ${JSON.stringify(this.lines)}`);
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
     return this.lines[n]!;

@@ -6,8 +6,17 @@ import { ROOT } from './paths.js';
 /** Every file and package `entry` reaches through static imports, each with the chain that reaches it. */
 export async function staticReach(entry: string): Promise<Map<string, string[]>> {
   const { metafile } = await build({
-    entryPoints: [entry], absWorkingDir: ROOT, bundle: true, platform: 'node', format: 'esm',
-    packages: 'external', write: false, metafile: true, outdir: 'unused', splitting: true, logLevel: 'silent',
+    entryPoints: [entry],
+    absWorkingDir: ROOT,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    write: false,
+    metafile: true,
+    outdir: 'unused',
+    splitting: true,
+    logLevel: 'silent',
   });
   const chains = new Map<string, string[]>([[entry, [entry]]]);
   const queue = [entry];

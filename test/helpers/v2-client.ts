@@ -26,18 +26,22 @@ export async function connectV2(broker: TestBroker, server: string, via: Via, op
   );
   const elicit = opts.elicit ?? (() => ({ action: 'decline' as const }));
   client.setRequestHandler('elicitation/create', async (req) => elicit(req.params as Record<string, unknown>) as never);
-  const transport = via === 'connect'
-    ? new StdioClientTransport({ command: NODE, args: [CLI, 'connect', server, '--data-dir', broker.dataDir], stderr: 'pipe' })
-    : new StreamableHTTPClientTransport(new URL(`${broker.baseUrl}/mcp/${server}`), {
-        requestInit: { headers: { Authorization: `Bearer ${broker.mcpToken}` } },
-      });
+  const transport =
+    via === 'connect'
+      ? new StdioClientTransport({ command: NODE, args: [CLI, 'connect', server, '--data-dir', broker.dataDir], stderr: 'pipe' })
+      : new StreamableHTTPClientTransport(new URL(`${broker.baseUrl}/mcp/${server}`), {
+          requestInit: { headers: { Authorization: `Bearer ${broker.mcpToken}` } },
+        });
   await client.connect(transport);
   return client;
 }
 
 /** test/fixtures/v2-server.mjs with its own version file and calls log. */
 /** `tag` is an extra argument the server ignores, so a test can find its processes (pidsTagged). */
-export function v2Server(version = '1.0.0', tag?: string): { config: ServerConfig; dir: string; setVersion(v: string): void; callsFile: string; addTool(): void } {
+export function v2Server(
+  version = '1.0.0',
+  tag?: string,
+): { config: ServerConfig; dir: string; setVersion(v: string): void; callsFile: string; addTool(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'cs-v2-'));
   const versionFile = join(dir, 'version');
   const callsFile = join(dir, 'calls.jsonl');
@@ -47,7 +51,11 @@ export function v2Server(version = '1.0.0', tag?: string): { config: ServerConfi
   return {
     dir,
     callsFile,
-    config: { command: NODE, args: [`${ROOT}test/fixtures/v2-server.mjs`, ...(tag ? [tag] : [])], env: { V2_VERSION_FILE: versionFile, V2_CALLS: callsFile, V2_TOOLS_FILE: toolsFile } },
+    config: {
+      command: NODE,
+      args: [`${ROOT}test/fixtures/v2-server.mjs`, ...(tag ? [tag] : [])],
+      env: { V2_VERSION_FILE: versionFile, V2_CALLS: callsFile, V2_TOOLS_FILE: toolsFile },
+    },
     setVersion: (v) => writeFileSync(versionFile, v),
     addTool: () => writeFileSync(toolsFile, String(Date.now())),
   };

@@ -34,13 +34,18 @@ describe('approvals bound to what was shown', () => {
     expect(shown.launch.hash).toMatch(/^[0-9a-f]{64}$/);
     editCommand(world.dataDir, 'notes', '--evil');
     await sleep(100); // the settings file is re-checked at most every 50 ms
-    await expect(world.api.approveLaunch('notes', shown.launch.hash)).rejects.toThrow(/command line changed after it was shown to you, so nothing was approved/);
+    await expect(world.api.approveLaunch('notes', shown.launch.hash)).rejects.toThrow(
+      /command line changed after it was shown to you, so nothing was approved/,
+    );
     const now = await viewOf(world.call, 'notes');
     expect(now.launch.approved).toBe(false);
     expect(now.launch.commandLine).toEqual(['in-process', 'notes', '--evil']);
     await expect(world.connect('notes')).rejects.toThrow(/waits for your approval/);
     // Nothing approved: the only launch entry is the refusal of the client's try.
-    expect((await world.log({ server: 'notes' })).map((e) => [e.kind, e.decision, e.actor])).toEqual([['server', 'allow', 'browser'], ['launch', 'deny', 'countersign']]);
+    expect((await world.log({ server: 'notes' })).map((e) => [e.kind, e.decision, e.actor])).toEqual([
+      ['server', 'allow', 'browser'],
+      ['launch', 'deny', 'countersign'],
+    ]);
     // The command now on screen can be approved, and only that one.
     await world.api.approveLaunch('notes', now.launch.hash);
     expect((await viewOf(world.call, 'notes')).launch.approved).toBe(true);
@@ -79,10 +84,14 @@ describe('approvals bound to what was shown', () => {
 
   it('refuses to accept a held change that moved while it was reviewed, and accepts none of the batch', async () => {
     const tools = new Map<string, ReturnType<typeof recordingTool>>();
-    const server = await world.serve('notes', (s, calls) => {
-      tools.set('read_notes', recordingTool(s, calls, 'read_notes', { readOnlyHint: true }));
-      tools.set('list_notes', recordingTool(s, calls, 'list_notes', { readOnlyHint: true }));
-    }, { trusted: true });
+    const server = await world.serve(
+      'notes',
+      (s, calls) => {
+        tools.set('read_notes', recordingTool(s, calls, 'read_notes', { readOnlyHint: true }));
+        tools.set('list_notes', recordingTool(s, calls, 'list_notes', { readOnlyHint: true }));
+      },
+      { trusted: true },
+    );
     const client = await world.connect('notes');
     await client.listTools();
     const held = async (description: string) => {
@@ -90,7 +99,12 @@ describe('approvals bound to what was shown', () => {
       for (;;) {
         const c = (await world.api.listChanges()).find((x) => x.server === 'notes');
         const t = c?.tools.find((x) => x.name === 'read_notes');
-        const now = Array.isArray(t?.diff.description) ? t.diff.description.filter((p) => !p.removed).map((p) => p.value).join('') : '';
+        const now = Array.isArray(t?.diff.description)
+          ? t.diff.description
+              .filter((p) => !p.removed)
+              .map((p) => p.value)
+              .join('')
+          : '';
         if (now.includes(description) && c!.tools.length === 2) return c!;
         if (Date.now() > end) throw new Error(`no held change with '${description}'`);
         await sleep(10);
@@ -106,7 +120,12 @@ describe('approvals bound to what was shown', () => {
     const accept = shown.tools.map((t) => ({ name: t.name, hash: t.hash }));
     await expect(world.api.reviewChanges('notes', 'accept', accept)).rejects.toThrow(/change to 'read_notes' on 'notes' moved after it was shown to you/);
     // Nothing of the batch was accepted: both still wait, and read_notes is still refused.
-    expect((await world.api.listChanges()).find((c) => c.server === 'notes')!.tools.map((t) => t.name).sort()).toEqual(['list_notes', 'read_notes']);
+    expect(
+      (await world.api.listChanges())
+        .find((c) => c.server === 'notes')!
+        .tools.map((t) => t.name)
+        .sort(),
+    ).toEqual(['list_notes', 'read_notes']);
     const refused = (await client.callTool({ name: 'read_notes', arguments: {} })) as { isError?: boolean };
     expect(refused.isError).toBe(true);
     expect(server.calls.list).toEqual([]);

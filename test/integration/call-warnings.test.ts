@@ -24,21 +24,36 @@ async function connectAs(server: string, clientKey: string): Promise<Client> {
   return client;
 }
 
-const warningsOf = (c: PendingCall) => callWarnings({
-  server: c.server, tool: c.tool, trusted: c.serverTrusted, hints: c.hints, reasons: c.reasons.map((r) => r.code),
-  arguments: c.arguments, findings: c.findings, facts: c.facts,
-});
+const warningsOf = (c: PendingCall) =>
+  callWarnings({
+    server: c.server,
+    tool: c.tool,
+    trusted: c.serverTrusted,
+    hints: c.hints,
+    reasons: c.reasons.map((r) => r.code),
+    arguments: c.arguments,
+    findings: c.findings,
+    facts: c.facts,
+  });
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cs-warn-'));
   world = await startInProcess({ approvalTimeoutSeconds: 30 });
-  await world.serve('files', (s, calls) => {
-    recordingTool(s, calls, 'read_file', { readOnlyHint: true, openWorldHint: false });
-    recordingTool(s, calls, 'write_file', { readOnlyHint: false, destructiveHint: true, openWorldHint: false });
-  }, { trusted: true });
-  await world.serve('web', (s, calls) => {
-    recordingTool(s, calls, 'post', { readOnlyHint: false, destructiveHint: false, openWorldHint: true });
-  }, { trusted: true });
+  await world.serve(
+    'files',
+    (s, calls) => {
+      recordingTool(s, calls, 'read_file', { readOnlyHint: true, openWorldHint: false });
+      recordingTool(s, calls, 'write_file', { readOnlyHint: false, destructiveHint: true, openWorldHint: false });
+    },
+    { trusted: true },
+  );
+  await world.serve(
+    'web',
+    (s, calls) => {
+      recordingTool(s, calls, 'post', { readOnlyHint: false, destructiveHint: false, openWorldHint: true });
+    },
+    { trusted: true },
+  );
 });
 
 afterEach(async () => {

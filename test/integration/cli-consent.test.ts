@@ -15,7 +15,11 @@ const cs = runCli;
 const STALE = '0'.repeat(64);
 const show = async (dir: string, name: string): Promise<ServerView> => JSON.parse((await cs(dir, 'servers', 'show', name, '--json')).stdout) as ServerView;
 const logOf = async (dir: string): Promise<AuditEntry[]> =>
-  (await cs(dir, 'log', '--json')).stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditEntry);
+  (await cs(dir, 'log', '--json')).stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as AuditEntry);
 
 /** The CLI on a pseudo-terminal: `script` gives it one; `answer` is typed once the question shows. */
 function onTerminal(dir: string, args: string[], answer: string): Promise<{ code: number; out: string }> {
@@ -45,7 +49,9 @@ describe('CLI consent without a terminal', () => {
       const bare = await cs(dir, 'servers', 'approve', 'mem');
       expect(bare.code).toBe(1);
       expect(bare.stdout).toContain(`launch hash ${hash}`);
-      expect(bare.stderr).toContain(`nothing changed: there is no terminal to ask you on. To grant exactly what is printed above, run again with --yes --hash ${hash}.`);
+      expect(bare.stderr).toContain(
+        `nothing changed: there is no terminal to ask you on. To grant exactly what is printed above, run again with --yes --hash ${hash}.`,
+      );
       const yesOnly = await cs(dir, 'servers', 'approve', 'mem', '--yes');
       expect(yesOnly.code).toBe(1);
       expect(yesOnly.stderr).toContain(`--yes grants only what it names. Add --hash ${hash}`);
@@ -71,7 +77,11 @@ describe('CLI consent without a terminal', () => {
       const trusted = await cs(dir, 'servers', 'trust', 'mem', '--yes', '--hash', hash);
       expect(trusted.code, trusted.stderr).toBe(0);
       expect((await show(dir, 'mem')).trusted).toBe(true);
-      expect((await logOf(dir)).map((e) => [e.kind, e.actor])).toEqual([['server', 'cli'], ['launch', 'cli'], ['trust', 'cli']]);
+      expect((await logOf(dir)).map((e) => [e.kind, e.actor])).toEqual([
+        ['server', 'cli'],
+        ['launch', 'cli'],
+        ['trust', 'cli'],
+      ]);
     } finally {
       removeDir(dir);
     }

@@ -17,7 +17,11 @@ import { makeUnwritable } from '../helpers/unwritable.js';
 const NOBODY = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--'];
 const STACK = /^\s+at /m;
 
-interface Run { stdout: string; stderr: string; code: number }
+interface Run {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
 
 /** `countersign <args>`, optionally under another command (setpriv, unshare…), never throwing. */
 function cs(args: string[], opts: { as?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
@@ -32,9 +36,14 @@ function cs(args: string[], opts: { as?: string[]; env?: NodeJS.ProcessEnv } = {
 /** A shell script in a mount namespace of its own: $1 is a scratch folder, $2 node, $3 the CLI. */
 function inMountNamespace(script: string, scratch: string): Promise<Run> {
   return new Promise((resolve) => {
-    execFile('unshare', ['-m', 'sh', '-c', script, 'sh', scratch, NODE, CLI], { env: { ...process.env, COUNTERSIGN_HOME: '' }, timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ stdout, stderr, code: err ? ((err as { code?: number }).code ?? 1) : 0 });
-    });
+    execFile(
+      'unshare',
+      ['-m', 'sh', '-c', script, 'sh', scratch, NODE, CLI],
+      { env: { ...process.env, COUNTERSIGN_HOME: '' }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        resolve({ stdout, stderr, code: err ? ((err as { code?: number }).code ?? 1) : 0 });
+      },
+    );
   });
 }
 
@@ -87,29 +96,42 @@ describe.skipIf(process.platform !== 'linux')('errors people can act on', () => 
     it('immutable (chattr +i): names the folder and how to lift it', { timeout: 30_000 }, async () => {
       const dir = scratch();
       cleanups.push(makeUnwritable(dir));
-      for (const args of [['serve', '--data-dir', dir, '--no-open'], ['--data-dir', dir, 'servers', 'add', 'x', '--', NODE]]) {
+      for (const args of [
+        ['serve', '--data-dir', dir, '--no-open'],
+        ['--data-dir', dir, 'servers', 'add', 'x', '--', NODE],
+      ]) {
         const run = await cs(args);
         expect(run.code).toBe(1);
-        expect(run.stderr).toContain(`Countersign cannot write ${dir}/broker.lock (in Countersign's data folder ${dir}): ${dir} refuses writes though its mode (0700) allows them: it may be immutable (chattr +i)`);
+        expect(run.stderr).toContain(
+          `Countersign cannot write ${dir}/broker.lock (in Countersign's data folder ${dir}): ${dir} refuses writes though its mode (0700) allows them: it may be immutable (chattr +i)`,
+        );
         expect(run.stderr).toContain(`Fix: see lsattr -d ${dir} and, if it shows i, sudo chattr -i ${dir}`);
         expect(run.stderr).not.toMatch(STACK);
       }
     });
 
-    it('another user\'s folder, as uid 65534: names the owner and says how to get a folder of one\'s own', { timeout: 30_000 }, async () => {
+    it("another user's folder, as uid 65534: names the owner and says how to get a folder of one's own", { timeout: 30_000 }, async () => {
       const parent = scratch();
       chmodSync(parent, 0o755);
       const run = await cs(['serve', '--data-dir', join(parent, 'Countersign'), '--no-open'], { as: NOBODY });
       expect(run.code).toBe(1);
-      expect(run.stderr).toContain(`Countersign cannot write its data folder ${parent}/Countersign: ${parent} belongs to another user (uid 0, mode 0755) and this process runs as uid 65534.`);
-      expect(run.stderr).toContain(`Fix: create the data folder for this user: sudo install -d -m 700 -o "$(id -u)" ${parent}/Countersign, or use a data folder elsewhere: --data-dir <DIR>`);
+      expect(run.stderr).toContain(
+        `Countersign cannot write its data folder ${parent}/Countersign: ${parent} belongs to another user (uid 0, mode 0755) and this process runs as uid 65534.`,
+      );
+      expect(run.stderr).toContain(
+        `Fix: create the data folder for this user: sudo install -d -m 700 -o "$(id -u)" ${parent}/Countersign, or use a data folder elsewhere: --data-dir <DIR>`,
+      );
       expect(run.stderr).not.toMatch(STACK);
       // A broker of another user's folder: not "no broker", but whose folder it is.
       const closed = await cs(['--data-dir', parent, 'servers', 'list'], { as: NOBODY });
       chmodSync(parent, 0o700);
       const refused = await cs(['--data-dir', parent, 'servers', 'list'], { as: NOBODY });
-      expect(closed.stderr).toContain(`Countersign cannot write ${parent}/broker.lock (in Countersign's data folder ${parent}): ${parent} belongs to another user (uid 0, mode 0755)`);
-      expect(refused.stderr).toContain(`this user (uid 65534) cannot open Countersign's data folder ${parent}: it belongs to uid 0 (mode 0700). Run the command as the user who runs Countersign`);
+      expect(closed.stderr).toContain(
+        `Countersign cannot write ${parent}/broker.lock (in Countersign's data folder ${parent}): ${parent} belongs to another user (uid 0, mode 0755)`,
+      );
+      expect(refused.stderr).toContain(
+        `this user (uid 65534) cannot open Countersign's data folder ${parent}: it belongs to uid 0 (mode 0700). Run the command as the user who runs Countersign`,
+      );
       expect(refused.stderr).not.toMatch(STACK);
     });
 
@@ -122,7 +144,9 @@ describe.skipIf(process.platform !== 'linux')('errors people can act on', () => 
       chmodSync(dir, 0o555);
       const run = await cs(['serve', '--data-dir', dir, '--no-open'], { as: NOBODY });
       expect(run.code).toBe(1);
-      expect(run.stderr).toContain(`Countersign cannot write ${dir}/broker.lock (in Countersign's data folder ${dir}): ${dir} is read-only (mode 0555). Fix: chmod u+w ${dir}`);
+      expect(run.stderr).toContain(
+        `Countersign cannot write ${dir}/broker.lock (in Countersign's data folder ${dir}): ${dir} is read-only (mode 0555). Fix: chmod u+w ${dir}`,
+      );
       expect(run.stderr).not.toMatch(STACK);
     });
 
@@ -130,7 +154,9 @@ describe.skipIf(process.platform !== 'linux')('errors people can act on', () => 
       const dir = scratch();
       const run = await inMountNamespace('mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" "$1" && "$2" "$3" serve --data-dir "$1" --no-open', dir);
       expect(run.code).toBe(1);
-      expect(run.stderr).toContain(`countersign: Countersign cannot write ${dir}/broker.lock (in Countersign's data folder ${dir}): it is on a read-only file system. Fix: use a data folder elsewhere: --data-dir <DIR> (or set COUNTERSIGN_HOME), or remount that disk read-write`);
+      expect(run.stderr).toContain(
+        `countersign: Countersign cannot write ${dir}/broker.lock (in Countersign's data folder ${dir}): it is on a read-only file system. Fix: use a data folder elsewhere: --data-dir <DIR> (or set COUNTERSIGN_HOME), or remount that disk read-write`,
+      );
       expect(run.stderr).not.toMatch(STACK);
     });
 
@@ -158,7 +184,9 @@ describe.skipIf(process.platform !== 'linux')('errors people can act on', () => 
     const run = await runCli(dir, 'servers', 'add', 'x', '--', 'npz');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Added 'x'.");
-    expect(run.stderr).toContain(`countersign: warning: 'npz' was not found on the PATH Countersign starts servers with: ${process.env.PATH}. Did you mean 'npx'?`);
+    expect(run.stderr).toContain(
+      `countersign: warning: 'npz' was not found on the PATH Countersign starts servers with: ${process.env.PATH}. Did you mean 'npx'?`,
+    );
     expect(run.stderr).toContain('An app started from the Dock, the Start menu or a desktop launcher has a short PATH');
     expect((await runCli(dir, 'servers', 'list')).stdout).toMatch(/^x\tuntrusted\tnpz\tcommand not found \(countersign doctor\)$/m);
     expect((await runCli(dir, 'servers', 'show', 'x')).stdout).toContain("It will not start: 'npz' was not found on the PATH");
@@ -174,7 +202,9 @@ describe.skipIf(process.platform !== 'linux')('errors people can act on', () => 
     mkdirSync(join(dir, 'audit.jsonl')); // a folder where the audit log should be
     const run = await runCli(dir, 'log');
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe(`countersign: unexpected error: EISDIR: illegal operation on a directory, read. The details are in ${dir}/logs/cli-errors.log; please include them if you report it.\n`);
+    expect(run.stderr).toBe(
+      `countersign: unexpected error: EISDIR: illegal operation on a directory, read. The details are in ${dir}/logs/cli-errors.log; please include them if you report it.\n`,
+    );
     const logged = readFileSync(join(dir, 'logs', 'cli-errors.log'), 'utf8');
     expect(logged).toMatch(/command: log\nError: EISDIR: illegal operation on a directory, read\n\s+at /);
   });

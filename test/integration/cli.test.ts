@@ -24,7 +24,9 @@ describe('countersign CLI', () => {
   it('adds, lists, trusts and removes servers in the mcpServers shape', async () => {
     const dir = makeDataDir();
     try {
-      expect((await cs(dir, 'servers', 'add', 'fs', '--env', 'A=1', '--env', 'B=x=y', '--', 'npx', '-y', '@modelcontextprotocol/server-filesystem', '/tmp')).code).toBe(0);
+      expect(
+        (await cs(dir, 'servers', 'add', 'fs', '--env', 'A=1', '--env', 'B=x=y', '--', 'npx', '-y', '@modelcontextprotocol/server-filesystem', '/tmp')).code,
+      ).toBe(0);
       expect((await cs(dir, 'servers', 'add', 'remote', '--url', 'https://mcp.example.com/mcp', '--header', 'X-Key=abc')).code).toBe(0);
       const dup = await cs(dir, 'servers', 'add', 'fs', '--', 'true');
       expect(dup.code).not.toBe(0);
@@ -35,7 +37,12 @@ describe('countersign CLI', () => {
       const list = JSON.parse((await cs(dir, 'servers', 'list', '--json')).stdout) as Array<{ name: string; trusted: boolean; config: unknown }>;
       // Values of env and headers may be secrets: the CLI shows their names, as the UI does.
       expect(list).toEqual([
-        { name: 'fs', trusted: false, status: 'needs-consent', config: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { A: '••••', B: '••••' } } },
+        {
+          name: 'fs',
+          trusted: false,
+          status: 'needs-consent',
+          config: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { A: '••••', B: '••••' } },
+        },
         { name: 'remote', trusted: false, status: 'idle', config: { url: 'https://mcp.example.com/mcp', headers: { 'X-Key': '••••' } } },
       ]);
       expect((await grantCli(dir, 'trust', 'fs')).code).toBe(0);
@@ -108,7 +115,10 @@ describe('countersign CLI', () => {
     try {
       const human = await cs(dir, 'log');
       expect(human.stdout).toMatch(/everything\/echo {2}allow by policy {2}ok .*\{"message":"two"\}/);
-      const json = (await cs(dir, 'log', '--json')).stdout.trim().split('\n').map((l) => JSON.parse(l) as { kind?: string; detail?: string; arguments: unknown });
+      const json = (await cs(dir, 'log', '--json')).stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { kind?: string; detail?: string; arguments: unknown });
       // The CLI's add, approval and trust took the broker's path: they are in the chain before the calls.
       expect(json.map((e) => e.kind ?? 'call')).toEqual(['server', 'launch', 'trust', 'call', 'call', 'call']);
       expect(json.filter((e) => !e.kind).map((e) => e.arguments)).toEqual([{ message: 'one' }, { message: 'two' }, { message: 'three' }]);

@@ -118,8 +118,14 @@ describe('wrap and unwrap, beyond the fixtures', () => {
     const result = await wrap('claude-desktop', { only: ['github'] });
     expect(result.files[0]!.wrapped).toEqual(['github']);
     const preview = await broker.previewWrap('claude-desktop', { only: ['filesystem'] });
-    expect(preview.files[0]!.entries.map((e) => [e.entry, e.action])).toEqual([['filesystem', 'add'], ['github', 'skip'], ['memory', 'skip']]);
-    await expect(broker.previewWrap('claude-desktop', { only: ['nope'] })).rejects.toThrow("Claude Desktop's config has no server named 'nope'. Its servers: filesystem, github, memory.");
+    expect(preview.files[0]!.entries.map((e) => [e.entry, e.action])).toEqual([
+      ['filesystem', 'add'],
+      ['github', 'skip'],
+      ['memory', 'skip'],
+    ]);
+    await expect(broker.previewWrap('claude-desktop', { only: ['nope'] })).rejects.toThrow(
+      "Claude Desktop's config has no server named 'nope'. Its servers: filesystem, github, memory.",
+    );
     await expect(broker.previewWrap('nope' as ClientId, {})).rejects.toThrow(/does not know a client called 'nope'/);
     await expect(broker.previewWrap('cursor', {})).rejects.toThrow(`No Cursor config file was found. Countersign looked in: ${h.home}/.cursor/mcp.json.`);
     await expect(broker.listClients({ project: 'relative/dir' })).rejects.toThrow(/must be an absolute path/);
@@ -130,7 +136,11 @@ describe('wrap and unwrap, beyond the fixtures', () => {
     const file = h.userFile('cursor');
     writeFileSync(file, JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['countersign', 'connect', 'fs', '--data-dir', dataDir] } } }, null, 2));
     const listed = (await broker.listClients()).find((c) => c.id === 'cursor')!;
-    expect(listed.files[0]!.servers[0]).toMatchObject({ state: 'wrapped', countersignServer: 'fs', note: expect.stringMatching(/package registry decides what runs/) });
+    expect(listed.files[0]!.servers[0]).toMatchObject({
+      state: 'wrapped',
+      countersignServer: 'fs',
+      note: expect.stringMatching(/package registry decides what runs/),
+    });
     const preview = await broker.previewWrap('cursor', {});
     expect(preview.files[0]!.entries).toEqual([expect.objectContaining({ entry: 'fs', action: 'update', server: 'fs' })]);
     await broker.wrapClient('cursor', {}, preview.planHash);
@@ -161,7 +171,11 @@ describe('wrap and unwrap, beyond the fixtures', () => {
     await wrap('codex');
     const after = readFileSync(file, 'utf8');
     // The comment beside the replaced command moves under the header, saying what it described.
-    expect(after.startsWith('[mcp_servers]\r\ninline = { command = "npx", args = ["a"] }\r\ndotted.command = "npx"\r\n\r\n[mcp_servers.table]\r\n# described command before Countersign\'s wrap: a comment\r\ncommand = "')).toBe(true);
+    expect(
+      after.startsWith(
+        '[mcp_servers]\r\ninline = { command = "npx", args = ["a"] }\r\ndotted.command = "npx"\r\n\r\n[mcp_servers.table]\r\n# described command before Countersign\'s wrap: a comment\r\ncommand = "',
+      ),
+    ).toBe(true);
     expect(after).toMatch(/command = "[^"]+"\r\nargs = \[.*"connect", "table"/);
     expect(after).not.toMatch(/[^\r]\n/);
     await broker.unwrapClient('codex', {});
@@ -179,7 +193,10 @@ describe('wrap and unwrap, beyond the fixtures', () => {
       await expect(broker.unwrapClient('gemini', {})).rejects.toThrow(/could not write .*the file is unchanged/);
       expect(readFileSync(file, 'utf8')).toBe(wrapped);
       expect((await broker.listClients()).find((c) => c.id === 'gemini')!.canUnwrap).toBe(true);
-      expect((await broker.queryLog({})).filter((e) => e.kind === 'client').map((e) => [e.tool, e.status])).toEqual([['wrap', 'ok'], ['unwrap', 'failed']]);
+      expect((await broker.queryLog({})).filter((e) => e.kind === 'client').map((e) => [e.tool, e.status])).toEqual([
+        ['wrap', 'ok'],
+        ['unwrap', 'failed'],
+      ]);
     } finally {
       undo();
     }

@@ -31,60 +31,101 @@ interface Case {
 
 const CASES: Case[] = [
   {
-    client: 'cline', wraps: ['filesystem', 'github', 'remote-docs'], refuses: { legacy: /legacy SSE server/ },
-    secrets: ['ghp_clineFixtureSecret', 'cline-fixture-token'], kept: ['"alwaysAllow": []', '"autoApprove": []'],
+    client: 'cline',
+    wraps: ['filesystem', 'github', 'remote-docs'],
+    refuses: { legacy: /legacy SSE server/ },
+    secrets: ['ghp_clineFixtureSecret', 'cline-fixture-token'],
+    kept: ['"alwaysAllow": []', '"autoApprove": []'],
     edit: ['"https://legacy.example.com/sse"', '"https://legacy.example.com/sse2"'],
   },
   {
-    client: 'roo-code', wraps: ['puppeteer', 'remote-tools', 'brave', 'project-files'], refuses: { 'old-sse': /legacy SSE server/ },
-    secrets: ['roo-fixture-key'], kept: ['"alwaysAllow": []'],
+    client: 'roo-code',
+    wraps: ['puppeteer', 'remote-tools', 'brave', 'project-files'],
+    refuses: { 'old-sse': /legacy SSE server/ },
+    secrets: ['roo-fixture-key'],
+    kept: ['"alwaysAllow": []'],
     edit: ['"https://old.example.com/sse"', '"https://old.example.com/events"'],
   },
   {
-    client: 'continue', wraps: ['SQLite MCP', 'Remote docs', 'ctxo', 'Browser search'],
+    client: 'continue',
+    wraps: ['SQLite MCP', 'Remote docs', 'ctxo', 'Browser search'],
     refuses: { 'Supabase MCP': /^\$\{\{ secrets\.SUPABASE_TOKEN \}\} in env\.SUPABASE_ACCESS_TOKEN is computed by Continue/ },
     secrets: ['continue-fixture-secret'],
-    kept: ['# a local database, read with SQLite', 'apiKey: ${{ secrets.ANTHROPIC_API_KEY }}', 'SUPABASE_ACCESS_TOKEN: ${{ secrets.SUPABASE_TOKEN }}', "# described args before Countersign's wrap: my app's database"],
+    kept: [
+      '# a local database, read with SQLite',
+      'apiKey: ${{ secrets.ANTHROPIC_API_KEY }}',
+      'SUPABASE_ACCESS_TOKEN: ${{ secrets.SUPABASE_TOKEN }}',
+      "# described args before Countersign's wrap: my app's database",
+    ],
     edit: ['name: My Config', 'name: My Config, edited'],
   },
   {
-    client: 'crush', wraps: ['filesystem', 'github'], refuses: { 'streaming-service': /legacy SSE server/, notes: /^\$\(cat \/home\/me\/\.notes-key\) in env\.NOTES_KEY is computed by Crush/ },
-    secrets: ['crush-fixture-token'], kept: ['"$schema": "https://charm.land/crush.json"', '"timeout": 120'],
+    client: 'crush',
+    wraps: ['filesystem', 'github'],
+    refuses: { 'streaming-service': /legacy SSE server/, notes: /^\$\(cat \/home\/me\/\.notes-key\) in env\.NOTES_KEY is computed by Crush/ },
+    secrets: ['crush-fixture-token'],
+    kept: ['"$schema": "https://charm.land/crush.json"', '"timeout": 120'],
     edit: ['"debug": false', '"debug": true'],
   },
   {
-    client: 'goose', wraps: ['github', 'context7'], refuses: { developer: /goose builtin extension/, 'keyring-server': /env_keys from goose's own secret store/ },
-    secrets: ['ghp_gooseFixtureSecret', 'goose-ctx7-key'], kept: ['display_name: Developer', "cmd: /", "# described cmd before Countersign's wrap: started with npx", 'env_keys: [API_TOKEN]'],
+    client: 'goose',
+    wraps: ['github', 'context7'],
+    refuses: { developer: /goose builtin extension/, 'keyring-server': /env_keys from goose's own secret store/ },
+    secrets: ['ghp_gooseFixtureSecret', 'goose-ctx7-key'],
+    kept: ['display_name: Developer', 'cmd: /', "# described cmd before Countersign's wrap: started with npx", 'env_keys: [API_TOKEN]'],
     edit: ['GOOSE_MODE: smart_approve', 'GOOSE_MODE: approve'],
   },
   {
-    client: 'kiro', wraps: ['aws-docs', 'github', 'project-db'], refuses: { 'api-server': /^\$\{API_TOKEN\} in headers\.Authorization is filled in by Kiro from its environment/ },
-    secrets: [], kept: ['"disabledTools": ["delete_repository"]', '"Authorization": "Bearer ${API_TOKEN}"'],
+    client: 'kiro',
+    wraps: ['aws-docs', 'github', 'project-db'],
+    refuses: { 'api-server': /^\$\{API_TOKEN\} in headers\.Authorization is filled in by Kiro from its environment/ },
+    secrets: [],
+    kept: ['"disabledTools": ["delete_repository"]', '"Authorization": "Bearer ${API_TOKEN}"'],
     edit: ['"X-Custom-Header": "value"', '"X-Custom-Header": "other"'],
   },
   {
-    client: 'lmstudio', wraps: ['hf-mcp-server', 'memory'], refuses: { 'old-events': /legacy SSE server/ },
-    secrets: ['hf_lmstudioFixtureToken'], kept: [],
+    client: 'lmstudio',
+    wraps: ['hf-mcp-server', 'memory'],
+    refuses: { 'old-events': /legacy SSE server/ },
+    secrets: ['hf_lmstudioFixtureToken'],
+    kept: [],
     edit: ['"https://old.example.com/sse"', '"https://old.example.com/events"'],
   },
   {
-    client: 'opencode', wraps: ['my-local-mcp-server', 'my-remote-mcp', 'context7', 'my-server'], refuses: { sentry: /OAuth/ },
-    secrets: ['opencode-fixture-value', 'opencode-fixture-key'], kept: ['"$schema": "https://opencode.ai/config.json"', '"enabled": true', '"oauth": {}'],
+    client: 'opencode',
+    wraps: ['my-local-mcp-server', 'my-remote-mcp', 'context7', 'my-server'],
+    refuses: { sentry: /OAuth/ },
+    secrets: ['opencode-fixture-value', 'opencode-fixture-key'],
+    kept: ['"$schema": "https://opencode.ai/config.json"', '"enabled": true', '"oauth": {}'],
     edit: ['"theme": "opencode"', '"theme": "tokyonight"'],
   },
   {
-    client: 'zed', wraps: ['local-mcp-server', 'older-form', 'remote-mcp-server', 'project-notes'], refuses: { 'mcp-server-github': /started by a Zed extension/ },
-    secrets: ['zed-fixture-secret', 'zed-fixture-token'], kept: ['// For information on how to configure Zed, see the Zed', '"source": "custom"', '"settings": {}', "// described args before Countersign's wrap: what it serves"],
+    client: 'zed',
+    wraps: ['local-mcp-server', 'older-form', 'remote-mcp-server', 'project-notes'],
+    refuses: { 'mcp-server-github': /started by a Zed extension/ },
+    secrets: ['zed-fixture-secret', 'zed-fixture-token'],
+    kept: [
+      '// For information on how to configure Zed, see the Zed',
+      '"source": "custom"',
+      '"settings": {}',
+      "// described args before Countersign's wrap: what it serves",
+    ],
     edit: ['"buffer_font_size": 15', '"buffer_font_size": 16'],
   },
   {
-    client: 'amazon-q', wraps: ['awslabs.cdk-mcp-server', 'remote', 'workspace-git'], refuses: { 'old-events': /legacy SSE server/ },
-    secrets: ['amazonq-fixture-token'], kept: ['"timeout": 60000'],
+    client: 'amazon-q',
+    wraps: ['awslabs.cdk-mcp-server', 'remote', 'workspace-git'],
+    refuses: { 'old-events': /legacy SSE server/ },
+    secrets: ['amazonq-fixture-token'],
+    kept: ['"timeout": 60000'],
     edit: ['"https://old.example.com/sse"', '"https://old.example.com/events"'],
   },
   {
-    client: 'copilot-cli', wraps: ['playwright', 'github'], refuses: { context7: /^\$\{CONTEXT7_API_KEY\} in headers\.CONTEXT7_API_KEY is filled in by GitHub Copilot CLI/ },
-    secrets: ['copilot-fixture-token'], kept: ['"tools": ["*"]', '"type": "local"'],
+    client: 'copilot-cli',
+    wraps: ['playwright', 'github'],
+    refuses: { context7: /^\$\{CONTEXT7_API_KEY\} in headers\.CONTEXT7_API_KEY is filled in by GitHub Copilot CLI/ },
+    secrets: ['copilot-fixture-token'],
+    kept: ['"tools": ["*"]', '"type": "local"'],
     edit: ['"https://mcp.context7.com/mcp"', '"https://mcp.context7.com/mcp/"'],
   },
 ];
@@ -92,7 +133,10 @@ const CASES: Case[] = [
 let h: ClientHome;
 let dataDir: string;
 beforeAll(() => {
-  h = makeClientHome(CASES.map((c) => c.client), true);
+  h = makeClientHome(
+    CASES.map((c) => c.client),
+    true,
+  );
   dataDir = makeDataDir();
 });
 afterAll(() => {
@@ -149,7 +193,12 @@ describe('more clients through the CLI', () => {
       expect(view.files.map((f) => f.path)).toEqual(filesOf(c));
       const servers = view.files.flatMap((f) => f.servers);
       expect(servers.filter((s) => s.state === 'direct').map((s) => s.name)).toEqual(c.wraps);
-      expect(servers.filter((s) => s.state === 'unsupported').map((s) => s.name).sort()).toEqual(Object.keys(c.refuses).sort());
+      expect(
+        servers
+          .filter((s) => s.state === 'unsupported')
+          .map((s) => s.name)
+          .sort(),
+      ).toEqual(Object.keys(c.refuses).sort());
     }
     for (const secret of CASES.flatMap((c) => c.secrets)) expect(listed.stdout).not.toContain(secret);
   });
@@ -202,7 +251,7 @@ describe('more clients through the CLI', () => {
       writeFileSync(user, now.replace(from, to));
       const undone = await unwrapConfirmed(c.client);
       expect(undone.code).toBe(0);
-      expect(undone.stdout).toContain('edited since the wrap: only Countersign\'s entries are reverted');
+      expect(undone.stdout).toContain("edited since the wrap: only Countersign's entries are reverted");
       expect(files.map((f) => readFileSync(f, 'utf8'))).toEqual([original[0]!.replace(from, to), ...original.slice(1)]);
     });
   });

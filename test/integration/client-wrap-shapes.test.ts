@@ -18,10 +18,13 @@ import { makeUnwritable } from '../helpers/unwritable.js';
 const parses = vi.hoisted(() => ({ big: 0 }));
 vi.mock('jsonc-parser', async (original) => {
   const real = await original<typeof import('jsonc-parser')>();
-  return { ...real, parseTree: (text: string, ...rest: Parameters<typeof real.parseTree> extends [string, ...infer R] ? R : never) => {
-    if (text.length > 1_000_000) parses.big++;
-    return real.parseTree(text, ...rest);
-  } };
+  return {
+    ...real,
+    parseTree: (text: string, ...rest: Parameters<typeof real.parseTree> extends [string, ...infer R] ? R : never) => {
+      if (text.length > 1_000_000) parses.big++;
+      return real.parseTree(text, ...rest);
+    },
+  };
 });
 
 const run = promisify(execFile);
@@ -66,7 +69,12 @@ describe('client configs at real-world sizes and shapes', () => {
     // Everything but the wrapped entries is as it was.
     const doc = parseJsonc(after) as { projects: Record<string, { history: unknown[] }> };
     expect(doc.projects['/home/me/src/project-1']!.history).toEqual((JSON.parse(big) as typeof doc).projects['/home/me/src/project-1']!.history);
-    expect(core.store.getServer('tools-40')).toEqual({ command: 'node', args: ['/srv/project-40/mcp.js'], env: { PROJECT_TOKEN: 'project-secret-40' }, cwd: '/home/me/src/project-40' });
+    expect(core.store.getServer('tools-40')).toEqual({
+      command: 'node',
+      args: ['/srv/project-40/mcp.js'],
+      env: { PROJECT_TOKEN: 'project-secret-40' },
+      cwd: '/home/me/src/project-40',
+    });
     await broker.unwrapClient('claude-code', {});
     expect(readFileSync(file, 'utf8')).toBe(big);
   });
@@ -78,7 +86,9 @@ describe('client configs at real-world sizes and shapes', () => {
     chmodSync(file, 0o444);
     const preview = await broker.previewWrap('cursor', {});
     expect(preview.changes).toBe(0);
-    expect(preview.files[0]!.readOnly).toBe(`Countersign will not replace this file: it is read-only (mode 444). To wrap it, make it writable (chmod u+w '${file}'), then run wrap again.`);
+    expect(preview.files[0]!.readOnly).toBe(
+      `Countersign will not replace this file: it is read-only (mode 444). To wrap it, make it writable (chmod u+w '${file}'), then run wrap again.`,
+    );
     expect(preview.files[0]!.entries.filter((e) => e.action === 'refuse').map((e) => e.reason)).toContain('its file is read-only (see above)');
     const r = await cli(h.home, dataDir, h.home, 'wrap', 'cursor', '--yes');
     expect(r.code).toBe(1);
@@ -86,7 +96,9 @@ describe('client configs at real-world sizes and shapes', () => {
     expect(readFileSync(file, 'utf8')).toBe(before);
     expect(statSync(file).mode & 0o777).toBe(0o444);
     expect((await broker.listClients()).find((c) => c.id === 'cursor')!.files[0]!.readOnly).toMatch(/read-only \(mode 444\)/);
-    expect((await cli(h.home, dataDir, h.home, 'clients')).stdout).toContain(`${file}\n    Countersign will not replace this file: it is read-only (mode 444).`);
+    expect((await cli(h.home, dataDir, h.home, 'clients')).stdout).toContain(
+      `${file}\n    Countersign will not replace this file: it is read-only (mode 444).`,
+    );
 
     chmodSync(file, 0o644);
     chmodSync(dirname(file), 0o555);
@@ -103,7 +115,9 @@ describe('client configs at real-world sizes and shapes', () => {
     const before = readFileSync(file, 'utf8');
     const preview = await broker.previewWrap('claude-desktop', {});
     chmodSync(file, 0o444);
-    await expect(broker.wrapClient('claude-desktop', {}, preview.planHash)).rejects.toThrow(/could not write .*: it is read-only \(mode 444\).*the file is unchanged/);
+    await expect(broker.wrapClient('claude-desktop', {}, preview.planHash)).rejects.toThrow(
+      /could not write .*: it is read-only \(mode 444\).*the file is unchanged/,
+    );
     expect(readFileSync(file, 'utf8')).toBe(before);
     expect(Object.keys(core.store.listServers())).toEqual([]);
     // No orphan backup: the folder holds the index and nothing else.
@@ -143,7 +157,14 @@ describe('client configs at real-world sizes and shapes', () => {
   it('a server name in any script keeps its letters (transliterated for the `connect` argument)', async () => {
     const { h, broker, core, dataDir } = setup(['cursor']);
     const file = h.userFile('cursor');
-    writeFileSync(file, JSON.stringify({ mcpServers: { 'Ünïcode server v2.1 ☃': { command: 'uvx', args: ['mcp-server-time'] }, 'Сервер': { command: 'uvx', args: ['other'] } } }, null, 2));
+    writeFileSync(
+      file,
+      JSON.stringify(
+        { mcpServers: { 'Ünïcode server v2.1 ☃': { command: 'uvx', args: ['mcp-server-time'] }, Сервер: { command: 'uvx', args: ['other'] } } },
+        null,
+        2,
+      ),
+    );
     const preview = await broker.previewWrap('cursor', {});
     expect(preview.files[0]!.entries.map((e) => e.server)).toEqual(['Unicode-server-v2.1-snowman2', 'Server']);
     await broker.wrapClient('cursor', {}, preview.planHash);
@@ -152,32 +173,37 @@ describe('client configs at real-world sizes and shapes', () => {
     expect(entry.args.slice(-6)).toEqual(['connect', 'Unicode-server-v2.1-snowman2', '--client', 'cursor', '--data-dir', dataDir]);
   });
 
-  it('a comment beside a replaced value moves to the entry\'s top, saying it described the original', async () => {
+  it("a comment beside a replaced value moves to the entry's top, saying it described the original", async () => {
     const { h, broker } = setup(['cursor']);
     const file = h.userFile('cursor');
-    writeFileSync(file, [
-      '{',
-      '  "mcpServers": {',
-      '    "files": {',
-      '      "command": "npx", // runs the filesystem server with npx',
-      '      "args": ["-y", "@modelcontextprotocol/server-filesystem", "/home/me"], /* my home */',
-      '      // the token for it',
-      '      "env": { "TOKEN": "t" },',
-      '      "disabled": false // kept beside its own value',
-      '    }',
-      '  }',
-      '}',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      file,
+      [
+        '{',
+        '  "mcpServers": {',
+        '    "files": {',
+        '      "command": "npx", // runs the filesystem server with npx',
+        '      "args": ["-y", "@modelcontextprotocol/server-filesystem", "/home/me"], /* my home */',
+        '      // the token for it',
+        '      "env": { "TOKEN": "t" },',
+        '      "disabled": false // kept beside its own value',
+        '    }',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
     await broker.wrapClient('cursor', {}, (await broker.previewWrap('cursor', {})).planHash);
     const after = readFileSync(file, 'utf8');
-    expect(after).toContain([
-      '    "files": {',
-      "      // described command before Countersign's wrap: runs the filesystem server with npx",
-      "      /* described args before Countersign's wrap: my home */",
-      "      // described env before Countersign's wrap: the token for it",
-      '      "command": "/',
-    ].join('\n'));
+    expect(after).toContain(
+      [
+        '    "files": {',
+        "      // described command before Countersign's wrap: runs the filesystem server with npx",
+        "      /* described args before Countersign's wrap: my home */",
+        "      // described env before Countersign's wrap: the token for it",
+        '      "command": "/',
+      ].join('\n'),
+    );
     expect(after).toMatch(/"command": "[^"]+",\n/);
     expect(after).toContain('"disabled": false // kept beside its own value');
     expect(after.match(/runs the filesystem server/g)).toHaveLength(1);
@@ -209,7 +235,10 @@ describe('client configs at real-world sizes and shapes', () => {
     cleanups.push(() => broker.stop());
     const clients = await broker.api<ClientView[]>('listClients');
     const vscode = clients.find((c) => c.id === 'vscode')!;
-    expect(vscode.files.map((f) => [f.path, f.scope])).toEqual([[h.userFile('vscode'), 'user'], [h.projectFile('vscode'), 'project']]);
+    expect(vscode.files.map((f) => [f.path, f.scope])).toEqual([
+      [h.userFile('vscode'), 'user'],
+      [h.projectFile('vscode'), 'project'],
+    ]);
     mkdirSync(join(h.project, '.cursor'), { recursive: true });
     writeFileSync(join(h.project, '.cursor/mcp.json'), '{ "mcpServers": { "x": { "command": "uvx", "args": ["x"] } } }');
     const cursor = (await broker.api<ClientView[]>('listClients')).find((c) => c.id === 'cursor')!;

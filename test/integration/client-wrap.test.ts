@@ -28,24 +28,46 @@ interface Case {
 
 const CASES: Case[] = [
   {
-    client: 'claude-desktop', wraps: ['filesystem', 'github'], refuses: {},
+    client: 'claude-desktop',
+    wraps: ['filesystem', 'github'],
+    refuses: {},
     kept: ['"globalShortcut": "Ctrl+Space"', '"x-note": "kept: an unknown key"', '"menuBarEnabled": false'],
-    stored: ['github', () => ({ command: 'docker', args: ['run', '-i', '--rm', '-e', 'GITHUB_PERSONAL_ACCESS_TOKEN', 'ghcr.io/github/github-mcp-server'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_fixtureSecretValue123' } })],
+    stored: [
+      'github',
+      () => ({
+        command: 'docker',
+        args: ['run', '-i', '--rm', '-e', 'GITHUB_PERSONAL_ACCESS_TOKEN', 'ghcr.io/github/github-mcp-server'],
+        env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_fixtureSecretValue123' },
+      }),
+    ],
     secrets: ['ghp_fixtureSecretValue123'],
     edit: ['"menuBarEnabled": false', '"menuBarEnabled": true'],
   },
   {
-    client: 'claude-code', wraps: ['sequential-thinking', 'sentry', 'postgres', 'notes', 'project-files'],
-    refuses: { linear: /legacy SSE server/, api: /^\$\{API_BASE_URL:-https:\/\/api\.example\.com\} in url \(and 1 more\) is computed by Claude Code when it starts the server, which Countersign cannot repeat, so Countersign leaves this entry as it is/ },
+    client: 'claude-code',
+    wraps: ['sequential-thinking', 'sentry', 'postgres', 'notes', 'project-files'],
+    refuses: {
+      linear: /legacy SSE server/,
+      api: /^\$\{API_BASE_URL:-https:\/\/api\.example\.com\} in url \(and 1 more\) is computed by Claude Code when it starts the server, which Countersign cannot repeat, so Countersign leaves this entry as it is/,
+    },
     kept: ['"numStartups": 42', '"hasTrustDialogAccepted": true', '"userID": "fixture"'],
     // ${PGPASSWORD} as the env entry of that name passes through: Countersign's environment gives it.
-    stored: ['postgres', (h) => ({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-postgres', 'postgresql://localhost/app'], cwd: '/home/me/src/app', limits: { network: 'unrestricted', filesystem: 'host', passEnv: ['PGPASSWORD'] } })],
+    stored: [
+      'postgres',
+      (h) => ({
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-postgres', 'postgresql://localhost/app'],
+        cwd: '/home/me/src/app',
+        limits: { network: 'unrestricted', filesystem: 'host', passEnv: ['PGPASSWORD'] },
+      }),
+    ],
     secrets: ['sntrys_fixtureSecret'],
     edit: ['"numStartups": 42', '"numStartups": 43'],
   },
   {
     // ${env:SEARCH_KEY} in args stays for Cursor to fill when it starts `connect` (trust/launch-fill.ts).
-    client: 'cursor', wraps: ['filesystem', 'browser', 'brave', 'search', 'filesystem'],
+    client: 'cursor',
+    wraps: ['filesystem', 'browser', 'brave', 'search', 'filesystem'],
     refuses: {},
     kept: ['"disabled": false', '"COUNTERSIGN_FILL_0": "env:SEARCH_KEY=${env:SEARCH_KEY}"'],
     // The project's ${workspaceFolder} is filled in; its name clashes with the user file's filesystem.
@@ -56,31 +78,64 @@ const CASES: Case[] = [
   },
   {
     // ${input:perplexity-key} stays for VS Code to ask and fill when it starts `connect` (trust/launch-fill.ts).
-    client: 'vscode', wraps: ['notes', 'perplexity', 'github', 'time'],
+    client: 'vscode',
+    wraps: ['notes', 'perplexity', 'github', 'time'],
     refuses: { 'workspace-files': /envFile/ },
-    kept: ['// VS Code user MCP servers', '/* Files in my notes folder */', '"dev": { "watch": "src/**/*.ts" }, // unknown to Countersign: kept', '"id": "perplexity-key"', '"COUNTERSIGN_FILL_0": "input:perplexity-key=${input:perplexity-key}"'],
+    kept: [
+      '// VS Code user MCP servers',
+      '/* Files in my notes folder */',
+      '"dev": { "watch": "src/**/*.ts" }, // unknown to Countersign: kept',
+      '"id": "perplexity-key"',
+      '"COUNTERSIGN_FILL_0": "input:perplexity-key=${input:perplexity-key}"',
+    ],
     stored: ['notes', (h) => ({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', `${h.home}/notes`] })],
     secrets: ['vscode-fixture-token'],
     edit: ['"description": "Perplexity API Key"', '"description": "Perplexity key"'],
   },
   {
-    client: 'windsurf', wraps: ['filesystem', 'figma', 'stripe'], refuses: { notes: /^\$\{file:\/home\/me\/\.notes-token\} in env\.NOTES_TOKEN is computed by Windsurf/ },
+    client: 'windsurf',
+    wraps: ['filesystem', 'figma', 'stripe'],
+    refuses: { notes: /^\$\{file:\/home\/me\/\.notes-token\} in env\.NOTES_TOKEN is computed by Windsurf/ },
     kept: ['"disabledTools": ["move_file"]', '"NOTES_TOKEN": "${file:/home/me/.notes-token}"'],
     stored: ['figma', () => ({ url: 'https://mcp.figma.com/mcp', headers: { Authorization: 'Bearer windsurf-fixture-token' } })],
     secrets: ['windsurf-fixture-token'],
     edit: ['"disabled": true', '"disabled": false'],
   },
   {
-    client: 'codex', wraps: ['filesystem', 'github', 'context7', 'project-files'], refuses: { figma: /bearer_token_env_var/ },
-    kept: ['# Codex configuration', 'startup_timeout_sec = 20 # unknown to Countersign: kept', "[mcp_servers.filesystem]\n# described args before Countersign's wrap: the folder Codex may touch\n", '# A remote server with a static header', 'tool_timeout_sec = 60', '[profiles.fast]\nmodel = "o4-mini"\n# end of file\n', 'bearer_token_env_var = "FIGMA_OAUTH_TOKEN"'],
-    stored: ['github', () => ({ command: 'docker', args: ['run', '-i', '--rm', '-e', 'GITHUB_PERSONAL_ACCESS_TOKEN', 'ghcr.io/github/github-mcp-server'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_codexFixtureSecret' }, cwd: '/home/me' })],
+    client: 'codex',
+    wraps: ['filesystem', 'github', 'context7', 'project-files'],
+    refuses: { figma: /bearer_token_env_var/ },
+    kept: [
+      '# Codex configuration',
+      'startup_timeout_sec = 20 # unknown to Countersign: kept',
+      "[mcp_servers.filesystem]\n# described args before Countersign's wrap: the folder Codex may touch\n",
+      '# A remote server with a static header',
+      'tool_timeout_sec = 60',
+      '[profiles.fast]\nmodel = "o4-mini"\n# end of file\n',
+      'bearer_token_env_var = "FIGMA_OAUTH_TOKEN"',
+    ],
+    stored: [
+      'github',
+      () => ({
+        command: 'docker',
+        args: ['run', '-i', '--rm', '-e', 'GITHUB_PERSONAL_ACCESS_TOKEN', 'ghcr.io/github/github-mcp-server'],
+        env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_codexFixtureSecret' },
+        cwd: '/home/me',
+      }),
+    ],
     secrets: ['ghp_codexFixtureSecret', 'ctx7-fixture-key'],
     edit: ['model = "o3"', 'model = "o4"'],
   },
   {
-    client: 'gemini', wraps: ['filesystem', 'docs'],
+    client: 'gemini',
+    wraps: ['filesystem', 'docs'],
     refuses: { github: /^\$GITHUB_PAT in headers\.Authorization is filled in by Gemini CLI from its environment/, legacy: /legacy SSE server/ },
-    kept: ['// Gemini CLI settings (comments are allowed)', '"trust": false', '"includeTools": ["read_file", "write_file"]', '"telemetry": { "enabled": false }'],
+    kept: [
+      '// Gemini CLI settings (comments are allowed)',
+      '"trust": false',
+      '"includeTools": ["read_file", "write_file"]',
+      '"telemetry": { "enabled": false }',
+    ],
     // A relative cwd in a project file is the project's.
     stored: ['docs', (h) => ({ command: 'node', args: ['scripts/docs-server.js'], cwd: `${h.project}/tools` })],
     secrets: [],
@@ -96,18 +151,29 @@ afterEach(async () => {
 function setup(client: FixtureClient) {
   const { h, dataDir, core, broker, close } = clientBroker([client]);
   cleanups.push(close);
-  const files = [h.userFile(client), h.projectFile(client)].filter((f) => { try { readFileSync(f); return true; } catch { return false; } });
+  const files = [h.userFile(client), h.projectFile(client)].filter((f) => {
+    try {
+      readFileSync(f);
+      return true;
+    } catch {
+      return false;
+    }
+  });
   const read = () => files.map((f) => readFileSync(f, 'utf8'));
   return { h, dataDir, core, broker, files, read, opts: { project: h.project } };
 }
 
-const parse = (file: string, text: string): Record<string, unknown> =>
-  (file.endsWith('.toml') ? parseToml(text) : parseJsonc(text)) as Record<string, unknown>;
+const parse = (file: string, text: string): Record<string, unknown> => (file.endsWith('.toml') ? parseToml(text) : parseJsonc(text)) as Record<string, unknown>;
 
 /** The entry objects of a client file, by name (Claude Code's projects included). */
 function entriesOf(file: string, text: string): Array<[string, Record<string, unknown>]> {
   const doc = parse(file, text);
-  const maps = [doc.mcpServers, doc.servers, doc.mcp_servers, ...Object.values((doc.projects ?? {}) as Record<string, { mcpServers?: unknown }>).map((p) => p.mcpServers)];
+  const maps = [
+    doc.mcpServers,
+    doc.servers,
+    doc.mcp_servers,
+    ...Object.values((doc.projects ?? {}) as Record<string, { mcpServers?: unknown }>).map((p) => p.mcpServers),
+  ];
   return maps.filter(Boolean).flatMap((m) => Object.entries(m as Record<string, Record<string, unknown>>));
 }
 
@@ -137,7 +203,8 @@ describe.each(CASES)('$client', (c) => {
       expect(v.command).toBe(cli.command);
       for (const gone of ['cwd', 'url', 'serverUrl', 'httpUrl', 'headers', 'http_headers']) expect(v).not.toHaveProperty(gone);
       // The only env left carries the values of the placeholders the client fills when it starts connect.
-      for (const [k, val] of Object.entries((v as { env?: Record<string, string> }).env ?? {})) expect(`${k}=${val}`).toMatch(/^COUNTERSIGN_FILL_\d+=([\w.:-]+)=\$\{\1\}$/);
+      for (const [k, val] of Object.entries((v as { env?: Record<string, string> }).env ?? {}))
+        expect(`${k}=${val}`).toMatch(/^COUNTERSIGN_FILL_\d+=([\w.:-]+)=\$\{\1\}$/);
     }
 
     const [name, config] = c.stored;
@@ -157,7 +224,10 @@ describe.each(CASES)('$client', (c) => {
 
     const listed = (await broker.listClients(opts)).find((v) => v.id === c.client)!;
     expect(listed.canUnwrap).toBe(true);
-    const states = listed.files.flatMap((f) => f.servers).filter((s) => c.wraps.includes(s.name)).map((s) => s.state);
+    const states = listed.files
+      .flatMap((f) => f.servers)
+      .filter((s) => c.wraps.includes(s.name))
+      .map((s) => s.state);
     expect(states).toEqual(c.wraps.map(() => 'wrapped'));
 
     // Again: nothing to change, nothing written.
@@ -183,7 +253,7 @@ describe.each(CASES)('$client', (c) => {
     expect((await broker.previewUnwrap(c.client, opts)).files).toEqual([]);
   });
 
-  it('undo after an outside edit: reverts only Countersign\'s entries and keeps the edit', async () => {
+  it("undo after an outside edit: reverts only Countersign's entries and keeps the edit", async () => {
     const { broker, files, read, opts } = setup(c.client);
     const before = read();
     await broker.wrapClient(c.client, opts, (await broker.previewWrap(c.client, opts)).planHash);

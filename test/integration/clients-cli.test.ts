@@ -19,7 +19,10 @@ afterEach(() => {
 function setup() {
   const h = makeClientHome(['claude-desktop', 'vscode'], false);
   const dataDir = makeDataDir();
-  cleanups.push(() => rmSync(h.root, { recursive: true, force: true }), () => rmSync(dataDir, { recursive: true, force: true }));
+  cleanups.push(
+    () => rmSync(h.root, { recursive: true, force: true }),
+    () => rmSync(dataDir, { recursive: true, force: true }),
+  );
   const cs = async (...args: string[]) => {
     try {
       const r = await run(NODE, [CLI, '--data-dir', dataDir, ...args], { cwd: h.home, env: { ...process.env, HOME: h.home, XDG_CONFIG_HOME: '' } });
@@ -44,7 +47,9 @@ describe('countersign clients / wrap / unwrap', () => {
     // ${input:perplexity-key} is VS Code's to fill when it starts connect: wrap no longer leaves it alone.
     expect(list.stdout).toMatch(/NOT protected {2}perplexity {2}npx -y server-perplexity-ask\n/);
     expect(list.stdout).not.toContain('wrap leaves it alone');
-    expect(list.stdout).toContain('Not found: Claude Code, Cursor, Windsurf, Codex, Gemini CLI, Cline, Roo Code, Continue, Crush, goose, Kiro, LM Studio, opencode, Zed, Amazon Q Developer, GitHub Copilot CLI.');
+    expect(list.stdout).toContain(
+      'Not found: Claude Code, Cursor, Windsurf, Codex, Gemini CLI, Cline, Roo Code, Continue, Crush, goose, Kiro, LM Studio, opencode, Zed, Amazon Q Developer, GitHub Copilot CLI.',
+    );
     expect(list.stdout).toMatch(/1 of 6 servers go through Countersign\. Protect the others with: countersign wrap claude-desktop, countersign wrap vscode/);
     const json = JSON.parse((await cs('clients', '--json')).stdout) as ClientView[];
     expect(json.filter((c) => c.found).map((c) => c.id)).toEqual(['claude-desktop', 'vscode']);
@@ -53,7 +58,7 @@ describe('countersign clients / wrap / unwrap', () => {
 
     const dry = await cs('wrap', 'claude-desktop', '--dry-run');
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toContain('    filesystem: added to Countersign as \'filesystem\'');
+    expect(dry.stdout).toContain("    filesystem: added to Countersign as 'filesystem'");
     expect(dry.stdout).toContain('-        "GITHUB_PERSONAL_ACCESS_TOKEN": "••••"');
     expect(dry.stdout).not.toContain('ghp_fixtureSecretValue123');
     expect(dry.stdout).toContain('Dry run: nothing was written (2 entries would change).');
@@ -67,7 +72,9 @@ describe('countersign clients / wrap / unwrap', () => {
     const wrap = await cs('wrap', 'claude-desktop', '--yes', '--only', 'github');
     expect(wrap.code).toBe(0);
     expect(wrap.stdout).toContain('countersign servers approve github');
-    expect(wrap.stdout.trimEnd().split('\n').at(-1)).toBe('To undo: countersign unwrap claude-desktop (puts back your file as it was, keeping edits you make meanwhile).');
+    expect(wrap.stdout.trimEnd().split('\n').at(-1)).toBe(
+      'To undo: countersign unwrap claude-desktop (puts back your file as it was, keeping edits you make meanwhile).',
+    );
     expect((await cs('wrap', 'claude-desktop', '--yes', '--only', 'github')).stdout).toContain('Nothing to change.');
     expect((await cs('clients')).stdout).toMatch(/protected {6}github {6}through Countersign's 'github'/);
 

@@ -14,7 +14,9 @@ type Answer = { id?: unknown; error?: { code: number; message: string }; result?
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const line = (id: unknown, tool: string, params: Record<string, unknown> = {}, args: string = '{"message":"x"}'): string => {
-  const extra = Object.entries(params).map(([k, v]) => `,${JSON.stringify(k)}:${typeof v === 'string' ? v : JSON.stringify(v)}`).join('');
+  const extra = Object.entries(params)
+    .map(([k, v]) => `,${JSON.stringify(k)}:${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join('');
   return `{"jsonrpc":"2.0",${id === undefined ? '' : `"id":${JSON.stringify(id)},`}"method":"tools/call","params":{"name":${JSON.stringify(tool)},"arguments":${args}${extra}}}`;
 };
 const utf16 = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
@@ -32,18 +34,60 @@ interface Case {
 
 const CASES: Case[] = [
   { name: 'bom', bytes: (t) => Buffer.concat([BOM, Buffer.from(line('bom', t))]), answer: -32700, logged: 'certain', says: /byte order mark/ },
-  { name: 'bom_ws', bytes: (t) => Buffer.concat([Buffer.from(' '), BOM, Buffer.from(line('bom2', t))]), answer: -32700, logged: 'certain', says: /byte order mark/ },
-  { name: 'nul', bytes: (t) => Buffer.concat([Buffer.from([0]), Buffer.from(line('nul', t))]), answer: -32700, logged: 'uncertain', says: /invalid JSON|Parse error/ },
+  {
+    name: 'bom_ws',
+    bytes: (t) => Buffer.concat([Buffer.from(' '), BOM, Buffer.from(line('bom2', t))]),
+    answer: -32700,
+    logged: 'certain',
+    says: /byte order mark/,
+  },
+  {
+    name: 'nul',
+    bytes: (t) => Buffer.concat([Buffer.from([0]), Buffer.from(line('nul', t))]),
+    answer: -32700,
+    logged: 'uncertain',
+    says: /invalid JSON|Parse error/,
+  },
   { name: 'bad_json', bytes: (t) => line('bad', t).slice(0, -2), answer: -32700, logged: 'uncertain', says: /invalid JSON|Parse error/ },
-  { name: 'bad_utf8', bytes: (t) => Buffer.from(line('utf8', t).replace('"x"', '"\u00ff"'), 'latin1'), answer: -32700, logged: 'uncertain', says: /not valid UTF-8/ },
-  { name: 'dup_method', bytes: (t) => line('dup', t).replace('"method":"tools/call"', '"method":"ping","method":"tools/call"'), answer: -32600, logged: 'uncertain', says: /"method" appears twice/ },
+  {
+    name: 'bad_utf8',
+    bytes: (t) => Buffer.from(line('utf8', t).replace('"x"', '"\u00ff"'), 'latin1'),
+    answer: -32700,
+    logged: 'uncertain',
+    says: /not valid UTF-8/,
+  },
+  {
+    name: 'dup_method',
+    bytes: (t) => line('dup', t).replace('"method":"tools/call"', '"method":"ping","method":"tools/call"'),
+    answer: -32600,
+    logged: 'uncertain',
+    says: /"method" appears twice/,
+  },
   { name: 'dup_name', bytes: (t) => line('dup2', t, { name: '"echo"' }), answer: -32600, logged: 'uncertain', says: /"params.name" appears twice/ },
   { name: 'null_id', bytes: (t) => line(null, t), answer: -32600, logged: 'certain', says: /id must be a string or a number/ },
   { name: 'no_id', bytes: (t) => line(undefined, t), answer: -32600, logged: 'certain', says: /needs an id/ },
   { name: 'batch', bytes: (t) => `[${line('batched', t)}]`, answer: -32600, logged: 'certain', says: /batches are not supported/ },
-  { name: 'deep_input', bytes: (t) => line('deep1', t, { inputResponses: `{"a":${deepJson(10_000)}}` }), answer: 'result', logged: 'too-deep', says: /'inputResponses' nests deeper than 64 levels/ },
-  { name: 'deep_meta', bytes: (t) => line('deep2', t, { _meta: `{"a":${deepJson(100)}}` }), answer: 'result', logged: 'too-deep', says: /'_meta' nests deeper than 64 levels/ },
-  { name: 'too_big', bytes: (t) => line('big', t, {}, `{"message":"${'x'.repeat(33 * 1024 * 1024)}"}`), answer: 0, logged: 'uncertain', says: /larger than the \d+.byte limit|exceeds the \d+-byte limit/ },
+  {
+    name: 'deep_input',
+    bytes: (t) => line('deep1', t, { inputResponses: `{"a":${deepJson(10_000)}}` }),
+    answer: 'result',
+    logged: 'too-deep',
+    says: /'inputResponses' nests deeper than 64 levels/,
+  },
+  {
+    name: 'deep_meta',
+    bytes: (t) => line('deep2', t, { _meta: `{"a":${deepJson(100)}}` }),
+    answer: 'result',
+    logged: 'too-deep',
+    says: /'_meta' nests deeper than 64 levels/,
+  },
+  {
+    name: 'too_big',
+    bytes: (t) => line('big', t, {}, `{"message":"${'x'.repeat(33 * 1024 * 1024)}"}`),
+    answer: 0,
+    logged: 'uncertain',
+    says: /larger than the \d+.byte limit|exceeds the \d+-byte limit/,
+  },
 ];
 
 /** Refused before anything is read as a call: refused, and not logged (nothing in it was a call). */
@@ -66,11 +110,15 @@ describe('every call that reaches Countersign is in the log', () => {
       });
     });
     const dataDir = makeDataDir();
-    configure(dataDir, {
-      everything: { command: NODE, args: [EVERYTHING_SERVER] },
-      asks: { command: NODE, args: [EVERYTHING_SERVER] },
-      remote: { url: `http://127.0.0.1:${port}/mcp` },
-    }, ['everything', 'remote']);
+    configure(
+      dataDir,
+      {
+        everything: { command: NODE, args: [EVERYTHING_SERVER] },
+        asks: { command: NODE, args: [EVERYTHING_SERVER] },
+        remote: { url: `http://127.0.0.1:${port}/mcp` },
+      },
+      ['everything', 'remote'],
+    );
     broker = await startServe(dataDir);
   });
 
@@ -81,7 +129,9 @@ describe('every call that reaches Countersign is in the log', () => {
   });
 
   const refusedEntries = async (): Promise<AuditEntry[]> =>
-    (await broker.api<AuditEntry[]>('queryLog', { decision: 'deny', limit: 10_000 })).filter((e) => e.reasons.includes('refused-message') || e.reasons.includes('arguments-too-deep'));
+    (await broker.api<AuditEntry[]>('queryLog', { decision: 'deny', limit: 10_000 })).filter(
+      (e) => e.reasons.includes('refused-message') || e.reasons.includes('arguments-too-deep'),
+    );
 
   /** A raw way in: `send` writes the bytes as one message and resolves with its answer. */
   async function openWay(via: Via): Promise<{ send(bytes: string | Buffer): Promise<{ status?: number; answer: Answer }>; close(): Promise<void> }> {
@@ -127,7 +177,11 @@ describe('every call that reaches Countersign is in the log', () => {
           }
           expect(text, tool).toMatch(c.says);
         }
-        const entries = await broker.logWhen({ decision: 'deny', limit: 10_000 }, (l) => CASES.every((c) => l.some((e) => e.tool === `${via}_${c.name}` || matchesUnnamed(e, via, c))), 20_000);
+        const entries = await broker.logWhen(
+          { decision: 'deny', limit: 10_000 },
+          (l) => CASES.every((c) => l.some((e) => e.tool === `${via}_${c.name}` || matchesUnnamed(e, via, c))),
+          20_000,
+        );
         for (const c of CASES) {
           const tool = `${via}_${c.name}`;
           const entry = entries.find((e) => e.tool === tool) ?? entries.find((e) => matchesUnnamed(e, via, c));
@@ -166,37 +220,43 @@ describe('every call that reaches Countersign is in the log', () => {
     }, 180_000);
   });
 
-  it.each<Via>(['connect', 'http'])('logs a call refused because its id is already in flight (via %s)', async (via) => {
-    const tool = `${via}_in_use`;
-    const waiting = line('busy', 'echo', {}, `{"message":"${via} waits"}`);
-    const again = line('busy', tool);
-    let decided: Promise<unknown>;
-    let answer: Answer;
-    if (via === 'http') {
-      const session = await rawHttpSession(broker, 'asks');
-      decided = rawPost(broker, 'asks', waiting, session);
-      const pending = await broker.waitForPending((c) => (c.arguments as { message?: string }).message === `${via} waits`);
-      answer = (await rawPost(broker, 'asks', again, session)).json[0] as Answer;
-      await broker.api('decide', pending.id, { kind: 'deny' });
-    } else {
-      const raw = new RawConnect(broker.dataDir, 'asks');
-      await raw.handshake();
-      raw.write(`${waiting}\n`);
-      const pending = await broker.waitForPending((c) => (c.arguments as { message?: string }).message === `${via} waits`);
-      raw.write(`${again}\n`);
-      answer = (await raw.next((m) => m.id === 'busy' && 'error' in m)) as Answer;
-      await broker.api('decide', pending.id, { kind: 'deny' });
-      decided = raw.next((m) => m.id === 'busy' && 'result' in m).finally(() => raw.close());
-    }
-    await decided;
-    expect(answer.error).toMatchObject({ code: -32600, message: expect.stringContaining('already in') });
-    const entries = await broker.logWhen({ tool }, (l) => l.length > 0);
-    expect(entries).toMatchObject([{ server: 'asks', tool, decision: 'deny', reasons: ['refused-message'], arguments: { message: 'x' } }]);
-    expect(entries[0]!.detail).toContain(`request id "busy" is already in`);
-  }, 60_000);
+  it.each<Via>(['connect', 'http'])(
+    'logs a call refused because its id is already in flight (via %s)',
+    async (via) => {
+      const tool = `${via}_in_use`;
+      const waiting = line('busy', 'echo', {}, `{"message":"${via} waits"}`);
+      const again = line('busy', tool);
+      let decided: Promise<unknown>;
+      let answer: Answer;
+      if (via === 'http') {
+        const session = await rawHttpSession(broker, 'asks');
+        decided = rawPost(broker, 'asks', waiting, session);
+        const pending = await broker.waitForPending((c) => (c.arguments as { message?: string }).message === `${via} waits`);
+        answer = (await rawPost(broker, 'asks', again, session)).json[0] as Answer;
+        await broker.api('decide', pending.id, { kind: 'deny' });
+      } else {
+        const raw = new RawConnect(broker.dataDir, 'asks');
+        await raw.handshake();
+        raw.write(`${waiting}\n`);
+        const pending = await broker.waitForPending((c) => (c.arguments as { message?: string }).message === `${via} waits`);
+        raw.write(`${again}\n`);
+        answer = (await raw.next((m) => m.id === 'busy' && 'error' in m)) as Answer;
+        await broker.api('decide', pending.id, { kind: 'deny' });
+        decided = raw.next((m) => m.id === 'busy' && 'result' in m).finally(() => raw.close());
+      }
+      await decided;
+      expect(answer.error).toMatchObject({ code: -32600, message: expect.stringContaining('already in') });
+      const entries = await broker.logWhen({ tool }, (l) => l.length > 0);
+      expect(entries).toMatchObject([{ server: 'asks', tool, decision: 'deny', reasons: ['refused-message'], arguments: { message: 'x' } }]);
+      expect(entries[0]!.detail).toContain(`request id "busy" is already in`);
+    },
+    60_000,
+  );
 });
 
 /** An unreadable message whose first bytes name no tool: found by its reason. */
 function matchesUnnamed(e: AuditEntry, via: Via, c: Case): boolean {
-  return e.tool === '' && c.logged === 'uncertain' && c.name === 'too_big' && e.server === (via === 'pipe' ? 'remote' : 'everything') && c.says.test(e.detail ?? '');
+  return (
+    e.tool === '' && c.logged === 'uncertain' && c.name === 'too_big' && e.server === (via === 'pipe' ? 'remote' : 'everything') && c.says.test(e.detail ?? '')
+  );
 }

@@ -44,7 +44,8 @@ describe('connect request bytes', () => {
   it("passes a leased call as the client's bytes, and serialises again what another parser could read otherwise", async () => {
     // The broker decides the first calls and grants a lease (the first read of local data ends the one
     // given before it); the calls after them run under that lease.
-    for (const id of ['w-1', 'w-2']) await received(`{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":{"name":"say","arguments":{"how":"raw"}}}`, id);
+    for (const id of ['w-1', 'w-2'])
+      await received(`{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":{"name":"say","arguments":{"how":"raw"}}}`, id);
     const plain = `{ "params" : {"arguments":{"how":"raw", "n":1.5,"s":"caf\\u00e9 \\/ é","o":{ "b" : 1, "a":[ ] }},"name":"say"}, "method":"tools/call","id":"q-1" ,"jsonrpc":"2.0" }`;
     const lane = await received(plain, 'q-1');
     expect(lane.line).toBe(lane.expected);

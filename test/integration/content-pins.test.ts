@@ -48,12 +48,19 @@ describe('pins that pin content', () => {
       const evil = installFixturePackage(nodeModules, 'evil');
       const evilHash = await hashPackageDir(evil);
       for (const via of ['connect', 'http'] as const) {
-        const refused = await connectClient(broker, 'pkg', via).then(() => undefined, (e: Error) => e);
-        expect(refused?.message).toContain(`Countersign will not start 'pkg': the package it would run (${FIXTURE_PKG}@1.0.15 in ${evil}) has content ${evilHash}, but the pin recorded ${pin.package!.contentHash}`);
+        const refused = await connectClient(broker, 'pkg', via).then(
+          () => undefined,
+          (e: Error) => e,
+        );
+        expect(refused?.message).toContain(
+          `Countersign will not start 'pkg': the package it would run (${FIXTURE_PKG}@1.0.15 in ${evil}) has content ${evilHash}, but the pin recorded ${pin.package!.contentHash}`,
+        );
       }
       const view: ServerView = await viewOf(broker.api, 'pkg');
       expect(view.status).toBe('quarantined');
-      expect(view.quarantine).toEqual([`the package it would run (${FIXTURE_PKG}@1.0.15 in ${evil}) has content ${evilHash}, but the pin recorded ${pin.package!.contentHash}`]);
+      expect(view.quarantine).toEqual([
+        `the package it would run (${FIXTURE_PKG}@1.0.15 in ${evil}) has content ${evilHash}, but the pin recorded ${pin.package!.contentHash}`,
+      ]);
       // The other copy never ran, so it never served anything.
       expect(readFileSync(log, 'utf8')).not.toContain('evil');
       const entries = await broker.api<Array<{ kind?: string; detail?: string; actor?: string }>>('queryLog', { server: 'pkg' });

@@ -14,17 +14,25 @@ afterEach(async () => {
 });
 
 const onDisk = (dataDir: string): AuditEntry[] =>
-  fs.readFileSync(join(dataDir, 'audit.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditEntry);
+  fs
+    .readFileSync(join(dataDir, 'audit.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as AuditEntry);
 
 describe('denied calls in the audit log', () => {
   it('writes a policy denial asynchronously, and before its answer', async () => {
     world = await startInProcess();
-    const served = await world.serve('everything', (s, calls) => {
-      s.registerTool('echo', { inputSchema: {}, annotations: { readOnlyHint: true } }, () => {
-        calls.list.push({ tool: 'echo', args: {} });
-        return { content: [{ type: 'text', text: 'ran' }] };
-      });
-    }, { trusted: true });
+    const served = await world.serve(
+      'everything',
+      (s, calls) => {
+        s.registerTool('echo', { inputSchema: {}, annotations: { readOnlyHint: true } }, () => {
+          calls.list.push({ tool: 'echo', args: {} });
+          return { content: [{ type: 'text', text: 'ran' }] };
+        });
+      },
+      { trusted: true },
+    );
     const client = await world.connect('everything');
     await world.api.setPaused(true);
     const dataDir = world.dataDir;

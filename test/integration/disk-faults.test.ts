@@ -44,7 +44,7 @@ async function until<T>(find: () => T | undefined, timeoutMs = 3000): Promise<T>
   }
 }
 
-const text = (r: unknown) => ((r as { content: Array<{ text: string }> }).content[0]!.text);
+const text = (r: unknown) => (r as { content: Array<{ text: string }> }).content[0]!.text;
 
 describe('disk faults', () => {
   it('a read-only data folder: a session to a trusted server whose records are not saved yet runs, and says what was not saved', async () => {
@@ -136,7 +136,9 @@ describe('disk faults', () => {
     expect(server.calls.list).toHaveLength(1);
     expect(world.broker.auditGuard.warning()).toBeDefined();
     const status = (await world.api.getStatus()).warnings.join('\n');
-    expect(status).toMatch(/cannot write its audit log .*audit\.jsonl \(.*(EPERM|EACCES).*\).*New calls are refused until it is writable again\. 1 entry is not logged yet \(latest: call 'read_notes' on 'notes', which ran\)/);
+    expect(status).toMatch(
+      /cannot write its audit log .*audit\.jsonl \(.*(EPERM|EACCES).*\).*New calls are refused until it is writable again\. 1 entry is not logged yet \(latest: call 'read_notes' on 'notes', which ran\)/,
+    );
     expect(world.events.some((e) => e.type === 'status-changed')).toBe(true);
 
     // Fail closed: the next call never reaches the server.

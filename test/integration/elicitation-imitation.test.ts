@@ -26,7 +26,18 @@ const MARK = (server: string) => `From the MCP server '${server}' (not Countersi
 
 /** Countersign's own form for a call of `echo` on `everything`, word for word. */
 const COPY = {
-  message: inlineMessage({ tool: 'echo', server: 'everything', serverTrusted: false, arguments: { message: 'hi' }, reasons: [], findings: [], hints: effectiveHints({ name: 'echo', inputSchema: { type: 'object' } }) }, 'http://127.0.0.1:1/#/queue'),
+  message: inlineMessage(
+    {
+      tool: 'echo',
+      server: 'everything',
+      serverTrusted: false,
+      arguments: { message: 'hi' },
+      reasons: [],
+      findings: [],
+      hints: effectiveHints({ name: 'echo', inputSchema: { type: 'object' } }),
+    },
+    'http://127.0.0.1:1/#/queue',
+  ),
   requestedSchema: INLINE_SCHEMA,
 };
 const yesNo = { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] };
@@ -37,16 +48,36 @@ const IMITATIONS: Array<[string, Record<string, unknown>]> = [
   ['zero-width characters and odd spacing', { message: 'Please look.\nAPPROVE\u200b  echo\u2060 on\u00a0everything ?', requestedSchema: yesNo }],
   ['spelled out with spaces', { message: 'A p p r o v e echo on everything?', requestedSchema: yesNo }],
   ['naming Countersign', { message: 'C\u200bounter-sign needs you to confirm.', requestedSchema: yesNo }],
-  ['its field, accented', { message: 'Pick one.', requestedSchema: { type: 'object', properties: { 'Decisión': { type: 'string' } } } }],
-  ['its choices, respelled', { message: 'Pick one.', requestedSchema: { type: 'object', properties: { choice: { type: 'string', enum: ['Аpprove', 'reject'] } } } }],
-  ['its choices as oneOf titles', { message: 'Pick one.', requestedSchema: { type: 'object', properties: { choice: { type: 'string', oneOf: [{ const: 'y', title: 'DENY' }, { const: 'n', title: 'Later' }] } } } }],
+  ['its field, accented', { message: 'Pick one.', requestedSchema: { type: 'object', properties: { Decisión: { type: 'string' } } } }],
+  [
+    'its choices, respelled',
+    { message: 'Pick one.', requestedSchema: { type: 'object', properties: { choice: { type: 'string', enum: ['Аpprove', 'reject'] } } } },
+  ],
+  [
+    'its choices as oneOf titles',
+    {
+      message: 'Pick one.',
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          choice: {
+            type: 'string',
+            oneOf: [
+              { const: 'y', title: 'DENY' },
+              { const: 'n', title: 'Later' },
+            ],
+          },
+        },
+      },
+    },
+  ],
   ['its field title', { message: 'Pick one.', requestedSchema: { type: 'object', properties: { choice: { type: 'string', title: 'Decision' } } } }],
 ];
 const BENIGN = { message: 'Delete note groceries?', requestedSchema: yesNo };
 
 /** A person's accept that fits the form asked (the SDK checks the answer against it). */
 function fitting(schema: unknown): Record<string, unknown> {
-  const properties = ((schema as { properties?: Record<string, { type?: string; enum?: string[] }> })?.properties) ?? {};
+  const properties = (schema as { properties?: Record<string, { type?: string; enum?: string[] }> })?.properties ?? {};
   return Object.fromEntries(Object.entries(properties).map(([k, p]) => [k, p.type === 'boolean' ? true : (p.enum?.[0] ?? 'x')]));
 }
 
@@ -69,10 +100,11 @@ describe('SDK 1.32 server and client, in process', () => {
     await w.serve('forms', define, { trusted: true });
     client = await w.connect('forms', 'form-client', {
       capabilities: { elicitation: {} },
-      setup: (c) => c.setRequestHandler(ElicitRequestSchema, async (req) => {
-        seen.push(req.params as { message: string });
-        return { action: 'accept', content: fitting((req.params as { requestedSchema?: unknown }).requestedSchema) as never };
-      }),
+      setup: (c) =>
+        c.setRequestHandler(ElicitRequestSchema, async (req) => {
+          seen.push(req.params as { message: string });
+          return { action: 'accept', content: fitting((req.params as { requestedSchema?: unknown }).requestedSchema) as never };
+        }),
     });
   });
   afterAll(async () => {
@@ -80,20 +112,23 @@ describe('SDK 1.32 server and client, in process', () => {
   });
   afterEach(() => void (seen.length = 0));
 
-  const ask = async (form: Record<string, unknown>): Promise<string> => textOf(await client.callTool({ name: 'ask', arguments: { form: JSON.stringify(form) } }));
+  const ask = async (form: Record<string, unknown>): Promise<string> =>
+    textOf(await client.callTool({ name: 'ask', arguments: { form: JSON.stringify(form) } }));
 
-  it('marks every server form with the server\'s name; with inline approval off, even a copy is relayed, marked', async () => {
+  it("marks every server form with the server's name; with inline approval off, even a copy is relayed, marked", async () => {
     expect(await ask(BENIGN)).toBe('answered: {"action":"accept","content":{"confirm":true}}');
     expect(await ask(COPY)).toMatch(/^answered: \{"action":"accept"/);
     expect(seen.map((p) => p.message)).toEqual([MARK('forms') + BENIGN.message, MARK('forms') + COPY.message]);
   });
 
-  it.each(IMITATIONS)('with inline approval on, declines a form that imitates Countersign\'s (%s), shows it nowhere, and logs it', async (what, form) => {
+  it.each(IMITATIONS)("with inline approval on, declines a form that imitates Countersign's (%s), shows it nowhere, and logs it", async (what, form) => {
     await w.api.setInlineApproval('form-client', true);
     try {
       expect(await ask(form)).toBe('answered: {"action":"decline"}');
       expect(seen).toEqual([]);
-      const entries = (await w.log({ server: 'forms' })).filter((e: AuditEntry) => e.kind === 'server-request' && (e.arguments as { params: { message?: string } }).params.message === form.message);
+      const entries = (await w.log({ server: 'forms' })).filter(
+        (e: AuditEntry) => e.kind === 'server-request' && (e.arguments as { params: { message?: string } }).params.message === form.message,
+      );
       expect(entries.at(-1), what).toMatchObject({ decision: 'deny', status: 'denied', client: 'form-client' });
       expect(entries.at(-1)!.detail).toMatch(/Declined for the server, not shown to the client: .*while approval inside 'form-client' is on/);
       // A plain form of the same server still reaches the person, marked.
@@ -112,9 +147,10 @@ async function legacyClient(broker: TestBroker, via: Via, seen: Array<{ message:
     seen.push(req.params as { message: string });
     return { action: 'accept', content: fitting((req.params as { requestedSchema?: unknown }).requestedSchema) as never };
   });
-  const transport = via === 'connect'
-    ? new StdioClientTransport({ command: NODE, args: [CLI, 'connect', 'forms', '--data-dir', broker.dataDir], stderr: 'pipe' })
-    : new StreamableHTTPClientTransport(new URL(`${broker.baseUrl}/mcp/forms`), { requestInit: { headers: { Authorization: `Bearer ${broker.mcpToken}` } } });
+  const transport =
+    via === 'connect'
+      ? new StdioClientTransport({ command: NODE, args: [CLI, 'connect', 'forms', '--data-dir', broker.dataDir], stderr: 'pipe' })
+      : new StreamableHTTPClientTransport(new URL(`${broker.baseUrl}/mcp/forms`), { requestInit: { headers: { Authorization: `Bearer ${broker.mcpToken}` } } });
   await client.connect(transport);
   return client;
 }
@@ -132,12 +168,17 @@ describe.each<Via>(['connect', 'http'])('the v2 packages via %s', (via) => {
   });
   const ask = (c: { callTool(p: { name: string; arguments: Record<string, unknown> }): Promise<unknown> }, form: Record<string, unknown>) =>
     c.callTool({ name: 'ask_form', arguments: { form: JSON.stringify(form) } }) as Promise<ToolResult>;
-  const declinedEntries = async (client: string) => (await broker.api<AuditEntry[]>('queryLog', { server: 'forms' }))
-    .filter((e) => e.kind === 'server-request' && e.decision === 'deny' && e.client === client);
+  const declinedEntries = async (client: string) =>
+    (await broker.api<AuditEntry[]>('queryLog', { server: 'forms' })).filter(
+      (e) => e.kind === 'server-request' && e.decision === 'deny' && e.client === client,
+    );
 
-  it('2026-07-28 (a 2.4 client): input rounds come marked; a copy of Countersign\'s form ends the call while inline approval is on', async () => {
+  it("2026-07-28 (a 2.4 client): input rounds come marked; a copy of Countersign's form ends the call while inline approval is on", async () => {
     const seen: Array<Record<string, unknown>> = [];
-    const client = await connectV2(broker, 'forms', via, { name: `modern-${via}`, elicit: (p) => (seen.push(p), { action: 'accept', content: fitting(p.requestedSchema) }) });
+    const client = await connectV2(broker, 'forms', via, {
+      name: `modern-${via}`,
+      elicit: (p) => (seen.push(p), { action: 'accept', content: fitting(p.requestedSchema) }),
+    });
     try {
       expect(textOf(await ask(client, BENIGN))).toBe('answered: {"action":"accept","content":{"confirm":true}}');
       expect(seen.map((p) => p.message)).toEqual([MARK('forms') + BENIGN.message]);

@@ -37,7 +37,10 @@ describe.each<Via>(['connect', 'http'])('pairings via %s', (via) => {
   });
 
   it('a v2 client pinned to 2026-07-28 with a 1.x server: refused by the server, not by Countersign', async () => {
-    const err = await connectV2(broker, 'old', via).then(() => undefined, (e: Error) => e);
+    const err = await connectV2(broker, 'old', via).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(err?.message).toMatch(/did not offer pinned protocol version 2026-07-28/);
   });
 

@@ -15,7 +15,14 @@ describe.each<Via>(['connect', 'http'])('a 2026-07-28 client via %s reads what C
   let dataDir: string;
   const notes = v2Server('1.0.0');
   const pinned = v2Server('1.0.0');
-  const callsOf = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { tool: string }) : []);
+  const callsOf = (file: string) =>
+    existsSync(file)
+      ? readFileSync(file, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { tool: string })
+      : [];
 
   beforeAll(async () => {
     dataDir = makeDataDir();

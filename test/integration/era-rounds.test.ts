@@ -14,7 +14,14 @@ const textOf = (r: unknown) => (r as ToolResult).content.map((c) => c.text ?? ''
 describe.each<Via>(['connect', 'http'])('multi round-trip calls via %s', (via) => {
   const notes = v2Server('1.0.0');
   let broker: TestBroker;
-  const calls = () => (existsSync(notes.callsFile) ? readFileSync(notes.callsFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { tool: string; arguments: { name?: string }; inputResponses?: unknown }) : []);
+  const calls = () =>
+    existsSync(notes.callsFile)
+      ? readFileSync(notes.callsFile, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { tool: string; arguments: { name?: string }; inputResponses?: unknown })
+      : [];
   serveForSuite({ notes: notes.config }, ['notes'], [notes.dir], (b) => (broker = b));
   const confirmYes = () => ({ action: 'accept' as const, content: { confirm: true } });
 
@@ -42,7 +49,10 @@ describe.each<Via>(['connect', 'http'])('multi round-trip calls via %s', (via) =
       expect(mine.map((c) => c.inputResponses === undefined)).toEqual([true, false]);
       const log = await broker.logWhen({ tool: 'delete_note' }, (l) => l.filter((e) => (e.arguments as { name?: string }).name === name).length >= 2);
       const rounds = log.filter((e: AuditEntry) => (e.arguments as { name?: string }).name === name);
-      expect(rounds.map((e) => [e.decision, e.decidedBy, e.status])).toEqual([['allow', 'person', 'input-required'], ['allow', 'person', 'ok']]);
+      expect(rounds.map((e) => [e.decision, e.decidedBy, e.status])).toEqual([
+        ['allow', 'person', 'input-required'],
+        ['allow', 'person', 'ok'],
+      ]);
       expect(rounds[0]!.detail).toBe(`The server asked for input instead of running the tool: 'confirm' (elicitation/create: "Delete note ${name}?").`);
     } finally {
       await client.close();
@@ -58,7 +68,10 @@ describe.each<Via>(['connect', 'http'])('multi round-trip calls via %s', (via) =
       await broker.api('decide', first.id, { kind: 'allow-session' });
       expect(textOf(await call)).toBe(`deleted ${name}`);
       const log = await broker.logWhen({ tool: 'delete_note' }, (l) => l.filter((e) => (e.arguments as { name?: string }).name === name).length >= 2);
-      expect(log.filter((e) => (e.arguments as { name?: string }).name === name).map((e) => [e.decidedBy, e.status])).toEqual([['person', 'input-required'], ['session', 'ok']]);
+      expect(log.filter((e) => (e.arguments as { name?: string }).name === name).map((e) => [e.decidedBy, e.status])).toEqual([
+        ['person', 'input-required'],
+        ['session', 'ok'],
+      ]);
     } finally {
       await client.close();
     }

@@ -23,9 +23,12 @@ async function legacyClient(broker: TestBroker, server: string, via: Via, seen: 
     seen.push(req.params);
     return req.params.mode === 'url' ? { action: 'accept' } : { action: 'accept', content: { confirm: true } };
   });
-  const transport = via === 'connect'
-    ? new StdioClientTransport({ command: NODE, args: [CLI, 'connect', server, '--data-dir', broker.dataDir], stderr: 'pipe' })
-    : new StreamableHTTPClientTransport(new URL(`${broker.baseUrl}/mcp/${server}`), { requestInit: { headers: { Authorization: `Bearer ${broker.mcpToken}` } } });
+  const transport =
+    via === 'connect'
+      ? new StdioClientTransport({ command: NODE, args: [CLI, 'connect', server, '--data-dir', broker.dataDir], stderr: 'pipe' })
+      : new StreamableHTTPClientTransport(new URL(`${broker.baseUrl}/mcp/${server}`), {
+          requestInit: { headers: { Authorization: `Bearer ${broker.mcpToken}` } },
+        });
   await client.connect(transport);
   return client;
 }
@@ -83,7 +86,9 @@ describe.each<Via>(['connect', 'http'])('server requests surfaced via %s', (via)
     const client = await connectV2(broker, 'notes', via, { elicit: () => ({ action: 'accept' }) });
     try {
       expect(textOf(await client.callTool({ name: 'open_link', arguments: { url: `${url}&modern` } }))).toMatch(/^link answered/);
-      const log = await broker.logWhen({ tool: 'open_link' }, (l) => l.some((e) => e.status === 'input-required' && JSON.stringify(e.arguments).includes('modern')));
+      const log = await broker.logWhen({ tool: 'open_link' }, (l) =>
+        l.some((e) => e.status === 'input-required' && JSON.stringify(e.arguments).includes('modern')),
+      );
       const round = log.find((e) => e.status === 'input-required' && JSON.stringify(e.arguments).includes('modern'))!;
       expect(round.detail).toContain(`'signin' (elicitation/create (URL, shown, not opened): ${url}&modern)`);
       expect(round.client).toBe('v2-test-client');

@@ -11,7 +11,7 @@ describe.each<Via>(['connect', 'http'])('subscriptions/listen via %s', (via) => 
   let broker: TestBroker;
   serveForSuite({ notes: notes.config }, ['notes'], [notes.dir], (b) => (broker = b));
 
-  it('acknowledges the listen and delivers list_changed under the client\'s id', async () => {
+  it("acknowledges the listen and delivers list_changed under the client's id", async () => {
     const client = await connectV2(broker, 'notes', via);
     try {
       expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['delete_note', 'open_link', 'read_note']);

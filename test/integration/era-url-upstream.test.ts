@@ -15,10 +15,12 @@ describe.each<Via>(['connect', 'http'])('a v2 HTTP server as a URL upstream, via
   let dataDir: string;
   beforeAll(async () => {
     upstream = spawn(NODE, [`${ROOT}test/fixtures/v2-http-server.mjs`], { stdio: ['pipe', 'pipe', 'inherit'] });
-    const port = await new Promise<string>((resolve) => upstream.stdout!.on('data', (d: Buffer) => {
-      const m = /PORT (\d+)/.exec(String(d));
-      if (m) resolve(m[1]!);
-    }));
+    const port = await new Promise<string>((resolve) =>
+      upstream.stdout!.on('data', (d: Buffer) => {
+        const m = /PORT (\d+)/.exec(String(d));
+        if (m) resolve(m[1]!);
+      }),
+    );
     dataDir = makeDataDir();
     configure(dataDir, { remote: { url: `http://127.0.0.1:${port}/mcp` } }, ['remote']);
     broker = await startServe(dataDir);

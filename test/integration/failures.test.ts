@@ -34,19 +34,28 @@ function rawConnect(dataDir: string, server: string, lines: string[], wantRespon
 }
 
 const init = (id: number | string) =>
-  JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
 
 describe('failures and bad input', () => {
   let broker: TestBroker;
 
   beforeAll(async () => {
     const dataDir = makeDataDir();
-    configure(dataDir, {
-      crash: { command: NODE, args: [FIXTURE, 'crash'] },
-      everything: { command: NODE, args: [EVERYTHING_SERVER] },
-      dupe: { command: NODE, args: [join(FIXTURE, '..', 'raw-dupe-server.mjs')] },
-      missing: { command: '/nonexistent/countersign-test-binary' },
-    }, ['crash', 'everything', 'dupe']);
+    configure(
+      dataDir,
+      {
+        crash: { command: NODE, args: [FIXTURE, 'crash'] },
+        everything: { command: NODE, args: [EVERYTHING_SERVER] },
+        dupe: { command: NODE, args: [join(FIXTURE, '..', 'raw-dupe-server.mjs')] },
+        missing: { command: '/nonexistent/countersign-test-binary' },
+      },
+      ['crash', 'everything', 'dupe'],
+    );
     broker = await startServe(dataDir);
   });
 
@@ -58,7 +67,10 @@ describe('failures and bad input', () => {
   it('fails the in-flight call of a server that crashes, then starts it again for the next session', async () => {
     const client = await connectClient(broker, 'crash', 'connect');
     try {
-      const err = await client.callTool({ name: 'crash', arguments: {} }).then(() => undefined, (e: Error) => e);
+      const err = await client.callTool({ name: 'crash', arguments: {} }).then(
+        () => undefined,
+        (e: Error) => e,
+      );
       expect(err?.message).toMatch(/stopped \(exit code 3\).*in flight/);
       expect(err?.message).toContain('about to crash on purpose');
     } finally {
@@ -76,13 +88,12 @@ describe('failures and bad input', () => {
   });
 
   it('answers malformed lines with clear errors and keeps the session usable', async () => {
-    const { out } = await rawConnect(broker.dataDir, 'everything', [
-      '{"jsonrpc":"2.0","id":7,"method":',
-      '[1,2,3]',
-      '{"jsonrpc":"1.0","id":8,"method":"ping"}',
-      init(1),
-      '{"jsonrpc":"2.0","id":2,"method":"ping"}',
-    ], 5);
+    const { out } = await rawConnect(
+      broker.dataDir,
+      'everything',
+      ['{"jsonrpc":"2.0","id":7,"method":', '[1,2,3]', '{"jsonrpc":"1.0","id":8,"method":"ping"}', init(1), '{"jsonrpc":"2.0","id":2,"method":"ping"}'],
+      5,
+    );
     expect(out[0]).toMatchObject({ id: 7, error: { code: -32700, message: expect.stringMatching(/invalid JSON/) } });
     // A batch gets an error too (batching left MCP in 2025-06-18), with id null: no single id to answer.
     expect(out[1]).toMatchObject({ id: null, error: { code: -32600, message: expect.stringMatching(/batches are not supported/) } });
@@ -92,9 +103,16 @@ describe('failures and bad input', () => {
   });
 
   it('refuses a message of tens of MB with an error naming the limit, and keeps serving', async () => {
-    const huge = JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'tools/call', params: { name: 'echo', arguments: { message: 'x'.repeat(40 * 1024 * 1024) } } });
+    const huge = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 99,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { message: 'x'.repeat(40 * 1024 * 1024) } },
+    });
     const { out } = await rawConnect(broker.dataDir, 'everything', [init(1), huge, '{"jsonrpc":"2.0","id":3,"method":"ping"}'], 3);
-    expect(out).toContainEqual(expect.objectContaining({ id: 99, error: expect.objectContaining({ message: expect.stringMatching(/larger than the \d+ byte limit/) }) }));
+    expect(out).toContainEqual(
+      expect.objectContaining({ id: 99, error: expect.objectContaining({ message: expect.stringMatching(/larger than the \d+ byte limit/) }) }),
+    );
     expect(out).toContainEqual(expect.objectContaining({ id: 3, result: {} }));
     // The HTTP way in refuses it too, with 413.
     const res = await fetch(`${broker.baseUrl}/mcp/everything`, {
@@ -107,13 +125,18 @@ describe('failures and bad input', () => {
   });
 
   it('passes exactly one response per request from a server that duplicates and invents responses', async () => {
-    const { out } = await rawConnect(broker.dataDir, 'dupe', [
-      init(1),
-      '{"jsonrpc":"2.0","method":"notifications/initialized"}',
-      '{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"ping_tool","arguments":{}}}',
-      '{"jsonrpc":"2.0","id":"b","method":"tools/call","params":{"name":"ping_tool","arguments":{}}}',
-      '{"jsonrpc":"2.0","id":"cs-1","result":{"stray":true}}',
-    ], 3);
+    const { out } = await rawConnect(
+      broker.dataDir,
+      'dupe',
+      [
+        init(1),
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+        '{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"ping_tool","arguments":{}}}',
+        '{"jsonrpc":"2.0","id":"b","method":"tools/call","params":{"name":"ping_tool","arguments":{}}}',
+        '{"jsonrpc":"2.0","id":"cs-1","result":{"stray":true}}',
+      ],
+      3,
+    );
     await new Promise((r) => setTimeout(r, 200));
     const ids = out.map((m) => (m as { id: unknown }).id);
     expect(ids.filter((i) => i === 1)).toHaveLength(1);
@@ -163,10 +186,13 @@ describe('failures and bad input', () => {
     const { request } = await import('node:http');
     const status = await new Promise<number>((resolve, reject) => {
       const u = new URL(broker.baseUrl);
-      const req = request({ host: u.hostname, port: u.port, path: '/api/rpc', method: 'POST', headers: { Host: 'evil.example', Authorization: `Bearer ${broker.apiToken}` } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        { host: u.hostname, port: u.port, path: '/api/rpc', method: 'POST', headers: { Host: 'evil.example', Authorization: `Bearer ${broker.apiToken}` } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end('{"method":"listPending","args":[]}');
     });
@@ -233,7 +259,14 @@ describe('start-up problems', () => {
     try {
       const { out, code } = await rawConnect(dataDir, 'anything', [init(42)], 1);
       // The way to start it is an absolute command, never a registry name.
-      expect(out[0]).toMatchObject({ id: 42, error: { message: expect.stringContaining(`not running for ${dataDir}. Open the Countersign app, or start it with \`${NODE} ${CLI} serve --data-dir ${dataDir}\``) } });
+      expect(out[0]).toMatchObject({
+        id: 42,
+        error: {
+          message: expect.stringContaining(
+            `not running for ${dataDir}. Open the Countersign app, or start it with \`${NODE} ${CLI} serve --data-dir ${dataDir}\``,
+          ),
+        },
+      });
       expect(JSON.stringify(out[0])).not.toContain('npx');
       expect(code).toBe(1);
     } finally {

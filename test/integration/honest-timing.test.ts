@@ -29,7 +29,9 @@ describe.each<Via>(['connect', 'http'])('honest timing via %s', (via) => {
     try {
       const message = `patient ${via}`;
       const call = client.callTool({ name: 'echo', arguments: { message } }, undefined, {
-        timeout: 2500, resetTimeoutOnProgress: true, onprogress: () => undefined,
+        timeout: 2500,
+        resetTimeoutOnProgress: true,
+        onprogress: () => undefined,
       });
       const pending = await broker.waitForPending((c) => (c.arguments as { message?: string }).message === message);
       expect(pending.clientWait).toMatchObject({ basis: 'progress', progress: true, givesUpAt: pending.createdAt + 60_000 });

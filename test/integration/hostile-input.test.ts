@@ -22,11 +22,15 @@ describe('hostile arguments', () => {
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'cs-hostile-'));
     const dataDir = makeDataDir();
-    configure(dataDir, {
-      fs: { command: NODE, args: [FILESYSTEM_SERVER, scratch] },
-      everything: { command: NODE, args: [EVERYTHING_SERVER] },
-      imposter: { command: NODE, args: [FIXTURE, 'names'], env: { FIXTURE_SERVER_NAME: 'fs' } },
-    }, ['everything']);
+    configure(
+      dataDir,
+      {
+        fs: { command: NODE, args: [FILESYSTEM_SERVER, scratch] },
+        everything: { command: NODE, args: [EVERYTHING_SERVER] },
+        imposter: { command: NODE, args: [FIXTURE, 'names'], env: { FIXTURE_SERVER_NAME: 'fs' } },
+      },
+      ['everything'],
+    );
     broker = await startServe(dataDir);
   });
 
@@ -36,32 +40,41 @@ describe('hostile arguments', () => {
     removeDir(scratch);
   });
 
-  it.each<Via>(['connect', 'http'])('queues, shows and writes a 10 MB base64 write_file approved via %s', async (via) => {
-    const target = join(scratch, `big-${via}.b64`);
-    const content = randomBytes(7_500_000).toString('base64'); // 10,000,000 characters
-    const client = await connectClient(broker, 'fs', via);
-    try {
-      const call = client.callTool({ name: 'write_file', arguments: { path: target, content } }, undefined, { timeout: 120_000 });
-      const pending = await broker.waitForPending((c) => c.tool === 'write_file' && (c.arguments as { path?: string }).path === target, 60_000);
-      expect((pending.arguments as { content: string }).content).toBe(content);
-      const blob = pending.findings.find((f) => f.code === 'base64-blob');
-      expect(blob?.message).toContain('10000000-character base64 blob');
-      expect(blob!.excerpt.length).toBeLessThan(400);
-      expect(await broker.api('decide', pending.id, { kind: 'allow-once' })).toMatchObject({ ok: true });
-      const result = await call;
-      expect((result as ToolResult).isError).toBeFalsy();
-      expect(readFileSync(target, 'utf8')).toBe(content);
-      const logged = await broker.logWhen({ tool: 'write_file' }, (l) => l.some((e) => (e.arguments as { path?: string }).path === target && e.status === 'ok'), 30_000);
-      expect(logged.find((e) => (e.arguments as { path?: string }).path === target)).toMatchObject({ decision: 'allow', decidedBy: 'person', status: 'ok' });
-    } finally {
-      await client.close();
-    }
-  }, 180_000);
+  it.each<Via>(['connect', 'http'])(
+    'queues, shows and writes a 10 MB base64 write_file approved via %s',
+    async (via) => {
+      const target = join(scratch, `big-${via}.b64`);
+      const content = randomBytes(7_500_000).toString('base64'); // 10,000,000 characters
+      const client = await connectClient(broker, 'fs', via);
+      try {
+        const call = client.callTool({ name: 'write_file', arguments: { path: target, content } }, undefined, { timeout: 120_000 });
+        const pending = await broker.waitForPending((c) => c.tool === 'write_file' && (c.arguments as { path?: string }).path === target, 60_000);
+        expect((pending.arguments as { content: string }).content).toBe(content);
+        const blob = pending.findings.find((f) => f.code === 'base64-blob');
+        expect(blob?.message).toContain('10000000-character base64 blob');
+        expect(blob!.excerpt.length).toBeLessThan(400);
+        expect(await broker.api('decide', pending.id, { kind: 'allow-once' })).toMatchObject({ ok: true });
+        const result = await call;
+        expect((result as ToolResult).isError).toBeFalsy();
+        expect(readFileSync(target, 'utf8')).toBe(content);
+        const logged = await broker.logWhen(
+          { tool: 'write_file' },
+          (l) => l.some((e) => (e.arguments as { path?: string }).path === target && e.status === 'ok'),
+          30_000,
+        );
+        expect(logged.find((e) => (e.arguments as { path?: string }).path === target)).toMatchObject({ decision: 'allow', decidedBy: 'person', status: 'ok' });
+      } finally {
+        await client.close();
+      }
+    },
+    180_000,
+  );
 
   const deepCall = (id: number | string, target: string) =>
     `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"tools/call","params":{"name":"write_file","arguments":{"path":${JSON.stringify(target)},"content":"x","extra":${deepJson(10_000)}}}}`;
 
-  const refusedEntries = async () => (await broker.api<AuditEntry[]>('queryLog', { tool: 'write_file' })).filter((e) => e.reasons.includes('arguments-too-deep'));
+  const refusedEntries = async () =>
+    (await broker.api<AuditEntry[]>('queryLog', { tool: 'write_file' })).filter((e) => e.reasons.includes('arguments-too-deep'));
 
   const expectRefusedAndLogged = async (answer: Record<string, unknown>, target: string, before: number) => {
     const result = answer.result as ToolResult;
@@ -102,46 +115,56 @@ describe('hostile arguments', () => {
     await expectRefusedAndLogged(answer.json[0] as Record<string, unknown>, target, before);
   }, 60_000);
 
-  it.each<Via>(['connect', 'http'])('asks for a trusted read-only call whose arguments break its inputSchema, via %s, and logs why', async (via) => {
-    const client = await connectClient(broker, 'everything', via);
-    try {
-      // A valid call runs on its own (and in connect earns a lease); the broken one right after still asks.
-      expect(textOf(await client.callTool({ name: 'echo', arguments: { message: `fine ${via}` } }))).toContain(`fine ${via}`);
-      const call = client.callTool({ name: 'echo', arguments: { message: 42, sidenote: `psst ${via}` } });
-      const pending = await broker.waitForPending((c) => c.server === 'everything' && (c.arguments as { sidenote?: string }).sidenote === `psst ${via}`);
-      expect(pending.reasons.map((r) => r.code)).toContain('schema-violation');
-      const finding = pending.findings.find((f) => f.code === 'schema-violation');
-      expect(finding?.message).toContain("'message' should be string");
-      // Undeclared: a violation where the schema forbids extras, else a finding of its own.
-      expect(pending.findings.some((f) => (f.code === 'schema-violation' || f.code === 'undeclared-argument') && f.message.includes("'sidenote'"))).toBe(true);
-      await broker.api('decide', pending.id, { kind: 'deny', reason: 'schema' });
-      expect((await call as ToolResult).isError).toBe(true);
-      const mine = (e: AuditEntry) => (e.arguments as { sidenote?: string }).sidenote === `psst ${via}`;
-      const entry = (await broker.logWhen({ tool: 'echo' }, (l) => l.some(mine))).find(mine);
-      expect(entry).toMatchObject({ decision: 'deny', decidedBy: 'person' });
-      expect(entry!.reasons).toContain('schema-violation');
-    } finally {
-      await client.close();
-    }
-  }, 60_000);
+  it.each<Via>(['connect', 'http'])(
+    'asks for a trusted read-only call whose arguments break its inputSchema, via %s, and logs why',
+    async (via) => {
+      const client = await connectClient(broker, 'everything', via);
+      try {
+        // A valid call runs on its own (and in connect earns a lease); the broken one right after still asks.
+        expect(textOf(await client.callTool({ name: 'echo', arguments: { message: `fine ${via}` } }))).toContain(`fine ${via}`);
+        const call = client.callTool({ name: 'echo', arguments: { message: 42, sidenote: `psst ${via}` } });
+        const pending = await broker.waitForPending((c) => c.server === 'everything' && (c.arguments as { sidenote?: string }).sidenote === `psst ${via}`);
+        expect(pending.reasons.map((r) => r.code)).toContain('schema-violation');
+        const finding = pending.findings.find((f) => f.code === 'schema-violation');
+        expect(finding?.message).toContain("'message' should be string");
+        // Undeclared: a violation where the schema forbids extras, else a finding of its own.
+        expect(pending.findings.some((f) => (f.code === 'schema-violation' || f.code === 'undeclared-argument') && f.message.includes("'sidenote'"))).toBe(
+          true,
+        );
+        await broker.api('decide', pending.id, { kind: 'deny', reason: 'schema' });
+        expect(((await call) as ToolResult).isError).toBe(true);
+        const mine = (e: AuditEntry) => (e.arguments as { sidenote?: string }).sidenote === `psst ${via}`;
+        const entry = (await broker.logWhen({ tool: 'echo' }, (l) => l.some(mine))).find(mine);
+        expect(entry).toMatchObject({ decision: 'deny', decidedBy: 'person' });
+        expect(entry!.reasons).toContain('schema-violation');
+      } finally {
+        await client.close();
+      }
+    },
+    60_000,
+  );
 
-  it.each<Via>(['connect', 'http'])('lists look-alike and over-long tool names with findings via %s, never a failed tools/list', async (via) => {
-    const fs = await connectClient(broker, 'fs', via);
-    await fs.listTools(); // the broker now knows fs's read_file
-    await fs.close();
-    const client = await connectClient(broker, 'imposter', via);
-    try {
-      const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['re\u0430d_file', 'n'.repeat(10_000)]);
-      const view = (await broker.api<ServerView[]>('listServers')).find((v) => v.name === 'imposter')!;
-      const findingsOf = (name: string) => view.tools.find((t) => t.definition.name === name)?.findings ?? [];
-      expect(findingsOf('re\u0430d_file').find((f) => f.code === 'confusable-name')?.message).toContain('fs/read_file');
-      expect(findingsOf('n'.repeat(10_000)).find((f) => f.code === 'name-format')?.message).toContain('10000 characters long');
-      expect(view.findings?.find((f) => f.code === 'server-identity')?.message).toContain("the name of another configured server ('fs')");
-    } finally {
-      await client.close();
-    }
-  }, 60_000);
+  it.each<Via>(['connect', 'http'])(
+    'lists look-alike and over-long tool names with findings via %s, never a failed tools/list',
+    async (via) => {
+      const fs = await connectClient(broker, 'fs', via);
+      await fs.listTools(); // the broker now knows fs's read_file
+      await fs.close();
+      const client = await connectClient(broker, 'imposter', via);
+      try {
+        const { tools } = await client.listTools();
+        expect(tools.map((t) => t.name)).toEqual(['re\u0430d_file', 'n'.repeat(10_000)]);
+        const view = (await broker.api<ServerView[]>('listServers')).find((v) => v.name === 'imposter')!;
+        const findingsOf = (name: string) => view.tools.find((t) => t.definition.name === name)?.findings ?? [];
+        expect(findingsOf('re\u0430d_file').find((f) => f.code === 'confusable-name')?.message).toContain('fs/read_file');
+        expect(findingsOf('n'.repeat(10_000)).find((f) => f.code === 'name-format')?.message).toContain('10000 characters long');
+        expect(view.findings?.find((f) => f.code === 'server-identity')?.message).toContain("the name of another configured server ('fs')");
+      } finally {
+        await client.close();
+      }
+    },
+    60_000,
+  );
 
   it('escapes C1, bidi and tag characters in `countersign log --json`, and the JSON reads back exactly', async () => {
     const message = `log \u009b2J \u202eevil \u{e0041}\u{e0042} ${Date.now()}`;
@@ -154,7 +177,10 @@ describe('hostile arguments', () => {
     await broker.logWhen({ tool: 'echo' }, (l) => l.some((e) => (e.arguments as { message?: string }).message === message));
     const out = execFileSync(NODE, [CLI, 'log', '--json', '--data-dir', broker.dataDir], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
     expect(out).not.toMatch(/[\u007f-\u009f\u200b-\u200f\u2028-\u202e\u{e0000}-\u{e007f}]/u);
-    const entries = out.trim().split('\n').map((l) => JSON.parse(l) as AuditEntry);
+    const entries = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as AuditEntry);
     expect(entries.some((e) => (e.arguments as { message?: string }).message === message)).toBe(true);
   }, 60_000);
 
@@ -163,14 +189,18 @@ describe('hostile arguments', () => {
     const raw = new RawConnect(broker.dataDir, 'fs');
     try {
       await raw.handshake();
-      const head = Buffer.from(`{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"write_file","arguments":{"path":${JSON.stringify(target)},"content":"`);
+      const head = Buffer.from(
+        `{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"write_file","arguments":{"path":${JSON.stringify(target)},"content":"`,
+      );
       raw.write(Buffer.concat([head, Buffer.from([0xff, 0xfe, 0x80]), Buffer.from('"}}}\n')]));
       raw.write('{"jsonrpc":"2.0","id":null,"method":"tools/list"}\n');
       raw.write('[{"jsonrpc":"2.0","id":22,"method":"ping"}]\n');
       raw.write('{"jsonrpc":"2.0", "method": nope\n');
       raw.write(`${JSON.stringify({ jsonrpc: '2.0', id: 23, method: 'ping' })}\n`);
       await raw.next((m) => m.id === 23);
-      const errors = raw.messages.filter((m): m is { id: unknown; error: { code: number; message: string } } => typeof m === 'object' && m !== null && 'error' in m);
+      const errors = raw.messages.filter(
+        (m): m is { id: unknown; error: { code: number; message: string } } => typeof m === 'object' && m !== null && 'error' in m,
+      );
       expect(errors.find((e) => e.id === 21)?.error).toMatchObject({ code: -32700, message: expect.stringContaining('not valid UTF-8') });
       const nullIds = errors.filter((e) => e.id === null).map((e) => e.error);
       expect(nullIds).toEqual([

@@ -21,7 +21,10 @@ function tooDeep(tag: string): Record<string, unknown> {
 }
 
 function entriesOnDisk(dataDir: string): AuditEntry[] {
-  return readFileSync(join(dataDir, 'audit.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as AuditEntry);
+  return readFileSync(join(dataDir, 'audit.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as AuditEntry);
 }
 
 describe('HTTP audit entries survive a crash of the broker', () => {
@@ -46,13 +49,16 @@ describe('HTTP audit entries survive a crash of the broker', () => {
       const tag = `crash ${i}`;
       const denied = i % 5 === 4;
       const call = clients[i % clients.length]!.callTool({ name: 'echo', arguments: denied ? tooDeep(tag) : { message: tag } }) as Promise<ToolResult>;
-      void call.then((result) => {
-        if (child.signalCode !== null || child.killed) return;
-        expect(result.isError === true).toBe(denied);
-        answered.push({ tag, denied });
-        // At once, in the same tick the answer arrived in: nothing more is written after this.
-        if (answered.length === KILL_AFTER) child.kill('SIGKILL');
-      }, () => undefined);
+      void call.then(
+        (result) => {
+          if (child.signalCode !== null || child.killed) return;
+          expect(result.isError === true).toBe(denied);
+          answered.push({ tag, denied });
+          // At once, in the same tick the answer arrived in: nothing more is written after this.
+          if (answered.length === KILL_AFTER) child.kill('SIGKILL');
+        },
+        () => undefined,
+      );
     }
     // The calls still in flight are left to fail on their own (the SDK may retry a lost stream for a while).
     await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(undefined) : child.once('exit', resolve)));

@@ -29,7 +29,9 @@ describe('HTTP result lane', () => {
   it("passes a call's result as the server's bytes with the client's id, logged before it goes out", async () => {
     const text = '"caf\\u00e9 \\ud83d\\ude00 exact"';
     expect(await post(call('c-1', 'exact'))).toBe(`{"result":{"content":[{"type":"text","text":${text}}],"zeta":1.50,"alpha":[ ]},"id":"c-1","jsonrpc":"2.0"}`);
-    expect(await post(call(7, 'error'))).toBe(`{"result":{"isError":true,"content":[{"type":"text","text":${text.replace('exact', 'error')}}],"zeta":1.50},"id":7,"jsonrpc":"2.0"}`);
+    expect(await post(call(7, 'error'))).toBe(
+      `{"result":{"isError":true,"content":[{"type":"text","text":${text.replace('exact', 'error')}}],"zeta":1.50},"id":7,"jsonrpc":"2.0"}`,
+    );
     const log = await broker.logWhen({ server: 'raw', tool: 'say' }, (e) => e.length >= 2);
     expect(log.map((e) => [e.decision, e.status, (e.arguments as { how: string }).how])).toEqual([
       ['allow', 'ok', 'exact'],

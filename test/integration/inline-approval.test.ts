@@ -23,9 +23,12 @@ async function formClient(broker: TestBroker, via: Via, answer: { current: Answe
     asked.push(req.params.message);
     return answer.current(req.params.message, extra.signal) as never;
   });
-  const transport = via === 'connect'
-    ? new StdioClientTransport({ command: NODE, args: [CLI, 'connect', 'everything', '--data-dir', broker.dataDir], stderr: 'pipe' })
-    : new StreamableHTTPClientTransport(new URL(`${broker.baseUrl}/mcp/everything`), { requestInit: { headers: { Authorization: `Bearer ${broker.mcpToken}` } } });
+  const transport =
+    via === 'connect'
+      ? new StdioClientTransport({ command: NODE, args: [CLI, 'connect', 'everything', '--data-dir', broker.dataDir], stderr: 'pipe' })
+      : new StreamableHTTPClientTransport(new URL(`${broker.baseUrl}/mcp/everything`), {
+          requestInit: { headers: { Authorization: `Bearer ${broker.mcpToken}` } },
+        });
   await client.connect(transport);
   return { client, asked };
 }
@@ -88,7 +91,12 @@ describe.each<Via>(['connect', 'http'])('approval inside the client via %s', (vi
     expect(form.asked.at(-1)).toMatch(/^Approve echo on everything\?\nArguments: .*inline/);
     expect(form.asked.at(-1)).toMatch(/Full preview: http:\/\/127\.0\.0\.1:\d+/);
     // An untrusted server: the card's first warning says so, and the form says it too.
-    expect(form.asked.at(-1)!.split('\n').filter((l) => WARNING_LINE.test(l)).length).toBeGreaterThan(0);
+    expect(
+      form.asked
+        .at(-1)!
+        .split('\n')
+        .filter((l) => WARNING_LINE.test(l)).length,
+    ).toBeGreaterThan(0);
     expect(form.asked.at(-1)).not.toContain(broker.apiToken);
     const entries = await entriesFor(message);
     expect(entries).toHaveLength(1);
@@ -114,7 +122,10 @@ describe.each<Via>(['connect', 'http'])('approval inside the client via %s', (vi
     const call = form.client.callTool({ name: 'echo', arguments: { message } });
     const pending = await broker.waitForPending((c) => (c.arguments as { message?: string }).message === message);
     await expect.poll(() => form.asked.some((a) => a.includes(message))).toBe(true);
-    expectCardHeadline(form.asked.find((a) => a.includes(message))!, pending);
+    expectCardHeadline(
+      form.asked.find((a) => a.includes(message))!,
+      pending,
+    );
     expect(await broker.api('decide', pending.id, { kind: 'allow-once' })).toMatchObject({ ok: true, forwarded: true });
     expect(textOf(await call)).toContain(message);
     await expect.poll(() => cancelled.some((a) => a.includes(message))).toBe(true);

@@ -41,7 +41,11 @@ describe('a launch refused for want of consent', () => {
       const refusals = () => broker.api<AuditEntry[]>('queryLog', { server: 'counter', decision: 'deny' }).then((l) => l.filter((e) => e.kind === 'launch'));
       const first = await refusals();
       expect(first).toHaveLength(1);
-      expect(first[0]).toMatchObject({ actor: 'countersign', decidedBy: 'policy', detail: 'launch refused: its command line is new or changed; it waits for your approval' });
+      expect(first[0]).toMatchObject({
+        actor: 'countersign',
+        decidedBy: 'policy',
+        detail: 'launch refused: its command line is new or changed; it waits for your approval',
+      });
       expect(first[0]!.arguments).toMatchObject({ commandLine: shown.launch.commandLine, hash: shown.launch.hash, client: 'claude-test' });
 
       // Approved from the queue item (the same sealed approveLaunch the Servers screen uses): it no longer

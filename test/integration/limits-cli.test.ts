@@ -40,7 +40,7 @@ describe.skipIf(process.platform !== 'linux')('countersign servers … limits', 
       expect(loosened.code, loosened.stderr).toBe(0);
       expect(loosened.stdout).toContain(`Now:  no network · read-only ${project}\nThen: no network · writes ${project}`);
       expect(loosened.stdout).toMatch(/launch hash [0-9a-f]{64} \(approved\)/);
-      let view = (JSON.parse((await cs(dir, 'servers', 'show', 'files', '--json')).stdout) as ServerView);
+      let view = JSON.parse((await cs(dir, 'servers', 'show', 'files', '--json')).stdout) as ServerView;
       expect(view.launch).toMatchObject({ approved: true, limits: { filesystem: { read: [], write: [project] } } });
 
       // A stale hash: refused, nothing changed.
@@ -51,7 +51,7 @@ describe.skipIf(process.platform !== 'linux')('countersign servers … limits', 
       // Tighter: at once, no question, the approval stays.
       const tightened = await cs(dir, 'servers', 'limits', 'files', '--no-files');
       expect(tightened.stdout).toContain("Limits of 'files' are now: no network · no files (applied at once");
-      view = (JSON.parse((await cs(dir, 'servers', 'show', 'files', '--json')).stdout) as ServerView);
+      view = JSON.parse((await cs(dir, 'servers', 'show', 'files', '--json')).stdout) as ServerView;
       expect(view.launch).toMatchObject({ approved: true, limits: { network: 'none', filesystem: { read: [], write: [] } } });
       const log = (await cs(dir, 'log', '--json')).stdout;
       expect(log).toContain('limits loosened, with consent');

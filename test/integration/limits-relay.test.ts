@@ -26,26 +26,29 @@ describe.skipIf(process.platform !== 'linux')('limits through connect and HTTP',
     await new Promise((r) => host?.close(r));
   });
 
-  it.each(['connect', 'http'] as Via[])('no network, enforced (via %s): the exfiltration guard does not ask, the fetch fails in the server, the log names the limits', async (via) => {
-    const dataDir = makeDataDir();
-    configure(dataDir, { offline: { command: NODE, args: [FIXTURE, 'tree'], limits: { network: 'none', filesystem: 'host', passEnv: [] } } }, ['offline']);
-    const broker = await startServe(dataDir);
-    try {
-      const client = await connectClient(broker, 'offline', via);
-      await client.callTool({ name: 'escape', arguments: {} });
-      const before = hits;
-      const result = (await client.callTool({ name: 'fetch_url', arguments: { url } })) as ToolResult;
-      expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(/^fetch failed: (ECONNREFUSED|ENETUNREACH)/);
-      expect(hits).toBe(before);
-      const [entry] = await broker.logWhen({ server: 'offline', tool: 'fetch_url' }, (e) => e.length > 0);
-      expect(entry).toMatchObject({ decision: 'allow', decidedBy: 'policy', limits: 'no network (enforced)' });
-      expect(entry!.reasons).toContain('open-world-without-network');
-      expect(entry!.reasons).not.toContain('exfiltration-risk');
-      await client.close();
-    } finally {
-      await broker.stop();
-      removeDir(dataDir);
-    }
-  });
+  it.each(['connect', 'http'] as Via[])(
+    'no network, enforced (via %s): the exfiltration guard does not ask, the fetch fails in the server, the log names the limits',
+    async (via) => {
+      const dataDir = makeDataDir();
+      configure(dataDir, { offline: { command: NODE, args: [FIXTURE, 'tree'], limits: { network: 'none', filesystem: 'host', passEnv: [] } } }, ['offline']);
+      const broker = await startServe(dataDir);
+      try {
+        const client = await connectClient(broker, 'offline', via);
+        await client.callTool({ name: 'escape', arguments: {} });
+        const before = hits;
+        const result = (await client.callTool({ name: 'fetch_url', arguments: { url } })) as ToolResult;
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toMatch(/^fetch failed: (ECONNREFUSED|ENETUNREACH)/);
+        expect(hits).toBe(before);
+        const [entry] = await broker.logWhen({ server: 'offline', tool: 'fetch_url' }, (e) => e.length > 0);
+        expect(entry).toMatchObject({ decision: 'allow', decidedBy: 'policy', limits: 'no network (enforced)' });
+        expect(entry!.reasons).toContain('open-world-without-network');
+        expect(entry!.reasons).not.toContain('exfiltration-risk');
+        await client.close();
+      } finally {
+        await broker.stop();
+        removeDir(dataDir);
+      }
+    },
+  );
 });

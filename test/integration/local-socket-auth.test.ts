@@ -31,7 +31,12 @@ function secretOf(dataDir: string): SocketSecret {
 /** The access entries of a stopped broker's log (the CLI reads the file), and how many refusals they count. */
 async function refusalsLogged(dataDir: string): Promise<{ entries: AuditEntry[]; count: number; roles: Set<string> }> {
   const out = await runCli(dataDir, 'log', '--json');
-  const entries = out.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditEntry).filter((e) => e.kind === 'access');
+  const entries = out.stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as AuditEntry)
+    .filter((e) => e.kind === 'access');
   const details = entries.map((e) => e.arguments as { count: number; reasons: Record<string, number> });
   const roles = new Set(details.flatMap((d) => Object.keys(d.reasons).map((k) => k.split(':')[0]!)));
   return { entries, count: details.reduce((n, d) => n + d.count, 0), roles };
@@ -72,14 +77,20 @@ describe('the local socket', () => {
     const lines = await peer.untilClosed();
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ ok: false });
-    expect(lines[0]!.error).toMatch(/refused this connection: it asked for the API without a proof.*Only a command run by the user who runs Countersign can read .*socket-secret\.json/);
+    expect(lines[0]!.error).toMatch(
+      /refused this connection: it asked for the API without a proof.*Only a command run by the user who runs Countersign can read .*socket-secret\.json/,
+    );
     expect((await broker.api<BrokerStatus>('getStatus')).paused).toBe(false);
     expect((await broker.api<ServerView[]>('listServers')).map((s) => s.name)).toEqual(['mem']);
     const access = await broker.logWhen({}, (l) => l.some((e) => e.kind === 'access'));
-    expect(access.find((e) => e.kind === 'access')).toMatchObject({ decision: 'deny', tool: 'api', detail: expect.stringMatching(/^refused a connection on the local socket \(api\)/) });
+    expect(access.find((e) => e.kind === 'access')).toMatchObject({
+      decision: 'deny',
+      tool: 'api',
+      detail: expect.stringMatching(/^refused a connection on the local socket \(api\)/),
+    });
   });
 
-  it('refuses a proof made without the secret, a proof replayed from another connection, and the broker\'s own proof sent back', async () => {
+  it("refuses a proof made without the secret, a proof replayed from another connection, and the broker's own proof sent back", async () => {
     const secret = secretOf(dir);
     const good = await apiPeer(broker, secret);
     try {
@@ -112,11 +123,23 @@ describe('the local socket', () => {
 
   it('gives a connect session its own server and nothing of the API, in relay and pipe mode', async () => {
     const secret = secretOf(dir);
-    for (const hello of [{ countersign: 1, server: 'mem', relay: true }, { countersign: 1, server: 'mem', relay: true, secret: secret.api }, { countersign: 1, server: 'mem', secret: 'x' }]) {
+    for (const hello of [
+      { countersign: 1, server: 'mem', relay: true },
+      { countersign: 1, server: 'mem', relay: true, secret: secret.api },
+      { countersign: 1, server: 'mem', secret: 'x' },
+    ]) {
       const peer = new SocketPeer(socketPath(dir));
       peer.send(hello);
       const lines = await peer.untilClosed();
-      expect(lines).toEqual([{ countersign: 1, ok: false, error: expect.stringMatching(/refused this connection: (it did not present the socket secret of this broker run|the socket secret it presented is not this broker run's)/) }]);
+      expect(lines).toEqual([
+        {
+          countersign: 1,
+          ok: false,
+          error: expect.stringMatching(
+            /refused this connection: (it did not present the socket secret of this broker run|the socket secret it presented is not this broker run's)/,
+          ),
+        },
+      ]);
     }
     const relay = new SocketPeer(socketPath(dir));
     const pipe = new SocketPeer(socketPath(dir));
@@ -128,17 +151,24 @@ describe('the local socket', () => {
       // but for `decide`, which there submits a call of this session to the gate and refuses the API's shape.
       const pendingLike = ['some-pending-id', { kind: 'allow-once' }];
       API_METHODS.forEach((m, i) => relay.send(rpc(100 + i, m, ...(m === 'decide' ? pendingLike : []))));
-      const answers = await Promise.all(API_METHODS.map(async (_m, i) => {
-        for (let n = 1; ; n++) {
-          const line = await relay.line(n);
-          if (line.id === 100 + i) return line;
-        }
-      }));
+      const answers = await Promise.all(
+        API_METHODS.map(async (_m, i) => {
+          for (let n = 1; ; n++) {
+            const line = await relay.line(n);
+            if (line.id === 100 + i) return line;
+          }
+        }),
+      );
       for (const [i, a] of answers.entries()) {
         const m = API_METHODS[i]!;
         if (m === 'decide') {
           // The gate cannot read the API's shape as a call: refused (and logged), never an approval.
-          expect(a, m).toMatchObject({ result: { forward: false, result: { isError: true, content: [{ text: expect.stringMatching(/refused this call before deciding it.*could not read it/) }] } } });
+          expect(a, m).toMatchObject({
+            result: {
+              forward: false,
+              result: { isError: true, content: [{ text: expect.stringMatching(/refused this call before deciding it.*could not read it/) }] },
+            },
+          });
           continue;
         }
         expect(a, m).toMatchObject({ error: { message: `unknown control method ${m}` } });
@@ -148,7 +178,10 @@ describe('the local socket', () => {
       // Its tokens open only what they were made for, once: the reports token is no attach token, and
       // the attach token is nothing on the report socket.
       const { attach, reports } = reply as { attach: string; reports: { path: string; token: string } };
-      for (const [path, line] of [[socketPath(dir), { countersign: 1, attach: reports.token }], [reportsSocketPath(dir), { countersign: 1, reports: attach }]] as const) {
+      for (const [path, line] of [
+        [socketPath(dir), { countersign: 1, attach: reports.token }],
+        [reportsSocketPath(dir), { countersign: 1, reports: attach }],
+      ] as const) {
         const p = new SocketPeer(path);
         p.send(line);
         expect(await p.untilClosed()).toEqual([]);
@@ -157,7 +190,9 @@ describe('the local socket', () => {
       data.send({ countersign: 1, attach });
       // The server reads the connection itself once it runs (as `connect` does, wait for the broker's word).
       for (let n = 1; ; n++) if ((await relay.line(n)).method === 'upstream') break;
-      data.socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } })}\n`);
+      data.socket.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } })}\n`,
+      );
       expect(await data.line(0)).toMatchObject({ id: 1, result: { serverInfo: expect.any(Object) } });
       const again = new SocketPeer(socketPath(dir));
       again.send({ countersign: 1, attach });
@@ -195,7 +230,7 @@ describe('the local socket', () => {
 });
 
 describe('the socket secret', () => {
-  it('is this run\'s alone: 0600, a new one each run, gone when the broker stops', async () => {
+  it("is this run's alone: 0600, a new one each run, gone when the broker stops", async () => {
     const dir = makeDataDir();
     try {
       const first = await startServe(dir);
@@ -252,11 +287,13 @@ describe('the socket secret', () => {
       const started = Date.now();
       try {
         for (let batch = 0; batch < FLOOD / 20; batch++) {
-          await Promise.all(Array.from({ length: 20 }, async () => {
-            const peer = new SocketPeer(socketPath(dir));
-            peer.send({ countersign: 1, api: true });
-            await peer.untilClosed();
-          }));
+          await Promise.all(
+            Array.from({ length: 20 }, async () => {
+              const peer = new SocketPeer(socketPath(dir));
+              peer.send({ countersign: 1, api: true });
+              await peer.untilClosed();
+            }),
+          );
         }
       } finally {
         await broker.stop();
@@ -312,7 +349,10 @@ describe.skipIf(process.platform !== 'linux')('a peer that reaches the socket bu
       }
       const connect = out.connect as { code: number; stdout: string };
       expect(connect.code).toBe(1);
-      expect(JSON.parse(connect.stdout)).toMatchObject({ id: 1, error: { message: expect.stringMatching(/refused this connection: it did not present the socket secret/) } });
+      expect(JSON.parse(connect.stdout)).toMatchObject({
+        id: 1,
+        error: { message: expect.stringMatching(/refused this connection: it did not present the socket secret/) },
+      });
 
       // And nothing changed: the call still waits, trust and servers are as they were, not paused.
       expect((await broker.api<PendingCall[]>('listPending')).map((c) => c.id)).toEqual([pending.id]);
@@ -343,14 +383,38 @@ describe.skipIf(process.platform !== 'linux')('a peer that reaches the socket bu
       const sock = socketPath(dir);
       return {
         command: 'bwrap',
-        args: ['--unshare-all', '--die-with-parent', '--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc',
+        args: [
+          '--unshare-all',
+          '--die-with-parent',
+          '--cap-drop',
+          'ALL',
+          '--ro-bind',
+          '/',
+          '/',
+          '--dev',
+          '/dev',
+          '--proc',
+          '/proc',
           // The checkout back in view (it may itself live under /tmp), read-only: the intruder script runs from it.
-          '--tmpfs', '/tmp', '--ro-bind', ROOT, ROOT, '--tmpfs', dir, '--bind', sock, sock, '--', NODE, ...argv],
+          '--tmpfs',
+          '/tmp',
+          '--ro-bind',
+          ROOT,
+          ROOT,
+          '--tmpfs',
+          dir,
+          '--bind',
+          sock,
+          sock,
+          '--',
+          NODE,
+          ...argv,
+        ],
       };
     });
   });
 
-  it.skipIf(process.getuid?.() !== 0)('as another user let through the socket\'s mode', async () => {
+  it.skipIf(process.getuid?.() !== 0)("as another user let through the socket's mode", async () => {
     await intrude(
       (_dir, argv) => ({ command: 'setpriv', args: ['--reuid=65534', '--regid=65534', '--clear-groups', NODE, ...argv] }),
       (dir) => {

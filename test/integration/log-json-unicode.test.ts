@@ -24,8 +24,15 @@ describe('countersign log --json', () => {
     const text = all.map((cp) => `a${String.fromCodePoint(cp)}`).join('');
     const args = { text, [`key${String.fromCodePoint(0x202e, 0x200b, 0x3164)}`]: 'x' };
     AuditLog.open(dataDir).log.append({
-      time: new Date().toISOString(), server: 'fs', tool: 'write_file', arguments: args, decision: 'deny',
-      decidedBy: 'person', reasons: ['needs-approval'], durationMs: 1, status: 'denied',
+      time: new Date().toISOString(),
+      server: 'fs',
+      tool: 'write_file',
+      arguments: args,
+      decision: 'deny',
+      decidedBy: 'person',
+      reasons: ['needs-approval'],
+      durationMs: 1,
+      status: 'denied',
     });
 
     const { stdout, code } = await runCli(dataDir, 'log', '--json');

@@ -16,7 +16,17 @@ const STARTUP = join(ROOT, 'test/fixtures/startup-server.mjs');
 const NOBODY = 65534;
 const PASSWORD = 'hunter2-proxy-password';
 const PROXY = `http://ann:${PASSWORD}@proxy.invalid:3128`;
-const NAMES = ['NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'npm_config_registry', 'PIP_INDEX_URL', 'UV_INDEX_URL', 'GITHUB_TOKEN'];
+const NAMES = [
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'HTTPS_PROXY',
+  'https_proxy',
+  'NO_PROXY',
+  'npm_config_registry',
+  'PIP_INDEX_URL',
+  'UV_INDEX_URL',
+  'GITHUB_TOKEN',
+];
 
 function chownTree(path: string, uid: number): void {
   chownSync(path, uid, uid);
@@ -40,9 +50,19 @@ describe.skipIf(process.platform !== 'linux')('network variables reach servers',
       writeFileSync(join(home, 'corp', 'notes.txt'), 'not for servers');
       if (who === 'nobody') chownTree(root, NOBODY);
       env = {
-        PATH: process.env.PATH!, HOME: home, COUNTERSIGN_KEY_DIR: join(root, 'keys'), COUNTERSIGN_HOME: '', LANG: 'C.UTF-8',
-        NODE_EXTRA_CA_CERTS: ca, SSL_CERT_FILE: ca, HTTPS_PROXY: PROXY, https_proxy: PROXY, NO_PROXY: 'localhost,127.0.0.1',
-        npm_config_registry: `https://ann:${PASSWORD}@npm.corp.invalid/`, PIP_INDEX_URL: 'https://pypi.corp.invalid/simple', UV_INDEX_URL: 'https://pypi.corp.invalid/simple',
+        PATH: process.env.PATH!,
+        HOME: home,
+        COUNTERSIGN_KEY_DIR: join(root, 'keys'),
+        COUNTERSIGN_HOME: '',
+        LANG: 'C.UTF-8',
+        NODE_EXTRA_CA_CERTS: ca,
+        SSL_CERT_FILE: ca,
+        HTTPS_PROXY: PROXY,
+        https_proxy: PROXY,
+        NO_PROXY: 'localhost,127.0.0.1',
+        npm_config_registry: `https://ann:${PASSWORD}@npm.corp.invalid/`,
+        PIP_INDEX_URL: 'https://pypi.corp.invalid/simple',
+        UV_INDEX_URL: 'https://pypi.corp.invalid/simple',
         GITHUB_TOKEN: 'ghp-not-for-servers',
       };
       const as = who === 'nobody' ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--'] : undefined;
@@ -83,7 +103,10 @@ describe.skipIf(process.platform !== 'linux')('network variables reach servers',
 
     it('a server that sees none of the home folder reads the CA file its variables name, and nothing beside it', { timeout: 30_000 }, async () => {
       expect((await envOf('limited')).NODE_EXTRA_CA_CERTS).toBe(ca);
-      expect(await call('limited', 'read', { path: ca })).toEqual({ text: '-----BEGIN CERTIFICATE-----\ncorp\n-----END CERTIFICATE-----\n', isError: undefined });
+      expect(await call('limited', 'read', { path: ca })).toEqual({
+        text: '-----BEGIN CERTIFICATE-----\ncorp\n-----END CERTIFICATE-----\n',
+        isError: undefined,
+      });
       const beside = await call('limited', 'read', { path: join(root, 'home', 'corp', 'notes.txt') });
       expect(beside.isError).toBe(true);
       expect(beside.text).toMatch(/^ENOENT/);
@@ -96,14 +119,25 @@ describe.skipIf(process.platform !== 'linux')('network variables reach servers',
     it('shows the variables by name only: the limits view, the servers list, the log', { timeout: 30_000 }, async () => {
       const servers = await broker.api<ServerView[]>('listServers');
       const plain = servers.find((s) => s.name === 'plain')!;
-      expect(plain.limits?.networkEnv).toEqual(['HTTPS_PROXY', 'NODE_EXTRA_CA_CERTS', 'NO_PROXY', 'PIP_INDEX_URL', 'SSL_CERT_FILE', 'UV_INDEX_URL', 'https_proxy', 'npm_config_registry']);
+      expect(plain.limits?.networkEnv).toEqual([
+        'HTTPS_PROXY',
+        'NODE_EXTRA_CA_CERTS',
+        'NO_PROXY',
+        'PIP_INDEX_URL',
+        'SSL_CERT_FILE',
+        'UV_INDEX_URL',
+        'https_proxy',
+        'npm_config_registry',
+      ]);
       expect(servers.find((s) => s.name === 'bare')!.limits?.networkEnv).toEqual([]);
       const everything = JSON.stringify([servers, await broker.api<AuditEntry[]>('queryLog', {}), await broker.api('getStatus')]);
       expect(everything).not.toContain(PASSWORD);
       expect(broker.stderr()).not.toContain(PASSWORD);
       if (who === 'root') {
         const shown = await runCli(broker.dataDir, 'servers', 'limits', 'plain');
-        expect(shown.stdout).toContain('network variables: HTTPS_PROXY, NODE_EXTRA_CA_CERTS, NO_PROXY, PIP_INDEX_URL, SSL_CERT_FILE, UV_INDEX_URL, https_proxy, npm_config_registry (values not shown)');
+        expect(shown.stdout).toContain(
+          'network variables: HTTPS_PROXY, NODE_EXTRA_CA_CERTS, NO_PROXY, PIP_INDEX_URL, SSL_CERT_FILE, UV_INDEX_URL, https_proxy, npm_config_registry (values not shown)',
+        );
         expect(shown.stdout + shown.stderr).not.toContain(PASSWORD);
         const doctor = await runCli(broker.dataDir, 'doctor', '--json');
         expect(doctor.stdout).toContain('"code": "broker.running"');
@@ -114,18 +148,19 @@ describe.skipIf(process.platform !== 'linux')('network variables reach servers',
     });
 
     // The CLI as root (the test's own user) against the broker: once, not for each user.
-    if (who === 'root') it('the CLI takes them away at once (tighter) and gives them back with consent (looser)', { timeout: 30_000 }, async () => {
-      const off = await runCli(broker.dataDir, 'servers', 'limits', 'plain', '--no-pass-env');
-      expect(off.stdout).toContain("Limits of 'plain' are now: no network variables (applied at once");
-      expect(Object.values(await envOf('plain')).every((v) => v === null)).toBe(true);
-      // Looser needs consent: without a terminal, --yes alone changes nothing; with the launch hash shown it does.
-      const refused = await runCli(broker.dataDir, 'servers', 'limits', 'plain', '--network-env', '--yes');
-      expect(refused.stdout).toContain('Now:  no network variables\nThen: no limits');
-      expect(Object.values(await envOf('plain')).every((v) => v === null)).toBe(true);
-      const hash = (await broker.api<ServerView[]>('listServers')).find((s) => s.name === 'plain')!.launch!.hash;
-      const on = await runCli(broker.dataDir, 'servers', 'limits', 'plain', '--network-env', '--yes', '--hash', hash);
-      expect(on.stdout).toContain('Now:  no network variables\nThen: no limits');
-      expect((await envOf('plain')).HTTPS_PROXY).toBe(PROXY);
-    });
+    if (who === 'root')
+      it('the CLI takes them away at once (tighter) and gives them back with consent (looser)', { timeout: 30_000 }, async () => {
+        const off = await runCli(broker.dataDir, 'servers', 'limits', 'plain', '--no-pass-env');
+        expect(off.stdout).toContain("Limits of 'plain' are now: no network variables (applied at once");
+        expect(Object.values(await envOf('plain')).every((v) => v === null)).toBe(true);
+        // Looser needs consent: without a terminal, --yes alone changes nothing; with the launch hash shown it does.
+        const refused = await runCli(broker.dataDir, 'servers', 'limits', 'plain', '--network-env', '--yes');
+        expect(refused.stdout).toContain('Now:  no network variables\nThen: no limits');
+        expect(Object.values(await envOf('plain')).every((v) => v === null)).toBe(true);
+        const hash = (await broker.api<ServerView[]>('listServers')).find((s) => s.name === 'plain')!.launch!.hash;
+        const on = await runCli(broker.dataDir, 'servers', 'limits', 'plain', '--network-env', '--yes', '--hash', hash);
+        expect(on.stdout).toContain('Now:  no network variables\nThen: no limits');
+        expect((await envOf('plain')).HTTPS_PROXY).toBe(PROXY);
+      });
   });
 });

@@ -18,7 +18,7 @@ const PKG = '@modelcontextprotocol/server-memory';
 const VERSION = (JSON.parse(readFileSync(`${ROOT}node_modules/${PKG}/package.json`, 'utf8')) as { version: string }).version;
 
 describe.skipIf(process.platform !== 'linux')('a pinned npx package under limits', () => {
-  it('is prepared once, pinned to that copy\'s content, run offline, and quarantined when the copy changes', { timeout: 240_000 }, async () => {
+  it("is prepared once, pinned to that copy's content, run offline, and quarantined when the copy changes", { timeout: 240_000 }, async () => {
     const scratch = mkdtempSync(join(tmpdir(), 'cs-npx-pin-'));
     const data = join(scratch, 'data');
     mkdirSync(data);
@@ -27,7 +27,13 @@ describe.skipIf(process.platform !== 'linux')('a pinned npx package under limits
     const ip = await startInProcess({ npxCache: join(scratch, 'empty-npx'), onServerStderr: (_s, t) => (stderr += t) });
     try {
       const limits: LimitsProfile = { network: 'none', filesystem: { read: [], write: [data] }, passEnv: [] };
-      await ip.api.addServer('memory', { command: 'npx', args: ['-y', `${PKG}@${VERSION}`], env: { MEMORY_FILE_PATH: join(data, 'memory.jsonl') }, cwd: data, limits });
+      await ip.api.addServer('memory', {
+        command: 'npx',
+        args: ['-y', `${PKG}@${VERSION}`],
+        env: { MEMORY_FILE_PATH: join(data, 'memory.jsonl') },
+        cwd: data,
+        limits,
+      });
       await approveShown(ip.call, 'memory');
       const pin = await pinShown<PinView>(ip.call, 'memory');
       const prepared = join(ip.dataDir, 'packages', `${PKG.replace('/', '+')}@${VERSION}`, 'node_modules', ...PKG.split('/'));
@@ -36,7 +42,10 @@ describe.skipIf(process.platform !== 'linux')('a pinned npx package under limits
       expect(pin.package!.contentHash).toBe(await hashPackageDir(`${ROOT}node_modules/${PKG}`));
 
       const client = await ip.connect('memory');
-      const making = client.callTool({ name: 'create_entities', arguments: { entities: [{ name: 'Ann', entityType: 'person', observations: ['likes tea'] }] } });
+      const making = client.callTool({
+        name: 'create_entities',
+        arguments: { entities: [{ name: 'Ann', entityType: 'person', observations: ['likes tea'] }] },
+      });
       await ip.api.decide((await ip.waitForPending((c) => c.tool === 'create_entities', 10_000)).id, { kind: 'allow-once' });
       const made = (await making) as ToolResult;
       expect(stderr).not.toMatch(/npm (ERR|error)/);

@@ -41,7 +41,10 @@ describe.skipIf(process.platform !== 'linux')('npx launches under limits', () =>
     await client.connect(upstream as unknown as Transport);
     try {
       expect(upstream.enforcement).toMatchObject({ sandbox: 'bubblewrap', network: 'enforced', filesystem: 'enforced' });
-      const made = (await client.callTool({ name: 'create_entities', arguments: { entities: [{ name: 'Ann', entityType: 'person', observations: ['likes tea'] }] } })) as ToolResult;
+      const made = (await client.callTool({
+        name: 'create_entities',
+        arguments: { entities: [{ name: 'Ann', entityType: 'person', observations: ['likes tea'] }] },
+      })) as ToolResult;
       expect(made.isError).toBeFalsy();
       expect(readFileSync(join(data, 'memory.jsonl'), 'utf8')).toContain('likes tea');
     } finally {
@@ -51,15 +54,21 @@ describe.skipIf(process.platform !== 'linux')('npx launches under limits', () =>
     expect(readdirSync(root)).toEqual([`@modelcontextprotocol+server-memory@${VERSION}`]);
     // The second start runs what is there: the same command, no install.
     const again = await preparer.prepare(spec, { kind: 'npx', index: 1, name: '@modelcontextprotocol/server-memory', version: VERSION, exact: true });
-    expect(again.args?.[0]).toBe(join(root, `@modelcontextprotocol+server-memory@${VERSION}`, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js'));
+    expect(again.args?.[0]).toBe(
+      join(root, `@modelcontextprotocol+server-memory@${VERSION}`, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js'),
+    );
     expect(existsSync(again.args![0]!)).toBe(true);
   });
 
   it('refuses what it cannot prepare, saying why, and leaves launches without limits alone', async () => {
     const limits: LimitsProfile = { network: 'none', filesystem: 'host', passEnv: [] };
     const preparer = new NpmPreparer({ root: join(dir, 'unused'), support });
-    await expect(prepareForLimits({ command: 'npx', args: ['-y', 'some-server'] }, limits, preparer)).rejects.toThrow('pin some-server to an exact version first');
-    await expect(prepareForLimits({ command: 'uvx', args: ['mcp-server-fetch==1.0.0'] }, limits, preparer)).rejects.toThrow('a uvx launch cannot run under network or file limits yet');
+    await expect(prepareForLimits({ command: 'npx', args: ['-y', 'some-server'] }, limits, preparer)).rejects.toThrow(
+      'pin some-server to an exact version first',
+    );
+    await expect(prepareForLimits({ command: 'uvx', args: ['mcp-server-fetch==1.0.0'] }, limits, preparer)).rejects.toThrow(
+      'a uvx launch cannot run under network or file limits yet',
+    );
     await expect(prepareForLimits({ command: 'docker', args: ['run', '-i', 'img@sha256:abc'] }, limits, preparer)).rejects.toThrow('docker');
     const plain = { command: 'npx', args: ['-y', 'some-server'] };
     expect(await prepareForLimits(plain, { ...limits, network: 'unrestricted' }, preparer)).toBe(plain);

@@ -27,12 +27,22 @@ const clients: Client[] = [];
 type Launch = (server: string) => Transport;
 
 const stdio = (command: string, args: string[], extra: { cwd?: string; env?: Record<string, string> } = {}): StdioClientTransport =>
-  new StdioClientTransport({ command, args, stderr: 'pipe', cwd: extra.cwd, env: { ...(process.env as Record<string, string>), COUNTERSIGN_HOME: '', ...extra.env } });
+  new StdioClientTransport({
+    command,
+    args,
+    stderr: 'pipe',
+    cwd: extra.cwd,
+    env: { ...(process.env as Record<string, string>), COUNTERSIGN_HOME: '', ...extra.env },
+  });
 
 const LAUNCH: Record<string, Launch> = {
   node: (server) => stdio(NODE, [CLI, 'connect', server, '--data-dir', broker.dataDir]),
   // From inside the checkout npx finds the package's own bin; offline, so it can never ask the registry.
-  npx: (server) => stdio('npx', ['countersign', 'connect', server, '--data-dir', broker.dataDir], { cwd: ROOT, env: { npm_config_offline: 'true', npm_config_update_notifier: 'false' } }),
+  npx: (server) =>
+    stdio('npx', ['countersign', 'connect', server, '--data-dir', broker.dataDir], {
+      cwd: ROOT,
+      env: { npm_config_offline: 'true', npm_config_update_notifier: 'false' },
+    }),
   wrap: (server) => named(server, 'Test-Agent'),
   // A shell that stays between them (not the last command, so it cannot exec into node).
   'sh -c': (server) => stdio('sh', ['-c', `"$0" "$1" connect "$2" --data-dir "$3"; exit $?`, NODE, CLI, server, broker.dataDir]),
@@ -93,10 +103,14 @@ describe('one agent across its servers', () => {
     scratch = mkdtempSync(join(tmpdir(), 'cs-agent-'));
     writeFileSync(join(scratch, 'secret.txt'), 'the secret');
     const dataDir = makeDataDir();
-    configure(dataDir, {
-      fs: { command: NODE, args: [FILESYSTEM_SERVER, scratch] },
-      lookup: { command: NODE, args: [FIXTURE, 'lookup'] },
-    }, ['fs', 'lookup']);
+    configure(
+      dataDir,
+      {
+        fs: { command: NODE, args: [FILESYSTEM_SERVER, scratch] },
+        lookup: { command: NODE, args: [FIXTURE, 'lookup'] },
+      },
+      ['fs', 'lookup'],
+    );
     broker = await startServe(dataDir);
   });
 
@@ -119,7 +133,7 @@ describe('one agent across its servers', () => {
     });
   }
 
-  it("holds the first local read until every other connect of the agent has dropped its leases, and cuts off one that does not answer", async () => {
+  it('holds the first local read until every other connect of the agent has dropped its leases, and cuts off one that does not answer', async () => {
     try {
       const fs = await open(LAUNCH.node!('fs'));
       const lookupTransport = LAUNCH.node!('lookup') as StdioClientTransport;
@@ -174,7 +188,11 @@ describe('one agent across its servers', () => {
 
   it('HTTP sessions named in the header and in the URL are one client; unnamed HTTP sessions share too', async () => {
     try {
-      await expectReadTaintsOtherServer(await open(http('fs', '', { 'X-Countersign-Client': 'hdr-agent' })), await open(http('lookup', '?client=HDR-agent', {})), 'named');
+      await expectReadTaintsOtherServer(
+        await open(http('fs', '', { 'X-Countersign-Client': 'hdr-agent' })),
+        await open(http('lookup', '?client=HDR-agent', {})),
+        'named',
+      );
       await closeAll();
       await expectReadTaintsOtherServer(await open(http('fs', '', {})), await open(http('lookup', '', {})), 'unnamed');
     } finally {

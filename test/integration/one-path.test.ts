@@ -13,7 +13,11 @@ import { grantCli, runCli } from '../helpers/cli-run.js';
 const cs = runCli;
 
 const logOf = async (dataDir: string) =>
-  (await cs(dataDir, 'log', '--json')).stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditEntry);
+  (await cs(dataDir, 'log', '--json')).stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as AuditEntry);
 
 describe('the CLI and a running broker', () => {
   it('a CLI change reaches the running broker over its socket at once, logged as the CLI', async () => {
@@ -93,7 +97,10 @@ describe('the CLI and a running broker', () => {
       expect((await cs(dir, 'servers', 'unpin', 'mem')).code).toBe(0);
       expect((await viewOf(broker.api, 'mem')).pin).toBeUndefined();
       const log = await broker.api<AuditEntry[]>('queryLog', { server: 'mem' });
-      expect(log.filter((e) => e.kind === 'pin').map((e) => [e.actor, e.detail])).toEqual([['cli', 'pinned'], ['cli', 'unpinned']]);
+      expect(log.filter((e) => e.kind === 'pin').map((e) => [e.actor, e.detail])).toEqual([
+        ['cli', 'pinned'],
+        ['cli', 'unpinned'],
+      ]);
     } finally {
       await broker.stop();
       removeDir(dir);

@@ -17,13 +17,15 @@ const cs = runCli;
 
 /** Processes whose command line names `marker` (a folder only this test's server is given). */
 function processesNaming(marker: string): number[] {
-  return readdirSync('/proc').filter((p) => /^\d+$/.test(p)).flatMap((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(marker) ? [Number(pid)] : [];
-    } catch {
-      return [];
-    }
-  });
+  return readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .flatMap((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(marker) ? [Number(pid)] : [];
+      } catch {
+        return [];
+      }
+    });
 }
 
 /** What the agent does with its filesystem tool: edits settings.json directly (whole, as write_file does). */
@@ -44,10 +46,14 @@ async function until<T>(get: () => Promise<T>, ok: (v: T) => boolean, what: stri
   throw new Error(`timed out waiting for ${what}`);
 }
 
-const startError = (broker: TestBroker, name: string) => connectClient(broker, name, 'connect').then(async (c) => {
-  await c.close();
-  return undefined;
-}, (e: Error) => e.message);
+const startError = (broker: TestBroker, name: string) =>
+  connectClient(broker, name, 'connect').then(
+    async (c) => {
+      await c.close();
+      return undefined;
+    },
+    (e: Error) => e.message,
+  );
 
 describe('launch consent forged through the policy path', () => {
   it('a policy the agent wrote and pointed settings.json at by hand starts nothing and seals nothing', { timeout: 120_000 }, async () => {
@@ -63,7 +69,11 @@ describe('launch consent forged through the policy path', () => {
         d.settings.policyPath = policy;
         d.servers.evil = { command: NODE, args: [FILESYSTEM_SERVER, project] };
       });
-      await until(() => viewOf(broker.api, 'evil').catch(() => undefined), (v) => v !== undefined, 'the hand-added server');
+      await until(
+        () => viewOf(broker.api, 'evil').catch(() => undefined),
+        (v) => v !== undefined,
+        'the hand-added server',
+      );
 
       expect(await startError(broker, 'evil')).toMatch(/has not started 'evil'.*waits for your approval/s);
       // Pinning starts a server to learn it: refused the same way, from the real CLI.
@@ -87,7 +97,9 @@ describe('launch consent forged through the policy path', () => {
       // The person is told, with the way to confirm it; settings report the sealed choice (none), not the file's.
       const status = await broker.api<BrokerStatus>('getStatus');
       expect(status.policy).toEqual({ mayPreapprove: false, unconfirmed: policy });
-      expect(status.warnings.join('\n')).toContain(`settings.json names the team policy file ${policy}, but it was not set in Countersign (a hand edit), so it is ignored. Confirm it in Countersign (Servers → Not confirmed) or run: countersign policy confirm`);
+      expect(status.warnings.join('\n')).toContain(
+        `settings.json names the team policy file ${policy}, but it was not set in Countersign (a hand edit), so it is ignored. Confirm it in Countersign (Servers → Not confirmed) or run: countersign policy confirm`,
+      );
       expect((await broker.api<{ policyPath?: string }>('getSettings')).policyPath).toBeUndefined();
       const [grant] = (await broker.api<UnsealedGrant[]>('listUnsealed')).filter((g) => g.kind === 'policy');
       expect(grant).toMatchObject({ kind: 'policy', server: '*', path: policy });
@@ -143,75 +155,93 @@ describe('launch consent forged through the policy path', () => {
 });
 
 describe('the policy path as the person set it', () => {
-  it('survives hand edits of settings.json, is removed only through Countersign (audited), and applies while the seal is gone', { timeout: 120_000 }, async () => {
-    const dataDir = makeDataDir();
-    const team = join(dataDir, '..', `${dataDir.split('/').pop()}-team.json`);
-    const empty = join(dataDir, 'empty-policy.json');
-    writeFileSync(team, JSON.stringify({ version: 1, block: ['mem'] }));
-    writeFileSync(empty, JSON.stringify({ version: 1 }));
-    const broker = await startServe(dataDir);
-    try {
-      await broker.api('addServer', 'mem', { command: NODE, args: [MEMORY_SERVER] });
-      await broker.api('approveLaunch', 'mem', (await viewOf(broker.api, 'mem')).launch.hash);
-      // Bad input loses nothing: a relative path, or a file that is not a policy.
-      await expect(broker.api('updateSettings', { policyPath: 'team.json' })).rejects.toThrow(/must be an absolute path/);
-      await expect(broker.api('updateSettings', { policyPath: join(dataDir, 'settings.json') })).rejects.toThrow(/is not a team policy Countersign can read/);
-      // Set from a shell with no terminal: it prints the change and its hash, and needs both.
-      const setShown = await cs(dataDir, 'policy', 'set', team);
-      expect(setShown.code).toBe(1);
-      expect(setShown.stdout).toContain(`Team policy file now: none\nThen:                 ${team}`);
-      const setHash = /change hash ([0-9a-f]{64})/.exec(setShown.stdout)![1]!;
-      expect((await cs(dataDir, 'policy', 'set', team, '--yes')).code).toBe(1);
-      expect((await broker.api<BrokerStatus>('getStatus')).policy?.path).toBeUndefined();
-      const set = await cs(dataDir, 'policy', 'set', team, '--yes', '--hash', setHash);
-      expect(set.code, set.stderr).toBe(0);
-      expect((await cs(dataDir, 'policy')).stdout).toContain(`Team policy file: ${team} (set by you in Countersign)`);
-      const blocked = (v: ServerView) => v.status === 'blocked';
-      expect((await viewOf(broker.api, 'mem')).blockedBy).toMatch(/blocks 'mem'/);
+  it(
+    'survives hand edits of settings.json, is removed only through Countersign (audited), and applies while the seal is gone',
+    { timeout: 120_000 },
+    async () => {
+      const dataDir = makeDataDir();
+      const team = join(dataDir, '..', `${dataDir.split('/').pop()}-team.json`);
+      const empty = join(dataDir, 'empty-policy.json');
+      writeFileSync(team, JSON.stringify({ version: 1, block: ['mem'] }));
+      writeFileSync(empty, JSON.stringify({ version: 1 }));
+      const broker = await startServe(dataDir);
+      try {
+        await broker.api('addServer', 'mem', { command: NODE, args: [MEMORY_SERVER] });
+        await broker.api('approveLaunch', 'mem', (await viewOf(broker.api, 'mem')).launch.hash);
+        // Bad input loses nothing: a relative path, or a file that is not a policy.
+        await expect(broker.api('updateSettings', { policyPath: 'team.json' })).rejects.toThrow(/must be an absolute path/);
+        await expect(broker.api('updateSettings', { policyPath: join(dataDir, 'settings.json') })).rejects.toThrow(/is not a team policy Countersign can read/);
+        // Set from a shell with no terminal: it prints the change and its hash, and needs both.
+        const setShown = await cs(dataDir, 'policy', 'set', team);
+        expect(setShown.code).toBe(1);
+        expect(setShown.stdout).toContain(`Team policy file now: none\nThen:                 ${team}`);
+        const setHash = /change hash ([0-9a-f]{64})/.exec(setShown.stdout)![1]!;
+        expect((await cs(dataDir, 'policy', 'set', team, '--yes')).code).toBe(1);
+        expect((await broker.api<BrokerStatus>('getStatus')).policy?.path).toBeUndefined();
+        const set = await cs(dataDir, 'policy', 'set', team, '--yes', '--hash', setHash);
+        expect(set.code, set.stderr).toBe(0);
+        expect((await cs(dataDir, 'policy')).stdout).toContain(`Team policy file: ${team} (set by you in Countersign)`);
+        const blocked = (v: ServerView) => v.status === 'blocked';
+        expect((await viewOf(broker.api, 'mem')).blockedBy).toMatch(/blocks 'mem'/);
 
-      // The agent swaps the path for its own empty policy, then deletes it: the team's block holds.
-      editSettings(dataDir, (d) => void (d.settings.policyPath = empty));
-      await until(() => broker.api<BrokerStatus>('getStatus'), (s) => s.policy?.unconfirmed === empty, 'the hand edit');
-      expect(blocked(await viewOf(broker.api, 'mem'))).toBe(true);
-      editSettings(dataDir, (d) => void delete d.settings.policyPath);
-      const status = await until(() => broker.api<BrokerStatus>('getStatus'), (s) => s.policy?.unconfirmed === undefined, 'the hand edit');
-      expect(status.policy).toEqual({ path: team, from: 'person', mayPreapprove: false });
-      expect(status.warnings.join('\n')).toContain(`settings.json no longer names the team policy file ${team} you set in Countersign (a hand edit). It stays in effect`);
-      expect(await startError(broker, 'mem')).toMatch(/will not start 'mem': the team policy .* blocks 'mem'/);
+        // The agent swaps the path for its own empty policy, then deletes it: the team's block holds.
+        editSettings(dataDir, (d) => void (d.settings.policyPath = empty));
+        await until(
+          () => broker.api<BrokerStatus>('getStatus'),
+          (s) => s.policy?.unconfirmed === empty,
+          'the hand edit',
+        );
+        expect(blocked(await viewOf(broker.api, 'mem'))).toBe(true);
+        editSettings(dataDir, (d) => void delete d.settings.policyPath);
+        const status = await until(
+          () => broker.api<BrokerStatus>('getStatus'),
+          (s) => s.policy?.unconfirmed === undefined,
+          'the hand edit',
+        );
+        expect(status.policy).toEqual({ path: team, from: 'person', mayPreapprove: false });
+        expect(status.warnings.join('\n')).toContain(
+          `settings.json no longer names the team policy file ${team} you set in Countersign (a hand edit). It stays in effect`,
+        );
+        expect(await startError(broker, 'mem')).toMatch(/will not start 'mem': the team policy .* blocks 'mem'/);
 
-      // Removing it is consent: without a terminal the CLI needs --yes and the hash it printed.
-      const shown = await cs(dataDir, 'policy', 'unset');
-      expect(shown.code).toBe(1);
-      const hash = /change hash ([0-9a-f]{64})/.exec(shown.stdout)![1]!;
-      expect((await cs(dataDir, 'policy', 'unset', '--yes')).code).toBe(1);
-      expect((await cs(dataDir, 'policy', 'unset', '--yes', '--hash', '0'.repeat(64))).stderr).toMatch(/changed after it was shown to you/);
-      expect((await broker.api<BrokerStatus>('getStatus')).policy?.path).toBe(team);
-      const unset = await cs(dataDir, 'policy', 'unset', '--yes', '--hash', hash);
-      expect(unset.code, unset.stderr).toBe(0);
-      expect((await broker.api<BrokerStatus>('getStatus')).policy).toEqual({ mayPreapprove: false });
-      expect((await viewOf(broker.api, 'mem')).status).not.toBe('blocked');
+        // Removing it is consent: without a terminal the CLI needs --yes and the hash it printed.
+        const shown = await cs(dataDir, 'policy', 'unset');
+        expect(shown.code).toBe(1);
+        const hash = /change hash ([0-9a-f]{64})/.exec(shown.stdout)![1]!;
+        expect((await cs(dataDir, 'policy', 'unset', '--yes')).code).toBe(1);
+        expect((await cs(dataDir, 'policy', 'unset', '--yes', '--hash', '0'.repeat(64))).stderr).toMatch(/changed after it was shown to you/);
+        expect((await broker.api<BrokerStatus>('getStatus')).policy?.path).toBe(team);
+        const unset = await cs(dataDir, 'policy', 'unset', '--yes', '--hash', hash);
+        expect(unset.code, unset.stderr).toBe(0);
+        expect((await broker.api<BrokerStatus>('getStatus')).policy).toEqual({ mayPreapprove: false });
+        expect((await viewOf(broker.api, 'mem')).status).not.toBe('blocked');
 
-      // Set again through the API, then the agent deletes the sealed records: the path settings.json names
-      // still holds the server back (a user policy only adds friction), and says so.
-      await broker.api('updateSettings', { policyPath: team });
-      rmSync(join(dataDir, 'grants.sealed.json'));
-      const lost = await until(() => broker.api<BrokerStatus>('getStatus'), (s) => s.policy?.from === 'unconfirmed', 'the lost seal');
-      expect(lost.policy?.path).toBe(team);
-      expect(blocked(await viewOf(broker.api, 'mem'))).toBe(true);
+        // Set again through the API, then the agent deletes the sealed records: the path settings.json names
+        // still holds the server back (a user policy only adds friction), and says so.
+        await broker.api('updateSettings', { policyPath: team });
+        rmSync(join(dataDir, 'grants.sealed.json'));
+        const lost = await until(
+          () => broker.api<BrokerStatus>('getStatus'),
+          (s) => s.policy?.from === 'unconfirmed',
+          'the lost seal',
+        );
+        expect(lost.policy?.path).toBe(team);
+        expect(blocked(await viewOf(broker.api, 'mem'))).toBe(true);
 
-      // And removed through the API (null), audited as a removal.
-      await broker.api('updateSettings', { policyPath: null });
-      const log = (await broker.api<AuditEntry[]>('queryLog', {})).filter((e) => e.kind === 'settings');
-      expect(log.map((e) => [e.actor, e.detail, e.decision])).toEqual([
-        ['cli', `team policy file set to ${team}`, 'allow'],
-        ['cli', `team policy file removed (was ${team})`, 'deny'],
-        ['browser', `team policy file set to ${team}`, 'allow'],
-        ['browser', 'team policy file removed', 'deny'],
-      ]);
-    } finally {
-      await broker.stop();
-      removeDir(dataDir);
-      rmSync(team, { force: true });
-    }
-  });
+        // And removed through the API (null), audited as a removal.
+        await broker.api('updateSettings', { policyPath: null });
+        const log = (await broker.api<AuditEntry[]>('queryLog', {})).filter((e) => e.kind === 'settings');
+        expect(log.map((e) => [e.actor, e.detail, e.decision])).toEqual([
+          ['cli', `team policy file set to ${team}`, 'allow'],
+          ['cli', `team policy file removed (was ${team})`, 'deny'],
+          ['browser', `team policy file set to ${team}`, 'allow'],
+          ['browser', 'team policy file removed', 'deny'],
+        ]);
+      } finally {
+        await broker.stop();
+        removeDir(dataDir);
+        rmSync(team, { force: true });
+      }
+    },
+  );
 });

@@ -18,15 +18,19 @@ describe('policy across calls', () => {
     scratch = mkdtempSync(join(tmpdir(), 'cs-policy-'));
     writeFileSync(join(scratch, 'secret.txt'), 'the secret');
     const dataDir = makeDataDir();
-    configure(dataDir, {
-      fs: { command: NODE, args: [FILESYSTEM_SERVER, scratch] },
-      everything: { command: NODE, args: [EVERYTHING_SERVER], env: { CONFIGURED_FOR_SERVER: 'yes' } },
-      sampler: { command: NODE, args: [EVERYTHING_SERVER] },
-      slow: { command: NODE, args: [FIXTURE, 'slow'] },
-      'slow-untrusted': { command: NODE, args: [FIXTURE, 'slow'] },
-      paged: { command: NODE, args: [FIXTURE, 'paged'] },
-      counter: { command: NODE, args: [FIXTURE, 'counter'] },
-    }, ['fs', 'everything', 'sampler', 'slow', 'paged', 'counter']);
+    configure(
+      dataDir,
+      {
+        fs: { command: NODE, args: [FILESYSTEM_SERVER, scratch] },
+        everything: { command: NODE, args: [EVERYTHING_SERVER], env: { CONFIGURED_FOR_SERVER: 'yes' } },
+        sampler: { command: NODE, args: [EVERYTHING_SERVER] },
+        slow: { command: NODE, args: [FIXTURE, 'slow'] },
+        'slow-untrusted': { command: NODE, args: [FIXTURE, 'slow'] },
+        paged: { command: NODE, args: [FIXTURE, 'paged'] },
+        counter: { command: NODE, args: [FIXTURE, 'counter'] },
+      },
+      ['fs', 'everything', 'sampler', 'slow', 'paged', 'counter'],
+    );
     process.env.COUNTERSIGN_TEST_LEAK = 'must-not-leak';
     broker = await startServe(dataDir);
     delete process.env.COUNTERSIGN_TEST_LEAK;
@@ -70,38 +74,48 @@ describe('policy across calls', () => {
     }
   });
 
-  it.each(['connect', 'http'] as const)("retries a trusted server's idempotent call once after an upstream timeout, and logs both attempts (via %s)", async (via) => {
-    await broker.api('updateSettings', { upstreamTimeoutSeconds: 1 });
-    const counterFile = join(scratch, `idem-count-${via}`);
-    const client = await connectClient(broker, 'slow', via);
-    try {
-      // The fixture never answers the first call: only the timeout ends it, however long the machine takes.
-      const call = client.callTool({ name: 'slow_idempotent', arguments: { counter: counterFile } });
-      const pending = await broker.waitForPending((c) => c.tool === 'slow_idempotent' && (c.arguments as { counter?: string }).counter === counterFile);
-      await broker.api('decide', pending.id, { kind: 'allow-once' });
-      expect(textOf(await call)).toBe('answered call 2');
-      expect(readFileSync(counterFile, 'utf8')).toBe('2');
-      const mine = (e: AuditEntry) => (e.arguments as { counter?: string }).counter === counterFile;
-      const entries = (await broker.logWhen({ tool: 'slow_idempotent' }, (l) => l.some((e) => mine(e) && e.status === 'ok'))).filter(mine);
-      // One entry for the call, which says it was sent twice and how each sending ended.
-      expect(entries).toHaveLength(1);
-      expect(entries[0]).toMatchObject({ decision: 'allow', decidedBy: 'person', status: 'ok' });
-      expect(entries[0]!.attempts).toEqual([
-        { status: 'timeout', durationMs: expect.any(Number), detail: expect.stringMatching(/^No answer within 1 s: Countersign cancelled it and sent the call again/) },
-        { status: 'ok', durationMs: expect.any(Number) },
-      ]);
-      expect(entries[0]!.attempts![0]!.durationMs).toBeGreaterThanOrEqual(1000);
-    } finally {
-      await client.close();
-      await broker.api('updateSettings', { upstreamTimeoutSeconds: 300 });
-    }
-  });
+  it.each(['connect', 'http'] as const)(
+    "retries a trusted server's idempotent call once after an upstream timeout, and logs both attempts (via %s)",
+    async (via) => {
+      await broker.api('updateSettings', { upstreamTimeoutSeconds: 1 });
+      const counterFile = join(scratch, `idem-count-${via}`);
+      const client = await connectClient(broker, 'slow', via);
+      try {
+        // The fixture never answers the first call: only the timeout ends it, however long the machine takes.
+        const call = client.callTool({ name: 'slow_idempotent', arguments: { counter: counterFile } });
+        const pending = await broker.waitForPending((c) => c.tool === 'slow_idempotent' && (c.arguments as { counter?: string }).counter === counterFile);
+        await broker.api('decide', pending.id, { kind: 'allow-once' });
+        expect(textOf(await call)).toBe('answered call 2');
+        expect(readFileSync(counterFile, 'utf8')).toBe('2');
+        const mine = (e: AuditEntry) => (e.arguments as { counter?: string }).counter === counterFile;
+        const entries = (await broker.logWhen({ tool: 'slow_idempotent' }, (l) => l.some((e) => mine(e) && e.status === 'ok'))).filter(mine);
+        // One entry for the call, which says it was sent twice and how each sending ended.
+        expect(entries).toHaveLength(1);
+        expect(entries[0]).toMatchObject({ decision: 'allow', decidedBy: 'person', status: 'ok' });
+        expect(entries[0]!.attempts).toEqual([
+          {
+            status: 'timeout',
+            durationMs: expect.any(Number),
+            detail: expect.stringMatching(/^No answer within 1 s: Countersign cancelled it and sent the call again/),
+          },
+          { status: 'ok', durationMs: expect.any(Number) },
+        ]);
+        expect(entries[0]!.attempts![0]!.durationMs).toBeGreaterThanOrEqual(1000);
+      } finally {
+        await client.close();
+        await broker.api('updateSettings', { upstreamTimeoutSeconds: 300 });
+      }
+    },
+  );
 
   it('logs both attempts of a retried call that timed out twice', async () => {
     await broker.api('updateSettings', { upstreamTimeoutSeconds: 1 });
     const client = await connectClient(broker, 'slow', 'connect');
     try {
-      const call = client.callTool({ name: 'never_idempotent', arguments: { tag: 'twice' } }).then(() => undefined, (e: Error) => e);
+      const call = client.callTool({ name: 'never_idempotent', arguments: { tag: 'twice' } }).then(
+        () => undefined,
+        (e: Error) => e,
+      );
       const pending = await broker.waitForPending((c) => c.tool === 'never_idempotent');
       await broker.api('decide', pending.id, { kind: 'allow-once' });
       expect((await call)?.message).toMatch(/did not answer 'never_idempotent' within 1 s, even after one retry/);
@@ -116,11 +130,17 @@ describe('policy across calls', () => {
 
   it('does not retry a non-idempotent tool, or an untrusted server, and returns the timeout', async () => {
     await broker.api('updateSettings', { upstreamTimeoutSeconds: 1 });
-    for (const [server, tool] of [['slow', 'slow_write'], ['slow-untrusted', 'slow_idempotent']] as const) {
+    for (const [server, tool] of [
+      ['slow', 'slow_write'],
+      ['slow-untrusted', 'slow_idempotent'],
+    ] as const) {
       const counterFile = join(scratch, `${server}-${tool}-count`);
       const client = await connectClient(broker, server, 'connect');
       try {
-        const call = client.callTool({ name: tool, arguments: { counter: counterFile } }).then(() => undefined, (e: Error) => e);
+        const call = client.callTool({ name: tool, arguments: { counter: counterFile } }).then(
+          () => undefined,
+          (e: Error) => e,
+        );
         const pending = await broker.waitForPending((c) => c.tool === tool && c.server === server);
         await broker.api('decide', pending.id, { kind: 'allow-once' });
         expect((await call)?.message).toMatch(/did not answer .* within 1 s/);
@@ -170,7 +190,7 @@ describe('policy across calls', () => {
     }
   });
 
-  it("removes a pending call when the client cancels it, and a later decision forwards nothing", async () => {
+  it('removes a pending call when the client cancels it, and a later decision forwards nothing', async () => {
     const counterFile = join(scratch, 'cancel-count');
     const client = await connectClient(broker, 'counter', 'http');
     try {

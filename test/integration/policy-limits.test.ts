@@ -48,7 +48,11 @@ function editByHand(w: InProcess, limits: LimitsProfile | undefined): void {
   renameSync(`${file}.tmp`, file);
 }
 
-const startError = (w: InProcess) => w.connect('notes').then(() => undefined, (e: Error) => e.message);
+const startError = (w: InProcess) =>
+  w.connect('notes').then(
+    () => undefined,
+    (e: Error) => e.message,
+  );
 const viewNow = (w: InProcess) => viewOf(w.call, 'notes');
 /** Files are re-checked on a throttle: wait for the view to say what the test wrote. */
 async function until(w: InProcess, ok: (v: ServerView) => boolean): Promise<ServerView> {
@@ -59,7 +63,8 @@ async function until(w: InProcess, ok: (v: ServerView) => boolean): Promise<Serv
   }
   throw new Error('timed out waiting for the view');
 }
-const notes = (s: Parameters<typeof recordingTool>[0], calls: Parameters<typeof recordingTool>[1]) => void recordingTool(s, calls, 'read_notes', { readOnlyHint: true });
+const notes = (s: Parameters<typeof recordingTool>[0], calls: Parameters<typeof recordingTool>[1]) =>
+  void recordingTool(s, calls, 'read_notes', { readOnlyHint: true });
 
 describe('a user policy entry adds friction only', () => {
   it('the exact command it names still waits for the person; once approved, it runs', async () => {
@@ -75,7 +80,7 @@ describe('a user policy entry adds friction only', () => {
     expect((await viewNow(w)).launch).toMatchObject({ approved: true, approvedBy: 'person' });
   });
 
-  it('another command is refused even with the person\'s consent, and calls of a running session stop', async () => {
+  it("another command is refused even with the person's consent, and calls of a running session stop", async () => {
     const w = await withPolicy({});
     const server = await w.serve('notes', notes, { trusted: true });
     const client = await w.connect('notes');
@@ -92,10 +97,12 @@ describe('a user policy entry adds friction only', () => {
     expect(await startError(w)).toMatch(/will not start 'notes': the team policy .* allows 'notes' only as/);
   });
 
-  it('limits looser than the entry\'s are refused even with consent; the same or tighter run once the person approves', async () => {
+  it("limits looser than the entry's are refused even with consent; the same or tighter run once the person approves", async () => {
     const w = await withPolicy({ limits: SCOPED });
     const server = await w.serve('notes', notes); // approved by the person, with no limits
-    expect(await startError(w)).toMatch(/allows 'notes' only with these limits or tighter: no network · read-only \/srv\/notes; it is set to run with no limits/);
+    expect(await startError(w)).toMatch(
+      /allows 'notes' only with these limits or tighter: no network · read-only \/srv\/notes; it is set to run with no limits/,
+    );
     expect(server.live).toEqual([]);
     expect((await viewNow(w)).status).toBe('blocked');
 
@@ -127,7 +134,7 @@ describe('a user policy entry adds friction only', () => {
 });
 
 describe('a user policy pin', () => {
-  it('is checked beside the person\'s pin, never instead of it', async () => {
+  it("is checked beside the person's pin, never instead of it", async () => {
     let tool = 'read_notes';
     const w = await withPolicy({ pin: { version: '1.0.0' } }); // what the in-process server reports
     await w.serve('notes', (s, calls) => void recordingTool(s, calls, tool, { readOnlyHint: true }));

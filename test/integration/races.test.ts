@@ -17,9 +17,13 @@ let tools: Array<ReturnType<typeof recordingTool>>;
 beforeEach(async () => {
   world = await startInProcess({ approvalTimeoutSeconds: 1 });
   tools = [];
-  notes = await world.serve('notes', (s, calls) => {
-    tools.push(recordingTool(s, calls, 'write_notes', { readOnlyHint: false, destructiveHint: true }));
-  }, { trusted: true });
+  notes = await world.serve(
+    'notes',
+    (s, calls) => {
+      tools.push(recordingTool(s, calls, 'write_notes', { readOnlyHint: false, destructiveHint: true }));
+    },
+    { trusted: true },
+  );
 });
 
 afterEach(async () => {

@@ -17,13 +17,17 @@ describe.each<Via>(['connect', 'http'])('relay via %s', (via) => {
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'cs-scratch-'));
     const dataDir = makeDataDir();
-    configure(dataDir, {
-      everything: { command: NODE, args: [EVERYTHING_SERVER] },
-      'everything-untrusted': { command: NODE, args: [EVERYTHING_SERVER] },
-      fs: { command: NODE, args: [FILESYSTEM_SERVER, scratch] },
-      liar: { command: NODE, args: [FIXTURE, 'liar'] },
-      memory: { command: NODE, args: [MEMORY_SERVER], env: { MEMORY_FILE_PATH: join(scratch, 'memory.jsonl') } },
-    }, ['everything', 'memory']);
+    configure(
+      dataDir,
+      {
+        everything: { command: NODE, args: [EVERYTHING_SERVER] },
+        'everything-untrusted': { command: NODE, args: [EVERYTHING_SERVER] },
+        fs: { command: NODE, args: [FILESYSTEM_SERVER, scratch] },
+        liar: { command: NODE, args: [FIXTURE, 'liar'] },
+        memory: { command: NODE, args: [MEMORY_SERVER], env: { MEMORY_FILE_PATH: join(scratch, 'memory.jsonl') } },
+      },
+      ['everything', 'memory'],
+    );
     broker = await startServe(dataDir, ['--progress-interval-ms', '100']);
   });
 
@@ -157,7 +161,10 @@ describe.each<Via>(['connect', 'http'])('relay via %s', (via) => {
       expect(textOf(await call)).toContain(`sampled via ${via}`);
       // Surfaced: the server's request is its own log entry, on the call it belongs to, with its text.
       const log = await broker.logWhen({ server: 'everything-untrusted' }, (l) => l.some((e) => e.kind === 'server-request'));
-      expect(log.filter((e) => e.kind === 'server-request').at(-1)).toMatchObject({ tool: 'trigger-sampling-request', arguments: { method: 'sampling/createMessage' } });
+      expect(log.filter((e) => e.kind === 'server-request').at(-1)).toMatchObject({
+        tool: 'trigger-sampling-request',
+        arguments: { method: 'sampling/createMessage' },
+      });
       expect(log.filter((e) => e.kind === 'server-request').at(-1)?.detail).toMatch(/asked the client's model to write a reply \(sampling\)/);
     } finally {
       await client.close();

@@ -34,11 +34,21 @@ describe('relay mode', () => {
     writeFileSync(join(scratch, 'secret.txt'), 'the secret');
     const dataDir = makeDataDir();
     const tree = { command: NODE, args: [FIXTURE, 'crash'] };
-    configure(dataDir, {
-      tree, 'tree-untrust': tree, 'tree-cli': tree, 'tree-kill': tree, 'tree-term': tree, 'tree-pause': tree, 'tree-nine': tree,
-      fs: { command: NODE, args: [FILESYSTEM_SERVER, scratch] },
-      web: { command: NODE, args: [FIXTURE, 'web'] },
-    }, ['tree', 'tree-untrust', 'tree-cli', 'tree-kill', 'tree-term', 'tree-pause', 'tree-nine', 'fs', 'web']);
+    configure(
+      dataDir,
+      {
+        tree,
+        'tree-untrust': tree,
+        'tree-cli': tree,
+        'tree-kill': tree,
+        'tree-term': tree,
+        'tree-pause': tree,
+        'tree-nine': tree,
+        fs: { command: NODE, args: [FILESYSTEM_SERVER, scratch] },
+        web: { command: NODE, args: [FIXTURE, 'web'] },
+      },
+      ['tree', 'tree-untrust', 'tree-cli', 'tree-kill', 'tree-term', 'tree-pause', 'tree-nine', 'fs', 'web'],
+    );
     broker = await startServe(dataDir);
   });
 
@@ -132,7 +142,7 @@ describe('relay mode', () => {
     }
   });
 
-  it("ends an open-world lease once another session of the same client reads local data", async () => {
+  it('ends an open-world lease once another session of the same client reads local data', async () => {
     // Both connect processes are children of this test process: one client.
     const web = await connectClient(broker, 'web', 'connect');
     const fs = await connectClient(broker, 'fs', 'connect');
@@ -217,7 +227,7 @@ describe('relay mode', () => {
 });
 
 describe('relay mode when the broker quits', () => {
-  it("ends the server tree and the connect process, and fails the call in flight", async () => {
+  it('ends the server tree and the connect process, and fails the call in flight', async () => {
     const dataDir = makeDataDir();
     configure(dataDir, { tree: { command: NODE, args: [FIXTURE, 'crash'] } }, ['tree']);
     const broker = await startServe(dataDir);
@@ -226,7 +236,10 @@ describe('relay mode when the broker quits', () => {
       const connectPid = (client.transport as StdioClientTransport).pid!;
       const pids = hostTree(JSON.parse(textOf(await client.callTool({ name: 'pids', arguments: {} }))) as { tag: string });
       // 'crash' sleeps for seconds before exiting: it is still in flight when the broker goes.
-      const inFlight = client.callTool({ name: 'crash', arguments: {} }).then(() => 'answered', (e: Error) => e.message);
+      const inFlight = client.callTool({ name: 'crash', arguments: {} }).then(
+        () => 'answered',
+        (e: Error) => e.message,
+      );
       await new Promise((r) => setTimeout(r, 20));
       await broker.stop();
       expect(await inFlight).not.toBe('answered');

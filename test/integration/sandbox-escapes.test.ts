@@ -53,7 +53,15 @@ interface Rig {
 function layout(owner: number): Layout {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'cs-escape-')));
   const home = join(root, 'home');
-  const l: Layout = { root, home, data: join(home, '.config', 'Countersign'), keys: join(root, 'keys'), project: join(home, 'project'), out: join(home, 'out'), link: join(root, 'home-link') };
+  const l: Layout = {
+    root,
+    home,
+    data: join(home, '.config', 'Countersign'),
+    keys: join(root, 'keys'),
+    project: join(home, 'project'),
+    out: join(home, 'out'),
+    link: join(root, 'home-link'),
+  };
   for (const d of [join(home, '.ssh'), join(home, '.cursor'), join(home, '.config'), l.project, l.out]) mkdirSync(d, { recursive: true });
   writeFileSync(join(home, '.ssh', 'id_rsa'), SSH_KEY);
   writeFileSync(join(home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { x: { command: CLIENT_SECRET } } }));
@@ -85,7 +93,10 @@ async function rigFor(who: 'root' | 'nobody', l: Layout): Promise<Rig> {
     ({ baseUrl, apiToken, mcpToken } = running);
     stop = running.stop;
   } else {
-    const served = await startServe(l.data, [], brokerEnv(l), { as: ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--'], cleanEnv: true });
+    const served = await startServe(l.data, [], brokerEnv(l), {
+      as: ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--'],
+      cleanEnv: true,
+    });
     ({ baseUrl, apiToken, mcpToken } = served);
     stop = served.stop;
   }
@@ -96,7 +107,9 @@ async function rigFor(who: 'root' | 'nobody', l: Layout): Promise<Rig> {
     stop: () => stop(),
     attempt: async (server, ops) => {
       const client = new Client({ name: 'escape-test', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp/${server}`), { requestInit: { headers: { Authorization: `Bearer ${mcpToken}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp/${server}`), { requestInit: { headers: { Authorization: `Bearer ${mcpToken}` } } }),
+      );
       try {
         const result = client.callTool({ name: 'attempt', arguments: { ops } });
         const pending = await waitForPending((c) => c.server === server);
@@ -156,7 +169,8 @@ describe.skipIf(process.platform !== 'linux')('sandbox escapes (real bubblewrap,
     it('runs in a user namespace of its own, as its own uid, with no capability at all', async () => {
       for (const server of ['project', 'host']) {
         const [status, map, id] = await rig.attempt(server, [{ read: '/proc/self/status' }, { read: '/proc/self/uid_map' }, { run: ['id', '-u'] }]);
-        for (const cap of ['CapInh', 'CapPrm', 'CapEff', 'CapBnd', 'CapAmb']) expect(status!.out, `${server} ${cap}`).toMatch(new RegExp(`^${cap}:\\s+0000000000000000$`, 'm'));
+        for (const cap of ['CapInh', 'CapPrm', 'CapEff', 'CapBnd', 'CapAmb'])
+          expect(status!.out, `${server} ${cap}`).toMatch(new RegExp(`^${cap}:\\s+0000000000000000$`, 'm'));
         // One id mapped, its own: not the host's whole range (the initial namespace is "0 0 4294967295").
         const [inside, , count] = map!.out.trim().split(/\s+/);
         expect([inside, count], `${server}: ${map!.out}`).toEqual([String(uid), '1']);
@@ -168,7 +182,10 @@ describe.skipIf(process.platform !== 'linux')('sandbox escapes (real bubblewrap,
       const before = readFileSync(CORE_PATTERN, 'utf8');
       try {
         for (const server of ['project', 'host']) {
-          const [write, shell] = await rig.attempt(server, [{ write: CORE_PATTERN, content: before }, { run: ['sh', '-c', `cat ${CORE_PATTERN} > ${CORE_PATTERN} && echo WROTE`] }]);
+          const [write, shell] = await rig.attempt(server, [
+            { write: CORE_PATTERN, content: before },
+            { run: ['sh', '-c', `cat ${CORE_PATTERN} > ${CORE_PATTERN} && echo WROTE`] },
+          ]);
           refused(write, `${server}: write ${CORE_PATTERN}`);
           expect(['EROFS', 'EACCES']).toContain(write!.code);
           expect(shell!.ok).toBe(false);
@@ -199,7 +216,10 @@ describe.skipIf(process.platform !== 'linux')('sandbox escapes (real bubblewrap,
 
     it('cannot make a user namespace of its own (where it would hold capabilities)', async () => {
       for (const server of ['project', 'host']) {
-        const [plain, mapped] = await rig.attempt(server, [{ run: ['unshare', '-U', 'true'] }, { run: ['unshare', '-Ur', 'sh', '-c', 'mount -t tmpfs none /tmp && echo MOUNTED'] }]);
+        const [plain, mapped] = await rig.attempt(server, [
+          { run: ['unshare', '-U', 'true'] },
+          { run: ['unshare', '-Ur', 'sh', '-c', 'mount -t tmpfs none /tmp && echo MOUNTED'] },
+        ]);
         expect(plain!.ok, `${server}: ${JSON.stringify(plain)}`).toBe(false);
         expect(mapped!.ok, `${server}: ${JSON.stringify(mapped)}`).toBe(false);
         expect(mapped!.out).not.toContain('MOUNTED');
@@ -229,7 +249,10 @@ describe.skipIf(process.platform !== 'linux')('sandbox escapes (real bubblewrap,
       const [major, minor] = [Math.floor(disk.rdev / 256), disk.rdev % 256];
       const viaDisk = `mkdir -p /tmp/m && mknod /dev/d b ${major} ${minor} && mount /dev/d /tmp/m && cat /tmp/m${join(l.home, '.ssh', 'id_rsa')}`;
       const [key, home, readme, device] = await rig.attempt('project', [
-        { read: join(l.home, '.ssh', 'id_rsa') }, { list: l.home }, { read: join(l.project, 'readme.md') }, { run: ['sh', '-c', viaDisk] },
+        { read: join(l.home, '.ssh', 'id_rsa') },
+        { list: l.home },
+        { read: join(l.project, 'readme.md') },
+        { run: ['sh', '-c', viaDisk] },
       ]);
       refused(key, 'read ~/.ssh/id_rsa');
       expect(key!.out).not.toContain(SSH_KEY);
@@ -251,7 +274,10 @@ describe.skipIf(process.platform !== 'linux')('sandbox escapes (real bubblewrap,
         { read: join(base, '.cursor', 'mcp.json') },
         { read: join(base, '.ssh', 'id_rsa') },
       ];
-      for (const [server, base] of [['parent', l.home], ['link', l.link]] as const) {
+      for (const [server, base] of [
+        ['parent', l.home],
+        ['link', l.link],
+      ] as const) {
         const [data, token, socket, config, control] = await rig.attempt(server, ops(base));
         expect(data, server).toMatchObject({ ok: true, out: '' });
         refused(token, `${server}: mcp-token`);
@@ -264,10 +290,12 @@ describe.skipIf(process.platform !== 'linux')('sandbox escapes (real bubblewrap,
       }
       // The person sees what is hidden, before and while it runs.
       const view = await viewOf(rig.api, 'parent');
-      expect(view.limits?.hidden).toEqual(expect.arrayContaining([
-        { path: l.data, what: "Countersign's data folder" },
-        { path: join(l.home, '.cursor', 'mcp.json'), what: "Cursor's MCP config" },
-      ]));
+      expect(view.limits?.hidden).toEqual(
+        expect.arrayContaining([
+          { path: l.data, what: "Countersign's data folder" },
+          { path: join(l.home, '.cursor', 'mcp.json'), what: "Cursor's MCP config" },
+        ]),
+      );
     });
 
     it('hides the seal key folder under /tmp, and the data folder, from a grant of their common parent; a grant that IS the data folder shows it empty', async () => {
@@ -284,8 +312,13 @@ describe.skipIf(process.platform !== 'linux')('sandbox escapes (real bubblewrap,
     it("on the whole file system (no file limits), sees everything but Countersign's own files", async () => {
       const keyFile = join(l.keys, `${vaultId(l.data)}.key.json`);
       const [data, token, socket, keys, key, config, readme] = await rig.attempt('host', [
-        { list: l.data }, { read: join(l.data, 'mcp-token') }, { connect: join(l.data, 'broker.sock') },
-        { list: l.keys }, { read: keyFile }, { read: join(l.home, '.cursor', 'mcp.json') }, { read: join(l.project, 'readme.md') },
+        { list: l.data },
+        { read: join(l.data, 'mcp-token') },
+        { connect: join(l.data, 'broker.sock') },
+        { list: l.keys },
+        { read: keyFile },
+        { read: join(l.home, '.cursor', 'mcp.json') },
+        { read: join(l.project, 'readme.md') },
       ]);
       expect(data).toMatchObject({ ok: true, out: '' });
       refused(token, 'mcp-token');
@@ -296,7 +329,9 @@ describe.skipIf(process.platform !== 'linux')('sandbox escapes (real bubblewrap,
       expect(config!.out).not.toContain(CLIENT_SECRET);
       expect(readme).toMatchObject({ ok: true, out: 'project file' });
       const view = await viewOf(rig.api, 'host');
-      expect(view.limits?.running?.enforcement.hidden?.map((h) => h.path)).toEqual(expect.arrayContaining([l.data, l.keys, join(l.home, '.cursor', 'mcp.json')]));
+      expect(view.limits?.running?.enforcement.hidden?.map((h) => h.path)).toEqual(
+        expect.arrayContaining([l.data, l.keys, join(l.home, '.cursor', 'mcp.json')]),
+      );
     });
 
     it("neither sees nor removes the host's SysV IPC objects", async () => {
@@ -325,14 +360,19 @@ describe.skipIf(process.platform !== 'linux')('sandbox escapes (real bubblewrap,
           const [attempt, control] = await rig.attempt(server, [{ run: ['sh', '-c', swap] }, { write: join(l.home, `${server}.txt`), content: 'mine' }]);
           expect(attempt!.out, server).toContain('done');
           expect(readFileSync(cursor, 'utf8'), server).toBe(original);
-          expect(readdirSync(l.home).sort(), server).toEqual(['.config', '.cursor', '.ssh', 'out', 'project', ...(server === 'host' ? ['home-rw.txt', 'host.txt'] : ['home-rw.txt'])].sort());
+          expect(readdirSync(l.home).sort(), server).toEqual(
+            ['.config', '.cursor', '.ssh', 'out', 'project', ...(server === 'host' ? ['home-rw.txt', 'host.txt'] : ['home-rw.txt'])].sort(),
+          );
           expect(readFileSync(join(l.data, 'mcp-token'), 'utf8')).not.toContain('EVIL');
           // The control: the grant is writable; only Countersign's files and the folders above them hold.
           expect(control, server).toMatchObject({ ok: true });
         }
       } finally {
         // Put back what an escape on older code moved, so nothing else is left broken.
-        for (const [moved, name] of [['.moved', '.cursor'], ['.c2', '.config']]) {
+        for (const [moved, name] of [
+          ['.moved', '.cursor'],
+          ['.c2', '.config'],
+        ]) {
           try {
             execFileSync('sh', ['-c', `cd ${l.home} && [ -e ${moved} ] && rm -rf ${name} && mv ${moved} ${name} || true`]);
           } catch {

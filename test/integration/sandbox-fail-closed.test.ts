@@ -16,11 +16,29 @@ type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: b
 const textOf = (r: unknown): string => (r as ToolResult).content.map((c) => c.text ?? '').join('\n');
 
 /** Countersign's own process in a sandbox with no further user namespaces: its bubblewrap probe fails. */
-const NO_USERNS = ['bwrap', '--unshare-user', '--disable-userns', '--cap-drop', 'ALL', '--die-with-parent', '--bind', '/', '/', '--dev-bind', '/dev', '/dev', '--proc', '/proc', '--'];
+const NO_USERNS = [
+  'bwrap',
+  '--unshare-user',
+  '--disable-userns',
+  '--cap-drop',
+  'ALL',
+  '--die-with-parent',
+  '--bind',
+  '/',
+  '/',
+  '--dev-bind',
+  '/dev',
+  '/dev',
+  '--proc',
+  '/proc',
+  '--',
+];
 
 async function connect(broker: TestBroker, server: string): Promise<Client> {
   const client = new Client({ name: 'fail-closed-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${broker.baseUrl}/mcp/${server}`), { requestInit: { headers: { Authorization: `Bearer ${broker.mcpToken}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${broker.baseUrl}/mcp/${server}`), { requestInit: { headers: { Authorization: `Bearer ${broker.mcpToken}` } } }),
+  );
   return client;
 }
 
@@ -64,7 +82,10 @@ describe.skipIf(process.platform !== 'linux')('a sandbox that cannot start fails
       // The limited server does not start; the client is told why, with the fix.
       await expect(connect(broker, 'offline')).rejects.toThrow(/no network cannot be enforced here .*Fix: allow user namespaces/);
       const refusals = await broker.logWhen({ server: 'offline' }, (e) => e.some((x) => x.decision === 'deny'));
-      expect(refusals.find((e: AuditEntry) => e.kind === 'launch' && e.decision === 'deny')).toMatchObject({ actor: 'countersign', detail: expect.stringMatching(/^not started: its limits \(no network\) cannot be enforced here/) });
+      expect(refusals.find((e: AuditEntry) => e.kind === 'launch' && e.decision === 'deny')).toMatchObject({
+        actor: 'countersign',
+        detail: expect.stringMatching(/^not started: its limits \(no network\) cannot be enforced here/),
+      });
       const shown = await cs('servers', 'limits', 'offline');
       expect(shown.stdout).toContain('It does NOT start here: its limits cannot be enforced (bubblewrap cannot make a sandbox here');
       expect(shown.stdout).toContain('  fix: allow user namespaces: sudo sysctl -w user.max_user_namespaces=');

@@ -59,7 +59,7 @@ describe.skipIf(process.platform !== 'linux')('sandbox (bubblewrap)', () => {
     removeDir(scratch);
   });
 
-  it('mounts a read-only root read-only: write_file fails at the OS, the file is unchanged, and the client sees the server\'s own error', async () => {
+  it("mounts a read-only root read-only: write_file fails at the OS, the file is unchanged, and the client sees the server's own error", async () => {
     const dir = mkdtempSync(join(scratch, 'ro-'));
     const file = join(dir, 'notes.txt');
     writeFileSync(file, 'original');
@@ -137,7 +137,11 @@ describe.skipIf(process.platform !== 'linux')('sandbox (bubblewrap)', () => {
 
   it('fails closed without bubblewrap: the limited server does not start, with the reason and the fix; with consent it runs and says so', async () => {
     const none = await detectSandbox({ bwrapPaths: ['/nonexistent/bwrap'] });
-    expect(none).toMatchObject({ kind: 'none', reason: 'bubblewrap is not installed (looked for /nonexistent/bwrap)', fix: expect.stringContaining('apt-get install bubblewrap') });
+    expect(none).toMatchObject({
+      kind: 'none',
+      reason: 'bubblewrap is not installed (looked for /nonexistent/bwrap)',
+      fix: expect.stringContaining('apt-get install bubblewrap'),
+    });
     const limits: LimitsProfile = { ...NO_LIMITS, network: 'none' };
     const before = hits;
     const refused = new StdioUpstream({ command: NODE, args: [FIXTURE, 'tree'] }, { sandbox: { limits, support: none } });
@@ -157,13 +161,23 @@ describe.skipIf(process.platform !== 'linux')('sandbox (bubblewrap)', () => {
     }
   });
 
-  it('probes with the servers\' own flags: a bubblewrap without --disable-userns (before 0.8) still sandboxes, and says what it lacks', async () => {
+  it("probes with the servers' own flags: a bubblewrap without --disable-userns (before 0.8) still sandboxes, and says what it lacks", async () => {
     // The real bubblewrap behind a wrapper that, like 0.7 and older, does not know the flag.
     const dir = mkdtempSync(join(scratch, 'old-bwrap-'));
     const old = join(dir, 'bwrap');
-    writeFileSync(old, `#!/bin/sh\nfor a in "$@"; do [ "$a" = --disable-userns ] && { echo 'bwrap: Unknown option --disable-userns' >&2; exit 1; }; done\nexec ${support.kind === 'bubblewrap' ? support.path : 'false'} "$@"\n`, { mode: 0o755 });
+    writeFileSync(
+      old,
+      `#!/bin/sh\nfor a in "$@"; do [ "$a" = --disable-userns ] && { echo 'bwrap: Unknown option --disable-userns' >&2; exit 1; }; done\nexec ${support.kind === 'bubblewrap' ? support.path : 'false'} "$@"\n`,
+      { mode: 0o755 },
+    );
     const found = await detectSandbox({ bwrapPaths: [old] });
-    expect(found).toMatchObject({ kind: 'bubblewrap', path: old, network: true, nestedUserns: { open: expect.stringContaining('older than 0.8') }, fix: 'upgrade bubblewrap to 0.8 or later' });
+    expect(found).toMatchObject({
+      kind: 'bubblewrap',
+      path: old,
+      network: true,
+      nestedUserns: { open: expect.stringContaining('older than 0.8') },
+      fix: 'upgrade bubblewrap to 0.8 or later',
+    });
     const r = await run([FIXTURE, 'tree'], { ...NO_LIMITS, network: 'none' }, found);
     try {
       expect(r.upstream.enforcement).toMatchObject({ sandbox: 'bubblewrap', network: 'enforced', caveats: [expect.stringContaining('older than 0.8')] });
@@ -176,7 +190,14 @@ describe.skipIf(process.platform !== 'linux')('sandbox (bubblewrap)', () => {
   it("puts what the probe found in the broker's status: the real sandbox here, the reason where there is none", async () => {
     for (const [sandbox, expected] of [
       [undefined, { kind: 'bubblewrap', network: true, nestedUserns: 'blocked' }],
-      [detectSandbox({ bwrapPaths: ['/nonexistent/bwrap'] }), { kind: 'none', reason: 'bubblewrap is not installed (looked for /nonexistent/bwrap)', fix: expect.stringContaining('sudo apt-get install bubblewrap') }],
+      [
+        detectSandbox({ bwrapPaths: ['/nonexistent/bwrap'] }),
+        {
+          kind: 'none',
+          reason: 'bubblewrap is not installed (looked for /nonexistent/bwrap)',
+          fix: expect.stringContaining('sudo apt-get install bubblewrap'),
+        },
+      ],
     ] as const) {
       const dataDir = makeDataDir();
       const broker = new Broker({ dataDir, sandbox });

@@ -17,9 +17,13 @@ let tools: Array<ReturnType<typeof recordingTool>>;
 beforeEach(async () => {
   world = await startInProcess({ approvalTimeoutSeconds: 30 });
   tools = [];
-  files = await world.serve('files', (s, calls) => {
-    tools.push(recordingTool(s, calls, 'write_file', { readOnlyHint: false, destructiveHint: true, openWorldHint: false }));
-  }, { trusted: true });
+  files = await world.serve(
+    'files',
+    (s, calls) => {
+      tools.push(recordingTool(s, calls, 'write_file', { readOnlyHint: false, destructiveHint: true, openWorldHint: false }));
+    },
+    { trusted: true },
+  );
 });
 
 afterEach(async () => {
@@ -45,10 +49,12 @@ describe('scoped rules', () => {
     const first = client.callTool({ name: 'write_file', arguments: { path: '/p/src/a.ts', content: 'a' } });
     const asked = await world.waitForPending();
     // A folder that does not hold the call's file is refused, and the call still waits.
-    await expect(world.api.decide(asked.id, { kind: 'allow-rule', rule: { scope: { kind: 'under', dir: '/p/lib' }, lifetime: { kind: 'always' } } }))
-      .rejects.toThrow(/Not every file this call names is under '\/p\/lib'/);
-    expect(await world.api.decide(asked.id, { kind: 'allow-rule', rule: { scope: { kind: 'under', dir: '/p/src' }, lifetime: { kind: 'minutes', minutes: 60 } } }))
-      .toMatchObject({ ok: true, forwarded: true });
+    await expect(
+      world.api.decide(asked.id, { kind: 'allow-rule', rule: { scope: { kind: 'under', dir: '/p/lib' }, lifetime: { kind: 'always' } } }),
+    ).rejects.toThrow(/Not every file this call names is under '\/p\/lib'/);
+    expect(
+      await world.api.decide(asked.id, { kind: 'allow-rule', rule: { scope: { kind: 'under', dir: '/p/src' }, lifetime: { kind: 'minutes', minutes: 60 } } }),
+    ).toMatchObject({ ok: true, forwarded: true });
     await first;
 
     const [rule] = await world.api.listRules();
@@ -56,7 +62,9 @@ describe('scoped rules', () => {
     expect(Date.parse(rule!.expiresAt!) - Date.now()).toBeGreaterThan(59 * 60_000);
     expect(rule!.definitionHash).toMatch(/^[0-9a-f]{64}$/);
     const saved = (await world.log({ server: 'files' })).filter((e) => e.kind === 'rule');
-    expect(saved.map((e) => [e.actor, e.detail])).toEqual([['browser', expect.stringMatching(/^rule saved: allow write_file on 'files': files under \/p\/src, until /)]]);
+    expect(saved.map((e) => [e.actor, e.detail])).toEqual([
+      ['browser', expect.stringMatching(/^rule saved: allow write_file on 'files': files under \/p\/src, until /)],
+    ]);
 
     const covered = (await client.callTool({ name: 'write_file', arguments: { path: '/p/src/deep/b.ts', content: 'b' } })) as ToolResult;
     expect(covered.isError).toBeFalsy();
@@ -90,7 +98,11 @@ describe('scoped rules', () => {
     await world.api.removeRule(rule!.id);
     expect(await world.api.listRules()).toEqual([]);
     const changes = (await world.log({ server: 'files' })).filter((e) => e.kind === 'rule').map((e) => [e.decision, e.detail?.split(':')[0]]);
-    expect(changes).toEqual([['allow', 'rule saved'], ['deny', 'rule changed'], ['deny', 'rule removed']]);
+    expect(changes).toEqual([
+      ['allow', 'rule saved'],
+      ['deny', 'rule changed'],
+      ['deny', 'rule removed'],
+    ]);
   });
 
   it('a session rule lives in memory and ends with its client session', async () => {
@@ -132,17 +144,29 @@ describe('scoped rules', () => {
 describe('a path scope reads the whole call (issue 21, point 7)', () => {
   it('"files under src/" does not cover a path in an argument of any name, nor the 1,001st item of a list', async () => {
     const seen: Array<{ tool: string; args: unknown }> = [];
-    await world.serve('tools', (s) => {
-      const annotations = { readOnlyHint: false, destructiveHint: true, openWorldHint: false };
-      s.registerTool('render', { description: 'Renders a page to a file.', annotations, inputSchema: { path: z.string(), output: z.string() } }, async (args) => {
-        seen.push({ tool: 'render', args });
-        return { content: [{ type: 'text' as const, text: 'rendered' }] };
-      });
-      s.registerTool('write_many', { description: 'Writes files.', annotations, inputSchema: { paths: z.array(z.string()), content: z.string() } }, async (args) => {
-        seen.push({ tool: 'write_many', args });
-        return { content: [{ type: 'text' as const, text: 'written' }] };
-      });
-    }, { trusted: true });
+    await world.serve(
+      'tools',
+      (s) => {
+        const annotations = { readOnlyHint: false, destructiveHint: true, openWorldHint: false };
+        s.registerTool(
+          'render',
+          { description: 'Renders a page to a file.', annotations, inputSchema: { path: z.string(), output: z.string() } },
+          async (args) => {
+            seen.push({ tool: 'render', args });
+            return { content: [{ type: 'text' as const, text: 'rendered' }] };
+          },
+        );
+        s.registerTool(
+          'write_many',
+          { description: 'Writes files.', annotations, inputSchema: { paths: z.array(z.string()), content: z.string() } },
+          async (args) => {
+            seen.push({ tool: 'write_many', args });
+            return { content: [{ type: 'text' as const, text: 'written' }] };
+          },
+        );
+      },
+      { trusted: true },
+    );
     const client = await world.connect('tools');
     const ruleKeys: string[] = [];
     const rule = async (tool: string, args: Record<string, unknown>, keys: string[]): Promise<void> => {
@@ -171,7 +195,10 @@ describe('a path scope reads the whole call (issue 21, point 7)', () => {
     for (const [tool, args] of outside) {
       const call = client.callTool({ name: tool, arguments: args });
       // Whichever comes first: the call waiting for the person, or its answer (it ran under the rule).
-      const asked = await Promise.race([world.waitForPending((c) => c.tool === tool && JSON.stringify(c.arguments) === JSON.stringify(args)), call.then(() => undefined)]);
+      const asked = await Promise.race([
+        world.waitForPending((c) => c.tool === tool && JSON.stringify(c.arguments) === JSON.stringify(args)),
+        call.then(() => undefined),
+      ]);
       if (asked) await world.api.decide(asked.id, { kind: 'deny' });
       expect(((await call) as ToolResult).isError).toBe(true);
     }

@@ -61,10 +61,14 @@ describe('sealed grants: a hand edit does not trust, launch or allow', () => {
     const [grant, ...more] = await world.api.listUnsealed();
     expect(more).toEqual([]);
     expect(grant).toMatchObject({ kind: 'trust', server: 'notes', hash: (await viewOf(world.call, 'notes')).launch.hash });
-    expect((await world.api.getStatus()).warnings.join('\n')).toMatch(/1 grant written outside Countersign has no effect until you confirm it.*trust of 'notes'/);
+    expect((await world.api.getStatus()).warnings.join('\n')).toMatch(
+      /1 grant written outside Countersign has no effect until you confirm it.*trust of 'notes'/,
+    );
 
     // Confirming names what was shown: a hash for another command is refused.
-    await expect(world.api.confirmUnsealed({ kind: 'trust', server: 'notes', hash: 'a'.repeat(64) })).rejects.toThrow(/changed after it was shown to you, so nothing was confirmed/);
+    await expect(world.api.confirmUnsealed({ kind: 'trust', server: 'notes', hash: 'a'.repeat(64) })).rejects.toThrow(
+      /changed after it was shown to you, so nothing was confirmed/,
+    );
     await world.as('desktop').confirmUnsealed({ kind: grant!.kind, server: grant!.server, hash: grant!.hash });
     expect((await viewOf(world.call, 'notes')).trusted).toBe(true);
     expect(await world.api.listUnsealed()).toEqual([]);
@@ -82,7 +86,7 @@ describe('sealed grants: a hand edit does not trust, launch or allow', () => {
     expect(server.calls.list).toHaveLength(1);
   });
 
-  it('a hand edit of a trusted server\'s command drops its trust: trust was given to the command shown', async () => {
+  it("a hand edit of a trusted server's command drops its trust: trust was given to the command shown", async () => {
     await world.serve('notes', (s, calls) => void recordingTool(s, calls, 'delete_all', { readOnlyHint: true }), { trusted: true });
     expect((await viewOf(world.call, 'notes')).trusted).toBe(true);
     await edit(settingsFile(), (d) => d.servers.notes.args.push('--other'));
@@ -98,7 +102,10 @@ describe('sealed grants: a hand edit does not trust, launch or allow', () => {
     const server = await world.serve('notes', (s, calls) => void recordingTool(s, calls, 'read_notes', { readOnlyHint: true }), { consent: false });
     const shown = await viewOf(world.call, 'notes');
     expect(shown.status).toBe('needs-consent');
-    await edit(trustFile(), (d) => (d.servers.notes = { ...(d.servers.notes ?? {}), launch: { hash: shown.launch.hash, approvedAt: new Date().toISOString(), by: 'person' } }));
+    await edit(
+      trustFile(),
+      (d) => (d.servers.notes = { ...(d.servers.notes ?? {}), launch: { hash: shown.launch.hash, approvedAt: new Date().toISOString(), by: 'person' } }),
+    );
     await expect(world.connect('notes')).rejects.toThrow(/has not started 'notes'.*waits for your approval/);
     expect(server.live).toEqual([]);
     const view = await viewOf(world.call, 'notes');
@@ -119,10 +126,14 @@ describe('sealed grants: a hand edit does not trust, launch or allow', () => {
 
   it('an "always allow" rule written by hand does not allow; it can be discarded or confirmed', async () => {
     // Rules apply to trusted servers only: this one is trusted, through Countersign.
-    const server = await world.serve('notes', (s, calls) => {
-      recordingTool(s, calls, 'write_notes', { readOnlyHint: false });
-      recordingTool(s, calls, 'erase_notes', { readOnlyHint: false, destructiveHint: true });
-    }, { trusted: true });
+    const server = await world.serve(
+      'notes',
+      (s, calls) => {
+        recordingTool(s, calls, 'write_notes', { readOnlyHint: false });
+        recordingTool(s, calls, 'erase_notes', { readOnlyHint: false, destructiveHint: true });
+      },
+      { trusted: true },
+    );
     const client = await world.connect('notes');
     await client.listTools();
     const rule = (tool: string) => ({ id: `hand-${tool}`, server: 'notes', tool, action: 'allow', createdAt: new Date().toISOString() });
@@ -130,7 +141,10 @@ describe('sealed grants: a hand edit does not trust, launch or allow', () => {
     expect(await world.api.listRules()).toEqual([]);
     expect(await runsUnasked(client, 'write_notes')).toBe(false);
     const grants = await world.api.listUnsealed();
-    expect(grants.map((g) => [g.kind, g.tool])).toEqual([['rule', 'write_notes'], ['rule', 'erase_notes']]);
+    expect(grants.map((g) => [g.kind, g.tool])).toEqual([
+      ['rule', 'write_notes'],
+      ['rule', 'erase_notes'],
+    ]);
 
     const byTool = (tool: string) => grants.find((g) => g.tool === tool)!;
     const ref = (g: UnsealedGrant) => ({ kind: g.kind, server: g.server, hash: g.hash, ruleId: g.ruleId });
@@ -164,12 +178,14 @@ describe('sealed grants: a hand edit does not trust, launch or allow', () => {
     await sleep(120);
     expect((await viewOf(world.call, 'notes')).trusted).toBe(false);
     expect((await viewOf(world.call, 'notes')).launch.approved).toBe(false);
-    expect((await world.api.getStatus()).warnings.join('\n')).toMatch(/sealed grants .* are not valid: it is generation \d+, but the last one Countersign sealed is \d+ \(an older copy was put back\)/);
+    expect((await world.api.getStatus()).warnings.join('\n')).toMatch(
+      /sealed grants .* are not valid: it is generation \d+, but the last one Countersign sealed is \d+ \(an older copy was put back\)/,
+    );
 
     // A seal made up without the key.
     await edit(sealed, (d) => {
       d.generation += 1;
-      d.grants.trust.notes = (d.grants.launch.notes as string);
+      d.grants.trust.notes = d.grants.launch.notes as string;
     });
     expect((await viewOf(world.call, 'notes')).trusted).toBe(false);
     expect((await world.api.getStatus()).warnings.join('\n')).toMatch(/its seal does not match/);

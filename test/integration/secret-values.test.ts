@@ -18,9 +18,13 @@ let world: InProcess;
 
 beforeEach(async () => {
   world = await startInProcess({ approvalTimeoutSeconds: 30 });
-  await world.serve('web', (s, calls) => {
-    recordingTool(s, calls, 'post', { readOnlyHint: false, destructiveHint: false, openWorldHint: true });
-  }, { trusted: true });
+  await world.serve(
+    'web',
+    (s, calls) => {
+      recordingTool(s, calls, 'post', { readOnlyHint: false, destructiveHint: false, openWorldHint: true });
+    },
+    { trusted: true },
+  );
 });
 
 afterEach(async () => {
@@ -57,7 +61,11 @@ describe('secrets in arguments', () => {
     const json = await runCli(world.dataDir, 'log', '--json');
     expect(json.code).toBe(0);
     for (const secret of [GITHUB, BEARER.slice(7), PASSWORD]) expect(json.stdout).not.toContain(secret);
-    const posted = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as AuditEntry).find((e) => e.tool === 'post');
+    const posted = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as AuditEntry)
+      .find((e) => e.tool === 'post');
     expect(posted?.arguments).toEqual({
       headers: { Authorization: '[masked: the name "Authorization" suggests a secret]' },
       text: 'deploy with [masked: a GitHub token (ghp_…)]',
@@ -70,7 +78,11 @@ describe('secrets in arguments', () => {
     for (const secret of [GITHUB, PASSWORD]) expect(plain.stdout).not.toContain(secret);
 
     const raw = await runCli(world.dataDir, 'log', '--json', '--show-secrets');
-    const rawPost = raw.stdout.trim().split('\n').map((l) => JSON.parse(l) as AuditEntry).find((e) => e.tool === 'post');
+    const rawPost = raw.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as AuditEntry)
+      .find((e) => e.tool === 'post');
     expect(rawPost?.arguments).toEqual(args);
     // Masking is display only: the log's hash chain is untouched.
     expect((await runCli(world.dataDir, 'log', '--verify')).code).toBe(0);

@@ -49,7 +49,7 @@ async function alwaysAllow(broker: TestBroker, client: Client, tool: string, arg
   const call = client.callTool({ name: tool, arguments: args });
   const asked = await broker.waitForPending((c) => c.tool === tool);
   await broker.api('decide', asked.id, { kind: 'always-allow' });
-  expect((await call as ToolResult).isError).toBeFalsy();
+  expect(((await call) as ToolResult).isError).toBeFalsy();
 }
 
 describe('self-protection: every spelling of a protected path, with the real server-filesystem', () => {
@@ -82,7 +82,8 @@ describe('self-protection: every spelling of a protected path, with the real ser
         await alwaysAllow(broker, client, 'create_directory', { path: join(project, 'sub') });
         await alwaysAllow(broker, client, 'move_file', { source: join(project, 'b.txt'), destination: join(project, 'sub', 'b.txt') });
         // Reads run unasked: the first marks local data read, the next is decided under a lease in `connect`.
-        for (let i = 0; i < 2; i++) expect(textOf(await client.callTool({ name: 'read_text_file', arguments: { path: join(project, 'a.txt') } }))).toBe('plain');
+        for (let i = 0; i < 2; i++)
+          expect(textOf(await client.callTool({ name: 'read_text_file', arguments: { path: join(project, 'a.txt') } }))).toBe('plain');
 
         const keyRel = `.local/state/countersign-keys/${vaultId(dataDir)}.key.json`;
         const spellings: Array<[string, Record<string, unknown>]> = [
@@ -175,7 +176,12 @@ describe("self-protection: a shell tool that runs Countersign's own CLI", () => 
         await client.close();
       }
       // Only the two ordinary commands reached the server.
-      expect(readFileSync(record, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { command: string }).command)).toEqual(['ls -la', 'git status']);
+      expect(
+        readFileSync(record, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => (JSON.parse(l) as { command: string }).command),
+      ).toEqual(['ls -la', 'git status']);
     } finally {
       await broker?.stop();
       removeDir(root);

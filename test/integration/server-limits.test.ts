@@ -70,11 +70,20 @@ describe.skipIf(process.platform !== 'linux')('limits per server, through the br
       await addApproved(ip, 'files', { command: NODE, args: [FILESYSTEM_SERVER, dir], limits }, true);
       const view = await viewOf(ip.call, 'files');
       expect(view.launch.limits).toEqual(limits);
-      expect(view.limits).toMatchObject({ profile: limits, enforcement: { sandbox: 'bubblewrap', network: 'enforced', filesystem: 'enforced', processes: 'enforced' } });
+      expect(view.limits).toMatchObject({
+        profile: limits,
+        enforcement: { sandbox: 'bubblewrap', network: 'enforced', filesystem: 'enforced', processes: 'enforced' },
+      });
       expect(view.limits!.badge).toBe(`no network · read-only ${dir} (enforced)`);
 
       const client = await ip.connect('files');
-      expect(textOf(await callTool(client, 'read_text_file', { path: join(dir, 'notes.txt') }).catch((e) => { throw new Error(`${e} ${stderr}`); }))).toBe('original');
+      expect(
+        textOf(
+          await callTool(client, 'read_text_file', { path: join(dir, 'notes.txt') }).catch((e) => {
+            throw new Error(`${e} ${stderr}`);
+          }),
+        ),
+      ).toBe('original');
       const read = await lastCall(ip, 'files', 'read_text_file');
       expect(read).toMatchObject({ decision: 'allow', decidedBy: 'policy', limits: `no network · read-only ${dir} (enforced)` });
       expect(read.reasons).toContain('read-only-enforced');
@@ -92,13 +101,17 @@ describe.skipIf(process.platform !== 'linux')('limits per server, through the br
       expect(textOf(result)).toMatch(/EROFS|read-only file system/i);
       expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('original');
       expect(readdirSync(dir)).toEqual(['notes.txt']);
-      expect(await lastCall(ip, 'files', 'write_file')).toMatchObject({ decision: 'allow', decidedBy: 'person', limits: `no network · read-only ${dir} (enforced)` });
+      expect(await lastCall(ip, 'files', 'write_file')).toMatchObject({
+        decision: 'allow',
+        decidedBy: 'person',
+        limits: `no network · read-only ${dir} (enforced)`,
+      });
     } finally {
       await ip.close();
     }
   });
 
-  it('offers limits, never applies them: the filesystem server\'s directories as its roots, no network when every tool says closed-world', async () => {
+  it("offers limits, never applies them: the filesystem server's directories as its roots, no network when every tool says closed-world", async () => {
     const dir = mkdtempSync(join(scratch, 'offer-'));
     const ip = await startInProcess();
     try {
@@ -108,9 +121,15 @@ describe.skipIf(process.platform !== 'linux')('limits per server, through the br
       const files = (await viewOf(ip.call, 'files')).limits!;
       expect(files.profile).toEqual(NO_LIMITS);
       expect(files.badge).toBe('no limits');
-      expect(files.offer).toEqual({ limits: { network: 'unrestricted', filesystem: { read: [], write: [dir] }, passEnv: [] }, why: ['a filesystem server: the directories in its arguments become its only roots'] });
+      expect(files.offer).toEqual({
+        limits: { network: 'unrestricted', filesystem: { read: [], write: [dir] }, passEnv: [] },
+        why: ['a filesystem server: the directories in its arguments become its only roots'],
+      });
       const closed = (await viewOf(ip.call, 'closed')).limits!;
-      expect(closed.offer).toEqual({ limits: { ...NO_LIMITS, network: 'none' }, why: ['every tool says it does not reach the outside world (openWorldHint: false)'] });
+      expect(closed.offer).toEqual({
+        limits: { ...NO_LIMITS, network: 'none' },
+        why: ['every tool says it does not reach the outside world (openWorldHint: false)'],
+      });
       // Nothing was applied on its own; accepting the offer only takes away, so it applies at once.
       expect((await viewOf(ip.call, 'files')).launch.limits).toBeUndefined();
       await ip.api.setLimits('files', files.offer!.limits);
@@ -165,12 +184,18 @@ describe.skipIf(process.platform !== 'linux')('limits per server, through the br
       v = await viewOf(ip.call, 'files');
       expect(v.launch).toMatchObject({ approved: true, limits: readOnly });
       const log = await ip.log({ server: 'files' });
-      expect(log.map((e) => e.detail)).toEqual(expect.arrayContaining([
-        `limits loosened: its command waits for approval again: no network · writes ${dir}`,
-        `limits loosened, with consent: no network · writes ${dir}`,
-        `limits tightened, applied at once: no network · read-only ${dir}`,
-      ]));
-      expect(log.find((e) => e.actor === 'cli')).toMatchObject({ kind: 'launch', detail: `limits tightened, applied at once: no network · read-only ${dir}`, decision: 'deny' });
+      expect(log.map((e) => e.detail)).toEqual(
+        expect.arrayContaining([
+          `limits loosened: its command waits for approval again: no network · writes ${dir}`,
+          `limits loosened, with consent: no network · writes ${dir}`,
+          `limits tightened, applied at once: no network · read-only ${dir}`,
+        ]),
+      );
+      expect(log.find((e) => e.actor === 'cli')).toMatchObject({
+        kind: 'launch',
+        detail: `limits tightened, applied at once: no network · read-only ${dir}`,
+        decision: 'deny',
+      });
     } finally {
       await ip.close();
     }
@@ -217,19 +242,34 @@ describe.skipIf(process.platform !== 'linux')('limits per server, through the br
       const v = await viewOf(ip.call, 'offline');
       expect(v.limits!.enforcement).toMatchObject({ sandbox: 'none', network: 'not enforced', processes: 'not enforced' });
       expect(v.limits!.badge).toBe('no network (not enforced: network: bubblewrap is not installed (looked for /nonexistent/bwrap))');
-      expect(v.limits!.unenforced).toMatchObject({ reason: 'bubblewrap is not installed (looked for /nonexistent/bwrap)', fix: expect.stringContaining('apt-get install bubblewrap'), runsWithoutLimits: false });
-      expect((await ip.api.getStatus()).sandbox).toMatchObject({ kind: 'none', reason: expect.stringContaining('not installed'), fix: expect.stringContaining('apt-get install bubblewrap') });
+      expect(v.limits!.unenforced).toMatchObject({
+        reason: 'bubblewrap is not installed (looked for /nonexistent/bwrap)',
+        fix: expect.stringContaining('apt-get install bubblewrap'),
+        runsWithoutLimits: false,
+      });
+      expect((await ip.api.getStatus()).sandbox).toMatchObject({
+        kind: 'none',
+        reason: expect.stringContaining('not installed'),
+        fix: expect.stringContaining('apt-get install bubblewrap'),
+      });
       // Fail closed: refused with the reason and the fix, nothing started, the refusal in the log.
       await expect(ip.connect('offline')).rejects.toThrow(/no network cannot be enforced here .* Fix: install bubblewrap/);
       const refusals = await ip.log({ server: 'offline' });
-      expect(refusals.find((e) => e.kind === 'launch' && e.decision === 'deny' && /^not started: its limits \(no network\) cannot be enforced here/.test(e.detail ?? ''))).toMatchObject({ actor: 'countersign' });
+      expect(
+        refusals.find(
+          (e) => e.kind === 'launch' && e.decision === 'deny' && /^not started: its limits \(no network\) cannot be enforced here/.test(e.detail ?? ''),
+        ),
+      ).toMatchObject({ actor: 'countersign' });
       expect((await viewOf(ip.call, 'offline')).lastError).toMatch(/cannot be enforced here/);
       // Only a person gives it, bound to the launch they saw.
       await expect(ip.as('client').setRunWithoutLimits('offline', true, v.launch.hash)).rejects.toThrow(/Only you can/);
       await expect(ip.api.setRunWithoutLimits('offline', true, 'f'.repeat(64))).rejects.toThrow(/changed after it was shown to you/);
       await ip.api.setRunWithoutLimits('offline', true, v.launch.hash);
       expect((await viewOf(ip.call, 'offline')).limits!.unenforced).toMatchObject({ runsWithoutLimits: true });
-      expect((await ip.log({ server: 'offline' })).find((e) => e.kind === 'launch' && /^may run without its limits/.test(e.detail ?? ''))).toMatchObject({ actor: 'browser', decidedBy: 'person' });
+      expect((await ip.log({ server: 'offline' })).find((e) => e.kind === 'launch' && /^may run without its limits/.test(e.detail ?? ''))).toMatchObject({
+        actor: 'browser',
+        decidedBy: 'person',
+      });
       const client = await ip.connect('offline');
       await callTool(client, 'escape', {});
       const asking = callTool(client, 'fetch_url', { url });

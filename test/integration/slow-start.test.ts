@@ -59,7 +59,9 @@ describe('slow starts', () => {
     // doctor says the same, with the most likely cause as the fix.
     const report = await world.api.runDoctor();
     expect(report.findings.find((f) => f.code === 'server.slow-start')).toMatchObject({
-      level: 'warning', subject: { server: 'held' }, fix: slow!.causes[0],
+      level: 'warning',
+      subject: { server: 'held' },
+      fix: slow!.causes[0],
       summary: `'held' took 13 s to answer at its last start (${slow!.at}); clients often give up after 60 s.`,
       detail: `What usually causes it: ${slow!.causes.join('; ')}.`,
     });

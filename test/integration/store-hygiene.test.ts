@@ -102,12 +102,16 @@ describe('leftovers of crashes', () => {
     }
   }, 60_000);
 
-  it('removes temp files of writes killed with SIGKILL at start, and keeps a live writer\'s', async () => {
+  it("removes temp files of writes killed with SIGKILL at start, and keeps a live writer's", async () => {
     const dir = makeDataDir();
     dirs.push(dir);
     mkdirSync(dir, { recursive: true });
     // A real writer, killed midway: its temp file is left behind.
-    const writer = spawn(NODE, ['-e', `require('fs').writeFileSync(${JSON.stringify(dir)} + '/settings.json.' + process.pid + '.0badf00d.tmp', '{"half'); setInterval(() => {}, 1000)`], { stdio: 'ignore' });
+    const writer = spawn(
+      NODE,
+      ['-e', `require('fs').writeFileSync(${JSON.stringify(dir)} + '/settings.json.' + process.pid + '.0badf00d.tmp', '{"half'); setInterval(() => {}, 1000)`],
+      { stdio: 'ignore' },
+    );
     const killedTmp = await new Promise<string>((resolve, reject) => {
       const end = Date.now() + 10_000;
       const look = () => {

@@ -65,7 +65,10 @@ describe('changed tool definitions', () => {
       expect(textOf(await client.callTool({ name: 'read_notes', arguments: { path: 'a' } }))).toBe('ran read_notes');
       m.set({ tools: [poisoned(readNotes), addNumbers] });
       // The server announces the change; the broker re-lists on its own and holds it.
-      await until(async () => live.events, (e) => e.some((x) => x.type === 'changes-detected' && x.server === 'rug'));
+      await until(
+        async () => live.events,
+        (e) => e.some((x) => x.type === 'changes-detected' && x.server === 'rug'),
+      );
 
       const listed = await client.listTools();
       expect(listed.tools.find((t) => t.name === 'read_notes')?.description).toBe('Reads the notes file.');
@@ -79,7 +82,10 @@ describe('changed tool definitions', () => {
       const changes = await broker.api<ServerChanges[]>('listChanges');
       const change = changes.find((c) => c.server === 'rug')!.tools.find((t) => t.name === 'read_notes')!;
       expect(change.kind).toBe('changed');
-      const added = (change.diff.description as Array<{ value: string; added?: boolean }>).filter((p) => p.added).map((p) => p.value).join('');
+      const added = (change.diff.description as Array<{ value: string; added?: boolean }>)
+        .filter((p) => p.added)
+        .map((p) => p.value)
+        .join('');
       expect(added).toContain('<IMPORTANT>');
       expect(change.findings.map((f) => f.code)).toEqual(expect.arrayContaining(['model-instructions', 'secret-reference']));
       const view = (await broker.api<ServerView[]>('listServers')).find((s) => s.name === 'rug')!;
@@ -92,7 +98,10 @@ describe('changed tool definitions', () => {
         relisted++;
       });
       await acceptShown(broker.api, 'rug', ['read_notes']);
-      await until(async () => relisted, (n) => n > 0);
+      await until(
+        async () => relisted,
+        (n) => n > 0,
+      );
       expect((await client.listTools()).tools.find((t) => t.name === 'read_notes')?.description).toContain('<IMPORTANT>');
       expect(textOf(await client.callTool({ name: 'read_notes', arguments: { path: 'c' } }))).toBe('ran read_notes');
       const log = await broker.api<AuditEntry[]>('queryLog', { server: 'rug' });
@@ -131,7 +140,10 @@ describe('changed tool definitions', () => {
       const withSidenote = structuredClone(addNumbers);
       (withSidenote.inputSchema as { properties: Record<string, unknown> }).properties.sidenote = { type: 'string' };
       m.set({ tools: [withSidenote] });
-      await until(() => broker.api<ServerChanges[]>('listChanges'), (c) => c.some((s) => s.server === 'schema'));
+      await until(
+        () => broker.api<ServerChanges[]>('listChanges'),
+        (c) => c.some((s) => s.server === 'schema'),
+      );
       const change = (await broker.api<ServerChanges[]>('listChanges')).find((c) => c.server === 'schema')!.tools[0]!;
       expect(change.diff.description).toBeUndefined();
       expect(change.diff.schemas.inputSchema).toEqual([{ path: 'properties.sidenote', kind: 'added', after: { type: 'string' } }]);
@@ -149,7 +161,10 @@ describe('changed tool definitions', () => {
     try {
       expect(textOf(await client.callTool({ name: 'read_notes', arguments: { path: '1' } }))).toBe('ran read_notes');
       m.set({ tools: [{ ...readNotes, annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true } }] });
-      await until(() => broker.api<AuditEntry[]>('queryLog', { server: 'friction' }), (l) => l.some((e) => e.kind === 'review'));
+      await until(
+        () => broker.api<AuditEntry[]>('queryLog', { server: 'friction' }),
+        (l) => l.some((e) => e.kind === 'review'),
+      );
       const log = await broker.api<AuditEntry[]>('queryLog', { server: 'friction' });
       expect(log.find((e) => e.kind === 'review')?.detail).toBe('friction-only change applied without review');
       expect(await broker.api<ServerChanges[]>('listChanges')).not.toContainEqual(expect.objectContaining({ server: 'friction' }));
@@ -169,12 +184,14 @@ describe('changed tool definitions', () => {
     const client = await connectClient(broker, 'reorder', 'http');
     try {
       await client.listTools();
-      const reordered = JSON.parse(JSON.stringify({
-        annotations: { openWorldHint: false, readOnlyHint: true },
-        inputSchema: { required: ['path'], properties: { path: { type: 'string' } }, type: 'object' },
-        description: readNotes.description,
-        name: readNotes.name,
-      })) as ToolDefinition;
+      const reordered = JSON.parse(
+        JSON.stringify({
+          annotations: { openWorldHint: false, readOnlyHint: true },
+          inputSchema: { required: ['path'], properties: { path: { type: 'string' } }, type: 'object' },
+          description: readNotes.description,
+          name: readNotes.name,
+        }),
+      ) as ToolDefinition;
       m.set({ tools: [reordered] });
       await sleep(600);
       await client.listTools();
@@ -191,7 +208,10 @@ describe('changed tool definitions', () => {
     try {
       await client.listTools();
       m.set({ tools: [readNotes, { ...addNumbers, name: 'exfiltrate' }] });
-      await until(() => broker.api<ServerChanges[]>('listChanges'), (c) => c.some((s) => s.server === 'grow'));
+      await until(
+        () => broker.api<ServerChanges[]>('listChanges'),
+        (c) => c.some((s) => s.server === 'grow'),
+      );
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['read_notes']);
       expect(((await client.callTool({ name: 'exfiltrate', arguments: { a: 1, b: 2 } })) as ToolResult).isError).toBe(true);
       expect(m.calls()).toEqual([]);
@@ -209,7 +229,10 @@ describe('changed tool definitions', () => {
     try {
       await client.listTools();
       m.set({ tools: [readNotes] });
-      const changes = await until(() => broker.api<ServerChanges[]>('listChanges'), (c) => c.some((s) => s.server === 'shrink'));
+      const changes = await until(
+        () => broker.api<ServerChanges[]>('listChanges'),
+        (c) => c.some((s) => s.server === 'shrink'),
+      );
       expect(changes.find((c) => c.server === 'shrink')!.tools).toEqual([expect.objectContaining({ name: 'add', kind: 'removed' })]);
       expect(textOf(await client.callTool({ name: 'read_notes', arguments: { path: 'still' } }))).toBe('ran read_notes');
       await acceptShown(broker.api, 'shrink', ['add']);
@@ -227,7 +250,10 @@ describe('changed tool definitions', () => {
       const call = client.callTool({ name: 'write_notes', arguments: { text: 'hello' } });
       const pending = await broker.waitForPending((c) => c.server === 'midway');
       m.set({ tools: [poisoned(writeNotes)] });
-      await until(() => broker.api<ServerChanges[]>('listChanges'), (c) => c.some((s) => s.server === 'midway'));
+      await until(
+        () => broker.api<ServerChanges[]>('listChanges'),
+        (c) => c.some((s) => s.server === 'midway'),
+      );
       await broker.api('decide', pending.id, { kind: 'allow-once' });
       const result = (await call) as ToolResult;
       expect(result.isError).toBe(true);
@@ -250,7 +276,10 @@ describe('changed tool definitions', () => {
       // Its schema declares `count`: a call that breaks its tool's schema would ask (issue 11), not run.
       const burst = { ...readNotes, name: 'burst', inputSchema: { type: 'object' as const, properties: { count: { type: 'number' } }, required: ['count'] } };
       current.set({ tools: [poisoned(readNotes), addNumbers, burst] });
-      await until(() => broker.api<ServerChanges[]>('listChanges'), (c) => c.some((s) => s.server === 'rug' && s.tools.some((t) => t.name === 'burst')));
+      await until(
+        () => broker.api<ServerChanges[]>('listChanges'),
+        (c) => c.some((s) => s.server === 'rug' && s.tools.some((t) => t.name === 'burst')),
+      );
       await acceptShown(broker.api, 'rug', ['burst']);
       seen = 0;
       await client.callTool({ name: 'burst', arguments: { count: 1000 } });

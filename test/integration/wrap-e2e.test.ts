@@ -97,15 +97,21 @@ extensions:
     timeout: 300
     type: stdio
 `,
-    entries: (text) => Object.fromEntries(Object.entries((parseYaml(text) as { extensions: Record<string, { cmd: string; args: string[] }> }).extensions)
-      .map(([name, e]) => [name, { command: e.cmd, args: e.args }])),
+    entries: (text) =>
+      Object.fromEntries(
+        Object.entries((parseYaml(text) as { extensions: Record<string, { cmd: string; args: string[] }> }).extensions).map(([name, e]) => [
+          name,
+          { command: e.cmd, args: e.args },
+        ]),
+      ),
     kept: ['# goose settings', 'GOOSE_PROVIDER: anthropic', 'timeout: 300'],
   },
   {
     // JSON: Kiro's ~/.kiro/settings/mcp.json.
     client: 'kiro',
     file: '.kiro/settings/mcp.json',
-    config: (scratch) => JSON.stringify({ mcpServers: { files: { command: NODE, args: [FILESYSTEM_SERVER, scratch], disabled: false, autoApprove: [] } } }, null, 2),
+    config: (scratch) =>
+      JSON.stringify({ mcpServers: { files: { command: NODE, args: [FILESYSTEM_SERVER, scratch], disabled: false, autoApprove: [] } } }, null, 2),
     entries: (text) => (parseJsonc(text) as { mcpServers: Record<string, Launch> }).mcpServers,
     kept: ['"autoApprove": []'],
   },
@@ -120,7 +126,10 @@ async function world(s: Scenario) {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, s.config(scratch));
   const dataDir = makeDataDir();
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => rmSync(dataDir, { recursive: true, force: true }));
+  cleanups.push(
+    () => rmSync(root, { recursive: true, force: true }),
+    () => rmSync(dataDir, { recursive: true, force: true }),
+  );
   const broker = await startServe(dataDir, [], { HOME: home, XDG_CONFIG_HOME: '' });
   cleanups.push(() => broker.stop());
   return { home, scratch, file, dataDir, broker };
@@ -148,7 +157,10 @@ describe.each(SCENARIOS)('wrap $client end to end', (s) => {
   it('the wrapped entry starts through Countersign, and write_file waits for Approve', async () => {
     const { home, scratch, file, dataDir, broker } = await world(s);
     const before = readFileSync(file, 'utf8');
-    const wrapped = await run(NODE, [CLI, 'wrap', s.client, '--yes', '--data-dir', dataDir], { cwd: home, env: { ...process.env, HOME: home, XDG_CONFIG_HOME: '' } });
+    const wrapped = await run(NODE, [CLI, 'wrap', s.client, '--yes', '--data-dir', dataDir], {
+      cwd: home,
+      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: '' },
+    });
     expect(wrapped.stdout).toContain(`Wrapped files in ${file}`);
     expect(wrapped.stdout).toContain('countersign servers approve files');
     expect(wrapped.stdout).toContain(`To undo: countersign unwrap ${s.client}`);

@@ -104,7 +104,7 @@ async function start(entry: Entry, env: Record<string, string>): Promise<Client>
     await client.connect(transport);
   } catch (err) {
     // connect's own sentence (why Countersign refused), once the process has ended.
-    await new Promise<void>((resolve) => (transport.pid === null ? resolve() : transport.onclose = () => resolve()));
+    await new Promise<void>((resolve) => (transport.pid === null ? resolve() : (transport.onclose = () => resolve())));
     throw new Error(`${(err as Error).message}: ${stderr}`);
   }
   return client;
@@ -122,7 +122,10 @@ describe.each(SCENARIOS)('wrap $client with variables the client fills at launch
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, s.config);
     const dataDir = makeDataDir();
-    cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => rmSync(dataDir, { recursive: true, force: true }));
+    cleanups.push(
+      () => rmSync(root, { recursive: true, force: true }),
+      () => rmSync(dataDir, { recursive: true, force: true }),
+    );
     const env = { HOME: home, XDG_CONFIG_HOME: '' };
     const broker: TestBroker = await startServe(dataDir, [], env);
     cleanups.push(() => broker.stop());
@@ -200,7 +203,10 @@ describe('an env value the client fills at launch', () => {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, JSON.stringify({ servers: { named: { command: NODE, args: [FIXTURE, 'names'], env: { FIXTURE_SERVER_NAME: '${input:name}' } } } }));
     const dataDir = makeDataDir();
-    cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => rmSync(dataDir, { recursive: true, force: true }));
+    cleanups.push(
+      () => rmSync(root, { recursive: true, force: true }),
+      () => rmSync(dataDir, { recursive: true, force: true }),
+    );
     const env = { HOME: home, XDG_CONFIG_HOME: '' };
     const broker = await startServe(dataDir, [], env);
     cleanups.push(() => broker.stop());

@@ -56,7 +56,10 @@ describe('findAgent', () => {
     expect(findAgent(1, orphan)).toBeUndefined();
     expect(findAgent(999, orphan)).toBeUndefined();
     // A loop of launchers stops instead of spinning.
-    const loop = table([{ pid: 5, ppid: 6, start: '1', argv: ['env'] }, { pid: 6, ppid: 5, start: '1', argv: ['env'] }]);
+    const loop = table([
+      { pid: 5, ppid: 6, start: '1', argv: ['env'] },
+      { pid: 6, ppid: 5, start: '1', argv: ['env'] },
+    ]);
     expect(findAgent(5, loop)).toBeUndefined();
   });
 
@@ -69,12 +72,14 @@ describe('findAgent', () => {
 
 describe('process tables', () => {
   it('reads ps -A -o pid=,ppid=,lstart=,args= (macOS)', () => {
-    const rows = psTable([
-      '    1     0 Tue Dec  2 08:00:01 2025     /sbin/launchd',
-      '  812     1 Tue Dec  2 09:10:11 2025     /Applications/Claude.app/Contents/MacOS/Claude',
-      '  930   812 Tue Dec  2 09:12:00 2025     npm exec countersign connect fs',
-      'garbage',
-    ].join('\n'));
+    const rows = psTable(
+      [
+        '    1     0 Tue Dec  2 08:00:01 2025     /sbin/launchd',
+        '  812     1 Tue Dec  2 09:10:11 2025     /Applications/Claude.app/Contents/MacOS/Claude',
+        '  930   812 Tue Dec  2 09:12:00 2025     npm exec countersign connect fs',
+        'garbage',
+      ].join('\n'),
+    );
     expect(rows.get(812)).toEqual({ pid: 812, ppid: 1, start: 'Tue Dec 2 09:10:11 2025', argv: ['/Applications/Claude.app/Contents/MacOS/Claude'] });
     expect(findAgent(930, (pid) => rows.get(pid))).toEqual({ pid: 812, start: 'Tue Dec 2 09:10:11 2025' });
     expect(rows.size).toBe(3);

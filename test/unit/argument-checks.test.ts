@@ -83,7 +83,7 @@ describe('windowed scan', () => {
     }
   });
 
-  it('finds credentials words and other servers\' tools between base64 separators', () => {
+  it("finds credentials words and other servers' tools between base64 separators", () => {
     const base = b64(2 * SCAN_WINDOW).replace(/[+/=]/g, 'A');
     const found = scanText(`${base}+Access_Token/${base}/send_email=`, arg);
     expect(found.find((f) => f.code === 'secret-reference')?.message).toContain('"Access_Token"');

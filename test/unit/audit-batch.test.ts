@@ -28,8 +28,15 @@ afterEach(() => {
 
 function call(n: number): NewAuditEntry {
   return {
-    time: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(), server: 'everything', tool: 'echo',
-    arguments: { message: `call ${n}` }, decision: 'allow', decidedBy: 'policy', reasons: [], durationMs: 1, status: 'ok',
+    time: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
+    server: 'everything',
+    tool: 'echo',
+    arguments: { message: `call ${n}` },
+    decision: 'allow',
+    decidedBy: 'policy',
+    reasons: [],
+    durationMs: 1,
+    status: 'ok',
   };
 }
 
@@ -84,9 +91,9 @@ function openDescriptors(): number[] {
 /** Holds every thread of libuv's pool for a while: an fs.write issued now waits behind them. */
 function occupyThreadPool(): Promise<void> {
   const threads = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
-  return Promise.all(
-    Array.from({ length: threads }, () => new Promise<void>((resolve) => pbkdf2('x', 'y', 200_000, 32, 'sha256', () => resolve()))),
-  ).then(() => undefined);
+  return Promise.all(Array.from({ length: threads }, () => new Promise<void>((resolve) => pbkdf2('x', 'y', 200_000, 32, 'sha256', () => resolve())))).then(
+    () => undefined,
+  );
 }
 
 /** What the broker wires (broker.ts): the batch writes through the guard into the log. */
@@ -118,7 +125,13 @@ function setup(hooks: { beforeWrite?: () => void; afterWrite?: () => void } = {}
   });
   log.beforeAccess = () => batch.flush();
   const onDisk = (): string[] =>
-    fs.existsSync(log.path) ? fs.readFileSync(log.path, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { arguments: { message: string } }).arguments.message) : [];
+    fs.existsSync(log.path)
+      ? fs
+          .readFileSync(log.path, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => (JSON.parse(l) as { arguments: { message: string } }).arguments.message)
+      : [];
   return { dir, log, guard, batch, writes, looks, onDisk };
 }
 
@@ -178,7 +191,12 @@ describe('AuditBatch', () => {
     let n = 0;
     const push = () => batch.push(call(++n));
     await push();
-    const messages = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { arguments: { message: string } }).arguments.message);
+    const messages = (file: string) =>
+      fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { arguments: { message: string } }).arguments.message);
 
     // Replaced: a copy with one more entry (another writer's) renamed over it. The chain goes on from that entry.
     expect(await withoutLooks(push)).toBe(true);

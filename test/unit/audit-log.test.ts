@@ -38,7 +38,11 @@ function fill(log: AuditLog, count: number, from = 1): AuditEntry[] {
 }
 
 const lines = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
-const rotated = (dir: string) => fs.readdirSync(dir).filter((n) => /^audit-\d{12}\.jsonl$/.test(n)).sort();
+const rotated = (dir: string) =>
+  fs
+    .readdirSync(dir)
+    .filter((n) => /^audit-\d{12}\.jsonl$/.test(n))
+    .sort();
 
 async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
   const until = Date.now() + ms;
@@ -98,10 +102,7 @@ describe('AuditLog append and verify', () => {
     const result = log.verify();
     expect(result.ok).toBe(false);
     expect(result.entries).toBe(4);
-    expect(result.problems).toEqual([
-      'audit.jsonl line 3: seq jumps from 2 to 4',
-      'audit.jsonl line 3: chain broken: prev of seq 4 does not match seq 2',
-    ]);
+    expect(result.problems).toEqual(['audit.jsonl line 3: seq jumps from 2 to 4', 'audit.jsonl line 3: chain broken: prev of seq 4 does not match seq 2']);
   });
 
   it('detects a rewritten chain whose first entry was dropped', () => {

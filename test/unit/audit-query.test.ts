@@ -33,7 +33,10 @@ function entry(n: number): NewAuditEntry {
 }
 
 const files = (dir: string): string[] => {
-  const names = fs.readdirSync(dir).filter((n) => /^audit-\d{12}\.jsonl$/.test(n)).sort();
+  const names = fs
+    .readdirSync(dir)
+    .filter((n) => /^audit-\d{12}\.jsonl$/.test(n))
+    .sort();
   return [...names, 'audit.jsonl'].map((n) => path.join(dir, n));
 };
 
@@ -44,15 +47,29 @@ describe('AuditLog.query', () => {
     for (let n = 1; n <= 400; n += 20) log.appendMany(Array.from({ length: 20 }, (_, i) => entry(n + i)));
     expect(files(dir).length).toBeGreaterThan(3);
     const queries: LogQuery[] = [
-      {}, { limit: 1 }, { limit: 200 }, { limit: 0 }, { server: 'web' }, { tool: 'write_file', limit: 7 },
-      { decision: 'deny' }, { search: 'needle' }, { search: 'NEEDLE', limit: 5 }, { search: 'nothing matches this' },
+      {},
+      { limit: 1 },
+      { limit: 200 },
+      { limit: 0 },
+      { server: 'web' },
+      { tool: 'write_file', limit: 7 },
+      { decision: 'deny' },
+      { search: 'needle' },
+      { search: 'NEEDLE', limit: 5 },
+      { search: 'nothing matches this' },
     ];
     for (const q of queries) {
       const want = log.read(q).map((e) => e.seq);
-      expect((await log.query(q)).map((e) => e.seq), JSON.stringify(q)).toEqual(want);
+      expect(
+        (await log.query(q)).map((e) => e.seq),
+        JSON.stringify(q),
+      ).toEqual(want);
       // Chunks shorter than a line, and odd sizes, so lines span chunk boundaries.
       for (const chunkBytes of [37, 1000, 4096]) {
-        expect((await queryFiles(files(dir), q, { chunkBytes })).map((e) => e.seq), `${JSON.stringify(q)} ${chunkBytes}`).toEqual(want);
+        expect(
+          (await queryFiles(files(dir), q, { chunkBytes })).map((e) => e.seq),
+          `${JSON.stringify(q)} ${chunkBytes}`,
+        ).toEqual(want);
       }
     }
   });

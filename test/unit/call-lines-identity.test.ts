@@ -7,9 +7,16 @@ import { effectiveHints } from '../../shared/annotations.js';
 import type { Finding } from '../../shared/findings.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 
-const warn = (tool: ToolDefinition, opts: { trusted: boolean; findings: Finding[] }) => callWarnings({
-  server: 'notes', tool: tool.name, trusted: opts.trusted, hints: effectiveHints(tool), reasons: ['untrusted-server'], arguments: {}, findings: opts.findings,
-});
+const warn = (tool: ToolDefinition, opts: { trusted: boolean; findings: Finding[] }) =>
+  callWarnings({
+    server: 'notes',
+    tool: tool.name,
+    trusted: opts.trusted,
+    hints: effectiveHints(tool),
+    reasons: ['untrusted-server'],
+    arguments: {},
+    findings: opts.findings,
+  });
 
 describe('who asks', () => {
   it('a server that calls itself by another configured server’s name is on its card, among the first lines', () => {
@@ -21,7 +28,9 @@ describe('who asks', () => {
     expect(ws[0]!.title).toContain("This server calls itself 'fs', the name of another configured server");
     // The well-known-name case is a warning, worded as such.
     const known = identityFindings('notes', 'secure-filesystem-server', servers);
-    expect(warn(tool, { trusted: false, findings: known }).find((w) => w.code === 'impersonation')).toMatchObject({ severity: 'warning', short: 'Uses a well-known name' });
+    expect(warn(tool, { trusted: false, findings: known }).find((w) => w.code === 'impersonation')).toMatchObject({
+      severity: 'warning',
+      short: 'Uses a well-known name',
+    });
   });
 });
-

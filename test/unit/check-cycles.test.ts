@@ -31,7 +31,10 @@ describe('check:cycles', () => {
       // `./b.js` names b.ts only under the project's module resolution (as in the real tsconfig).
       writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', jsx: 'react-jsx' } }));
       writeFileSync(join(dir, 'src', 'view.tsx'), "export const View = () => import('./b.js');\n");
-      writeFileSync(join(dir, 'src', 'b.ts'), "import type { View } from './view.js';\nexport interface B { n: number; v?: typeof View }\nexport const b: B = { n: 1 };\n");
+      writeFileSync(
+        join(dir, 'src', 'b.ts'),
+        "import type { View } from './view.js';\nexport interface B { n: number; v?: typeof View }\nexport const b: B = { n: 1 };\n",
+      );
       const r = await importCycles(dir, ['src']);
       expect(r.unresolved).toEqual([]);
       expect(r.cycles).toEqual([['src/b.ts', 'src/view.tsx']]);

@@ -57,8 +57,12 @@ describe('stableNode', () => {
 
 describe('formatCommand', () => {
   it('quotes only what a shell would split or expand', () => {
-    expect(formatCommand({ command: '/usr/bin/node', args: ['/x/bin/countersign.mjs', 'connect'] }, 'linux')).toBe('/usr/bin/node /x/bin/countersign.mjs connect');
+    expect(formatCommand({ command: '/usr/bin/node', args: ['/x/bin/countersign.mjs', 'connect'] }, 'linux')).toBe(
+      '/usr/bin/node /x/bin/countersign.mjs connect',
+    );
     expect(formatCommand({ command: '/Apps/My App/node', args: ["it's", '$HOME'] }, 'darwin')).toBe(`'/Apps/My App/node' 'it'\\''s' '$HOME'`);
-    expect(formatCommand({ command: 'C:\\Program Files\\Countersign\\Countersign.exe', args: ['--cli'] }, 'win32')).toBe('"C:\\Program Files\\Countersign\\Countersign.exe" --cli');
+    expect(formatCommand({ command: 'C:\\Program Files\\Countersign\\Countersign.exe', args: ['--cli'] }, 'win32')).toBe(
+      '"C:\\Program Files\\Countersign\\Countersign.exe" --cli',
+    );
   });
 });

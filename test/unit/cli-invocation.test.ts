@@ -8,7 +8,7 @@ import { cliRun, isCountersignName } from '../../shared/cli-invocation.js';
 import { isCritical } from '../../shared/protected-paths.js';
 import { findProtected, scopeFor } from '../../electron/broker/checks/self-protection.js';
 
-describe('what runs Countersign\'s CLI', () => {
+describe("what runs Countersign's CLI", () => {
   it.each<[string, unknown]>([
     ['a plain command', { command: 'countersign servers approve evil' }],
     ['an env prefix', { command: 'COUNTERSIGN_HOME=/x countersign servers approve evil' }],
@@ -56,7 +56,17 @@ describe('what runs Countersign\'s CLI', () => {
   });
 
   it('isCountersignName', () => {
-    for (const n of ['countersign', 'COUNTERSIGN.EXE', 'countersign.mjs', 'countersign@1.2.3', '@x/countersign', 'Countersign-1.0.0.AppImage', 'c*', 'counter[s]ign', '[countersign']) {
+    for (const n of [
+      'countersign',
+      'COUNTERSIGN.EXE',
+      'countersign.mjs',
+      'countersign@1.2.3',
+      '@x/countersign',
+      'Countersign-1.0.0.AppImage',
+      'c*',
+      'counter[s]ign',
+      '[countersign',
+    ]) {
       expect(isCountersignName(n), n).toBe(true);
     }
     for (const n of ['countersigned', 'countersign-keys', 'countersign.example.com', 'x*y', 'countersign2']) expect(isCountersignName(n), n).toBe(false);
@@ -71,10 +81,14 @@ describe('in self-protection', () => {
       mkdirSync(bin, { recursive: true });
       writeFileSync(path.join(bin, 'countersign.mjs'), '');
       symlinkSync(path.join(bin, 'countersign.mjs'), path.join(root, 'innocent.mjs'));
-      const scope = scopeFor([
-        { path: path.join(root, 'data'), what: 'data' },
-        { path: path.join(bin, 'countersign.mjs'), what: "Countersign's command line", runs: true },
-      ], root, { HOME: root });
+      const scope = scopeFor(
+        [
+          { path: path.join(root, 'data'), what: 'data' },
+          { path: path.join(bin, 'countersign.mjs'), what: "Countersign's command line", runs: true },
+        ],
+        root,
+        { HOME: root },
+      );
       const named = findProtected({ command: 'countersign servers approve evil' }, { ...scope });
       expect(named.map((m) => [m.kind, m.what])).toEqual([['runs', "Countersign's command line"]]);
       expect(isCritical(named, true)).toBe(true);
@@ -83,7 +97,9 @@ describe('in self-protection', () => {
       // The folder that holds it is no program.
       expect(findProtected({ path: path.join(root, 'pkg') }, { ...scope })).toEqual([]);
       // The same answer after the scope crossed a socket (a `connect` lease carries it as JSON).
-      expect(findProtected({ argv: ['node', './innocent.mjs'] }, JSON.parse(JSON.stringify(scope)))).toEqual(findProtected({ argv: ['node', './innocent.mjs'] }, { ...scope }));
+      expect(findProtected({ argv: ['node', './innocent.mjs'] }, JSON.parse(JSON.stringify(scope)))).toEqual(
+        findProtected({ argv: ['node', './innocent.mjs'] }, { ...scope }),
+      );
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -67,7 +67,10 @@ describe('knownClientConfigPaths', () => {
   });
 
   it('Windows: %APPDATA% for desktop apps (goose under Block, Zed), %LOCALAPPDATA% for Crush, the profile folder for the rest', () => {
-    const paths = knownClientConfigPaths('C:\\Users\\me', 'win32', { APPDATA: 'C:\\Users\\me\\AppData\\Roaming', LOCALAPPDATA: 'C:\\Users\\me\\AppData\\Local' });
+    const paths = knownClientConfigPaths('C:\\Users\\me', 'win32', {
+      APPDATA: 'C:\\Users\\me\\AppData\\Roaming',
+      LOCALAPPDATA: 'C:\\Users\\me\\AppData\\Local',
+    });
     expect(paths).toEqual([
       'C:\\Users\\me\\AppData\\Roaming\\Claude\\claude_desktop_config.json',
       'C:\\Users\\me\\.claude.json',
@@ -107,7 +110,12 @@ describe('knownClientConfigPaths', () => {
   });
 
   it('Linux: XDG_CONFIG_HOME when absolute, CODEX_HOME and CLAUDE_CONFIG_DIR, and a project at home counts once', () => {
-    const paths = knownClientConfigPaths('/home/me', 'linux', { XDG_CONFIG_HOME: '/home/me/.xdg', CODEX_HOME: '/opt/codex', CLAUDE_CONFIG_DIR: '/home/me/.claude-alt' }, ['/home/me']);
+    const paths = knownClientConfigPaths(
+      '/home/me',
+      'linux',
+      { XDG_CONFIG_HOME: '/home/me/.xdg', CODEX_HOME: '/opt/codex', CLAUDE_CONFIG_DIR: '/home/me/.claude-alt' },
+      ['/home/me'],
+    );
     expect(paths).toContain('/home/me/.xdg/Claude/claude_desktop_config.json');
     expect(paths).toContain('/home/me/.xdg/claude/claude_desktop_config.json');
     expect(paths).toContain('/home/me/.xdg/Code/User/mcp.json');
@@ -132,13 +140,20 @@ describe('knownClientConfigPaths', () => {
       '/home/me/.xdg/.copilot/mcp-config.json',
       '/home/me/.continue/config.yaml',
       '/home/me/.continue/mcpServers',
-    ]) expect(xdg).toContain(p);
-    const own = knownClientConfigPaths('/home/me', 'linux', { COPILOT_HOME: '/opt/copilot', CONTINUE_GLOBAL_DIR: '/opt/continue', CRUSH_GLOBAL_CONFIG: '/opt/crush', OPENCODE_CONFIG: '/opt/oc.json' });
-    for (const p of ['/opt/copilot/mcp-config.json', '/opt/continue/config.yaml', '/opt/continue/mcpServers', '/opt/crush/crush.json', '/opt/oc.json']) expect(own).toContain(p);
+    ])
+      expect(xdg).toContain(p);
+    const own = knownClientConfigPaths('/home/me', 'linux', {
+      COPILOT_HOME: '/opt/copilot',
+      CONTINUE_GLOBAL_DIR: '/opt/continue',
+      CRUSH_GLOBAL_CONFIG: '/opt/crush',
+      OPENCODE_CONFIG: '/opt/oc.json',
+    });
+    for (const p of ['/opt/copilot/mcp-config.json', '/opt/continue/config.yaml', '/opt/continue/mcpServers', '/opt/crush/crush.json', '/opt/oc.json'])
+      expect(own).toContain(p);
     expect(own).not.toContain('/home/me/.copilot/mcp-config.json');
   });
 
-  it('lists the files of a folder of config files (Continue\'s mcpServers), user and project', () => {
+  it("lists the files of a folder of config files (Continue's mcpServers), user and project", () => {
     const where = { home: '/home/me', platform: 'linux' as const, env: {} };
     const listed = locationsOf(clientDef('continue')!, where, ['/src/app'], (dir) => (dir.endsWith('mcpServers') ? [`${dir}/a.yaml`, `${dir}/b.json`] : []));
     expect(listed.map((l) => [l.path, l.scope])).toEqual([
@@ -153,11 +168,18 @@ describe('knownClientConfigPaths', () => {
 
 describe('parseCountersignArgv', () => {
   it('recognises every way of naming Countersign, and reads --client and --data-dir', () => {
-    expect(parseCountersignArgv(['/usr/bin/node', '/opt/countersign/bin/countersign.mjs', 'connect', 'fs', '--client', 'cursor', '--data-dir', '/d']))
-      .toEqual({ server: 'fs', client: 'cursor', dataDir: '/d', viaRegistry: false });
+    expect(parseCountersignArgv(['/usr/bin/node', '/opt/countersign/bin/countersign.mjs', 'connect', 'fs', '--client', 'cursor', '--data-dir', '/d'])).toEqual({
+      server: 'fs',
+      client: 'cursor',
+      dataDir: '/d',
+      viaRegistry: false,
+    });
     expect(parseCountersignArgv(['countersign', 'connect', 'fs'])).toEqual({ server: 'fs', viaRegistry: false });
-    expect(parseCountersignArgv(['C:\\Program Files\\Countersign\\countersign.exe', 'connect', 'fs', '--client=vscode']))
-      .toEqual({ server: 'fs', client: 'vscode', viaRegistry: false });
+    expect(parseCountersignArgv(['C:\\Program Files\\Countersign\\countersign.exe', 'connect', 'fs', '--client=vscode'])).toEqual({
+      server: 'fs',
+      client: 'vscode',
+      viaRegistry: false,
+    });
     expect(parseCountersignArgv(['npx', '-y', 'countersign@latest', 'connect', 'fs'])).toEqual({ server: 'fs', viaRegistry: true });
     expect(parseCountersignArgv(['npx', 'countersign', 'connect', 'fs', '--data-dir=/x'])).toEqual({ server: 'fs', dataDir: '/x', viaRegistry: true });
     expect(parseCountersignArgv(['node', '/src/countersign/dist/cli.mjs', 'connect', 'fs'])).toMatchObject({ server: 'fs', viaRegistry: false });
@@ -173,25 +195,47 @@ describe('parseCountersignArgv', () => {
 
 describe('resolvePlaceholders', () => {
   const ctx = { home: '/home/me', platform: 'linux' as const, project: '/home/me/app' };
-  const left = (style: Parameters<typeof resolvePlaceholders>[0], text: string, c: PlaceholderContext = ctx) => resolvePlaceholders(style, text, c).unresolved.map((u) => [u.text, u.kind, u.name]);
+  const left = (style: Parameters<typeof resolvePlaceholders>[0], text: string, c: PlaceholderContext = ctx) =>
+    resolvePlaceholders(style, text, c).unresolved.map((u) => [u.text, u.kind, u.name]);
   it('fills in what has a fixed meaning and reports the rest as written, with what kind of value each is', () => {
     expect(resolvePlaceholders('vscode', '${workspaceFolder}/docs:${userHome}${/}x', ctx)).toEqual({ value: '/home/me/app/docs:/home/me/x', unresolved: [] });
-    expect(left('vscode', '${input:key} ${env:HOME} ${workspaceFolder} ${command:x}', { ...ctx, project: undefined }))
-      .toEqual([['${input:key}', 'input', undefined], ['${env:HOME}', 'env', 'HOME'], ['${workspaceFolder}', 'workspace', undefined], ['${command:x}', 'other', undefined]]);
-    expect(left('claude-code', 'Bearer ${TOKEN:-none} ${KEY} $NOT')).toEqual([['${TOKEN:-none}', 'other', undefined], ['${KEY}', 'env', 'KEY']]);
-    expect(left('gemini', '$HOME/x ${KEY}')).toEqual([['$HOME', 'env', 'HOME'], ['${KEY}', 'env', 'KEY']]);
-    expect(left('windsurf', '${env:A} ${file:/k} ${other}')).toEqual([['${env:A}', 'env', 'A'], ['${file:/k}', 'other', undefined]]);
+    expect(left('vscode', '${input:key} ${env:HOME} ${workspaceFolder} ${command:x}', { ...ctx, project: undefined })).toEqual([
+      ['${input:key}', 'input', undefined],
+      ['${env:HOME}', 'env', 'HOME'],
+      ['${workspaceFolder}', 'workspace', undefined],
+      ['${command:x}', 'other', undefined],
+    ]);
+    expect(left('claude-code', 'Bearer ${TOKEN:-none} ${KEY} $NOT')).toEqual([
+      ['${TOKEN:-none}', 'other', undefined],
+      ['${KEY}', 'env', 'KEY'],
+    ]);
+    expect(left('gemini', '$HOME/x ${KEY}')).toEqual([
+      ['$HOME', 'env', 'HOME'],
+      ['${KEY}', 'env', 'KEY'],
+    ]);
+    expect(left('windsurf', '${env:A} ${file:/k} ${other}')).toEqual([
+      ['${env:A}', 'env', 'A'],
+      ['${file:/k}', 'other', undefined],
+    ]);
     expect(left('env-colon', '${env:A} ${B}')).toEqual([['${env:A}', 'env', 'A']]);
-    expect(left('shell', '$(cat /k) $A ${B}')).toEqual([['$(cat /k)', 'other', undefined], ['$A', 'env', 'A'], ['${B}', 'env', 'B']]);
+    expect(left('shell', '$(cat /k) $A ${B}')).toEqual([
+      ['$(cat /k)', 'other', undefined],
+      ['$A', 'env', 'A'],
+      ['${B}', 'env', 'B'],
+    ]);
     expect(left('continue', '${{ secrets.TOKEN }} ${X}')).toEqual([['${{ secrets.TOKEN }}', 'other', undefined]]);
-    expect(left('opencode', '{env:A} {file:~/k} ${B}')).toEqual([['{env:A}', 'env', 'A'], ['{file:~/k}', 'other', undefined]]);
+    expect(left('opencode', '{env:A} {file:~/k} ${B}')).toEqual([
+      ['{env:A}', 'env', 'A'],
+      ['{file:~/k}', 'other', undefined],
+    ]);
     expect(resolvePlaceholders('none', '${input:x}', ctx)).toEqual({ value: '${input:x}', unresolved: [] });
   });
 
   it('every client has a placeholder style, a dialect and at least one user path on each OS', () => {
     expect(CLIENTS.length).toBeGreaterThanOrEqual(16);
     for (const c of CLIENTS) {
-      for (const platform of ['linux', 'darwin', 'win32'] as const) expect(c.user({ home: platform === 'win32' ? 'C:\\Users\\me' : '/home/me', platform, env: {} }).length).toBeGreaterThan(0);
+      for (const platform of ['linux', 'darwin', 'win32'] as const)
+        expect(c.user({ home: platform === 'win32' ? 'C:\\Users\\me' : '/home/me', platform, env: {} }).length).toBeGreaterThan(0);
       expect(c.dialect.secrets.length).toBeGreaterThan(0);
     }
   });
@@ -201,23 +245,31 @@ describe('naming', () => {
   it('one name per launch; a clash gets the client as a suffix, then a number', () => {
     const fs = { command: 'npx', args: ['fs'] };
     const other = { command: 'npx', args: ['other'] };
-    const taken = new Map([['fs', launchHash(fs)], ['fs-cursor', launchHash({ command: 'x' })]]);
+    const taken = new Map([
+      ['fs', launchHash(fs)],
+      ['fs-cursor', launchHash({ command: 'x' })],
+    ]);
     expect(chooseName('fs', fs, 'cursor', taken)).toEqual({ name: 'fs', reuse: true });
     expect(chooseName('files', fs, 'cursor', taken)).toEqual({ name: 'fs', reuse: true, note: "the same server as Countersign's 'fs'" });
     expect(chooseName('fs', other, 'cursor', taken)).toMatchObject({ name: 'fs-cursor-2', reuse: false });
-    expect(chooseName('fs', other, 'vscode', taken)).toEqual({ name: 'fs-vscode', reuse: false, note: "named 'fs-vscode': Countersign's 'fs' starts a different command" });
+    expect(chooseName('fs', other, 'vscode', taken)).toEqual({
+      name: 'fs-vscode',
+      reuse: false,
+      note: "named 'fs-vscode': Countersign's 'fs' starts a different command",
+    });
     expect(sanitizeName('My Server (beta)')).toBe('My-Server-beta');
     expect(sanitizeName('@scope/pkg')).toBe('scope-pkg');
     expect(sanitizeName('***')).toBe('server');
   });
 
-  it('keeps the letters of names in any script, within the broker\'s name rules', () => {
+  it("keeps the letters of names in any script, within the broker's name rules", () => {
     expect(sanitizeName('Ünïcode server v2.1 ☃')).toBe('Unicode-server-v2.1-snowman2');
     expect(sanitizeName('Сервер файлов')).toBe('Server-faylov');
     expect(sanitizeName('東京 files')).toBe('DongJing-files');
     expect(sanitizeName('ｆｕｌｌｗｉｄｔｈ')).toBe('fullwidth');
     expect(sanitizeName('a\u200bb')).toBe('ab');
-    for (const name of ['Ünïcode server v2.1 ☃', '🚀🚀🚀', 'x'.repeat(100), '---', 'é']) expect(sanitizeName(name)).toMatch(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/);
+    for (const name of ['Ünïcode server v2.1 ☃', '🚀🚀🚀', 'x'.repeat(100), '---', 'é'])
+      expect(sanitizeName(name)).toMatch(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/);
   });
 });
 
@@ -235,7 +287,9 @@ describe('scanToml', () => {
       '',
     ].join('\n');
     const items = scanToml(text);
-    const kv = items.filter((i) => i.kind === 'kv').map((i) => [i.kind === 'kv' ? [...i.table, ...i.key].join('|') : '', i.kind === 'kv' ? text.slice(i.valueStart, i.valueEnd) : '']);
+    const kv = items
+      .filter((i) => i.kind === 'kv')
+      .map((i) => [i.kind === 'kv' ? [...i.table, ...i.key].join('|') : '', i.kind === 'kv' ? text.slice(i.valueStart, i.valueEnd) : '']);
     expect(kv).toEqual([
       ['a', '"""one\n# not a comment\ntwo"""'],
       ['t|x.y|list', '[ "a", # note\n  \'b]\', ]'],

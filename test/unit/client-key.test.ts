@@ -15,7 +15,8 @@ describe('client keys', () => {
   it('accepts short plain ids and says what is allowed otherwise', () => {
     expect(parseClientId(' vscode ')).toEqual({ ok: true, id: 'vscode' });
     expect(parseClientId('claude_code.2')).toEqual({ ok: true, id: 'claude_code.2' });
-    for (const bad of ['', '-x', 'a/b', 'x'.repeat(65), 'é']) expect(parseClientId(bad)).toMatchObject({ ok: false, error: expect.stringContaining('1 to 64') });
+    for (const bad of ['', '-x', 'a/b', 'x'.repeat(65), 'é'])
+      expect(parseClientId(bad)).toMatchObject({ ok: false, error: expect.stringContaining('1 to 64') });
   });
 });
 
@@ -31,7 +32,10 @@ describe('HTTP client names', () => {
 
   it('refuses a bad name, or two different ones', () => {
     expect(requestClient(req('/mcp/fs?client=a%20b'))).toMatchObject({ ok: false });
-    expect(requestClient(req('/mcp/fs?client=a', { 'x-countersign-client': 'b' }))).toMatchObject({ ok: false, error: expect.stringContaining('more than one client') });
+    expect(requestClient(req('/mcp/fs?client=a', { 'x-countersign-client': 'b' }))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('more than one client'),
+    });
     expect(requestClient(req('/mcp/fs?client=a&client=b'))).toMatchObject({ ok: false });
   });
 });

@@ -41,7 +41,11 @@ describe('content fingerprints', () => {
 describe('which copy npx would run', () => {
   it("prefers the launch folder's project, then npx's cache folder for that exact spec", () => {
     const cached = installFixturePackage(join(npxSpecDir(npxCache, SPEC), 'node_modules'));
-    expect(findNpxPackage(FIXTURE_PKG, '1.0.15', SPEC, { cwd: join(project, 'src'), npxCache })).toMatchObject({ dir: cached, source: 'npx-cache', bin: join(cached, 'server.mjs') });
+    expect(findNpxPackage(FIXTURE_PKG, '1.0.15', SPEC, { cwd: join(project, 'src'), npxCache })).toMatchObject({
+      dir: cached,
+      source: 'npx-cache',
+      bin: join(cached, 'server.mjs'),
+    });
     const local = installFixturePackage(join(project, 'node_modules'), 'evil');
     expect(findNpxPackage(FIXTURE_PKG, '1.0.15', SPEC, { cwd: project, npxCache })).toMatchObject({ dir: local, source: 'launch-folder' });
     // Another version in the project is not what npx runs for this spec.
@@ -57,7 +61,9 @@ describe('the check before a pinned package starts', () => {
     const check = await checkPinnedLaunch('pkg', config(), pinned, ctx());
     expect(check.ok).toBe(false);
     if (check.ok) return;
-    expect(check.quarantine).toBe(`the package it would run (${SPEC} in ${evil}) has content ${await hashPackageDir(evil)}, but the pin recorded ${pinned.contentHash}`);
+    expect(check.quarantine).toBe(
+      `the package it would run (${SPEC} in ${evil}) has content ${await hashPackageDir(evil)}, but the pin recorded ${pinned.contentHash}`,
+    );
     expect(check.why).toMatch(/^Countersign will not start 'pkg': /);
   });
 
@@ -65,7 +71,10 @@ describe('the check before a pinned package starts', () => {
     const genuine = installFixturePackage(join(npxSpecDir(npxCache, SPEC), 'node_modules'));
     const pinned = { kind: 'npx' as const, spec: SPEC, contentHash: await hashPackageDir(genuine) };
     const check = await checkPinnedLaunch('pkg', config(), pinned, ctx());
-    expect(check).toMatchObject({ ok: true, spec: { command: '/usr/bin/node-for-test', args: [join(genuine, 'server.mjs'), '--root', '/data'], cwd: project, env: { A: '1' } } });
+    expect(check).toMatchObject({
+      ok: true,
+      spec: { command: '/usr/bin/node-for-test', args: [join(genuine, 'server.mjs'), '--root', '/data'], cwd: project, env: { A: '1' } },
+    });
   });
 
   it('uses a matching copy npx cached under another spec, and refuses when none can be checked', async () => {
@@ -79,7 +88,10 @@ describe('the check before a pinned package starts', () => {
 
   it('quarantines a command that no longer names the pinned package', async () => {
     const pinned = { kind: 'npx' as const, spec: `${FIXTURE_PKG}@1.0.14`, contentHash: 'sha256:x' };
-    expect(await checkPinnedLaunch('pkg', config(), pinned, ctx())).toMatchObject({ ok: false, quarantine: `its command no longer runs the pinned package ${FIXTURE_PKG}@1.0.14` });
+    expect(await checkPinnedLaunch('pkg', config(), pinned, ctx())).toMatchObject({
+      ok: false,
+      quarantine: `its command no longer runs the pinned package ${FIXTURE_PKG}@1.0.14`,
+    });
   });
 
   it('leaves unpinned and non-npx servers alone', async () => {

@@ -48,7 +48,7 @@ describe('ControlChannel', () => {
     expect(heard).toEqual([{ n: 1 }]);
   });
 
-  it("answers an unknown method or a failing handler with an error, and keeps going", async () => {
+  it('answers an unknown method or a failing handler with an error, and keeps going', async () => {
     const [a, b] = await pair();
     b.handle('boom', () => {
       throw new Error('bad params');

@@ -30,28 +30,20 @@ describe('resolveDataDir', () => {
   });
 
   it('ignores empty values', () => {
-    expect(resolveDataDir({ flag: '', env: { COUNTERSIGN_HOME: '' }, platform: 'linux', home })).toBe(
-      '/home/ada/.config/Countersign',
-    );
+    expect(resolveDataDir({ flag: '', env: { COUNTERSIGN_HOME: '' }, platform: 'linux', home })).toBe('/home/ada/.config/Countersign');
   });
 
   it('matches Electron userData on Linux, including a relative XDG_CONFIG_HOME being ignored', () => {
     expect(resolveDataDir({ env: {}, platform: 'linux', home })).toBe('/home/ada/.config/Countersign');
-    expect(resolveDataDir({ env: { XDG_CONFIG_HOME: 'relative' }, platform: 'linux', home })).toBe(
-      '/home/ada/.config/Countersign',
-    );
+    expect(resolveDataDir({ env: { XDG_CONFIG_HOME: 'relative' }, platform: 'linux', home })).toBe('/home/ada/.config/Countersign');
   });
 
   it('matches Electron userData on macOS and Windows', () => {
-    expect(resolveDataDir({ env: {}, platform: 'darwin', home: '/Users/ada' })).toBe(
-      '/Users/ada/Library/Application Support/Countersign',
-    );
-    expect(
-      resolveDataDir({ env: { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming' }, platform: 'win32', home: 'C:\\Users\\ada' }),
-    ).toBe('C:\\Users\\ada\\AppData\\Roaming\\Countersign');
-    expect(resolveDataDir({ env: {}, platform: 'win32', home: 'C:\\Users\\ada' })).toBe(
+    expect(resolveDataDir({ env: {}, platform: 'darwin', home: '/Users/ada' })).toBe('/Users/ada/Library/Application Support/Countersign');
+    expect(resolveDataDir({ env: { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming' }, platform: 'win32', home: 'C:\\Users\\ada' })).toBe(
       'C:\\Users\\ada\\AppData\\Roaming\\Countersign',
     );
+    expect(resolveDataDir({ env: {}, platform: 'win32', home: 'C:\\Users\\ada' })).toBe('C:\\Users\\ada\\AppData\\Roaming\\Countersign');
   });
 });
 

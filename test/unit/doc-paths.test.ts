@@ -28,7 +28,14 @@ function walk(dir: string, out: string[]): string[] {
 
 const files = walk(ROOT, []);
 const baseNames = new Set(files.map((f) => f.slice(f.lastIndexOf('/') + 1)));
-const dirs = new Set(files.flatMap((f) => f.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+const dirs = new Set(
+  files.flatMap((f) =>
+    f
+      .split('/')
+      .slice(0, -1)
+      .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+  ),
+);
 
 function globToRegExp(glob: string): RegExp {
   let re = '';
@@ -75,7 +82,12 @@ export function mentions(text: string): { paths: string[]; partials: string[]; n
   return { paths, partials, names, links };
 }
 
-const docs = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const docs = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 describe('paths named in README.md and docs/*.md', () => {
   it('recognises each kind of mention (and ignores build output, absolute and home paths)', () => {
@@ -103,7 +115,11 @@ describe('paths named in README.md and docs/*.md', () => {
         ...partials.filter((p) => !isPathEnd(p)).map((p) => `${p} (no file's path ends so)`),
         ...names.filter((n) => !baseNames.has(n)).map((n) => `${n} (a file name found nowhere in the tree)`),
         ...links
-          .map((l) => relative(ROOT, join(ROOT, dirname(doc), decodeURI(l))).split(sep).join('/'))
+          .map((l) =>
+            relative(ROOT, join(ROOT, dirname(doc), decodeURI(l)))
+              .split(sep)
+              .join('/'),
+          )
           .filter((l) => !existsSync(join(ROOT, l)))
           .map((l) => `${l} (a link)`),
       ];

@@ -7,14 +7,23 @@ import type { EnforcedFacts } from '../../shared/enforced-limits.js';
 import type { ProtectedMatch } from '../../shared/protected-paths.js';
 import type { ToolAnnotations, ToolDefinition } from '../../shared/tool.js';
 import { afterApproval, afterWait, decideGate, forwardPlan, type GatePlan } from '../../electron/broker/calls/gate-decision.js';
-import { gatherCallFacts, gatherCardFacts, type DecisionFacts, type FactSources, type GateFacts, type GateTrust } from '../../electron/broker/calls/gate-facts.js';
+import {
+  gatherCallFacts,
+  gatherCardFacts,
+  type DecisionFacts,
+  type FactSources,
+  type GateFacts,
+  type GateTrust,
+} from '../../electron/broker/calls/gate-facts.js';
 import type { SchemaCheck } from '../../electron/broker/checks/schema-check.js';
 import { scopeFor } from '../../electron/broker/checks/self-protection.js';
 import type { CallBlock } from '../../electron/broker/trust/call-view.js';
 import type { GateSession, ToolCallContext } from '../../electron/broker/calls/gate-contract.js';
 
 const def = (name: string, annotations?: ToolAnnotations, inputSchema: object = { type: 'object' }): ToolDefinition => ({
-  name, inputSchema, ...(annotations ? { annotations } : {}),
+  name,
+  inputSchema,
+  ...(annotations ? { annotations } : {}),
 });
 const READ = def('read_file', { readOnlyHint: true, openWorldHint: false });
 const WRITE = def('write_file', { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
@@ -24,18 +33,43 @@ const BARE = def('run');
 const NOW = Date.parse('2026-06-01T00:00:00Z');
 const SCOPE = scopeFor([], '/');
 const NO_SCHEMA_ISSUE = { violated: false, findings: [] };
-const VIOLATED: SchemaCheck = { violated: true, findings: [{ code: 'schema-violation', severity: 'warning', message: 'The arguments do not match the schema.', excerpt: '{}' }] };
+const VIOLATED: SchemaCheck = {
+  violated: true,
+  findings: [{ code: 'schema-violation', severity: 'warning', message: 'The arguments do not match the schema.', excerpt: '{}' }],
+};
 const NO_NET: EnforcedFacts = { noNetwork: true, readOnlyFiles: false, summary: 'no network (enforced)' };
 const READ_ONLY_FILES: EnforcedFacts = { noNetwork: false, readOnlyFiles: true, summary: 'read-only ~/p (enforced)' };
 const INSIDE: ProtectedMatch = { kind: 'inside', what: "Countersign's data folder", root: '/d', text: '/d/x' };
-const rule = (tool: string, extra: Partial<Rule> = {}): Rule => ({ id: `r-${tool}`, server: 's', tool, action: 'allow', createdAt: '2026-01-01T00:00:00Z', ...extra });
+const rule = (tool: string, extra: Partial<Rule> = {}): Rule => ({
+  id: `r-${tool}`,
+  server: 's',
+  tool,
+  action: 'allow',
+  createdAt: '2026-01-01T00:00:00Z',
+  ...extra,
+});
 
 function facts(tool: ToolDefinition | undefined, f: Partial<DecisionFacts> = {}, toolName = tool?.name ?? 'missing'): GateFacts {
   return {
-    server: 's', toolName, history: { readLocalData: f.hasReadLocalData ?? false },
+    server: 's',
+    toolName,
+    history: { readLocalData: f.hasReadLocalData ?? false },
     call: {
-      trusted: true, tool, arguments: {}, rules: [], sessionId: 'sess', now: NOW, allowedTools: new Set(), hasReadLocalData: false,
-      paused: false, policyAlwaysAsk: false, scope: SCOPE, protectedMatches: [], schema: NO_SCHEMA_ISSUE, takesLeases: false, ...f,
+      trusted: true,
+      tool,
+      arguments: {},
+      rules: [],
+      sessionId: 'sess',
+      now: NOW,
+      allowedTools: new Set(),
+      hasReadLocalData: false,
+      paused: false,
+      policyAlwaysAsk: false,
+      scope: SCOPE,
+      protectedMatches: [],
+      schema: NO_SCHEMA_ISSUE,
+      takesLeases: false,
+      ...f,
     },
   };
 }
@@ -56,10 +90,27 @@ describe('decideGate: each plan and each reason the gate logs', () => {
     ['a session allowance allows', facts(MKDIR, { allowedTools: new Set(['create_directory']) }), 'allow', 'session', ['session-allow']],
     ['a rule allows', facts(MKDIR, { rules: [rule('create_directory')] }), 'allow', 'rule', ['user-rule-allow']],
     ['destructive asks', facts(WRITE), 'ask', 'policy', ['destructive', 'needs-approval']],
-    ['untrusted: claims unverified, rule ignored, policy always-ask noted', facts(READ, { trusted: false, rules: [rule('read_file')], policyAlwaysAsk: true }), 'ask', 'policy',
-      ['destructive', 'untrusted-server', 'open-world', 'unverified-claims', 'user-rule-ignored-untrusted', 'policy-always-ask']],
-    ['unknown tool, no annotations', facts(undefined, {}, 'ghost'), 'ask', 'policy', ['destructive', 'unknown-tool', 'no-annotations', 'open-world', 'needs-approval']],
-    ['a local read, then open world: exfiltration', facts(FETCH, { hasReadLocalData: true }), 'ask', 'policy', ['exfiltration-risk', 'open-world', 'needs-approval']],
+    [
+      'untrusted: claims unverified, rule ignored, policy always-ask noted',
+      facts(READ, { trusted: false, rules: [rule('read_file')], policyAlwaysAsk: true }),
+      'ask',
+      'policy',
+      ['destructive', 'untrusted-server', 'open-world', 'unverified-claims', 'user-rule-ignored-untrusted', 'policy-always-ask'],
+    ],
+    [
+      'unknown tool, no annotations',
+      facts(undefined, {}, 'ghost'),
+      'ask',
+      'policy',
+      ['destructive', 'unknown-tool', 'no-annotations', 'open-world', 'needs-approval'],
+    ],
+    [
+      'a local read, then open world: exfiltration',
+      facts(FETCH, { hasReadLocalData: true }),
+      'ask',
+      'policy',
+      ['exfiltration-risk', 'open-world', 'needs-approval'],
+    ],
     ['self-protection asks even a trusted read', facts(WRITE, { protectedMatches: [INSIDE] }), 'ask', 'policy', ['protected-path', 'destructive']],
     ['the team policy always asks', facts(READ, { policyAlwaysAsk: true }), 'ask', 'policy', ['policy-always-ask']],
     ['a continuation of a one-time yes asks again', facts(READ, { earlierBy: 'person' }), 'ask', 'policy', ['policy-always-ask']],
@@ -143,7 +194,7 @@ describe('forwardPlan: how an allowed call runs', () => {
   });
 });
 
-describe('afterWait and afterApproval: acting on the person\'s answer', () => {
+describe("afterWait and afterApproval: acting on the person's answer", () => {
   it.each([
     ['allow-once', 'person', false],
     ['allow-session', 'session', true],
@@ -153,12 +204,17 @@ describe('afterWait and afterApproval: acting on the person\'s answer', () => {
   });
 
   it('allow-rule grants a one-time yes for continuations', () => {
-    expect(afterWait({ kind: 'allow-rule', actor: 'desktop', rule: {} }, 60_000, 5)).toMatchObject({ kind: 'approved', granted: 'person', sessionAllow: false });
+    expect(afterWait({ kind: 'allow-rule', actor: 'desktop', rule: {} }, 60_000, 5)).toMatchObject({
+      kind: 'approved',
+      granted: 'person',
+      sessionAllow: false,
+    });
   });
 
-  it('a person\'s no, with and without a reason', () => {
+  it("a person's no, with and without a reason", () => {
     expect(afterWait({ kind: 'deny', by: 'person', reason: 'not now', actor: 'desktop' }, 60_000, 5)).toEqual({
-      kind: 'stop', log: { decidedBy: 'person', status: 'denied', detail: 'not now', actor: 'desktop' },
+      kind: 'stop',
+      log: { decidedBy: 'person', status: 'denied', detail: 'not now', actor: 'desktop' },
       answer: 'The person using Countersign denied this call: not now It was not run.',
     });
     const bare = afterWait({ kind: 'deny', by: 'person', actor: 'desktop' }, 60_000, 5);
@@ -171,24 +227,31 @@ describe('afterWait and afterApproval: acting on the person\'s answer', () => {
     expect(plan.kind === 'stop' && plan.answer).toBe('No one approved this call within 120 s, so Countersign denied it. It was not run.');
   });
 
-  it('the client gave up: logged as the client\'s, and its patience is learned', () => {
+  it("the client gave up: logged as the client's, and its patience is learned", () => {
     const plan = afterWait({ kind: 'cancelled', end: { by: 'client', reason: 'Request timed out\u202e' } }, 60_000, 30_000);
     expect(plan).toMatchObject({ kind: 'stop', log: { decidedBy: 'client', status: 'cancelled' }, clientStopped: { reason: 'Request timed out\u202e' } });
     // What the client said is escaped for the log.
-    expect(plan.kind === 'stop' && plan.log.detail).toBe('The agent stopped waiting after 30 s (its client said: Request timed out\\u202e), before anyone decided. It was not run.');
+    expect(plan.kind === 'stop' && plan.log.detail).toBe(
+      'The agent stopped waiting after 30 s (its client said: Request timed out\\u202e), before anyone decided. It was not run.',
+    );
     expect(plan.kind === 'stop' && plan.answer).toBe('The call was cancelled before anyone decided. It was not run.');
   });
 
   it('the session ended: cancelled, and no patience is learned', () => {
     const plan = afterWait({ kind: 'cancelled', end: { by: 'session', why: 'the client closed' } }, 60_000, 2_000);
-    expect(plan).toMatchObject({ kind: 'stop', log: { decidedBy: 'cancelled', status: 'cancelled', detail: 'The session ended after 2 s (the client closed), before anyone decided. It was not run.' } });
+    expect(plan).toMatchObject({
+      kind: 'stop',
+      log: { decidedBy: 'cancelled', status: 'cancelled', detail: 'The session ended after 2 s (the client closed), before anyone decided. It was not run.' },
+    });
     expect(plan.kind === 'stop' && 'clientStopped' in plan).toBe(false);
   });
 
   it('a tool blocked while the person looked is not run; nothing blocked runs', () => {
     expect(afterApproval(undefined, 'desktop')).toBeUndefined();
     expect(afterApproval({ code: 'held-for-review', message: 'changed' }, 'desktop')).toEqual({
-      kind: 'stop', log: { decidedBy: 'policy', status: 'denied', detail: 'changed', actor: 'desktop' }, answer: 'changed',
+      kind: 'stop',
+      log: { decidedBy: 'policy', status: 'denied', detail: 'changed', actor: 'desktop' },
+      answer: 'changed',
     });
   });
 });
@@ -203,18 +266,33 @@ describe('gatherCallFacts: one read of trust per call', () => {
     };
     const history = { readLocalData: true };
     const src: FactSources & { listings(): Map<string, ToolDefinition[]> } = {
-      trust, isTrusted: () => true, rules: () => [], paused: () => false, protectScope: () => SCOPE,
-      history: () => (reads.history++, history), listings: () => new Map(),
+      trust,
+      isTrusted: () => true,
+      rules: () => [],
+      paused: () => false,
+      protectScope: () => SCOPE,
+      history: () => (reads.history++, history),
+      listings: () => new Map(),
     };
     return { src, reads };
   }
   const session: GateSession = {
-    id: 'sess', serverName: 's', clientKey: 'c', allowedTools: new Set(['read_file']), takesLeases: true,
-    toolDefinition: async (name) => (name === 'read_file' ? READ : undefined), knownTools: () => [READ],
+    id: 'sess',
+    serverName: 's',
+    clientKey: 'c',
+    allowedTools: new Set(['read_file']),
+    takesLeases: true,
+    toolDefinition: async (name) => (name === 'read_file' ? READ : undefined),
+    knownTools: () => [READ],
   };
   const ctx = (toolName: string, args: unknown = { path: '/tmp/x' }): ToolCallContext => ({
-    session, request: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: toolName, arguments: args } }, toolName, arguments: args,
-    signal: new AbortController().signal, progressRequested: false, sendProgress: () => undefined,
+    session,
+    request: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: toolName, arguments: args } },
+    toolName,
+    arguments: args,
+    signal: new AbortController().signal,
+    progressRequested: false,
+    sendProgress: () => undefined,
   });
 
   it('reads trust once, and gathers the facts the decision needs as plain data', async () => {
@@ -224,7 +302,15 @@ describe('gatherCallFacts: one read of trust per call', () => {
     if (!('call' in gathered)) throw new Error('not gathered');
     // The client's own record, which acting on the call updates (not a copy).
     expect(gathered.history).toBe(src.history('c'));
-    expect(gathered.call).toMatchObject({ trusted: true, tool: READ, now: NOW, hasReadLocalData: true, takesLeases: true, protocolVersion: '2025-11-25', schema: NO_SCHEMA_ISSUE });
+    expect(gathered.call).toMatchObject({
+      trusted: true,
+      tool: READ,
+      now: NOW,
+      hasReadLocalData: true,
+      takesLeases: true,
+      protocolVersion: '2025-11-25',
+      schema: NO_SCHEMA_ISSUE,
+    });
     // A copy: a later session allowance does not change the facts of this call.
     session.allowedTools.add('later');
     expect(gathered.call.allowedTools.has('later')).toBe(false);
@@ -246,7 +332,7 @@ describe('gatherCallFacts: one read of trust per call', () => {
     expect(reads.callView).toBe(0);
   });
 
-  it('an asked call\'s card: findings gathered once, self-protection first', async () => {
+  it("an asked call's card: findings gathered once, self-protection first", async () => {
     const { src, reads } = sources({ alwaysAsk: true });
     const gathered = await gatherCallFacts(ctx('read_file'), src, NOW);
     if (!('call' in gathered)) throw new Error('not gathered');

@@ -15,7 +15,9 @@ describe('inline approval', () => {
     expect(notInlineBecause({ ...base, reasons: [reason('held-for-review')] })).toMatch(/definition changed/);
     expect(notInlineBecause({ ...base, reasons: [reason('definition-changed')] })).toMatch(/definition changed/);
     expect(notInlineBecause({ ...base, findings: [{ code: 'model-instructions', severity: 'danger', message: 'x' }] as never })).toMatch(/dangerous/);
-    expect(notInlineBecause({ ...base, arguments: { path: '/a', content: Array.from({ length: 12 }, () => 'x').join('\n') } })).toMatch(/more than a few lines/);
+    expect(notInlineBecause({ ...base, arguments: { path: '/a', content: Array.from({ length: 12 }, () => 'x').join('\n') } })).toMatch(
+      /more than a few lines/,
+    );
     expect(notInlineBecause({ ...base, arguments: { path: '/a', content: 'x'.repeat(700) } })).toMatch(/more than a few lines/);
   });
 
@@ -29,10 +31,13 @@ describe('inline approval', () => {
     expect(inlineAnswer(undefined)).toBeUndefined();
   });
 
-  it('words the form with the queue card\'s headline: at most three, the rest counted, text escaped', () => {
+  it("words the form with the queue card's headline: at most three, the rest counted, text escaped", () => {
     const none = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
     const call = {
-      server: 'web\u202e', tool: 'post\u009b', serverTrusted: false, arguments: { url: 'https://x.example/\u202e' },
+      server: 'web\u202e',
+      tool: 'post\u009b',
+      serverTrusted: false,
+      arguments: { url: 'https://x.example/\u202e' },
       hints: { ...none, destructiveHint: true, openWorldHint: true, supplied: none },
       reasons: ['no-annotations', 'exfiltration-risk', 'untrusted-server', 'unverified-claims'].map(reason),
       findings: [
@@ -56,9 +61,19 @@ describe('inline approval', () => {
 
   it("words an untrusted server's reassuring claims as the card does: beside the cautious default, unchecked", () => {
     const tool = { name: 'delete_all', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } };
-    const call = { server: 'notes', tool: 'delete_all', serverTrusted: false, arguments: {}, hints: effectiveHints(tool), reasons: [reason('untrusted-server')], findings: [] };
+    const call = {
+      server: 'notes',
+      tool: 'delete_all',
+      serverTrusted: false,
+      arguments: {},
+      hints: effectiveHints(tool),
+      reasons: [reason('untrusted-server')],
+      findings: [],
+    };
     const lines = inlineMessage(call).split('\n');
-    expect(lines[2]).toBe('Warning: Treated as able to change or delete data. It says it only reads — not checked, because you have not trusted notes (Cautious default)');
+    expect(lines[2]).toBe(
+      'Warning: Treated as able to change or delete data. It says it only reads — not checked, because you have not trusted notes (Cautious default)',
+    );
     expect(lines.filter((l) => /only reads/.test(l))).toEqual([lines[2]]);
   });
 });

@@ -25,7 +25,8 @@ function open(): { file: JsonFile<Data>; dir: string; warnings: string[] } {
     schema,
     empty: () => ({ version: 2, items: [] }),
     // Version 1 kept one item as a string.
-    migrate: (raw) => (raw && typeof raw === 'object' && (raw as { version?: unknown }).version === 1 ? { version: 2, items: [(raw as { item: string }).item] } : raw),
+    migrate: (raw) =>
+      raw && typeof raw === 'object' && (raw as { version?: unknown }).version === 1 ? { version: 2, items: [(raw as { item: string }).item] } : raw,
     lost: (reason, moved) => `lost: ${reason} → ${moved ?? 'kept in place'}`,
     warn: (w) => warnings.push(w),
   });

@@ -40,7 +40,11 @@ describe('scanEnvelope', () => {
     const env = scanEnvelope(call)!;
     expect(env).toMatchObject({ method: 'tools/call', id: 7, hasParams: true, hasResult: false });
     expect(withId(call, env, '12').toString()).toBe(call.toString().replace('"id":7', '"id":12') + '\n');
-    expect(scanEnvelope(b(' { "result" : {"content":[],"isError" : true} , "id" : 3 , "jsonrpc":"2.0" } '))).toMatchObject({ id: 3, hasResult: true, resultIsError: true });
+    expect(scanEnvelope(b(' { "result" : {"content":[],"isError" : true} , "id" : 3 , "jsonrpc":"2.0" } '))).toMatchObject({
+      id: 3,
+      hasResult: true,
+      resultIsError: true,
+    });
     expect(scanEnvelope(b('{"result":{"nested":{"isError":true}},"id":3,"jsonrpc":"2.0"}'))).toMatchObject({ resultIsError: false });
     expect(scanEnvelope(b('{"jsonrpc":"2.0","id":"a\\"b","method":"ping"}'))).toMatchObject({ id: 'a"b', method: 'ping' });
     expect(scanEnvelope(b('{"jsonrpc":"2.0","id":1e2,"method":"ping"}'))).toMatchObject({ id: 100 });
@@ -48,12 +52,18 @@ describe('scanEnvelope', () => {
       '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"x":[1,2,{"y":null}],"z":-0.5e-3}}',
       '{"jsonrpc":"2.0","method":"notifications/initialized"}',
       '{"jsonrpc":"2.0","id":"x","error":{"code":-1,"message":"no"}}',
-    ]) agrees(b(line));
+    ])
+      agrees(b(line));
   });
 
   it('leaves anything unusual to the ordinary path', () => {
     for (const line of [
-      '', '   ', '[]', '[{"jsonrpc":"2.0","id":1,"method":"ping"}]', 'null', '{}',
+      '',
+      '   ',
+      '[]',
+      '[{"jsonrpc":"2.0","id":1,"method":"ping"}]',
+      'null',
+      '{}',
       '{"jsonrpc":"2.0","id":null,"method":"ping"}', // null id
       '{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}', // repeated key
       '{"jsonrpc":"2.0","id":1,"method":"ping","x":1,"x":2}', // any key of the envelope repeated
@@ -70,7 +80,8 @@ describe('scanEnvelope', () => {
       '{"jsonrpc":"2.0","id":01,"method":"ping"}',
       '{"jsonrpc":"2.0","id":1,"method":"ping",}',
       `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"deep":${'['.repeat(300)}${']'.repeat(300)}}}`,
-    ]) expect(scanEnvelope(b(line)), line).toBeUndefined();
+    ])
+      expect(scanEnvelope(b(line)), line).toBeUndefined();
   });
 
   it('never vouches for a line JSON.parse refuses, over thousands of random mutations', () => {
@@ -104,7 +115,7 @@ describe('scanEnvelope', () => {
 });
 
 describe('idHint', () => {
-  it("reads the id where servers usually write it, and is the parsed id whenever the line parses", () => {
+  it('reads the id where servers usually write it, and is the parsed id whenever the line parses', () => {
     expect(idHint(b('{"result":{"content":[]},"jsonrpc":"2.0","id":42}\n'))).toBe(42);
     expect(idHint(b('{"jsonrpc":"2.0","id":7,"result":{}}'))).toBe(7);
     expect(idHint(b('{"jsonrpc":"2.0","result":{"x":{"id":5}}}'))).toBeUndefined();

@@ -10,7 +10,12 @@ describe('guardLine', () => {
   });
 
   it.each<[string, Buffer, number, string | number | null]>([
-    ['invalid UTF-8, id still answered', Buffer.concat([line('{"jsonrpc":"2.0","id":"a","method":"x","params":{"t":"'), Buffer.from([0xc3, 0x28]), line('"}}')]), -32700, 'a'],
+    [
+      'invalid UTF-8, id still answered',
+      Buffer.concat([line('{"jsonrpc":"2.0","id":"a","method":"x","params":{"t":"'), Buffer.from([0xc3, 0x28]), line('"}}')]),
+      -32700,
+      'a',
+    ],
     ['an overlong encoding', Buffer.from([0x7b, 0xc0, 0xaf, 0x7d]), -32700, null],
     ['not JSON', line('{"id": 7, nope'), -32700, 7],
     ['a batch', line('[{"jsonrpc":"2.0","id":1,"method":"ping"}]'), -32600, null],
@@ -54,13 +59,24 @@ describe('guardLine on client input: what parsers disagree on', () => {
     ['method twice', line('{"jsonrpc":"2.0","id":9,"method":"ping","method":"tools/call","params":{"name":"echo"}}'), -32600, /"method" appears twice/],
     ['id twice', line('{"jsonrpc":"2.0","id":9,"id":10,"method":"ping"}'), -32600, /"id" appears twice/],
     ['a key twice, once spelled with escapes', line('{"jsonrpc":"2.0","id":9,"\\u006dethod":"ping","method":"tools/call"}'), -32600, /"method" appears twice/],
-    ['params.name twice', line('{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"read","arguments":{},"name":"delete"}}'), -32600, /"params.name" appears twice/],
-    ['params.arguments twice', line('{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"x","arguments":{"a":1},"arguments":{"a":2}}}'), -32600, /"params.arguments" appears twice/],
+    [
+      'params.name twice',
+      line('{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"read","arguments":{},"name":"delete"}}'),
+      -32600,
+      /"params.name" appears twice/,
+    ],
+    [
+      'params.arguments twice',
+      line('{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"x","arguments":{"a":1},"arguments":{"a":2}}}'),
+      -32600,
+      /"params.arguments" appears twice/,
+    ],
     ['a tools/call without an id', line('{"jsonrpc":"2.0","method":"tools/call","params":{"name":"echo"}}'), -32600, /tools\/call needs an id/],
   ];
 
   it('refuses each of them with a reason', () => {
-    for (const [what, bytes, code, reason] of spellings) expect(guardLine(bytes, true), what).toMatchObject({ ok: false, code, reason: expect.stringMatching(reason) });
+    for (const [what, bytes, code, reason] of spellings)
+      expect(guardLine(bytes, true), what).toMatchObject({ ok: false, code, reason: expect.stringMatching(reason) });
   });
 
   it('still takes a repeated key below the envelope (unambiguous-json.ts keeps such bytes from passing as they are)', () => {
@@ -70,7 +86,10 @@ describe('guardLine on client input: what parsers disagree on', () => {
   it('finds the envelope past values of any depth and strings with escaped quotes', () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     const tricky = JSON.stringify('a"},"id":3,\\'); // a quote, a brace and a backslash inside a string
-    expect(guardLine(line(`{"jsonrpc":"2.0","x":${deep},"s":${tricky},"id":1,"method":"ping","id":2}`), true)).toMatchObject({ ok: false, reason: expect.stringMatching(/"id" appears twice/) });
+    expect(guardLine(line(`{"jsonrpc":"2.0","x":${deep},"s":${tricky},"id":1,"method":"ping","id":2}`), true)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/"id" appears twice/),
+    });
     expect(guardLine(line(`{"jsonrpc":"2.0","x":${deep},"s":${tricky},"id":1,"method":"ping"}`), true)).toMatchObject({ ok: true });
   });
 

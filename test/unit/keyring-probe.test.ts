@@ -62,7 +62,9 @@ describe('openVault with a session bus', () => {
   beforeAll(async () => {
     runtime = mkdtempSync(join(tmp, 'bus-'));
     // A real session bus with nothing on it that answers for org.freedesktop.secrets.
-    bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1', `--address=unix:path=${join(runtime, 'bus')}`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1', `--address=unix:path=${join(runtime, 'bus')}`], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     address = await new Promise<string>((resolve, reject) => {
       bus!.once('error', reject);
       bus!.once('exit', (code) => reject(new Error(`dbus-daemon exited with ${code}`)));
@@ -72,7 +74,12 @@ describe('openVault with a session bus', () => {
   afterAll(() => void bus?.kill());
 
   it('asks the keyring (loading the module) when the bus address is set, and falls back to the key file when no Secret Service answers', async () => {
-    const opened = await openIn({ HOME: tmp, XDG_STATE_HOME: join(tmp, 'state'), XDG_RUNTIME_DIR: mkdtempSync(join(tmp, 'empty-')), DBUS_SESSION_BUS_ADDRESS: address });
+    const opened = await openIn({
+      HOME: tmp,
+      XDG_STATE_HOME: join(tmp, 'state'),
+      XDG_RUNTIME_DIR: mkdtempSync(join(tmp, 'empty-')),
+      DBUS_SESSION_BUS_ADDRESS: address,
+    });
     expect(opened.nativeLoaded).toBe(true);
     expect(opened.keyFile).toBe(join(tmp, 'state', 'countersign-keys', `${vaultId(join(tmp, 'data'))}.key.json`));
   });

@@ -57,7 +57,10 @@ describe('the values connect passes', () => {
     const entries = fillEnvEntries(['input:api-key', 'workspaceFolder']);
     expect(entries).toEqual({ COUNTERSIGN_FILL_0: 'input:api-key=${input:api-key}', COUNTERSIGN_FILL_1: 'workspaceFolder=${workspaceFolder}' });
     // As the client starts connect: each value expanded, '=' in a value kept.
-    expect(fillsFromEnv({ HOME: '/h', COUNTERSIGN_FILL_0: 'input:api-key=a=b', COUNTERSIGN_FILL_1: 'workspaceFolder=/w' })).toEqual({ 'input:api-key': 'a=b', workspaceFolder: '/w' });
+    expect(fillsFromEnv({ HOME: '/h', COUNTERSIGN_FILL_0: 'input:api-key=a=b', COUNTERSIGN_FILL_1: 'workspaceFolder=/w' })).toEqual({
+      'input:api-key': 'a=b',
+      workspaceFolder: '/w',
+    });
     expect(fillsFromEnv({ HOME: '/h' })).toBeUndefined();
     expect(() => fillsFromEnv({ COUNTERSIGN_FILL_0: 'no-equals' })).toThrow(/not NAME=value/);
   });
@@ -83,14 +86,25 @@ describe('wrap keeps what the client fills at launch, and says where it cannot',
   it('VS Code: ${input:…}, ${workspaceFolder} and ${env:…} stay, declared in fills', () => {
     const m = interpretEntry(entry(['s.js', '${workspaceFolder}', '--token=${env:TOKEN}'], { KEY: '${input:key}' }), ctx('vscode'));
     expect(m.problem).toBeUndefined();
-    expect(m.config).toEqual({ command: 'node', args: ['s.js', '${workspaceFolder}', '--token=${env:TOKEN}'], env: { KEY: '${input:key}' }, fills: ['env:TOKEN', 'input:key', 'workspaceFolder'] });
+    expect(m.config).toEqual({
+      command: 'node',
+      args: ['s.js', '${workspaceFolder}', '--token=${env:TOKEN}'],
+      env: { KEY: '${input:key}' },
+      fills: ['env:TOKEN', 'input:key', 'workspaceFolder'],
+    });
   });
 
   it('Cursor has no ${input:…}; neither passes ${command:…}, a remote URL, or a loader variable', () => {
-    expect(interpretEntry(entry(['${input:key}']), ctx('cursor')).problem).toMatch(/^\$\{input:key\} in args\[0\]: Cursor does not fill \$\{input:…\} variable when it starts a server/);
+    expect(interpretEntry(entry(['${input:key}']), ctx('cursor')).problem).toMatch(
+      /^\$\{input:key\} in args\[0\]: Cursor does not fill \$\{input:…\} variable when it starts a server/,
+    );
     expect(interpretEntry(entry(['${workspaceFolder}']), ctx('cursor')).config).toMatchObject({ fills: ['workspaceFolder'] });
-    expect(interpretEntry(entry(['${command:pick}']), ctx('vscode')).problem).toMatch(/is computed by VS Code when it starts the server, which Countersign cannot repeat/);
-    expect(interpretEntry({ url: 'https://x.example/${input:path}' }, ctx('vscode')).problem).toMatch(/\$\{input:path\} in url is filled by VS Code when it connects, and Countersign passes such values on only for a server it starts/);
+    expect(interpretEntry(entry(['${command:pick}']), ctx('vscode')).problem).toMatch(
+      /is computed by VS Code when it starts the server, which Countersign cannot repeat/,
+    );
+    expect(interpretEntry({ url: 'https://x.example/${input:path}' }, ctx('vscode')).problem).toMatch(
+      /\$\{input:path\} in url is filled by VS Code when it connects, and Countersign passes such values on only for a server it starts/,
+    );
     expect(interpretEntry(entry([], { NODE_OPTIONS: '${input:opts}' }), ctx('vscode')).problem).toMatch(/variable that decides what code runs/);
     // Claude Code, Windsurf and Roo Code fill variables of their environment at launch: those stay too.
     expect(interpretEntry(entry(['--key=${KEY}']), ctx('claude-code')).config).toMatchObject({ args: ['--key=${KEY}'], fills: ['KEY'] });

@@ -23,7 +23,10 @@ describe('LaunchRequests', () => {
     for (let i = 0; i < 50; i++) requests.refused('notes', view('a'), 'its command line is new or changed', i % 2 ? 'claude' : 'cursor');
     requests.refused('notes', view('b'), 'its command line is new or changed', undefined);
     const listed = requests.list(() => true);
-    expect(listed.map((r) => [r.server, r.launch.hash, r.attempts])).toEqual([['notes', 'a', 50], ['notes', 'b', 1]]);
+    expect(listed.map((r) => [r.server, r.launch.hash, r.attempts])).toEqual([
+      ['notes', 'a', 50],
+      ['notes', 'b', 1],
+    ]);
     expect(listed[0]!.clients).toEqual(['cursor', 'claude']);
     expect(changed).toBe(2); // a new request, not each retry
   });
@@ -31,7 +34,13 @@ describe('LaunchRequests', () => {
   it('logs the first refusal at once and the repeats of each window as one entry with their count', () => {
     requests.refused('notes', view('a'), 'its command line is new or changed', 'claude');
     expect(log).toHaveLength(1);
-    expect(log[0]).toMatchObject({ kind: 'launch', actor: 'countersign', server: 'notes', decision: 'deny', what: 'launch refused: its command line is new or changed; it waits for your approval' });
+    expect(log[0]).toMatchObject({
+      kind: 'launch',
+      actor: 'countersign',
+      server: 'notes',
+      decision: 'deny',
+      what: 'launch refused: its command line is new or changed; it waits for your approval',
+    });
     expect(log[0]!.details).toMatchObject({ commandLine: ['node', 'server.js'], hash: 'a', client: 'claude' });
     for (let i = 0; i < 99; i++) requests.refused('notes', view('a'), 'its command line is new or changed', 'claude');
     expect(log).toHaveLength(1);

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { LeaseCache } from '../../electron/broker/relay-mode/connect/lease-cache.js';
 import type { LeaseGrant } from '../../electron/broker/relay-mode/protocol.js';
 
-const grant = (over: Partial<LeaseGrant> = {}): LeaseGrant => ({ ttlMs: 200, untilLocalRead: false, decidedBy: 'policy', reasons: ['trusted-read-only'], ...over });
+const grant = (over: Partial<LeaseGrant> = {}): LeaseGrant => ({
+  ttlMs: 200,
+  untilLocalRead: false,
+  decidedBy: 'policy',
+  reasons: ['trusted-read-only'],
+  ...over,
+});
 
 describe('LeaseCache', () => {
   it('holds a lease for the listing it was decided on, until it expires', () => {

@@ -36,7 +36,9 @@ describe('LineTransport', () => {
     for (let i = 0; i < 50; i++) input.write('y'.repeat(1000));
     input.write('"}}\n{"jsonrpc":"2.0","id":2,"method":"ok"}\n');
     await tick();
-    expect(bad).toEqual([{ reason: 'message is larger than the 1000 byte limit', id: 'big', code: -32600, head: expect.stringMatching(/^\{"jsonrpc":"2.0","id":"big"/) }]);
+    expect(bad).toEqual([
+      { reason: 'message is larger than the 1000 byte limit', id: 'big', code: -32600, head: expect.stringMatching(/^\{"jsonrpc":"2.0","id":"big"/) },
+    ]);
     expect(got).toEqual([{ jsonrpc: '2.0', id: 2, method: 'ok' }]);
   });
 

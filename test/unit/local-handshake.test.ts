@@ -3,7 +3,13 @@ import { parseHello } from '../../electron/broker/local/handshake.js';
 
 describe('parseHello', () => {
   it('reads a session hello, with relay only when asked for', () => {
-    expect(parseHello('{"countersign":1,"server":"fs","client":"cursor","relay":true}')).toEqual({ countersign: 1, server: 'fs', client: 'cursor', agent: undefined, relay: true });
+    expect(parseHello('{"countersign":1,"server":"fs","client":"cursor","relay":true}')).toEqual({
+      countersign: 1,
+      server: 'fs',
+      client: 'cursor',
+      agent: undefined,
+      relay: true,
+    });
     expect(parseHello('{"countersign":1,"server":"fs"}')).toEqual({ countersign: 1, server: 'fs', client: undefined, agent: undefined, relay: false });
     expect(parseHello('{"countersign":1,"server":"fs","relay":"yes"}')).toMatchObject({ relay: false });
   });
@@ -11,7 +17,13 @@ describe('parseHello', () => {
   it("reads the agent process connect found, and ignores an older connect's parent pid", () => {
     expect(parseHello('{"countersign":1,"server":"fs","agent":{"pid":4242,"start":"9001"}}')).toMatchObject({ agent: { pid: 4242, start: '9001' } });
     // `clientPid` was connect's parent: under npx a per-server launcher. It no longer names anything.
-    expect(parseHello('{"countersign":1,"server":"fs","clientPid":42}')).toEqual({ countersign: 1, server: 'fs', client: undefined, agent: undefined, relay: false });
+    expect(parseHello('{"countersign":1,"server":"fs","clientPid":42}')).toEqual({
+      countersign: 1,
+      server: 'fs',
+      client: undefined,
+      agent: undefined,
+      relay: false,
+    });
   });
 
   it('refuses a malformed client name or agent process', () => {

@@ -11,13 +11,7 @@ import { McpHttpEndpoint, type McpEndpointOptions } from '../../electron/broker/
 import type { HttpSessionTransport } from '../../electron/broker/http/mcp-http-session.js';
 import { HEADERS_WAIT_MS } from '../../electron/broker/http/sse-stream.js';
 import { guardRequest, loopbackHosts, loopbackOrigins, sendRejection } from '../../electron/broker/http/request-guard.js';
-import {
-  isRequest,
-  isResponse,
-  type JsonRpcId,
-  type JsonRpcMessage,
-  type JsonRpcRequest,
-} from '../../shared/jsonrpc.js';
+import { isRequest, isResponse, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../../shared/jsonrpc.js';
 
 const TOKEN = 'test-token-0123456789';
 const PROTOCOL = '2025-11-25';
@@ -298,10 +292,14 @@ describe('McpHttpEndpoint with the SDK client', () => {
       expect((await fresh.client.listTools()).tools).toHaveLength(1);
 
       // A session id only works for the server it was opened for.
-      const res = await post(h.url('other'), { jsonrpc: '2.0', id: 5, method: 'ping' }, {
-        ...bothAccept,
-        'Mcp-Session-Id': fresh.transport.sessionId!,
-      });
+      const res = await post(
+        h.url('other'),
+        { jsonrpc: '2.0', id: 5, method: 'ping' },
+        {
+          ...bothAccept,
+          'Mcp-Session-Id': fresh.transport.sessionId!,
+        },
+      );
       expect(res.status).toBe(404);
       expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32001 } });
     } finally {
@@ -404,7 +402,11 @@ describe('McpHttpEndpoint over raw HTTP', () => {
     for (const accept of [jsonAccept, bothAccept]) {
       const res = await post(h.url(), batch, { ...accept, 'Mcp-Session-Id': sessionId });
       expect(res.status).toBe(400);
-      expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringContaining('batches are not supported') } });
+      expect(await res.json()).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: expect.stringContaining('batches are not supported') },
+      });
     }
     const notesOnly = await post(h.url(), [{ jsonrpc: '2.0', method: 'notifications/x' }], { ...bothAccept, 'Mcp-Session-Id': sessionId });
     expect(notesOnly.status).toBe(400);
@@ -587,8 +589,14 @@ describe('McpHttpEndpoint over raw HTTP', () => {
     await session.send({ jsonrpc: '2.0', id: 'a', result: { done: 'a' } });
     await session.send({ jsonrpc: '2.0', id: 'b', result: { done: 'b' } });
 
-    const aEvents = (await a.text()).split('\n\n').filter(Boolean).map((e) => JSON.parse(e.split('data: ')[1]!));
-    const bEvents = (await b.text()).split('\n\n').filter(Boolean).map((e) => JSON.parse(e.split('data: ')[1]!));
+    const aEvents = (await a.text())
+      .split('\n\n')
+      .filter(Boolean)
+      .map((e) => JSON.parse(e.split('data: ')[1]!));
+    const bEvents = (await b.text())
+      .split('\n\n')
+      .filter(Boolean)
+      .map((e) => JSON.parse(e.split('data: ')[1]!));
     expect(aEvents).toEqual([
       { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok-a', progress: 1, total: 2 } },
       { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok-a', progress: 2, total: 2 } },

@@ -22,7 +22,10 @@ describe('look-alikes', () => {
   it('folds Cyrillic, Greek and digit look-alikes that NFKC keeps apart', () => {
     const a = skeletonsOf('read_file');
     for (const fake of ['re\u0430d_file', 'r\u0435ad_fi\u217ce', 'read_fi1e', 'READ_FILE', 're\u200bad_file']) {
-      expect(skeletonsOf(fake).some((k) => a.includes(k)), fake).toBe(true);
+      expect(
+        skeletonsOf(fake).some((k) => a.includes(k)),
+        fake,
+      ).toBe(true);
     }
     expect(skeletonsOf('read_files').some((k) => a.includes(k))).toBe(false);
   });

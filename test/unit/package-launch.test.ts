@@ -10,14 +10,30 @@ import { launchApproved } from '../../electron/broker/trust/launch-consent.js';
 
 describe('findPackageLaunch', () => {
   it.each<[string, ServerConfig, { kind: string; name: string; version?: string; exact: boolean; index: number } | undefined]>([
-    ['npx unversioned', { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] }, { kind: 'npx', name: '@modelcontextprotocol/server-filesystem', exact: false, index: 1 }],
+    [
+      'npx unversioned',
+      { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] },
+      { kind: 'npx', name: '@modelcontextprotocol/server-filesystem', exact: false, index: 1 },
+    ],
     ['npx exact', { command: 'npx', args: ['-y', 'mcp-server@1.2.3'] }, { kind: 'npx', name: 'mcp-server', version: '1.2.3', exact: true, index: 1 }],
     ['npx tag', { command: '/usr/bin/npx', args: ['pkg@latest'] }, { kind: 'npx', name: 'pkg', version: 'latest', exact: false, index: 0 }],
     ['npx --package', { command: 'npx', args: ['--package', '@s/p@^2', 'bin-name'] }, { kind: 'npx', name: '@s/p', version: '^2', exact: false, index: 1 }],
     ['uvx', { command: 'uvx', args: ['mcp-server-fetch'] }, { kind: 'uvx', name: 'mcp-server-fetch', exact: false, index: 0 }],
-    ['uvx pinned', { command: 'uvx', args: ['mcp-server-git==0.6.2', '--repository', '.'] }, { kind: 'uvx', name: 'mcp-server-git', version: '0.6.2', exact: true, index: 0 }],
-    ['docker tag', { command: 'docker', args: ['run', '-i', '--rm', '-e', 'TOKEN', 'ghcr.io/org/server:1'] }, { kind: 'docker', name: 'ghcr.io/org/server:1', exact: false, index: 5 }],
-    ['docker digest', { command: 'docker', args: ['run', '-i', 'img@sha256:abc'] }, { kind: 'docker', name: 'img', version: 'sha256:abc', exact: true, index: 2 }],
+    [
+      'uvx pinned',
+      { command: 'uvx', args: ['mcp-server-git==0.6.2', '--repository', '.'] },
+      { kind: 'uvx', name: 'mcp-server-git', version: '0.6.2', exact: true, index: 0 },
+    ],
+    [
+      'docker tag',
+      { command: 'docker', args: ['run', '-i', '--rm', '-e', 'TOKEN', 'ghcr.io/org/server:1'] },
+      { kind: 'docker', name: 'ghcr.io/org/server:1', exact: false, index: 5 },
+    ],
+    [
+      'docker digest',
+      { command: 'docker', args: ['run', '-i', 'img@sha256:abc'] },
+      { kind: 'docker', name: 'img', version: 'sha256:abc', exact: true, index: 2 },
+    ],
     ['plain node', { command: 'node', args: ['server.js'] }, undefined],
     ['remote', { url: 'https://example.com/mcp' }, undefined],
   ])('%s', (_name, config, expected) => {
@@ -44,7 +60,11 @@ describe('TrustManager.pin', () => {
       store.addServer('fs', config);
       const asked: string[] = [];
       const trust = new TrustManager({
-        dataDir: dir, settings: store, record: () => undefined, emit: () => undefined, warn: () => undefined,
+        dataDir: dir,
+        settings: store,
+        record: () => undefined,
+        emit: () => undefined,
+        warn: () => undefined,
         policyPath: () => undefined,
         resolver: async (launch) => {
           asked.push(launch.name);
@@ -56,8 +76,10 @@ describe('TrustManager.pin', () => {
       expect(asked).toEqual(['@modelcontextprotocol/server-filesystem']);
       // The copy npx would run from this folder (the checkout's node_modules) is fingerprinted with the pin.
       expect(pin.package).toEqual({
-        kind: 'npx', spec: '@modelcontextprotocol/server-filesystem@2026.8.31',
-        contentHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), installedAt: join(process.cwd(), 'node_modules', '@modelcontextprotocol', 'server-filesystem'),
+        kind: 'npx',
+        spec: '@modelcontextprotocol/server-filesystem@2026.8.31',
+        contentHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+        installedAt: join(process.cwd(), 'node_modules', '@modelcontextprotocol', 'server-filesystem'),
       });
       expect(pin.rewrite).toEqual({
         from: ['npx', '-y', '@modelcontextprotocol/server-filesystem', '/tmp'],

@@ -52,7 +52,10 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const kinds = (args: unknown, scope: ProtectScope = fsLike) => findProtected(args, { ...scope }).map((m) => m.kind);
-const names = (args: unknown, scope: ProtectScope = fsLike) => findProtected(args, { ...scope }).filter((m) => m.kind === 'inside').map((m) => m.what);
+const names = (args: unknown, scope: ProtectScope = fsLike) =>
+  findProtected(args, { ...scope })
+    .filter((m) => m.kind === 'inside')
+    .map((m) => m.what);
 
 describe('a relative path is read from every folder it could be read from', () => {
   it('argumentFolders: the folders among the command arguments, existing ones only', () => {
@@ -84,11 +87,14 @@ describe('a relative path is read from every folder it could be read from', () =
   it('a bare name in a folder the server was given (the data folder itself)', () => {
     const inData = scopeFor(fsLike.roots, project, { HOME: home }, { folders: [dataDir] });
     // Every string there is a file in the data folder, the argument's name included.
-    expect(findProtected({ path: 'mcp-token' }, inData).map((m) => [m.kind, m.text])).toEqual([['inside', 'path'], ['inside', 'mcp-token']]);
+    expect(findProtected({ path: 'mcp-token' }, inData).map((m) => [m.kind, m.text])).toEqual([
+      ['inside', 'path'],
+      ['inside', 'mcp-token'],
+    ]);
     expect(findProtected({ path: 'mcp-token' }, { ...fsLike })).toEqual([]);
   });
 
-  it('home and Countersign\'s own folder are read from too, for the protected files themselves', () => {
+  it("home and Countersign's own folder are read from too, for the protected files themselves", () => {
     expect(names({ path: '.config/Countersign/mcp-token' }, bare)).toContain("Countersign's data folder");
     expect(names({ path: 'Countersign/settings.json' }, bare)).toContain("Countersign's data folder");
     // …but a folder above one, read from a guessed folder, is not flagged: `.` would be home in every call.
@@ -152,7 +158,7 @@ describe('other names on disk', () => {
     ['/proc/self/root', () => `/proc/self/root${path.join(dataDir, 'mcp-token')}`],
     ['/proc/thread-self/root', () => `/proc/thread-self/root${path.join(dataDir, 'mcp-token')}`],
     ['/proc/<pid>/root', () => `/proc/${process.pid}/root${path.join(dataDir, 'mcp-token')}`],
-    ['/proc/self/cwd: the server\'s folder, not Countersign\'s', () => '/proc/self/cwd/../.config/Countersign/mcp-token'],
+    ["/proc/self/cwd: the server's folder, not Countersign's", () => '/proc/self/cwd/../.config/Countersign/mcp-token'],
     ['/proc/<pid>/cwd', () => `/proc/${process.pid}/task/${process.pid}/cwd/.config/Countersign/mcp-token`],
   ])('%s', (_name, make) => {
     expect(kinds({ path: make() })).toContain('inside');
@@ -218,8 +224,14 @@ describe('case and Unicode on the systems that fold them', () => {
     const roaming = 'C:\\Users\\Ann\\AppData\\Roaming';
     const win = scopeFor([], 'x', {});
     const scope: ProtectScope = {
-      ...win, platform: 'win32', cwd: 'C:\\work', bases: ['C:\\work', roaming, 'C:\\Users\\Ann'], known: 1, home: 'C:\\Users\\Ann',
-      env: { APPDATA: roaming }, ids: [],
+      ...win,
+      platform: 'win32',
+      cwd: 'C:\\work',
+      bases: ['C:\\work', roaming, 'C:\\Users\\Ann'],
+      known: 1,
+      home: 'C:\\Users\\Ann',
+      env: { APPDATA: roaming },
+      ids: [],
       roots: [{ path: `${roaming}\\Countersign`, what: 'data', forms: [`${roaming}\\Countersign`] }],
     };
     for (const text of [
@@ -244,18 +256,33 @@ describe('case and Unicode on the systems that fold them', () => {
     ]) {
       const found = findProtected({ path: text }, { ...scope }).map((m) => m.kind);
       expect(found.length, text).toBeGreaterThan(0);
-      expect(found.every((k) => k === 'inside'), text).toBe(true);
+      expect(
+        found.every((k) => k === 'inside'),
+        text,
+      ).toBe(true);
     }
     expect(findProtected({ path: `${roaming}\\Countersign-old\\x` }, { ...scope })).toEqual([]);
   });
 });
 
 describe("connect's lease check", () => {
-  it('gives the broker\'s answers from the scope a lease carries (JSON over the socket)', () => {
+  it("gives the broker's answers from the scope a lease carries (JSON over the socket)", () => {
     const texts = [
-      '.local/state/countersign-keys/abc123.key.json', '.config/Countersign/mcp-token', 'project/../.config/Countersign', 'backup.json', 'token-copy.txt',
-      'li\u0308nk/mcp-token', '%2Econfig/Countersign', `file://localhost${dataDir}`, '$XDG_STATE_HOME/countersign-keys', 'notes.txt', '.', '.config', 'hello',
-      'cat "$HOME"/.config/Countersign/mcp-token', 'countersign servers approve x',
+      '.local/state/countersign-keys/abc123.key.json',
+      '.config/Countersign/mcp-token',
+      'project/../.config/Countersign',
+      'backup.json',
+      'token-copy.txt',
+      'li\u0308nk/mcp-token',
+      '%2Econfig/Countersign',
+      `file://localhost${dataDir}`,
+      '$XDG_STATE_HOME/countersign-keys',
+      'notes.txt',
+      '.',
+      '.config',
+      'hello',
+      'cat "$HOME"/.config/Countersign/mcp-token',
+      'countersign servers approve x',
     ];
     for (const scope of [fsLike, bare]) {
       const leased = JSON.parse(JSON.stringify(scope)) as ProtectScope;

@@ -2,7 +2,17 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PendingQueue } from '../../electron/broker/calls/pending-queue.js';
 import { effectiveHints } from '../../shared/annotations.js';
 
-const call = { server: 's', serverTrusted: false, tool: 't', arguments: {}, reasons: [], hints: effectiveHints(undefined), preview: true, findings: [], client: { session: 'x' } };
+const call = {
+  server: 's',
+  serverTrusted: false,
+  tool: 't',
+  arguments: {},
+  reasons: [],
+  hints: effectiveHints(undefined),
+  preview: true,
+  findings: [],
+  client: { session: 'x' },
+};
 
 describe('PendingQueue', () => {
   afterEach(() => vi.useRealTimers());

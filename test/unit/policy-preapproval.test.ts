@@ -17,7 +17,11 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const CONFIG = { command: 'node', args: ['server.js'], limits: { network: 'none', filesystem: { read: ['/srv'], write: [] }, passEnv: [] } } satisfies ServerConfig;
+const CONFIG = {
+  command: 'node',
+  args: ['server.js'],
+  limits: { network: 'none', filesystem: { read: ['/srv'], write: [] }, passEnv: [] },
+} satisfies ServerConfig;
 
 function manager(mayPreapprove: boolean, entry: Record<string, unknown>) {
   const dir = mkdtempSync(join(tmpdir(), 'cs-preapprove-'));
@@ -29,8 +33,14 @@ function manager(mayPreapprove: boolean, entry: Record<string, unknown>) {
   store.addServer('s', CONFIG);
   const changes: Change[] = [];
   const trust = new TrustManager({
-    dataDir: dir, settings: store, record: (c) => changes.push(c), emit: () => undefined, warn: () => undefined,
-    policyPath: () => policy, policyMayPreapprove: mayPreapprove, seal,
+    dataDir: dir,
+    settings: store,
+    record: (c) => changes.push(c),
+    emit: () => undefined,
+    warn: () => undefined,
+    policyPath: () => policy,
+    policyMayPreapprove: mayPreapprove,
+    seal,
   });
   return { trust, changes, seal };
 }

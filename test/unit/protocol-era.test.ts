@@ -6,7 +6,11 @@ import { modernHeaders } from '../../electron/broker/relay/protocol/http-headers
 import { InputRounds } from '../../electron/broker/relay/protocol/input-rounds.js';
 import type { JsonRpcRequest } from '../../shared/jsonrpc.js';
 
-const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const meta = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'c', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 const call = (params: Record<string, unknown>, id = 1): JsonRpcRequest => ({ jsonrpc: '2.0', id, method: 'tools/call', params });
 
 describe('revisions', () => {
@@ -29,7 +33,11 @@ describe('revisions', () => {
   });
 
   it('derives the HTTP headers of a modern request from its body, and leaves 2025 bodies alone', () => {
-    expect(modernHeaders(JSON.stringify(call({ name: 'read_note', _meta: meta })))).toEqual({ 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'read_note' });
+    expect(modernHeaders(JSON.stringify(call({ name: 'read_note', _meta: meta })))).toEqual({
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'read_note',
+    });
     expect(modernHeaders(JSON.stringify(call({ name: 'né', _meta: meta })))?.['mcp-name']).toBe(`=?base64?${Buffer.from('né').toString('base64')}?=`);
     expect(modernHeaders(JSON.stringify(call({ name: 'read_note' })))).toBeUndefined();
     expect(modernHeaders(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/x', params: { _meta: meta } }))).toBeUndefined();
@@ -37,15 +45,21 @@ describe('revisions', () => {
 });
 
 describe('multi round-trip continuations', () => {
-  const asked = { resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create', params: { mode: 'form', message: 'Sure?' } } }, requestState: 's1' };
+  const asked = {
+    resultType: 'input_required',
+    inputRequests: { confirm: { method: 'elicitation/create', params: { mode: 'form', message: 'Sure?' } } },
+    requestState: 's1',
+  };
 
   it('matches the retry by its requestState and arguments, once', () => {
     const rounds = new InputRounds();
     rounds.record(call({ name: 'del', arguments: { n: 1 } }), asked, 'person', 1);
     const retry = call({ name: 'del', arguments: { n: 1 }, requestState: 's1', inputResponses: { confirm: { action: 'accept' } } }, 2);
     expect(rounds.continuationOf(retry)).toEqual({
-      round: 2, requested: [{ key: 'confirm', method: 'elicitation/create', mode: 'form', message: 'Sure?' }],
-      supplied: { confirm: { action: 'accept' } }, earlier: 'person',
+      round: 2,
+      requested: [{ key: 'confirm', method: 'elicitation/create', mode: 'form', message: 'Sure?' }],
+      supplied: { confirm: { action: 'accept' } },
+      earlier: 'person',
     });
     // Used up: the same retry again inherits nothing.
     expect(rounds.continuationOf(retry)).toEqual({ round: 2, requested: [], supplied: { confirm: { action: 'accept' } } });

@@ -31,9 +31,16 @@ describe('RefusalAudit', () => {
     vi.advanceTimersByTime(5000);
     audit.refused({ role: 'api', why: 'b' });
     audit.refused({ role: 'api', why: 'c' });
-    expect(written.map((e) => [e.first, e.count])).toEqual([[true, 1], [true, 1]]);
+    expect(written.map((e) => [e.first, e.count])).toEqual([
+      [true, 1],
+      [true, 1],
+    ]);
     audit.flush();
-    expect(written.map((e) => [e.first, e.count])).toEqual([[true, 1], [true, 1], [false, 1]]);
+    expect(written.map((e) => [e.first, e.count])).toEqual([
+      [true, 1],
+      [true, 1],
+      [false, 1],
+    ]);
     expect(written[2]!.latest.why).toBe('c');
     audit.flush();
     expect(written).toHaveLength(3);

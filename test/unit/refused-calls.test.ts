@@ -30,11 +30,18 @@ describe('refusedCalls', () => {
 
   it('logs a message it could not read as a call it may have been, with the tool its first bytes name', () => {
     expect(refusedCalls(refused('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"x"'))).toEqual([
-      { tool: 'write_file', arguments: { countersign: 'arguments not recorded: the message could not be read' }, certain: false, reason: expect.stringMatching(/^invalid JSON/) },
+      {
+        tool: 'write_file',
+        arguments: { countersign: 'arguments not recorded: the message could not be read' },
+        certain: false,
+        reason: expect.stringMatching(/^invalid JSON/),
+      },
     ]);
     expect(refusedCalls(refused(Buffer.from([0x7b, 0xff, 0x7d])))).toMatchObject([{ tool: '', certain: false }]);
     // A repeated envelope key: read one way here and another by the server, so not read at all.
-    expect(refusedCalls(refused('{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/call","params":{"name":"rm"}}'))).toMatchObject([{ tool: 'rm', certain: false }]);
+    expect(refusedCalls(refused('{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/call","params":{"name":"rm"}}'))).toMatchObject([
+      { tool: 'rm', certain: false },
+    ]);
   });
 
   it('does not log a message read as something else than a call', () => {
@@ -52,7 +59,13 @@ describe('refusedCalls', () => {
   it('writes an entry denied by Countersign, before any decision, that says why', () => {
     const [c] = refusedCalls(refused(JSON.stringify(call(null))));
     expect(refusedCallEntry('fs', 'claude', c!)).toMatchObject({
-      server: 'fs', tool: 'echo', client: 'claude', decision: 'deny', decidedBy: 'policy', status: 'denied', reasons: ['refused-message'],
+      server: 'fs',
+      tool: 'echo',
+      client: 'claude',
+      decision: 'deny',
+      decidedBy: 'policy',
+      status: 'denied',
+      reasons: ['refused-message'],
       detail: 'Countersign refused this call before deciding it: id must be a string or a number. It was not run.',
     });
   });

@@ -24,7 +24,11 @@ async function pair(highWaterMark = 1): Promise<Pair> {
   const { client: writer, accepted: socket, close } = await unixSocketPair({ highWaterMark });
   const batches: string[][] = [];
   const broken: string[] = [];
-  const reader = new ReportReader(socket, (lines) => batches.push(lines.map((l) => l.toString('utf8'))), (why) => broken.push(why));
+  const reader = new ReportReader(
+    socket,
+    (lines) => batches.push(lines.map((l) => l.toString('utf8'))),
+    (why) => broken.push(why),
+  );
   cleanup.push(close);
   return { writer, socket, reader, batches, broken };
 }

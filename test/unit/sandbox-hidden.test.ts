@@ -55,15 +55,22 @@ describe('hidden paths', () => {
 
   it('masks what a grant of a parent would show: the data folder, the key folder, a client config; not what does not exist', () => {
     const masked = maskHidden([ro(home), ro(join(root, 'tmpkeys'))], spec);
-    expect(masked.masks).toEqual(expect.arrayContaining([
-      { kind: 'mask-dir', dest: data },
-      { kind: 'mask-dir', dest: keys },
-      { kind: 'mask-file', dest: join(home, '.cursor', 'mcp.json') },
-    ]));
+    expect(masked.masks).toEqual(
+      expect.arrayContaining([
+        { kind: 'mask-dir', dest: data },
+        { kind: 'mask-dir', dest: keys },
+        { kind: 'mask-file', dest: join(home, '.cursor', 'mcp.json') },
+      ]),
+    );
     // The missing ~/.claude.json is not created by a mask; the socket inside the masked folder adds nothing.
     expect(masked.masks.map((m) => m.dest)).not.toContain(join(home, '.claude.json'));
     expect(masked.masks).toHaveLength(3);
-    expect(masked.hidden).toEqual(expect.arrayContaining([{ path: data, what: "Countersign's data folder" }, { path: keys, what: "Countersign's seal key folder" }]));
+    expect(masked.hidden).toEqual(
+      expect.arrayContaining([
+        { path: data, what: "Countersign's data folder" },
+        { path: keys, what: "Countersign's seal key folder" },
+      ]),
+    );
   });
 
   it('masks where the server sees it when the grant is reached through a symlink', () => {
@@ -89,11 +96,20 @@ describe('hidden paths', () => {
     expect(maskHidden([{ kind: 'rw', src: pkg, dest: pkg }], spec)).toMatchObject({ mounts: [], masks: [{ kind: 'mask-dir', dest: pkg }] });
     // On the whole file system it is lent back over the mask.
     const host = maskHidden('host', spec);
-    expect(host.masks).toEqual(expect.arrayContaining([{ kind: 'mask-dir', dest: data }, { kind: 'ro', src: join(data, 'packages'), dest: join(data, 'packages') }]));
+    expect(host.masks).toEqual(
+      expect.arrayContaining([
+        { kind: 'mask-dir', dest: data },
+        { kind: 'ro', src: join(data, 'packages'), dest: join(data, 'packages') },
+      ]),
+    );
   });
 
   it('masks them all on the whole file system (a server with no file limits), and a grant of / likewise', () => {
-    const dests = (m: ReturnType<typeof maskHidden>) => m.masks.filter((x) => x.kind.startsWith('mask-')).map((x) => x.dest).sort();
+    const dests = (m: ReturnType<typeof maskHidden>) =>
+      m.masks
+        .filter((x) => x.kind.startsWith('mask-'))
+        .map((x) => x.dest)
+        .sort();
     expect(dests(maskHidden('host', spec))).toEqual([data, join(home, '.cursor', 'mcp.json'), keys].sort());
     expect(dests(maskHidden([ro('/')], spec))).toEqual([data, join(home, '.cursor', 'mcp.json'), keys].sort());
   });
@@ -107,7 +123,9 @@ describe('hidden paths', () => {
     // Read-only, nothing can be moved: no pins.
     expect(maskHidden([ro(home)], spec).masks.some((m) => m.kind === 'rw')).toBe(false);
     // The whole file system: every folder from / down.
-    const host = maskHidden('host', spec).masks.filter((m) => m.kind === 'rw').map((m) => m.dest);
+    const host = maskHidden('host', spec)
+      .masks.filter((m) => m.kind === 'rw')
+      .map((m) => m.dest);
     expect(host).toEqual(expect.arrayContaining(['/tmp', root, home, join(home, '.config'), join(home, '.cursor'), join(root, 'tmpkeys')]));
   });
 
@@ -122,14 +140,27 @@ describe('hidden paths', () => {
     expect(remounts).toEqual([data, '/proc']);
     // Each mask after the grant it masks.
     expect(plan.args.indexOf(data)).toBeGreaterThan(plan.args.indexOf(home));
-    expect(plan.enforcement.hidden).toEqual(expect.arrayContaining([{ path: data, what: "Countersign's data folder" }, { path: join(home, '.cursor', 'mcp.json'), what: "Cursor's MCP config" }]));
+    expect(plan.enforcement.hidden).toEqual(
+      expect.arrayContaining([
+        { path: data, what: "Countersign's data folder" },
+        { path: join(home, '.cursor', 'mcp.json'), what: "Cursor's MCP config" },
+      ]),
+    );
     // The server screen says the same before any start.
     expect(hiddenFor(limits, bwrap, spec)).toEqual(plan.enforcement.hidden);
     expect(hiddenFor(limits, { kind: 'none', reason: 'x' }, spec)).toEqual([]);
   });
 
   it('denies them last in the macOS profile, reading, writing and connecting, and lends the prepared package back', () => {
-    const { profile, params } = sbplProfile({ network: true, runtime: [], read: ['/'], write: [], tmp: '/private/tmp/x', hidden: [data, keys], lent: [join(data, 'packages')] });
+    const { profile, params } = sbplProfile({
+      network: true,
+      runtime: [],
+      read: ['/'],
+      write: [],
+      tmp: '/private/tmp/x',
+      hidden: [data, keys],
+      lent: [join(data, 'packages')],
+    });
     const lines = profile.trim().split('\n');
     expect(lines.slice(-3)).toEqual([
       '(deny file-read* file-write* (subpath (param "H0")) (subpath (param "H1")))',
@@ -139,7 +170,10 @@ describe('hidden paths', () => {
     expect(params).toMatchObject({ H0: data, H1: keys, L0: join(data, 'packages') });
     expect(sbplProfile({ network: true, runtime: [], read: ['/'], write: [], tmp: '/t' }).profile).not.toContain('deny file');
     const mac: SandboxSupport = { kind: 'sandbox-exec', path: '/usr/bin/sandbox-exec' };
-    const plan = planLaunch({ command: NODE }, { limits: { ...NO_LIMITS, network: 'none' }, support: mac, platform: 'darwin', source: { PATH: '/usr/bin' }, hide: spec });
+    const plan = planLaunch(
+      { command: NODE },
+      { limits: { ...NO_LIMITS, network: 'none' }, support: mac, platform: 'darwin', source: { PATH: '/usr/bin' }, hide: spec },
+    );
     try {
       expect(plan.args.join('\n')).toContain(`H0=${data}`);
       expect(plan.enforcement.hidden?.map((h) => h.path)).toEqual([data, keys, join(home, '.cursor', 'mcp.json')]);

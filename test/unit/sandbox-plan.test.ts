@@ -15,11 +15,27 @@ import { FILESYSTEM_SERVER, NODE, ROOT } from '../helpers/paths.js';
 
 // A merged-/usr system: /lib and /bin are links; /lib32 and /nix are absent.
 const fakeFs: FsView = {
-  kind: (p) => (['/lib', '/bin', '/lib64', '/sbin'].includes(p) ? 'symlink' : ['/lib32', '/libx32', '/nix/store', '/etc/pki', '/etc/crypto-policies'].includes(p) ? 'missing' : 'other'),
+  kind: (p) =>
+    ['/lib', '/bin', '/lib64', '/sbin'].includes(p)
+      ? 'symlink'
+      : ['/lib32', '/libx32', '/nix/store', '/etc/pki', '/etc/crypto-policies'].includes(p)
+        ? 'missing'
+        : 'other',
   readlink: (p) => `usr${p}`,
 };
 const bwrap: SandboxSupport = { kind: 'bubblewrap', path: '/usr/bin/bwrap', network: true, nestedUserns: 'blocked' };
-const ISOLATION = ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--disable-userns'];
+const ISOLATION = [
+  '--unshare-user',
+  '--unshare-pid',
+  '--unshare-ipc',
+  '--unshare-uts',
+  '--unshare-cgroup-try',
+  '--die-with-parent',
+  '--new-session',
+  '--cap-drop',
+  'ALL',
+  '--disable-userns',
+];
 const source = { PATH: dirname(NODE), HOME: '/home/ann', AWS_SECRET_ACCESS_KEY: 'x', GITHUB_TOKEN: 'ghp' };
 
 function flagPairs(args: string[], flag: string): string[] {
@@ -32,15 +48,43 @@ describe('bubblewrap command lines', () => {
     expect(plan.command).toBe('/usr/bin/bwrap');
     expect(plan.args).toEqual([
       ...ISOLATION,
-      '--bind', '/', '/', '--dev-bind', '/dev', '/dev', '--proc', '/proc', '--remount-ro', '/proc', '--', NODE, 'server.js',
+      '--bind',
+      '/',
+      '/',
+      '--dev-bind',
+      '/dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--remount-ro',
+      '/proc',
+      '--',
+      NODE,
+      'server.js',
     ]);
-    expect(plan.enforcement).toEqual({ sandbox: 'bubblewrap', network: 'no limit', filesystem: 'no limit', env: 'enforced', processes: 'enforced', hidden: [] });
+    expect(plan.enforcement).toEqual({
+      sandbox: 'bubblewrap',
+      network: 'no limit',
+      filesystem: 'no limit',
+      env: 'enforced',
+      processes: 'enforced',
+      hidden: [],
+    });
     expect(plan.sweep).toBe(false);
     expect(plan.env).toEqual({ PATH: source.PATH, HOME: '/home/ann' });
   });
 
   it('mounts the system read-only, a private /tmp and an empty home, then the read and write paths, parents first', () => {
-    const mounts = limitedMounts({ network: false, home: '/home/ann', runtime: ['/opt/node'], read: ['/home/ann/project', '/home/ann/project/out/keep'], write: ['/home/ann/project/out'] }, fakeFs);
+    const mounts = limitedMounts(
+      {
+        network: false,
+        home: '/home/ann',
+        runtime: ['/opt/node'],
+        read: ['/home/ann/project', '/home/ann/project/out/keep'],
+        write: ['/home/ann/project/out'],
+      },
+      fakeFs,
+    );
     const args = bwrapArgs({ noNetwork: true, blockNestedUserns: true, mounts });
     expect(args.slice(0, 15)).toEqual([...ISOLATION, '--unshare-net', '--proc', '/proc', '--dev', '/dev']);
     expect(args.slice(-2)).toEqual(['--remount-ro', '/proc']);
@@ -51,8 +95,17 @@ describe('bubblewrap command lines', () => {
     expect(order.indexOf('rw /home/ann/project/out')).toBeLessThan(order.indexOf('ro /home/ann/project/out/keep'));
     // Only what it needs: nothing else of /etc, no resolv.conf without the network, nothing absent.
     expect(order.filter((o) => o.includes('/etc/')).sort()).toEqual([
-      'ro /etc/alternatives', 'ro /etc/ca-certificates', 'ro /etc/group', 'ro /etc/hosts', 'ro /etc/ld.so.cache', 'ro /etc/ld.so.conf',
-      'ro /etc/ld.so.conf.d', 'ro /etc/localtime', 'ro /etc/nsswitch.conf', 'ro /etc/passwd', 'ro /etc/ssl',
+      'ro /etc/alternatives',
+      'ro /etc/ca-certificates',
+      'ro /etc/group',
+      'ro /etc/hosts',
+      'ro /etc/ld.so.cache',
+      'ro /etc/ld.so.conf',
+      'ro /etc/ld.so.conf.d',
+      'ro /etc/localtime',
+      'ro /etc/nsswitch.conf',
+      'ro /etc/passwd',
+      'ro /etc/ssl',
     ]);
     expect(order.some((o) => o.includes('/lib32') || o.includes('/nix'))).toBe(false);
     expect(flagPairs(args, '--symlink')).toEqual(['usr/bin', 'usr/lib', 'usr/lib64', 'usr/sbin']);
@@ -86,7 +139,13 @@ describe('bubblewrap command lines', () => {
     );
     const plan = planLaunch({ command: NODE }, { limits, support: noNet, source, platform: 'linux', allowUnenforced: true });
     expect(plan.args).not.toContain('--unshare-net');
-    expect(plan.enforcement).toMatchObject({ network: 'not enforced', processes: 'enforced', reason: 'no network namespace here (EPERM)', fix: 'allow network namespaces', runsWithoutLimits: true });
+    expect(plan.enforcement).toMatchObject({
+      network: 'not enforced',
+      processes: 'enforced',
+      reason: 'no network namespace here (EPERM)',
+      fix: 'allow network namespaces',
+      runsWithoutLimits: true,
+    });
   });
 
   it('says in the enforcement when this bubblewrap cannot forbid nested user namespaces (before 0.8), and leaves the flag out', () => {
@@ -101,8 +160,12 @@ describe('bubblewrap command lines', () => {
     expect(() => planLaunch({ command: 'no-such-command-here' }, { support: bwrap, source, platform: 'linux' })).toThrow(LaunchRefused);
     expect(() => planLaunch({ command: 'no-such-command-here' }, { support: bwrap, source, platform: 'linux' })).toThrow('spawn no-such-command-here ENOENT');
     const limits: LimitsProfile = { ...NO_LIMITS, filesystem: { read: [ROOT], write: [] } };
-    expect(() => planLaunch({ command: NODE, cwd: '/var' }, { limits, support: bwrap, source, platform: 'linux' })).toThrow('its working directory /var is outside the paths its limits let it see');
-    expect(() => planLaunch({ command: NODE }, { limits: { ...NO_LIMITS, filesystem: { read: ['rel'], write: [] } }, support: bwrap, source, platform: 'linux' })).toThrow("'rel' is not an absolute path");
+    expect(() => planLaunch({ command: NODE, cwd: '/var' }, { limits, support: bwrap, source, platform: 'linux' })).toThrow(
+      'its working directory /var is outside the paths its limits let it see',
+    );
+    expect(() =>
+      planLaunch({ command: NODE }, { limits: { ...NO_LIMITS, filesystem: { read: ['rel'], write: [] } }, support: bwrap, source, platform: 'linux' }),
+    ).toThrow("'rel' is not an absolute path");
   });
 });
 
@@ -110,35 +173,65 @@ describe('without a sandbox', () => {
   const none: SandboxSupport = { kind: 'none', reason: 'bubblewrap is not installed', fix: 'install bubblewrap' };
 
   it('refuses a server whose limits it cannot enforce (fail closed), with the reason and the fix', () => {
-    for (const limits of [{ ...NO_LIMITS, network: 'none' as const }, { ...NO_LIMITS, filesystem: { read: [ROOT], write: [] } }]) {
-      expect(() => planLaunch({ command: NODE, args: ['s.js'] }, { limits, support: none, source, platform: 'linux' })).toThrow(/^Countersign has not started the server: .* cannot be enforced here \(bubblewrap is not installed\)\. Fix: install bubblewrap\./);
+    for (const limits of [
+      { ...NO_LIMITS, network: 'none' as const },
+      { ...NO_LIMITS, filesystem: { read: [ROOT], write: [] } },
+    ]) {
+      expect(() => planLaunch({ command: NODE, args: ['s.js'] }, { limits, support: none, source, platform: 'linux' })).toThrow(
+        /^Countersign has not started the server: .* cannot be enforced here \(bubblewrap is not installed\)\. Fix: install bubblewrap\./,
+      );
     }
   });
 
   it('runs a server with no limits as it is, marks its tree for the sweep, and claims nothing', () => {
-    const plan = planLaunch({ command: NODE, args: ['s.js'] }, { limits: { ...NO_LIMITS, passEnv: ['GITHUB_TOKEN'] }, support: none, source, platform: 'linux' });
+    const plan = planLaunch(
+      { command: NODE, args: ['s.js'] },
+      { limits: { ...NO_LIMITS, passEnv: ['GITHUB_TOKEN'] }, support: none, source, platform: 'linux' },
+    );
     expect([plan.command, ...plan.args]).toEqual([NODE, 's.js']);
     expect(plan.sweep).toBe(true);
     expect(plan.env[TREE_MARKER]).toMatch(/^[0-9a-f]{32}$/);
-    expect(plan.enforcement).toEqual({ sandbox: 'none', reason: 'bubblewrap is not installed', fix: 'install bubblewrap', network: 'no limit', filesystem: 'no limit', env: 'enforced', processes: 'not enforced' });
+    expect(plan.enforcement).toEqual({
+      sandbox: 'none',
+      reason: 'bubblewrap is not installed',
+      fix: 'install bubblewrap',
+      network: 'no limit',
+      filesystem: 'no limit',
+      env: 'enforced',
+      processes: 'not enforced',
+    });
   });
 
-  it('runs a limited server as it is only with the person\'s consent, and says its limits are not enforced', () => {
-    const plan = planLaunch({ command: NODE, args: ['s.js'] }, { limits: { ...NO_LIMITS, network: 'none' }, support: none, source, platform: 'linux', allowUnenforced: true });
+  it("runs a limited server as it is only with the person's consent, and says its limits are not enforced", () => {
+    const plan = planLaunch(
+      { command: NODE, args: ['s.js'] },
+      { limits: { ...NO_LIMITS, network: 'none' }, support: none, source, platform: 'linux', allowUnenforced: true },
+    );
     expect([plan.command, ...plan.args]).toEqual([NODE, 's.js']);
     expect(plan.enforcement).toMatchObject({ sandbox: 'none', network: 'not enforced', runsWithoutLimits: true });
   });
 
-  it('never sandboxes on Windows, whatever it is told: limits there need the person\'s consent to run without', () => {
-    expect(() => planLaunch({ command: 'node.exe' }, { limits: { ...NO_LIMITS, network: 'none' }, support: bwrap, source: { Path: 'C:\\n' }, platform: 'win32' })).toThrow(LimitsUnenforceable);
-    const plan = planLaunch({ command: 'node.exe' }, { limits: { ...NO_LIMITS, network: 'none' }, support: bwrap, source: { Path: 'C:\\n' }, platform: 'win32', allowUnenforced: true });
+  it("never sandboxes on Windows, whatever it is told: limits there need the person's consent to run without", () => {
+    expect(() =>
+      planLaunch({ command: 'node.exe' }, { limits: { ...NO_LIMITS, network: 'none' }, support: bwrap, source: { Path: 'C:\\n' }, platform: 'win32' }),
+    ).toThrow(LimitsUnenforceable);
+    const plan = planLaunch(
+      { command: 'node.exe' },
+      { limits: { ...NO_LIMITS, network: 'none' }, support: bwrap, source: { Path: 'C:\\n' }, platform: 'win32', allowUnenforced: true },
+    );
     expect(plan.command).toBe('node.exe');
     expect(plan.enforcement).toMatchObject({ sandbox: 'none', network: 'not enforced', reason: 'no sandbox is available on win32' });
   });
 });
 
 describe('macOS sandbox-exec profile', () => {
-  const input = { network: false, runtime: ['/usr/local/Cellar/node/22'], read: ['/Users/ann/docs'], write: ['/Users/ann/out'], tmp: '/private/var/folders/x/T/countersign-server-1' };
+  const input = {
+    network: false,
+    runtime: ['/usr/local/Cellar/node/22'],
+    read: ['/Users/ann/docs'],
+    write: ['/Users/ann/out'],
+    tmp: '/private/var/folders/x/T/countersign-server-1',
+  };
 
   it('denies by default and allows only the system, the runtime, the paths and a private temp folder', () => {
     const { profile, params } = sbplProfile(input);
@@ -148,7 +241,9 @@ describe('macOS sandbox-exec profile', () => {
     expect(lines).toContain('(allow file-read* file-write* (subpath (param "W0")) (subpath (param "W1")))');
     expect(params).toMatchObject({ R0: '/usr/local/Cellar/node/22', R1: '/Users/ann/docs', W0: '/Users/ann/out', W1: input.tmp });
     // Metadata of the folders on the way only, never of their siblings; no network at all.
-    const meta = Object.entries(params).filter(([k]) => k.startsWith('A')).map(([, v]) => v);
+    const meta = Object.entries(params)
+      .filter(([k]) => k.startsWith('A'))
+      .map(([, v]) => v);
     expect(meta).toEqual(expect.arrayContaining(['/', '/Users', '/Users/ann', '/private/var/folders/x/T']));
     expect(meta).not.toContain('/Users/ann/docs');
     expect(profile).not.toMatch(/network/);
@@ -193,7 +288,11 @@ describe('the pieces around it', () => {
     // The real folder, and the path as given when a symlink leads there (a worktree's linked node_modules).
     expect(programPaths([FILESYSTEM_SERVER, '/tmp'], '/')).toEqual([...new Set([realpathSync(`${ROOT}node_modules`), `${ROOT}node_modules`])]);
     // A script outside node_modules: its folder, the node_modules above it, and the package.json node reads.
-    expect(programPaths(['fixture-server.mjs', 'tree'], `${ROOT}test/fixtures`)).toEqual([`${ROOT}test/fixtures`, `${ROOT}node_modules`, `${ROOT}package.json`]);
+    expect(programPaths(['fixture-server.mjs', 'tree'], `${ROOT}test/fixtures`)).toEqual([
+      `${ROOT}test/fixtures`,
+      `${ROOT}node_modules`,
+      `${ROOT}package.json`,
+    ]);
     expect(programPaths(['-m', 'pkg'], '/')).toEqual([]);
   });
 
@@ -211,7 +310,13 @@ describe('the pieces around it', () => {
   });
 
   it('finds descendants through parent links, a setsid child included', () => {
-    const procs = [{ pid: 10, ppid: 1 }, { pid: 11, ppid: 10 }, { pid: 12, ppid: 11 }, { pid: 13, ppid: 1 }, { pid: 14, ppid: 12 }];
+    const procs = [
+      { pid: 10, ppid: 1 },
+      { pid: 11, ppid: 10 },
+      { pid: 12, ppid: 11 },
+      { pid: 13, ppid: 1 },
+      { pid: 14, ppid: 12 },
+    ];
     expect(descendantsOf(10, procs).sort()).toEqual([11, 12, 14]);
     expect(descendantsOf(13, procs)).toEqual([]);
   });
@@ -227,7 +332,10 @@ describe('the pieces around it', () => {
       mkdirSync(certs);
       const env = { ...source, NODE_EXTRA_CA_CERTS: ca, SSL_CERT_DIR: `${certs}:${join(dir, 'absent')}`, REQUESTS_CA_BUNDLE: 'relative.pem' };
       const limited: LimitsProfile = { network: 'unrestricted', filesystem: { read: [], write: [] }, passEnv: [] };
-      const plan = planLaunch({ command: NODE, args: [], env: { PIP_CERT: own } }, { limits: limited, support: bwrap, source: env, platform: 'linux', fs: fakeFs });
+      const plan = planLaunch(
+        { command: NODE, args: [], env: { PIP_CERT: own } },
+        { limits: limited, support: bwrap, source: env, platform: 'linux', fs: fakeFs },
+      );
       expect(plan.runtimePaths).toEqual(expect.arrayContaining([ca, certs]));
       expect(plan.runtimePaths).not.toContain(own);
       expect(plan.runtimePaths.some((p) => p.includes('absent') || p.includes('relative'))).toBe(false);
@@ -235,7 +343,10 @@ describe('the pieces around it', () => {
       expect(binds).toEqual(expect.arrayContaining([ca, certs]));
       expect(plan.env.NODE_EXTRA_CA_CERTS).toBe(ca);
       // Taken away: not passed, and not mounted either.
-      const without = planLaunch({ command: NODE, args: [] }, { limits: { ...limited, noPassEnv: ['*'] }, support: bwrap, source: env, platform: 'linux', fs: fakeFs });
+      const without = planLaunch(
+        { command: NODE, args: [] },
+        { limits: { ...limited, noPassEnv: ['*'] }, support: bwrap, source: env, platform: 'linux', fs: fakeFs },
+      );
       expect(without.runtimePaths).not.toContain(ca);
       expect(without.env).not.toHaveProperty('NODE_EXTRA_CA_CERTS');
     } finally {

@@ -6,9 +6,13 @@ import { scanText } from '../../electron/broker/checks/scan/index.js';
 import { hex, namedInvisibleCodePoints } from '../helpers/unicode-invisible.js';
 
 const desc = { otherServers: [], where: 'description' as const };
-const codesOf = (text: string) => scanText(text, desc).map((f) => f.code).join(',');
+const codesOf = (text: string) =>
+  scanText(text, desc)
+    .map((f) => f.code)
+    .join(',');
 // The scan's own exceptions: layout (\t \n), a lone variation selector (emoji style), and spaces (not invisible).
-const everyday = (cp: number) => cp === 0x09 || cp === 0x0a || (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef) || /\p{Zs}/u.test(String.fromCodePoint(cp));
+const everyday = (cp: number) =>
+  cp === 0x09 || cp === 0x0a || (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef) || /\p{Zs}/u.test(String.fromCodePoint(cp));
 
 describe('the text scan over the whole invisible set', () => {
   const all = namedInvisibleCodePoints();

@@ -10,7 +10,7 @@ import type { DecisionResult } from '../../shared/decision.js';
 import type { ToolDefinition } from '../../shared/tool.js';
 import { NODE, ROOT } from '../helpers/paths.js';
 
-const tool = (inputSchema: unknown): ToolDefinition => ({ name: 't', inputSchema } as ToolDefinition);
+const tool = (inputSchema: unknown): ToolDefinition => ({ name: 't', inputSchema }) as ToolDefinition;
 const strict = tool({
   type: 'object',
   properties: { path: { type: 'string' }, count: { type: 'integer' } },
@@ -29,7 +29,8 @@ describe('dialect', () => {
   });
 
   it('validates with the dialect the schema declares (prefixItems is 2020-12 only)', async () => {
-    const tuple = (dialect: string) => tool({ $schema: dialect, type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] } } });
+    const tuple = (dialect: string) =>
+      tool({ $schema: dialect, type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] } } });
     const args = { pair: [1, 'x'] };
     expect((await checkSchema(tuple('https://json-schema.org/draft/2020-12/schema'), args)).violated).toBe(true);
     expect((await checkSchema(tuple('http://json-schema.org/draft-07/schema#'), args)).violated).toBe(false);
@@ -88,10 +89,17 @@ describe('violations', () => {
   it("says why a schema is broken in ajv's own words, as a plain ajv compile of that dialect would", async () => {
     type Plain = { compile(schema: object): unknown };
     const options = { allErrors: true, strict: false, validateFormats: false, logger: false };
-    const plain = { 'draft-07': await ajvFor<Plain>('draft-07', options), '2019-09': await ajvFor<Plain>('2019-09', options), '2020-12': await ajvFor<Plain>('2020-12', options) };
+    const plain = {
+      'draft-07': await ajvFor<Plain>('draft-07', options),
+      '2019-09': await ajvFor<Plain>('2019-09', options),
+      '2020-12': await ajvFor<Plain>('2020-12', options),
+    };
     const broken: unknown[] = [
-      { type: 'objekt' }, { properties: { a: { minimum: 'x' }, b: { type: 7 } } }, { $ref: '#/nowhere' },
-      { $schema: 'https://example.com/own-meta', type: 'object' }, { $schema: 5, type: 'object' },
+      { type: 'objekt' },
+      { properties: { a: { minimum: 'x' }, b: { type: 7 } } },
+      { $ref: '#/nowhere' },
+      { $schema: 'https://example.com/own-meta', type: 'object' },
+      { $schema: 5, type: 'object' },
       { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' },
       { $schema: 'http://json-schema.org/draft-07/schema#', items: [{ type: 'strin' }] },
     ];
@@ -119,12 +127,39 @@ describe('violations', () => {
 describe("connect's check of leased calls (exported validators)", () => {
   const cases: Array<[unknown, unknown[]]> = [
     [strict.inputSchema, [{ path: 'x' }, { path: 'x', count: 1.5 }, { count: 1 }, { path: 'x', sidenote: 1 }, undefined, [], 'x']],
-    [{ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { pair: { type: 'array', items: [{ type: 'string' }] } } }, [{ pair: ['a'] }, { pair: [1] }]],
-    [{ type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] } } }, [{ pair: ['a', 1] }, { pair: [1, 'a'] }]],
-    [{ type: 'object', properties: { s: { type: 'string', maxLength: 2, pattern: '^a' }, u: { type: 'array', uniqueItems: true }, c: { const: { k: [1] } }, e: { enum: ['x', 2] } } },
-      [{ s: 'a😀' }, { s: 'a😀😀' }, { s: 'b' }, { u: [{ a: 1 }, { a: 1 }] }, { u: [1, 2] }, { c: { k: [1] } }, { c: { k: [2] } }, { e: 2 }, { e: 'y' }]],
-    [{ $defs: { node: { type: 'object', properties: { next: { $ref: '#/$defs/node' }, v: { type: 'number' } } } }, $ref: '#/$defs/node' }, [{ next: { next: { v: 1 } } }, { next: { next: { v: 'x' } } }]],
-    [{ type: 'object', properties: { a: { type: 'string' } }, unevaluatedProperties: false, anyOf: [{ properties: { b: { type: 'number' } } }, { required: ['a'] }] }, [{ a: 'x' }, { a: 'x', b: 1 }, { a: 'x', z: 1 }]],
+    [
+      { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { pair: { type: 'array', items: [{ type: 'string' }] } } },
+      [{ pair: ['a'] }, { pair: [1] }],
+    ],
+    [
+      { type: 'object', properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] } } },
+      [{ pair: ['a', 1] }, { pair: [1, 'a'] }],
+    ],
+    [
+      {
+        type: 'object',
+        properties: {
+          s: { type: 'string', maxLength: 2, pattern: '^a' },
+          u: { type: 'array', uniqueItems: true },
+          c: { const: { k: [1] } },
+          e: { enum: ['x', 2] },
+        },
+      },
+      [{ s: 'a😀' }, { s: 'a😀😀' }, { s: 'b' }, { u: [{ a: 1 }, { a: 1 }] }, { u: [1, 2] }, { c: { k: [1] } }, { c: { k: [2] } }, { e: 2 }, { e: 'y' }],
+    ],
+    [
+      { $defs: { node: { type: 'object', properties: { next: { $ref: '#/$defs/node' }, v: { type: 'number' } } } }, $ref: '#/$defs/node' },
+      [{ next: { next: { v: 1 } } }, { next: { next: { v: 'x' } } }],
+    ],
+    [
+      {
+        type: 'object',
+        properties: { a: { type: 'string' } },
+        unevaluatedProperties: false,
+        anyOf: [{ properties: { b: { type: 'number' } } }, { required: ['a'] }],
+      },
+      [{ a: 'x' }, { a: 'x', b: 1 }, { a: 'x', z: 1 }],
+    ],
     [{ type: 'object', properties: { f: { type: 'string', format: 'email' } } }, [{ f: 'not an email' }, { f: 3 }]],
   ];
 
@@ -163,7 +198,9 @@ describe("connect's check of leased calls (exported validators)", () => {
 
 describe('decision', () => {
   const allow: DecisionResult = {
-    outcome: 'allow', decidedBy: 'policy', preview: false,
+    outcome: 'allow',
+    decidedBy: 'policy',
+    preview: false,
     reasons: [{ code: 'trusted-read-only', severity: 'info', message: 'm' }],
     hints: {} as DecisionResult['hints'],
   };

@@ -6,7 +6,16 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../shared/decide.js';
-import { isCritical, matchProtected, pathCandidates, relation, type CompareOptions, type ProtectedMatch, type ProtectedRoot, type ResolvedCandidate } from '../../shared/protected-paths.js';
+import {
+  isCritical,
+  matchProtected,
+  pathCandidates,
+  relation,
+  type CompareOptions,
+  type ProtectedMatch,
+  type ProtectedRoot,
+  type ResolvedCandidate,
+} from '../../shared/protected-paths.js';
 import { looksLikePath, pathWords } from '../../shared/path-like.js';
 import { findProtected, realFolder, realpathOfExisting, scopeFor, type ProtectScope } from '../../electron/broker/checks/self-protection.js';
 
@@ -25,7 +34,14 @@ beforeAll(() => {
   symlinkSync(dataDir, path.join(work, 'innocent'));
   symlinkSync(path.join(root, 'home', '.config'), path.join(work, 'sub', 'cfg'));
   symlinkSync(path.join(dataDir, 'not-yet.json'), path.join(work, 'dangling'));
-  scope = scopeFor([{ path: dataDir, what: "Countersign's data folder" }, { path: path.join(root, 'policy.json'), what: 'the team policy' }], work, { HOME: path.join(root, 'home') });
+  scope = scopeFor(
+    [
+      { path: dataDir, what: "Countersign's data folder" },
+      { path: path.join(root, 'policy.json'), what: 'the team policy' },
+    ],
+    work,
+    { HOME: path.join(root, 'home') },
+  );
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -69,11 +85,48 @@ describe('self-protection: what names the data folder', () => {
     const linked = path.join(root, 'linked-project');
     symlinkSync(work, linked);
     const args = [
-      'innocent/settings.json', 'sub/cfg/Countersign/new-file.json', '../.config/Countersign/settings.json', 'dangling',
-      'notes.txt', 'sub', '.', '', 'message', 'innocent', 'a-b_c.d@e+f', ' innocent', 'file:innocent', path.join(dataDir, 'x'), '~/.config', `cat innocent/trust.json > out`,
+      'innocent/settings.json',
+      'sub/cfg/Countersign/new-file.json',
+      '../.config/Countersign/settings.json',
+      'dangling',
+      'notes.txt',
+      'sub',
+      '.',
+      '',
+      'message',
+      'innocent',
+      'a-b_c.d@e+f',
+      ' innocent',
+      'file:innocent',
+      path.join(dataDir, 'x'),
+      '~/.config',
+      `cat innocent/trust.json > out`,
       // Texts with no separator take the quick path on POSIX: each must resolve as the full path would.
-      'hello world', 'r0 c1 5', 'my link', 'my link ', '\tmy link', 'my\u00a0link', 'innocent\u3000', '\ufeffinnocent', '..', '...', '.hidden',
-      '~', '~x', '~\\x', '$HOME', '${HOME}', '$HOMEx', '%USERPROFILE%', '%x', 'FILE:innocent', 'file:', 'c:innocent', 'a\\b', 'naïve café', 'x\u0000y',
+      'hello world',
+      'r0 c1 5',
+      'my link',
+      'my link ',
+      '\tmy link',
+      'my\u00a0link',
+      'innocent\u3000',
+      '\ufeffinnocent',
+      '..',
+      '...',
+      '.hidden',
+      '~',
+      '~x',
+      '~\\x',
+      '$HOME',
+      '${HOME}',
+      '$HOMEx',
+      '%USERPROFILE%',
+      '%x',
+      'FILE:innocent',
+      'file:',
+      'c:innocent',
+      'a\\b',
+      'naïve café',
+      'x\u0000y',
     ].map((p) => ({ path: p, [p]: 1 }));
     symlinkSync(dataDir, path.join(work, 'my link'));
     const viaLink = { ...scope, cwd: linked, bases: [linked, ...scope.bases.slice(1)] };
@@ -97,7 +150,9 @@ describe('self-protection: what names the data folder', () => {
     expect(relation('/Users/A/Library/COUNTERSIGN/x', '/Users/a/Library/Countersign', opts)).toBe('inside');
     expect(relation('/Users/a/Cafe\u0301/x', '/Users/a/Caf\u00e9', opts)).toBe('inside');
     expect(relation('/home/a/COUNTERSIGN/x', '/home/a/Countersign', { sep: '/', caseInsensitive: false })).toBeUndefined();
-    expect(relation('C:\\Users\\A\\AppData\\Roaming\\countersign\\s.json', 'C:\\Users\\a\\AppData\\Roaming\\Countersign', { sep: '\\', caseInsensitive: true })).toBe('inside');
+    expect(
+      relation('C:\\Users\\A\\AppData\\Roaming\\countersign\\s.json', 'C:\\Users\\a\\AppData\\Roaming\\Countersign', { sep: '\\', caseInsensitive: true }),
+    ).toBe('inside');
   });
 
   it('matchProtected answers as relation() does pair by pair, for each new root list (one per lease) and both platforms', () => {
@@ -115,19 +170,29 @@ describe('self-protection: what names the data folder', () => {
       return [...out.filter((m) => m.kind === 'inside'), ...out.filter((m) => m.kind === 'ancestor')];
     };
     let seed = 7;
-    const pick = <T,>(xs: T[]): T => xs[(seed = (seed * 1103515245 + 12345) % 2147483648) % xs.length]!;
-    for (const [sep, caseInsensitive, top] of [['/', false, '/'], ['/', true, '/'], ['\\', true, 'C:\\']] as const) {
+    const pick = <T>(xs: T[]): T => xs[(seed = (seed * 1103515245 + 12345) % 2147483648) % xs.length]!;
+    for (const [sep, caseInsensitive, top] of [
+      ['/', false, '/'],
+      ['/', true, '/'],
+      ['\\', true, 'C:\\'],
+    ] as const) {
       const opts = { sep, caseInsensitive };
       const parts = ['home', 'Home', 'a', 'cs', 'Caf\u00e9', 'Cafe\u0301', 'x.json'];
       const aPath = (): string => top + Array.from({ length: 1 + (seed % 4) }, () => pick(parts)).join(sep) + pick(['', '', sep]);
       for (let round = 0; round < 40; round++) {
-        const roots: ProtectedRoot[] = Array.from({ length: 1 + (round % 6) }, (_, i) => ({ path: aPath(), what: `root ${i}`, forms: [aPath(), ...(i % 2 ? [aPath()] : [])] }))
-          .map((r) => ({ ...r, forms: [r.path, ...r.forms.slice(1)] }));
+        const roots: ProtectedRoot[] = Array.from({ length: 1 + (round % 6) }, (_, i) => ({
+          path: aPath(),
+          what: `root ${i}`,
+          forms: [aPath(), ...(i % 2 ? [aPath()] : [])],
+        })).map((r) => ({ ...r, forms: [r.path, ...r.forms.slice(1)] }));
         if (round % 5 === 0) roots.push({ path: top, what: 'the top', forms: [top] });
         // As a lease brings it: a fresh copy of the list, parsed from JSON, several calls each.
         const fresh = JSON.parse(JSON.stringify(roots)) as ProtectedRoot[];
         for (let call = 0; call < 5; call++) {
-          const cands: ResolvedCandidate[] = Array.from({ length: 1 + (call % 4) }, (_, i) => ({ text: `t${i % 3}`, forms: i % 2 ? [aPath()] : [aPath(), aPath()] }));
+          const cands: ResolvedCandidate[] = Array.from({ length: 1 + (call % 4) }, (_, i) => ({
+            text: `t${i % 3}`,
+            forms: i % 2 ? [aPath()] : [aPath(), aPath()],
+          }));
           if (call === 0) cands.push({ text: 'a root', forms: [roots[0]!.path] }, { text: 'the top', forms: [top] });
           expect(matchProtected(cands, fresh, opts)).toEqual(spec(cands, roots, opts));
         }
@@ -142,16 +207,54 @@ describe('self-protection: what names the data folder', () => {
   it('looksLikePath and pathCandidates', () => {
     expect(['/x', '~/x', './x', '..', 'a/b', 'C:\\x', 'file:///x', '${HOME}/x', '%APPDATA%\\x'].every(looksLikePath)).toBe(true);
     expect(['hello', 'https://x/y', ''].some(looksLikePath)).toBe(false);
-    expect(pathCandidates({ a: 'rm -rf ~/.config "x y"', b: ['one'] }).texts).toEqual(expect.arrayContaining(['rm -rf ~/.config "x y"', '~/.config', 'one', 'a', 'b']));
+    expect(pathCandidates({ a: 'rm -rf ~/.config "x y"', b: ['one'] }).texts).toEqual(
+      expect.arrayContaining(['rm -rf ~/.config "x y"', '~/.config', 'one', 'a', 'b']),
+    );
   });
 
   it('pathWords finds exactly the words a plain regex (the spec, slow on 10 MB) finds, over 30,000 texts', () => {
     const word = `[^\\s"'\`;|&<>(){}[\\],=]`;
     const spec = new RegExp(`(?<!${word})(?:${word}*[\\\\/]${word}*|(?:~|\\.|\\$\\{?HOME\\b|%[A-Z_]+%)${word}*)`, 'gu');
-    const parts = ['/', '\\', '~', '.', '$', '%', '$HOME', '${HOME}', '${HOME', '%APPDATA%', 'HOME', 'a', 'é', '世', '🏳', '\u00a0', ' ', '\n',
-      '"', '`', ';', '|', '<', '(', '{', '}', '[', ',', '=', '_', 'file://', 'C:', '\u3000', '\u2028', '.ssh/id_rsa', '~/.config'];
+    const parts = [
+      '/',
+      '\\',
+      '~',
+      '.',
+      '$',
+      '%',
+      '$HOME',
+      '${HOME}',
+      '${HOME',
+      '%APPDATA%',
+      'HOME',
+      'a',
+      'é',
+      '世',
+      '🏳',
+      '\u00a0',
+      ' ',
+      '\n',
+      '"',
+      '`',
+      ';',
+      '|',
+      '<',
+      '(',
+      '{',
+      '}',
+      '[',
+      ',',
+      '=',
+      '_',
+      'file://',
+      'C:',
+      '\u3000',
+      '\u2028',
+      '.ssh/id_rsa',
+      '~/.config',
+    ];
     let seed = 5;
-    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
     let found = 0;
     for (let i = 0; i < 30_000; i++) {
       const text = Array.from({ length: 1 + Math.floor(rnd() * 12) }, () => parts[Math.floor(rnd() * parts.length)]).join('');
@@ -165,7 +268,11 @@ describe('self-protection: what names the data folder', () => {
 });
 
 describe('self-protection in the decision', () => {
-  const trustedWrite = { server: { name: 's', trusted: true }, toolName: 'write_file', session: { allowedTools: new Set(['write_file']), hasReadLocalData: false } };
+  const trustedWrite = {
+    server: { name: 's', trusted: true },
+    toolName: 'write_file',
+    session: { allowedTools: new Set(['write_file']), hasReadLocalData: false },
+  };
   const tool = { name: 'write_file', annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false } };
   const inside = [{ kind: 'inside' as const, what: "Countersign's data folder", root: '/d', text: '/d/settings.json' }];
 

@@ -2,12 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  SettingsError,
-  SettingsStore,
-  parseServerConfig,
-  validateServerName,
-} from '../../electron/broker/store/settings-store.js';
+import { SettingsError, SettingsStore, parseServerConfig, validateServerName } from '../../electron/broker/store/settings-store.js';
 import { makeUnwritable } from '../helpers/unwritable.js';
 
 const temps: string[] = [];
@@ -144,10 +139,23 @@ describe('SettingsStore basics', () => {
     const dir = tempDir();
     const { store } = open(dir);
     store.addServer('fs', { command: 'x' });
-    const scoped = store.addRule('fs', 'write_file', { scope: { kind: 'under', dir: '/p/src', keys: ['path'] }, expiresAt: '2999-01-01T00:00:00.000Z', definitionHash: 'a'.repeat(64) });
+    const scoped = store.addRule('fs', 'write_file', {
+      scope: { kind: 'under', dir: '/p/src', keys: ['path'] },
+      expiresAt: '2999-01-01T00:00:00.000Z',
+      definitionHash: 'a'.repeat(64),
+    });
     const exact = store.addRule('fs', 'write_file', { scope: { kind: 'exact', arguments: '{"path":"/p/x"}' }, coversExfiltration: true });
-    const same = store.addRule('fs', 'edit_file', { scope: { kind: 'same-target', targets: [{ key: 'path', path: '/p/y' }] }, expiresAt: '2000-01-01T00:00:00.000Z' });
-    expect(store.addRule('fs', 'write_file', { scope: { kind: 'under', dir: '/p/src', keys: ['path'] }, expiresAt: '2999-01-01T00:00:00.000Z', definitionHash: 'a'.repeat(64) })).toEqual(scoped);
+    const same = store.addRule('fs', 'edit_file', {
+      scope: { kind: 'same-target', targets: [{ key: 'path', path: '/p/y' }] },
+      expiresAt: '2000-01-01T00:00:00.000Z',
+    });
+    expect(
+      store.addRule('fs', 'write_file', {
+        scope: { kind: 'under', dir: '/p/src', keys: ['path'] },
+        expiresAt: '2999-01-01T00:00:00.000Z',
+        definitionHash: 'a'.repeat(64),
+      }),
+    ).toEqual(scoped);
     // Saving again dropped the expired one; a fresh open validates the scopes against the file's schema.
     const again = open(dir);
     expect(again.warnings).toEqual([]);
@@ -271,7 +279,9 @@ describe('SettingsStore corrupt files', () => {
     try {
       const { store, warnings } = open(dir);
       expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toMatch(/could not be read \(it is not valid JSON: .*\); it could not be moved aside, so it is ignored and nothing is saved until it is moved away\. Countersign started with safe defaults: no server is trusted\./);
+      expect(warnings[0]).toMatch(
+        /could not be read \(it is not valid JSON: .*\); it could not be moved aside, so it is ignored and nothing is saved until it is moved away\. Countersign started with safe defaults: no server is trusted\./,
+      );
       expect(store.listServers()).toEqual({});
       expect(() => store.addServer('b', { command: 'x' })).toThrow(/could not be moved aside: nothing was saved/);
       expect(fs.readFileSync(path.join(dir, 'settings.json'), 'utf8')).toBe('{"servers": {"a": {"command": ');
@@ -328,10 +338,26 @@ describe('SettingsStore migrations and writes', () => {
 
   it('reads a file conf wrote (tabs, its __internal__ record) unchanged, and drops only that record on the next write', () => {
     const dir = tempDir();
-    const rule = { id: 'r1', server: 'fs', tool: 'read_file', action: 'allow', createdAt: '2026-11-01T10:00:00.000Z', scope: { kind: 'under', dir: '/p', keys: ['path'] }, expiresAt: '2999-01-01T00:00:00.000Z' };
+    const rule = {
+      id: 'r1',
+      server: 'fs',
+      tool: 'read_file',
+      action: 'allow',
+      createdAt: '2026-11-01T10:00:00.000Z',
+      scope: { kind: 'under', dir: '/p', keys: ['path'] },
+      expiresAt: '2999-01-01T00:00:00.000Z',
+    };
     const written = {
       schemaVersion: 1,
-      servers: { fs: { command: 'node', args: ['server.js', '/p'], env: { TOKEN: 't' }, limits: { network: 'none', filesystem: { read: ['/p'], write: [] }, passEnv: [] } }, 'remote.api': { url: 'https://example.com/mcp' } },
+      servers: {
+        fs: {
+          command: 'node',
+          args: ['server.js', '/p'],
+          env: { TOKEN: 't' },
+          limits: { network: 'none', filesystem: { read: ['/p'], write: [] }, passEnv: [] },
+        },
+        'remote.api': { url: 'https://example.com/mcp' },
+      },
       trusted: { fs: true },
       rules: [rule],
       settings: { approvalTimeoutSeconds: 30, upstreamTimeoutSeconds: 300, theme: 'dark', policyPath: '/etc/countersign/policy.json' },

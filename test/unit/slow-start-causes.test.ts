@@ -16,8 +16,14 @@ describe('what usually makes a start slow', () => {
     const passed = slowStartCauses('s', { command: 'npx', args: ['pkg'] }, env);
     expect(passed.join('\n')).toContain('a proxy is set (HTTPS_PROXY, https_proxy)');
     expect(passed.join('\n')).not.toContain('NODE_EXTRA_CA_CERTS to your');
-    const taken = slowStartCauses('s', { command: 'npx', args: ['pkg'], limits: { network: 'unrestricted', filesystem: 'host', passEnv: [], noPassEnv: ['*'] } }, env);
-    expect(taken.join('\n')).toContain('its limits keep NODE_EXTRA_CA_CERTS from it (--no-pass-env): give them back with countersign servers limits s --network-env');
+    const taken = slowStartCauses(
+      's',
+      { command: 'npx', args: ['pkg'], limits: { network: 'unrestricted', filesystem: 'host', passEnv: [], noPassEnv: ['*'] } },
+      env,
+    );
+    expect(taken.join('\n')).toContain(
+      'its limits keep NODE_EXTRA_CA_CERTS from it (--no-pass-env): give them back with countersign servers limits s --network-env',
+    );
     expect(taken.join('\n')).toContain('its limits keep the proxy variables (HTTPS_PROXY, https_proxy) from it');
     for (const text of [...passed, ...taken]) expect(text).not.toContain('hunter2');
   });

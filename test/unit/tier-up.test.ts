@@ -15,7 +15,10 @@ function callsUntilOptimised(withFlag: boolean): number {
     while (n < 100000 && !(%GetOptimizationStatus(work) & 64)) work(n++);
     process.stdout.write(String(n));`;
   // Compiled on this thread, so the status changes at the call that triggered it.
-  const out = execFileSync(process.execPath, ['--allow-natives-syntax', '--no-concurrent-recompilation', '-e', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = execFileSync(process.execPath, ['--allow-natives-syntax', '--no-concurrent-recompilation', '-e', script], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return Number(out);
 }
 

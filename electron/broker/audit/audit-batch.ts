@@ -74,7 +74,10 @@ export class AuditBatch {
   expect(): void {
     if (this.busy || this.ahead) return;
     const ahead = { at: monotonicMs(), settled: false, done: Promise.resolve() };
-    ahead.done = this.writer.prepare().catch(() => undefined).then(() => void (ahead.settled = true));
+    ahead.done = this.writer
+      .prepare()
+      .catch(() => undefined)
+      .then(() => void (ahead.settled = true));
     this.ahead = ahead;
   }
 

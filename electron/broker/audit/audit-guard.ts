@@ -107,8 +107,10 @@ export class AuditGuard {
   warning(): string | undefined {
     if (!this.#fault) return undefined;
     const unlogged = this.#queue.slice(-3).map(describe).join('; ');
-    return `Countersign cannot write its audit log ${this.deps.path} (${this.#fault.error}) since ${this.#fault.since}. New calls are refused until it is writable again. ` +
-      `${this.#queue.length} entr${this.#queue.length === 1 ? 'y is' : 'ies are'} not logged yet${unlogged ? ` (latest: ${unlogged})` : ''}; they are written as soon as the log takes them.`;
+    return (
+      `Countersign cannot write its audit log ${this.deps.path} (${this.#fault.error}) since ${this.#fault.since}. New calls are refused until it is writable again. ` +
+      `${this.#queue.length} entr${this.#queue.length === 1 ? 'y is' : 'ies are'} not logged yet${unlogged ? ` (latest: ${unlogged})` : ''}; they are written as soon as the log takes them.`
+    );
   }
 
   /** Entries not on disk yet (oldest first). */

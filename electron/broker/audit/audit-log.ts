@@ -23,7 +23,11 @@ export class AuditWriteError extends Error {
    * `lostInFlight`: the asynchronous write still in flight could not be finished either (see #settle):
    * its entries are not on disk and come before these.
    */
-  constructor(override readonly cause: Error, readonly written: AuditEntry[], readonly lostInFlight = false) {
+  constructor(
+    override readonly cause: Error,
+    readonly written: AuditEntry[],
+    readonly lostInFlight = false,
+  ) {
     super(`the audit log could not be written: ${cause.message}`);
     this.code = (cause as NodeJS.ErrnoException).code;
   }
@@ -234,13 +238,19 @@ export class AuditLog {
     flight.settled = true;
     try {
       const { fd } = flight.file;
-      for (let done = 0; done < flight.bytes.length; ) done += fs.writeSync(fd, flight.bytes, done, flight.bytes.length - done, flight.position + done);
+      for (let done = 0; done < flight.bytes.length;) done += fs.writeSync(fd, flight.bytes, done, flight.bytes.length - done, flight.position + done);
     } catch (error) {
       // The write in flight may have landed already: then its entries are on disk and nothing is lost.
       // Should it land only later (the disk refused us, then took it), the retry may write them twice:
       // a duplicate, never a loss.
       if (landed(flight)) return flight.resolve(flight.entries);
-      this.#recover({ last: { seq: flight.entries[0]!.seq - 1, hash: flight.entries[0]!.prev }, size: flight.position, ino: this.#ino, endsWithNewline: true, firstSeq: this.#firstSeq });
+      this.#recover({
+        last: { seq: flight.entries[0]!.seq - 1, hash: flight.entries[0]!.prev },
+        size: flight.position,
+        ino: this.#ino,
+        endsWithNewline: true,
+        firstSeq: this.#firstSeq,
+      });
       const failure = new AuditWriteError(error as Error, [], true);
       flight.reject(failure);
       throw failure;
@@ -303,7 +313,7 @@ export class AuditLog {
     const text = (this.#endsWithNewline ? '' : '\n') + lines;
     const bytes = Buffer.from(text);
     const { fd } = this.#open();
-    for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done, bytes.length - done, this.#size + done);
+    for (let done = 0; done < bytes.length;) done += fs.writeSync(fd, bytes, done, bytes.length - done, this.#size + done);
     // Known without a second stat: what we saw before plus what we wrote (a rotation reset both).
     this.#size += bytes.length;
     this.#endsWithNewline = true;

@@ -47,7 +47,9 @@ async function statTarget(path: string): Promise<Pick<TargetFact, 'exists' | 'by
 
 /** The facts for a call that waits for a person (stat only: no file is read). */
 export async function gatherFacts(tool: string, args: unknown, history: ReadHistory): Promise<CallFacts> {
-  const targets = callTargets(tool, args).filter((t) => t.role !== 'read').slice(0, MAX_TARGETS);
+  const targets = callTargets(tool, args)
+    .filter((t) => t.role !== 'read')
+    .slice(0, MAX_TARGETS);
   const facts = await Promise.all(targets.map(async (t) => ({ ...t, ...(await statTarget(t.path)) })));
   return { localReads: history.reads?.length ? [...history.reads] : undefined, targets: facts.length ? facts : undefined };
 }

@@ -60,7 +60,13 @@ export class CallGate {
   async decideToolCall(ctx: ToolCallContext): Promise<GateVerdict> {
     // Every part of the call, not only its arguments: the input a retry carries is shown and sent too.
     const deep = ctx.tooDeepIn ?? tooDeepIn(ctx.request.params) ?? (nestingDepth(ctx.input?.supplied) > MAX_ARGUMENT_DEPTH ? 'inputResponses' : undefined);
-    if (deep) return this.refuse(ctx, 'arguments-too-deep', tooDeepRefusal(deep), nestingDepth(ctx.arguments) > MAX_ARGUMENT_DEPTH ? TOO_DEEP_ARGUMENTS : ctx.arguments);
+    if (deep)
+      return this.refuse(
+        ctx,
+        'arguments-too-deep',
+        tooDeepRefusal(deep),
+        nestingDepth(ctx.arguments) > MAX_ARGUMENT_DEPTH ? TOO_DEEP_ARGUMENTS : ctx.arguments,
+      );
     try {
       return await this.decideChecked(ctx);
     } catch (err) {
@@ -72,8 +78,16 @@ export class CallGate {
   /** Refused by Countersign itself (not by a rule or a person): logged as decided by policy, with the reason. */
   private refuse(ctx: ToolCallContext, reason: RefusalCode, text: string, loggedArguments: unknown): GateVerdict {
     const entry = {
-      time: new Date().toISOString(), server: ctx.session.serverName, tool: ctx.toolName, decision: 'deny' as const,
-      decidedBy: 'policy' as const, reasons: [reason], durationMs: 0, status: 'denied' as const, detail: text, client: ctx.session.clientInfo?.name,
+      time: new Date().toISOString(),
+      server: ctx.session.serverName,
+      tool: ctx.toolName,
+      decision: 'deny' as const,
+      decidedBy: 'policy' as const,
+      reasons: [reason],
+      durationMs: 0,
+      status: 'denied' as const,
+      detail: text,
+      client: ctx.session.clientInfo?.name,
     };
     const audit = this.deps.auditNow ?? ((e: Omit<AuditEntry, 'seq' | 'prev' | 'hash'>) => void this.deps.audit(e));
     try {
@@ -91,8 +105,17 @@ export class CallGate {
     if (plan.kind === 'refuse') {
       // Kept with the entries waiting for the log: it is written once the log takes them.
       await this.deps.audit({
-        time: new Date().toISOString(), server: gathered.server, tool: ctx.toolName, arguments: ctx.arguments, decision: 'deny',
-        decidedBy: 'policy', reasons: plan.reasons, durationMs: 0, status: 'denied', detail: plan.detail, client: ctx.session.clientInfo?.name,
+        time: new Date().toISOString(),
+        server: gathered.server,
+        tool: ctx.toolName,
+        arguments: ctx.arguments,
+        decision: 'deny',
+        decidedBy: 'policy',
+        reasons: plan.reasons,
+        durationMs: 0,
+        status: 'denied',
+        detail: plan.detail,
+        client: ctx.session.clientInfo?.name,
       });
       return { forward: false, result: errorResult(plan.detail) };
     }
@@ -110,7 +133,14 @@ export class CallGate {
   }
 
   /** Answers the call as planned and logs it: a stopped call at once, a forwarded one when it settles. */
-  private async act(ctx: ToolCallContext, facts: DecisionFacts, history: ClientHistory, decided: Decided, started: Started, plan: StopPlan | ForwardPlan): Promise<GateVerdict> {
+  private async act(
+    ctx: ToolCallContext,
+    facts: DecisionFacts,
+    history: ClientHistory,
+    decided: Decided,
+    started: Started,
+    plan: StopPlan | ForwardPlan,
+  ): Promise<GateVerdict> {
     const { session } = ctx;
     const { decision, reasons } = decided;
     const log = (fields: Pick<AuditEntry, 'decision' | 'decidedBy' | 'status'> & { detail?: string; actor?: Actor }): void | Promise<boolean> => {
@@ -150,10 +180,16 @@ export class CallGate {
       retryOnTimeout: plan.retryOnTimeout,
       onSettled: (outcome: CallOutcome) => log({ decision: 'allow', decidedBy, actor, ...settledFields(outcome) }),
       decidedBy: plan.granted,
-      lease: check === undefined ? undefined : {
-        decidedBy, reasons, untilLocalRead: !hadReadLocal, protect: { scope: facts.scope, toolOnlyReads: plan.toolOnlyReads },
-        ...(check ? { schema: check } : {}),
-      },
+      lease:
+        check === undefined
+          ? undefined
+          : {
+              decidedBy,
+              reasons,
+              untilLocalRead: !hadReadLocal,
+              protect: { scope: facts.scope, toolOnlyReads: plan.toolOnlyReads },
+              ...(check ? { schema: check } : {}),
+            },
     };
   }
 
@@ -182,14 +218,17 @@ export class CallGate {
     };
     const { patience } = this.deps;
     const waiting = this.deps.pending.wait(call, {
-      timeoutMs, signal: ctx.signal, sendProgress: ctx.sendProgress,
+      timeoutMs,
+      signal: ctx.signal,
+      sendProgress: ctx.sendProgress,
       clientWait: patience && ((createdAt) => patience.estimate(session.clientInfo?.name, createdAt, ctx.progressRequested)),
       // The rule is saved in the decision itself: if the disk refuses it, the person is told and the
       // call keeps waiting (it is never reported as saved, and never released on a rule that is not).
       commit: (resolution) => {
         if (resolution.kind === 'always-allow') this.deps.addRule(server, ctx.toolName, resolution.actor);
         // Bound to the definition the person saw; a changed one is not covered.
-        else if (resolution.kind === 'allow-rule') this.deps.addRule(server, ctx.toolName, resolution.actor, { ...resolution.rule, definitionHash: tool ? definitionHashSync(tool) : undefined });
+        else if (resolution.kind === 'allow-rule')
+          this.deps.addRule(server, ctx.toolName, resolution.actor, { ...resolution.rule, definitionHash: tool ? definitionHashSync(tool) : undefined });
       },
     });
     const { inline } = this.deps;
@@ -197,7 +236,10 @@ export class CallGate {
     if (inline && ctx.clientElicits) inline.sawClient(session.clientInfo?.name);
     if (inline && shown) {
       offerInline({
-        ctx, call: shown, settled: waiting.result, settings: inline,
+        ctx,
+        call: shown,
+        settled: waiting.result,
+        settings: inline,
         decide: (id, decision, actor) => this.deps.pending.decide(id, decision, actor),
         previewUrl: this.deps.previewUrl?.(),
       });
@@ -243,4 +285,3 @@ function outcomeFields(outcome: CallOutcome): Pick<AuditEntry, 'status'> & { det
       return { status: 'input-required', detail: outcome.detail };
   }
 }
-

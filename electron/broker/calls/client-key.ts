@@ -24,7 +24,10 @@ const CLIENT_ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 export function parseClientId(raw: string): { ok: true; id: string } | { ok: false; error: string } {
   const id = raw.trim().toLowerCase();
   if (CLIENT_ID.test(id)) return { ok: true, id };
-  return { ok: false, error: `the client id must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit (got ${JSON.stringify(raw.slice(0, 80))})` };
+  return {
+    ok: false,
+    error: `the client id must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit (got ${JSON.stringify(raw.slice(0, 80))})`,
+  };
 }
 
 export function clientKey(who: ClientIdentity): string {

@@ -6,9 +6,7 @@ import type { ClientWait } from '../../../shared/api.js';
 export const SDK_DEFAULT_TIMEOUT_MS = 60_000;
 
 /** Why a call stopped waiting before anyone decided: the reason its signal was aborted with. */
-export type WaitEnd =
-  | { by: 'client'; reason?: string }
-  | { by: 'session'; why: string };
+export type WaitEnd = { by: 'client'; reason?: string } | { by: 'session'; why: string };
 
 export function waitEndOf(signal: AbortSignal): WaitEnd {
   const r = signal.reason as Partial<WaitEnd> | undefined;

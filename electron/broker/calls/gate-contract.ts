@@ -72,8 +72,7 @@ export interface LeaseInfo {
 export type Settle = (outcome: CallOutcome) => void | Promise<boolean>;
 
 export type GateVerdict =
-  | { forward: true; retryOnTimeout: boolean; onSettled: Settle; lease?: LeaseInfo; decidedBy?: DecidedBy }
-  | { forward: false; result: Record<string, unknown> };
+  { forward: true; retryOnTimeout: boolean; onSettled: Settle; lease?: LeaseInfo; decidedBy?: DecidedBy } | { forward: false; result: Record<string, unknown> };
 
 /** A tool result that says what went wrong (a refusal, a call Countersign could not run or log). */
 export function errorResult(text: string): Record<string, unknown> {

@@ -93,7 +93,13 @@ function decidePolicy(server: string, toolName: string, f: DecisionFacts): Decid
 }
 
 /** How a call is forwarded: by the policy's own allow, or after a person's (`decidedBy` 'person'). */
-export function forwardPlan(decided: Decided, f: Pick<DecisionFacts, 'trusted' | 'takesLeases'>, decidedBy: DecidedBy, granted: DecidedBy = decidedBy, actor?: Actor): ForwardPlan {
+export function forwardPlan(
+  decided: Decided,
+  f: Pick<DecisionFacts, 'trusted' | 'takesLeases'>,
+  decidedBy: DecidedBy,
+  granted: DecidedBy = decidedBy,
+  actor?: Actor,
+): ForwardPlan {
   const { decision } = decided;
   const { hints } = decision;
   return {
@@ -113,7 +119,12 @@ export function forwardPlan(decided: Decided, f: Pick<DecisionFacts, 'trusted' |
 /** After the wait: how the person (or the timeout, or a cancel) answered. */
 export type WaitPlan =
   | (StopPlan & { /** The agent's client gave up: its patience is learned from this. */ clientStopped?: { reason?: string } })
-  | { kind: 'approved'; /** Allowed for the rest of the session: added before the call is checked again. */ sessionAllow: boolean; granted: DecidedBy; actor: Actor };
+  | {
+      kind: 'approved';
+      /** Allowed for the rest of the session: added before the call is checked again. */ sessionAllow: boolean;
+      granted: DecidedBy;
+      actor: Actor;
+    };
 
 export function afterWait(resolution: Resolution, timeoutMs: number, waitedMs: number): WaitPlan {
   switch (resolution.kind) {
@@ -128,9 +139,10 @@ export function afterWait(resolution: Resolution, timeoutMs: number, waitedMs: n
       };
     }
     case 'deny': {
-      const text = resolution.by === 'timeout'
-        ? `No one approved this call within ${Math.round(timeoutMs / 1000)} s, so Countersign denied it. It was not run.`
-        : `The person using Countersign denied this call${resolution.reason ? `: ${resolution.reason}` : '.'} It was not run.`;
+      const text =
+        resolution.by === 'timeout'
+          ? `No one approved this call within ${Math.round(timeoutMs / 1000)} s, so Countersign denied it. It was not run.`
+          : `The person using Countersign denied this call${resolution.reason ? `: ${resolution.reason}` : '.'} It was not run.`;
       return { kind: 'stop', log: { decidedBy: resolution.by, status: 'denied', detail: resolution.reason ?? text, actor: resolution.actor }, answer: text };
     }
     case 'allow-session':

@@ -19,7 +19,12 @@ import type { GateSession, ToolCallContext } from './gate-contract.js';
 /** What deciding reads of trust: one view per call, and the findings for an asked call's card. */
 export interface GateTrust {
   callView(server: string, tool: ToolDefinition | undefined, name: string): CallTrust;
-  callFindings(server: string, tool: ToolDefinition | undefined, args: unknown, listings: Map<string, ToolDefinition[]>): Promise<{ identity: Finding[]; tool: Finding[]; arguments: Finding[] }>;
+  callFindings(
+    server: string,
+    tool: ToolDefinition | undefined,
+    args: unknown,
+    listings: Map<string, ToolDefinition[]>,
+  ): Promise<{ identity: Finding[]; tool: Finding[]; arguments: Finding[] }>;
   /** A person approved a call: the first approval records what the server looked like then. */
   onPersonApproved(server: string, tools: ToolDefinition[] | undefined): void;
 }
@@ -72,7 +77,10 @@ export interface DecisionFacts {
   takesLeases: boolean;
 }
 
-interface Called { server: string; toolName: string }
+interface Called {
+  server: string;
+  toolName: string;
+}
 export type GateFacts =
   /** The log cannot be written: nothing else is read. */
   | (Called & { refused: string })
@@ -127,7 +135,10 @@ export async function gatherLateBlock(ctx: ToolCallContext, src: Pick<FactSource
 
 /** What an asked call's card shows beyond the decision: findings, the files it names, earlier reads. */
 export async function gatherCardFacts(
-  ctx: ToolCallContext, facts: DecisionFacts, history: ReadHistory, src: Pick<FactSources, 'trust'> & { listings(): Map<string, ToolDefinition[]> },
+  ctx: ToolCallContext,
+  facts: DecisionFacts,
+  history: ReadHistory,
+  src: Pick<FactSources, 'trust'> & { listings(): Map<string, ToolDefinition[]> },
 ): Promise<{ findings: Finding[]; facts: CallFacts }> {
   const server = ctx.session.serverName;
   const found = await src.trust.callFindings(server, facts.tool, ctx.arguments, src.listings());
@@ -148,11 +159,12 @@ function protectedFindings(matches: ProtectedMatch[]): Finding[] {
   return matches.slice(0, 10).map((m) => ({
     code: 'protected-path',
     severity: m.kind === 'ancestor' ? 'warning' : 'danger',
-    message: m.kind === 'runs'
-      ? `An argument runs ${m.what}${m.root ? ` (${escapeControl(m.root)})` : ''}: it could approve, trust or change what Countersign allows. Countersign always asks before such a call.`
-      : m.kind === 'inside'
-        ? `An argument names ${m.what}${m.root ? ` (${escapeControl(m.root)})` : ''}. Countersign always asks before a call touches it.`
-        : `An argument names a folder that holds ${m.what} (${escapeControl(m.root)}).`,
+    message:
+      m.kind === 'runs'
+        ? `An argument runs ${m.what}${m.root ? ` (${escapeControl(m.root)})` : ''}: it could approve, trust or change what Countersign allows. Countersign always asks before such a call.`
+        : m.kind === 'inside'
+          ? `An argument names ${m.what}${m.root ? ` (${escapeControl(m.root)})` : ''}. Countersign always asks before a call touches it.`
+          : `An argument names a folder that holds ${m.what} (${escapeControl(m.root)}).`,
     excerpt: escapeControl(m.text.slice(0, 300)),
   }));
 }

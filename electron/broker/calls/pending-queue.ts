@@ -85,7 +85,12 @@ export class PendingQueue {
     }
     const timer = setTimeout(() => finish({ kind: 'deny', by: 'timeout' }, 'timeout'), opts.timeoutMs);
     timer.unref();
-    const entry: Entry = { call: full, commit: opts.commit, resolve: (r) => finish(r, r.kind === 'deny' ? 'denied' : r.kind === 'cancelled' ? (r.end.by === 'client' ? 'agent-stopped' : 'cancelled') : 'allowed'), timer };
+    const entry: Entry = {
+      call: full,
+      commit: opts.commit,
+      resolve: (r) => finish(r, r.kind === 'deny' ? 'denied' : r.kind === 'cancelled' ? (r.end.by === 'client' ? 'agent-stopped' : 'cancelled') : 'allowed'),
+      timer,
+    };
     // Keep the client from giving up while a person decides.
     const interval = this.opts.progressIntervalMs ?? 10_000;
     let ticks = 0;
@@ -109,9 +114,12 @@ export class PendingQueue {
     const entry = this.entries.get(id);
     if (!entry) return false;
     if (decision.kind === 'allow-rule' && !rule) return false;
-    const resolution: Resolution = decision.kind === 'deny' ? { kind: 'deny', reason: decision.reason, by: 'person', actor }
-      : decision.kind === 'allow-rule' ? { kind: 'allow-rule', actor, rule: rule! }
-        : { kind: decision.kind, actor };
+    const resolution: Resolution =
+      decision.kind === 'deny'
+        ? { kind: 'deny', reason: decision.reason, by: 'person', actor }
+        : decision.kind === 'allow-rule'
+          ? { kind: 'allow-rule', actor, rule: rule! }
+          : { kind: decision.kind, actor };
     entry.commit?.(resolution);
     entry.resolve(resolution);
     return true;

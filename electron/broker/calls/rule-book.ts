@@ -13,7 +13,6 @@ export interface RuleBookDeps {
   changed(): void;
 }
 
-
 export class RuleBook {
   private readonly sessionRules = new Map<string, Rule>();
 
@@ -49,13 +48,19 @@ export class RuleBook {
       if (patch.coversExfiltration) next.coversExfiltration = true;
       else delete next.coversExfiltration;
     }
-    const saved = before.session !== undefined
-      ? (this.sessionRules.set(id, next), next)
-      : this.deps.store.updateRule(id, { expiresAt: next.expiresAt, coversExfiltration: next.coversExfiltration });
+    const saved =
+      before.session !== undefined
+        ? (this.sessionRules.set(id, next), next)
+        : this.deps.store.updateRule(id, { expiresAt: next.expiresAt, coversExfiltration: next.coversExfiltration });
     const looser = isLooserRule(saved, before);
     this.deps.record({
-      kind: 'rule', actor, server: saved.server, tool: saved.tool, what: `rule changed: allow ${ruleText(saved)}`,
-      details: { from: before, to: saved }, decision: looser ? 'allow' : 'deny',
+      kind: 'rule',
+      actor,
+      server: saved.server,
+      tool: saved.tool,
+      what: `rule changed: allow ${ruleText(saved)}`,
+      details: { from: before, to: saved },
+      decision: looser ? 'allow' : 'deny',
     });
     this.deps.changed();
     return saved;

@@ -20,7 +20,10 @@ export class ToolCatalog {
   /** Bumped whenever a definition may have changed. */
   generation = 0;
 
-  constructor(private readonly listPage: ListPage, private readonly onListed: (tools: ToolDefinition[]) => void) {}
+  constructor(
+    private readonly listPage: ListPage,
+    private readonly onListed: (tools: ToolDefinition[]) => void,
+  ) {}
 
   known(): ToolDefinition[] {
     return [...(this.tools?.values() ?? [])];

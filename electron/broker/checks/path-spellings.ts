@@ -88,7 +88,8 @@ function envValue(name: string, scope: SpellingScope, ignoreCase: boolean): stri
   return key === undefined ? undefined : scope.env[key];
 }
 
-const VARIABLE = /^(?:\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?[-=]([^}]*)|[:?+][^}]*)?\}|\$(?!env:)([A-Za-z_][A-Za-z0-9_]*)|%([A-Za-z_][A-Za-z0-9_()]*)%|\$env:([A-Za-z_][A-Za-z0-9_]*))(.*)$/is;
+const VARIABLE =
+  /^(?:\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?[-=]([^}]*)|[:?+][^}]*)?\}|\$(?!env:)([A-Za-z_][A-Za-z0-9_]*)|%([A-Za-z_][A-Za-z0-9_()]*)%|\$env:([A-Za-z_][A-Za-z0-9_]*))(.*)$/is;
 const PROC_ALIAS = /^\/proc\/(?:self|thread-self|\d+)(?:\/task\/\d+)?\/(root|cwd)(?=\/|$)(.*)$/s;
 
 /** The readings of one text: absolute paths, or paths to be read from every base folder. */
@@ -111,14 +112,15 @@ function expand(text: string, scope: SpellingScope, depth = 0): Reading[] {
   if (variable) {
     const [, braced, fallback, plain, percent, powershell, rest] = variable as unknown as Array<string | undefined>;
     const name = (braced ?? plain ?? percent ?? powershell)!;
-    const value = /^(?:HOME|USERPROFILE)$/i.test(name) ? scope.home : name === 'PWD' ? undefined : envValue(name, scope, win || percent !== undefined || powershell !== undefined);
+    const value = /^(?:HOME|USERPROFILE)$/i.test(name)
+      ? scope.home
+      : name === 'PWD'
+        ? undefined
+        : envValue(name, scope, win || percent !== undefined || powershell !== undefined);
     if (value) return expand(value + rest, scope, depth + 1);
     // Unknown (or the shell's own folder): its default (`${X:-$HOME/.config}`), the rest from every base,
     // and from the root (an unset variable is empty).
-    return [
-      ...(fallback ? expand(fallback + rest, scope, depth + 1) : []),
-      { rel: `.${rest}` }, ...(/^[\\/]/.test(rest!) ? [{ abs: rest! }] : []),
-    ];
+    return [...(fallback ? expand(fallback + rest, scope, depth + 1) : []), { rel: `.${rest}` }, ...(/^[\\/]/.test(rest!) ? [{ abs: rest! }] : [])];
   }
   if (!win) {
     const proc = PROC_ALIAS.exec(text);

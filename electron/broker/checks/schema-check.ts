@@ -69,10 +69,9 @@ function load(dialect: Dialect): Promise<{ code: Compiler; meta: MetaCheck }> {
   // (and one instance) serves both. All errors are collected for the finding; `connect` only needs
   // valid or not, which does not depend on it. The schema itself is checked against its dialect's
   // meta-schema by `meta`, as ajv's compile would: there the meta-schema's large validator keeps no source.
-  made = Promise.all([
-    ajvFor<Compiler>(dialect, { ...options, code: { source: true }, validateSchema: false }),
-    ajvFor<MetaCheck>(dialect, options),
-  ]).then(([code, meta]) => ({ code, meta }));
+  made = Promise.all([ajvFor<Compiler>(dialect, { ...options, code: { source: true }, validateSchema: false }), ajvFor<MetaCheck>(dialect, options)]).then(
+    ([code, meta]) => ({ code, meta }),
+  );
   compilers.set(dialect, made);
   return made;
 }
@@ -149,11 +148,15 @@ function result(compiledSchema: Compiled, tool: ToolDefinition, args: unknown): 
   if (!compiledSchema.ok) {
     return {
       violated: false,
-      findings: [{
-        code: 'schema-invalid', severity: 'warning', field: 'inputSchema',
-        message: `The tool's inputSchema cannot be used to check arguments: ${escapeControl(compiledSchema.error.slice(0, 300))}.`,
-        excerpt: escapeControl(safeJson(tool.inputSchema).slice(0, 200)),
-      }],
+      findings: [
+        {
+          code: 'schema-invalid',
+          severity: 'warning',
+          field: 'inputSchema',
+          message: `The tool's inputSchema cannot be used to check arguments: ${escapeControl(compiledSchema.error.slice(0, 300))}.`,
+          excerpt: escapeControl(safeJson(tool.inputSchema).slice(0, 200)),
+        },
+      ],
     };
   }
   const findings: Finding[] = [];
@@ -165,7 +168,9 @@ function result(compiledSchema: Compiled, tool: ToolDefinition, args: unknown): 
     const errors = compiledSchema.validate.errors ?? [];
     const shown = errors.slice(0, MAX_SHOWN_ERRORS).map(describe);
     findings.push({
-      code: 'schema-violation', severity: 'warning', field: 'arguments',
+      code: 'schema-violation',
+      severity: 'warning',
+      field: 'arguments',
       message: `The arguments do not match the tool's inputSchema: ${shown.join('; ')}${errors.length > shown.length ? `; and ${errors.length - shown.length} more` : ''}.`,
       excerpt: escapeControl(safeJson(value).slice(0, 200)),
     });
@@ -181,12 +186,20 @@ function undeclared(schema: unknown, args: unknown, alreadySaid: string): Findin
   if (typeof properties !== 'object' || properties === null || patternProperties !== undefined) return [];
   const extra = Object.keys(args).filter((k) => !Object.hasOwn(properties, k) && !alreadySaid.includes(`'${escapeControl(k)}'`));
   if (!extra.length) return [];
-  const names = extra.slice(0, 5).map((k) => `'${escapeControl(k.slice(0, 80))}'`).join(', ') + (extra.length > 5 ? ', …' : '');
-  return [{
-    code: 'undeclared-argument', severity: 'warning', field: 'arguments',
-    message: `The call passes ${extra.length === 1 ? 'a field' : 'fields'} the tool's schema does not declare (${names}); a model can be talked into hiding data in one.`,
-    excerpt: names,
-  }];
+  const names =
+    extra
+      .slice(0, 5)
+      .map((k) => `'${escapeControl(k.slice(0, 80))}'`)
+      .join(', ') + (extra.length > 5 ? ', …' : '');
+  return [
+    {
+      code: 'undeclared-argument',
+      severity: 'warning',
+      field: 'arguments',
+      message: `The call passes ${extra.length === 1 ? 'a field' : 'fields'} the tool's schema does not declare (${names}); a model can be talked into hiding data in one.`,
+      excerpt: names,
+    },
+  ];
 }
 
 function safeJson(v: unknown): string {
@@ -210,7 +223,5 @@ export async function checkSchema(tool: ToolDefinition | undefined, args: unknow
 export function withSchemaCheck(decision: DecisionResult, check: SchemaCheck, ctx: ReasonContext): DecisionResult {
   if (!check.violated || decision.outcome === 'deny') return decision;
   const reasons = bySeverity([...decision.reasons, reason('schema-violation', ctx)]);
-  return decision.outcome === 'allow'
-    ? { ...decision, outcome: 'ask', decidedBy: 'policy', reasons, preview: true }
-    : { ...decision, reasons };
+  return decision.outcome === 'allow' ? { ...decision, outcome: 'ask', decidedBy: 'policy', reasons, preview: true } : { ...decision, reasons };
 }

@@ -20,7 +20,12 @@ export async function secretValueFindings(text: string, key: string | undefined,
       if (found.has(m.what)) continue;
       found.add(m.what);
       const where = key === undefined ? 'An argument value' : `The argument ${shownKey(key)}`;
-      out.push({ code: 'secret-value', severity: 'warning', message: `${where} looks like ${m.what}: it goes to the server with this call.`, excerpt: escapeControl(m.shown) });
+      out.push({
+        code: 'secret-value',
+        severity: 'warning',
+        message: `${where} looks like ${m.what}: it goes to the server with this call.`,
+        excerpt: escapeControl(m.shown),
+      });
     }
     if (at + SCAN_WINDOW < text.length) await pause();
   }

@@ -10,7 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { cliRun } from '../../../shared/cli-invocation.js';
 import {
-  matchProtected, pathCandidates, type ProtectedMatch, type ProtectedPath, type ProtectedRoot, type ResolvedCandidate,
+  matchProtected,
+  pathCandidates,
+  type ProtectedMatch,
+  type ProtectedPath,
+  type ProtectedRoot,
+  type ResolvedCandidate,
 } from '../../../shared/protected-paths.js';
 import { absoluteForms, pathFor, type SpellingScope } from './path-spellings.js';
 import { monotonicMs } from '../core/clock.js';
@@ -228,7 +233,10 @@ class Walker {
   /** A file with several names where the protected folders could not all be indexed. */
   unindexedLink = false;
 
-  constructor(private readonly scope: ProtectScope | undefined, private readonly ready?: Prepared) {}
+  constructor(
+    private readonly scope: ProtectScope | undefined,
+    private readonly ready?: Prepared,
+  ) {}
 
   entry(p: string): Entry | null {
     let e = this.cache.get(p);
@@ -384,5 +392,5 @@ export function findProtected(args: unknown, scope: ProtectScope, opts: FindOpti
     if (!seen.has(key)) found.push(m);
     seen.add(key);
   }
-  return found.sort((a, b) => (a.kind === 'ancestor') === (b.kind === 'ancestor') ? 0 : a.kind === 'ancestor' ? 1 : -1);
+  return found.sort((a, b) => ((a.kind === 'ancestor') === (b.kind === 'ancestor') ? 0 : a.kind === 'ancestor' ? 1 : -1));
 }

@@ -46,7 +46,10 @@ export class ClientBackups {
   readonly dir: string;
   private readonly indexPath: string;
 
-  constructor(dataDir: string, private readonly warn: (text: string) => void = () => undefined) {
+  constructor(
+    dataDir: string,
+    private readonly warn: (text: string) => void = () => undefined,
+  ) {
     this.dir = path.join(dataDir, 'client-backups');
     this.indexPath = path.join(this.dir, 'index.json');
   }
@@ -69,7 +72,9 @@ export class ClientBackups {
       throw new Error('not a version 1 index');
     } catch (err) {
       const moved = moveAside(this.indexPath);
-      this.warn(`The index of client config backups could not be read (${(err as Error).message}); it was moved to ${moved}. The backups themselves are still in ${this.dir}.`);
+      this.warn(
+        `The index of client config backups could not be read (${(err as Error).message}); it was moved to ${moved}. The backups themselves are still in ${this.dir}.`,
+      );
       return { version: 1, records: [] };
     }
   }
@@ -85,7 +90,9 @@ export class ClientBackups {
 
   /** Wraps of this file not yet undone, newest first. */
   active(realPath: string): WrapRecord[] {
-    return this.records().filter((r) => r.realPath === realPath && !r.unwrappedAt).reverse();
+    return this.records()
+      .filter((r) => r.realPath === realPath && !r.unwrappedAt)
+      .reverse();
   }
 
   /** Stores a copy of a file's bytes; returns the backup's file name. */

@@ -63,66 +63,93 @@ function xdgConfig(w: Where): string {
   return (w.platform !== 'win32' && envDir(w, 'XDG_CONFIG_HOME')) || pathFor(w.platform).join(w.home, '.config');
 }
 
-const inHome = (...parts: string[]) => (w: Where): string[] => [pathFor(w.platform).join(w.home, ...parts)];
+const inHome =
+  (...parts: string[]) =>
+  (w: Where): string[] => [pathFor(w.platform).join(w.home, ...parts)];
 
 /** VS Code and the editors built on it, whose extensions (Cline, Roo Code) keep settings in globalStorage. */
 const VSCODE_FAMILY = ['Code', 'Code - Insiders', 'Cursor', 'VSCodium', 'Windsurf'];
-const extensionSettings = (extension: string, file: string) => (w: Where): string[] =>
-  VSCODE_FAMILY.map((editor) => pathFor(w.platform).join(appData(w), editor, 'User', 'globalStorage', extension, 'settings', file));
+const extensionSettings =
+  (extension: string, file: string) =>
+  (w: Where): string[] =>
+    VSCODE_FAMILY.map((editor) => pathFor(w.platform).join(appData(w), editor, 'User', 'globalStorage', extension, 'settings', file));
 
 export const CLIENTS: readonly ClientDef[] = [
   {
-    id: 'claude-desktop', name: 'Claude Desktop', dialect: DIALECTS['claude-desktop'],
+    id: 'claude-desktop',
+    name: 'Claude Desktop',
+    dialect: DIALECTS['claude-desktop'],
     // Linux has no official build; the community ones use ~/.config/Claude.
     user: (w) => (w.platform === 'linux' ? ['Claude', 'claude'] : ['Claude']).map((d) => pathFor(w.platform).join(appData(w), d, 'claude_desktop_config.json')),
     project: [],
   },
   {
-    id: 'claude-code', name: 'Claude Code', dialect: DIALECTS['claude-code'],
+    id: 'claude-code',
+    name: 'Claude Code',
+    dialect: DIALECTS['claude-code'],
     user: (w) => [pathFor(w.platform).join(envDir(w, 'CLAUDE_CONFIG_DIR') ?? w.home, '.claude.json')],
     project: ['.mcp.json'],
   },
   {
-    id: 'cursor', name: 'Cursor', dialect: DIALECTS.cursor,
+    id: 'cursor',
+    name: 'Cursor',
+    dialect: DIALECTS.cursor,
     user: inHome('.cursor', 'mcp.json'),
     project: ['.cursor/mcp.json'],
   },
   {
-    id: 'vscode', name: 'VS Code', dialect: DIALECTS.vscode,
+    id: 'vscode',
+    name: 'VS Code',
+    dialect: DIALECTS.vscode,
     // mcp.json, and the older "mcp" block of settings.json, which VS Code still reads.
     user: (w) => ['Code', 'Code - Insiders'].flatMap((d) => ['mcp.json', 'settings.json'].map((f) => pathFor(w.platform).join(appData(w), d, 'User', f))),
     project: ['.vscode/mcp.json', '.vscode/settings.json'],
   },
   {
-    id: 'windsurf', name: 'Windsurf', dialect: DIALECTS.windsurf,
+    id: 'windsurf',
+    name: 'Windsurf',
+    dialect: DIALECTS.windsurf,
     user: inHome('.codeium', 'windsurf', 'mcp_config.json'),
     project: [],
   },
   {
-    id: 'codex', name: 'Codex', dialect: DIALECTS.codex,
+    id: 'codex',
+    name: 'Codex',
+    dialect: DIALECTS.codex,
     user: (w) => [pathFor(w.platform).join(envDir(w, 'CODEX_HOME') ?? pathFor(w.platform).join(w.home, '.codex'), 'config.toml')],
     project: ['.codex/config.toml'],
   },
   {
-    id: 'gemini', name: 'Gemini CLI', dialect: DIALECTS.gemini,
+    id: 'gemini',
+    name: 'Gemini CLI',
+    dialect: DIALECTS.gemini,
     user: inHome('.gemini', 'settings.json'),
     project: ['.gemini/settings.json'],
   },
   {
     // https://docs.cline.bot/mcp/configuring-mcp-servers: the extension's globalStorage, or the CLI's ~/.cline.
-    id: 'cline', name: 'Cline', dialect: DIALECTS.cline,
-    user: (w) => [...extensionSettings('saoudrizwan.claude-dev', 'cline_mcp_settings.json')(w), pathFor(w.platform).join(w.home, '.cline', 'data', 'settings', 'cline_mcp_settings.json')],
+    id: 'cline',
+    name: 'Cline',
+    dialect: DIALECTS.cline,
+    user: (w) => [
+      ...extensionSettings('saoudrizwan.claude-dev', 'cline_mcp_settings.json')(w),
+      pathFor(w.platform).join(w.home, '.cline', 'data', 'settings', 'cline_mcp_settings.json'),
+    ],
     project: [],
   },
   {
     // https://docs.roocode.com/features/mcp/using-mcp-in-roo: global mcp_settings.json, project .roo/mcp.json.
-    id: 'roo-code', name: 'Roo Code', dialect: DIALECTS['roo-code'],
+    id: 'roo-code',
+    name: 'Roo Code',
+    dialect: DIALECTS['roo-code'],
     user: extensionSettings('rooveterinaryinc.roo-cline', 'mcp_settings.json'),
     project: ['.roo/mcp.json'],
   },
   {
     // https://docs.continue.dev/customize/deep-dives/mcp: config.yaml, and one block per file in mcpServers/.
-    id: 'continue', name: 'Continue', dialect: DIALECTS.continue,
+    id: 'continue',
+    name: 'Continue',
+    dialect: DIALECTS.continue,
     user: (w) => [pathFor(w.platform).join(continueHome(w), 'config.yaml')],
     userFolders: (w) => [pathFor(w.platform).join(continueHome(w), 'mcpServers')],
     project: [],
@@ -130,17 +157,23 @@ export const CLIENTS: readonly ClientDef[] = [
   },
   {
     // https://github.com/charmbracelet/crush#configuration: .crush.json, crush.json, then the global file.
-    id: 'crush', name: 'Crush', dialect: DIALECTS.crush,
+    id: 'crush',
+    name: 'Crush',
+    dialect: DIALECTS.crush,
     user: (w) => {
       const p = pathFor(w.platform);
-      const global = envDir(w, 'CRUSH_GLOBAL_CONFIG') ?? (w.platform === 'win32' ? p.join(w.env.LOCALAPPDATA || p.join(w.home, 'AppData', 'Local'), 'crush') : p.join(xdgConfig(w), 'crush'));
+      const global =
+        envDir(w, 'CRUSH_GLOBAL_CONFIG') ??
+        (w.platform === 'win32' ? p.join(w.env.LOCALAPPDATA || p.join(w.home, 'AppData', 'Local'), 'crush') : p.join(xdgConfig(w), 'crush'));
       return [p.join(global, 'crush.json')];
     },
     project: ['.crush.json', 'crush.json'],
   },
   {
     // https://block.github.io/goose/docs/guides/config-files: ~/.config/goose, %APPDATA%\Block\goose\config.
-    id: 'goose', name: 'goose', dialect: DIALECTS.goose,
+    id: 'goose',
+    name: 'goose',
+    dialect: DIALECTS.goose,
     user: (w) => {
       const p = pathFor(w.platform);
       return [w.platform === 'win32' ? p.join(appData(w), 'Block', 'goose', 'config', 'config.yaml') : p.join(xdgConfig(w), 'goose', 'config.yaml')];
@@ -149,19 +182,25 @@ export const CLIENTS: readonly ClientDef[] = [
   },
   {
     // https://kiro.dev/docs/mcp/configuration: user and workspace .kiro/settings/mcp.json.
-    id: 'kiro', name: 'Kiro', dialect: DIALECTS.kiro,
+    id: 'kiro',
+    name: 'Kiro',
+    dialect: DIALECTS.kiro,
     user: inHome('.kiro', 'settings', 'mcp.json'),
     project: ['.kiro/settings/mcp.json'],
   },
   {
     // https://lmstudio.ai/docs/app/mcp: ~/.lmstudio/mcp.json (older builds: ~/.cache/lm-studio).
-    id: 'lmstudio', name: 'LM Studio', dialect: DIALECTS.lmstudio,
+    id: 'lmstudio',
+    name: 'LM Studio',
+    dialect: DIALECTS.lmstudio,
     user: (w) => [...inHome('.lmstudio', 'mcp.json')(w), ...inHome('.cache', 'lm-studio', 'mcp.json')(w)],
     project: [],
   },
   {
     // https://opencode.ai/docs/config: ~/.config/opencode (also on Windows), project opencode.json(c).
-    id: 'opencode', name: 'opencode', dialect: DIALECTS.opencode,
+    id: 'opencode',
+    name: 'opencode',
+    dialect: DIALECTS.opencode,
     user: (w) => {
       const p = pathFor(w.platform);
       const dir = p.join(xdgConfig(w), 'opencode');
@@ -172,7 +211,9 @@ export const CLIENTS: readonly ClientDef[] = [
   },
   {
     // https://zed.dev/docs/ai/mcp: context_servers in settings.json (~/.config/zed, %APPDATA%\Zed).
-    id: 'zed', name: 'Zed', dialect: DIALECTS.zed,
+    id: 'zed',
+    name: 'Zed',
+    dialect: DIALECTS.zed,
     user: (w) => {
       const p = pathFor(w.platform);
       return [w.platform === 'win32' ? p.join(appData(w), 'Zed', 'settings.json') : p.join(xdgConfig(w), 'zed', 'settings.json')];
@@ -181,13 +222,17 @@ export const CLIENTS: readonly ClientDef[] = [
   },
   {
     // https://docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/qdev-mcp.html: ~/.aws/amazonq, workspace .amazonq.
-    id: 'amazon-q', name: 'Amazon Q Developer', dialect: DIALECTS['amazon-q'],
+    id: 'amazon-q',
+    name: 'Amazon Q Developer',
+    dialect: DIALECTS['amazon-q'],
     user: (w) => [...inHome('.aws', 'amazonq', 'mcp.json')(w), ...inHome('.aws', 'amazonq', 'agents', 'default.json')(w)],
     project: ['.amazonq/mcp.json'],
   },
   {
     // https://docs.github.com/copilot/how-tos/use-copilot-agents/use-copilot-cli: ~/.copilot/mcp-config.json.
-    id: 'copilot-cli', name: 'GitHub Copilot CLI', dialect: DIALECTS['copilot-cli'],
+    id: 'copilot-cli',
+    name: 'GitHub Copilot CLI',
+    dialect: DIALECTS['copilot-cli'],
     user: (w) => {
       const p = pathFor(w.platform);
       const home = envDir(w, 'COPILOT_HOME');
@@ -212,7 +257,11 @@ const CONFIG_FILE = /\.(ya?ml|json)$/i;
 /** The config files in a folder, sorted; none when it cannot be listed. */
 function filesIn(dir: string, platform: NodeJS.Platform): string[] {
   try {
-    return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => !e.isDirectory() && CONFIG_FILE.test(e.name)).map((e) => pathFor(platform).join(dir, e.name)).sort();
+    return fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((e) => !e.isDirectory() && CONFIG_FILE.test(e.name))
+      .map((e) => pathFor(platform).join(dir, e.name))
+      .sort();
   } catch {
     return [];
   }
@@ -223,11 +272,23 @@ function filesIn(dir: string, platform: NodeJS.Platform): string[] {
  * user file (a project opened at the home folder) counts once, as the user's. Folders of config files
  * are listed now (`list`), so a file added there later is found by the next scan.
  */
-export function locationsOf(client: ClientDef, where: Where, projects: string[] = [], list: (dir: string) => string[] = (d) => filesIn(d, where.platform)): ConfigLocation[] {
+export function locationsOf(
+  client: ClientDef,
+  where: Where,
+  projects: string[] = [],
+  list: (dir: string) => string[] = (d) => filesIn(d, where.platform),
+): ConfigLocation[] {
   const p = pathFor(where.platform);
-  const out: ConfigLocation[] = [...client.user(where), ...(client.userFolders?.(where) ?? []).flatMap(list)].map((file) => ({ client, path: p.normalize(file), scope: 'user' }));
+  const out: ConfigLocation[] = [...client.user(where), ...(client.userFolders?.(where) ?? []).flatMap(list)].map((file) => ({
+    client,
+    path: p.normalize(file),
+    scope: 'user',
+  }));
   for (const project of projects) {
-    const files = [...client.project.map((rel) => p.join(project, ...rel.split('/'))), ...(client.projectFolders ?? []).flatMap((rel) => list(p.join(project, ...rel.split('/'))))];
+    const files = [
+      ...client.project.map((rel) => p.join(project, ...rel.split('/'))),
+      ...(client.projectFolders ?? []).flatMap((rel) => list(p.join(project, ...rel.split('/')))),
+    ];
     for (const file of files.map((f) => p.normalize(f))) {
       if (!out.some((l) => samePath(l.path, file, where.platform))) out.push({ client, path: file, scope: 'project', project });
     }

@@ -5,9 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Actor, ServerConfig } from '../../../shared/api.js';
 import { canonicalJson } from '../../../shared/canonical-json.js';
-import type {
-  ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult,
-} from '../../../shared/clients.js';
+import type { ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult } from '../../../shared/clients.js';
 import type { NewAuditEntry } from '../audit/audit-log.js';
 import type { CliCommand } from '../core/cli-command.js';
 import { monotonicMs } from '../core/clock.js';
@@ -108,14 +106,19 @@ export class ClientConfigs {
   private planNow(work: Work, client: string, opts: WrapOptions) {
     const def = requireClient(client);
     const files = this.scan(work, def, opts);
-    if (!files.some((f) => f.exists)) throw new Error(`No ${def.name} config file was found. Countersign looked in: ${files.map((f) => f.location.path).join(', ')}.`);
+    if (!files.some((f) => f.exists))
+      throw new Error(`No ${def.name} config file was found. Countersign looked in: ${files.map((f) => f.location.path).join(', ')}.`);
     const names = new Set(files.flatMap((f) => f.entries.map((e) => e.name)));
     const unknown = (opts.only ?? []).filter((n) => !names.has(n));
-    if (unknown.length) throw new Error(`${def.name}'s config has no server named ${unknown.map((n) => `'${n}'`).join(', ')}. Its servers: ${[...names].join(', ') || 'none'}.`);
+    if (unknown.length)
+      throw new Error(`${def.name}'s config has no server named ${unknown.map((n) => `'${n}'`).join(', ')}. Its servers: ${[...names].join(', ') || 'none'}.`);
     const dataDirArgs = this.dataDirArgs();
     const command = this.deps.command();
     const plan = work.planWrap({
-      client: def.id, files, servers: this.deps.servers(), only: opts.only,
+      client: def.id,
+      files,
+      servers: this.deps.servers(),
+      only: opts.only,
       launch: (server) => wrappedLaunch(command, server, def.id, dataDirArgs),
       ours: this.ours,
     });
@@ -138,7 +141,9 @@ export class ClientConfigs {
         return [l.path, (err as NodeJS.ErrnoException).code ?? 'unreadable'];
       }
     });
-    const key = work.sha256(canonicalJson({ client, only: opts.only ?? null, files, servers: this.deps.servers(), command: this.deps.command(), dataDir: this.dataDirArgs() }));
+    const key = work.sha256(
+      canonicalJson({ client, only: opts.only ?? null, files, servers: this.deps.servers(), command: this.deps.command(), dataDir: this.dataDirArgs() }),
+    );
     return { key, readOnly: canonicalJson(locations.map((l) => work.readOnlyReason(l.path) ?? null)) };
   }
 
@@ -166,7 +171,9 @@ export class ClientConfigs {
       const plan = this.plan(work, client, opts, true);
       this.previewed = undefined;
       if (plan.planHash !== planHash) {
-        throw new Error('The client\'s config or Countersign\'s servers changed since the preview, so nothing was written. Look at the new preview and confirm again.');
+        throw new Error(
+          "The client's config or Countersign's servers changed since the preview, so nothing was written. Look at the new preview and confirm again.",
+        );
       }
       return work.applyWrap(plan, {
         backups: this.backups,
@@ -184,7 +191,16 @@ export class ClientConfigs {
       .map((file) => ({ file, records: this.backups.active(file.realPath) }))
       .filter((f) => f.records.length)
       .map((f) => work.planUnwrap(f.file, f.records, this.backups));
-    const planHash = work.sha256(canonicalJson(files.map((f) => ({ path: f.file.realPath, before: f.file.hash ?? null, after: f.after === undefined ? null : work.sha256(f.after), records: f.records.map((r) => r.id) }))));
+    const planHash = work.sha256(
+      canonicalJson(
+        files.map((f) => ({
+          path: f.file.realPath,
+          before: f.file.hash ?? null,
+          after: f.after === undefined ? null : work.sha256(f.after),
+          records: f.records.map((r) => r.id),
+        })),
+      ),
+    );
     return { def, files, planHash };
   }
 
@@ -199,14 +215,29 @@ export class ClientConfigs {
       const started = monotonicMs();
       const { def, files, planHash: now } = this.unwrapPlan(work, client, opts);
       if (planHash !== undefined && planHash !== now) {
-        throw new Error('The client\'s config changed since the preview, so nothing was written. Look at the new preview and confirm again.');
+        throw new Error("The client's config changed since the preview, so nothing was written. Look at the new preview and confirm again.");
       }
       if (!files.length) return { client: def.id, files: [], servers: [] };
-      const out: UnwrapResult = { client: def.id, files: [], servers: [...new Set(files.flatMap((f) => f.records.flatMap((r) => r.entries.map((e) => e.server))))] };
-      const audit = (detail: string, status?: 'failed') => this.deps.audit({ actor, ...work.wrapAudit('unwrap', def, started, {
-        files: out.files.map((f) => ({ path: f.path, how: f.how, backup: f.backup })),
-        entries: out.files.flatMap((f) => f.entries),
-      }, detail, status) });
+      const out: UnwrapResult = {
+        client: def.id,
+        files: [],
+        servers: [...new Set(files.flatMap((f) => f.records.flatMap((r) => r.entries.map((e) => e.server))))],
+      };
+      const audit = (detail: string, status?: 'failed') =>
+        this.deps.audit({
+          actor,
+          ...work.wrapAudit(
+            'unwrap',
+            def,
+            started,
+            {
+              files: out.files.map((f) => ({ path: f.path, how: f.how, backup: f.backup })),
+              entries: out.files.flatMap((f) => f.entries),
+            },
+            detail,
+            status,
+          ),
+        });
       try {
         for (const f of files) {
           let backup: string | undefined;
@@ -215,7 +246,11 @@ export class ClientConfigs {
             backup = this.backups.keep(def.id, f.file.realPath, Buffer.from(f.file.text, 'utf8'), 'before-unwrap');
             work.replaceConfig(f.file.realPath, f.file.hash, f.after, f.file.mode);
           }
-          if (f.view.how !== 'missing') this.backups.markUnwrapped(f.records.map((r) => r.id), new Date().toISOString());
+          if (f.view.how !== 'missing')
+            this.backups.markUnwrapped(
+              f.records.map((r) => r.id),
+              new Date().toISOString(),
+            );
           out.files.push({ ...f.view, ...(backup && { backup: this.backups.pathOf(backup) }) });
         }
       } catch (err) {
@@ -223,7 +258,9 @@ export class ClientConfigs {
         this.deps.changed();
         throw err;
       }
-      audit(`Unwrapped ${def.name}: ${out.files.flatMap((f) => f.entries.filter((e) => e.outcome === 'restored').map((e) => e.entry)).join(', ') || 'nothing to restore'}`);
+      audit(
+        `Unwrapped ${def.name}: ${out.files.flatMap((f) => f.entries.filter((e) => e.outcome === 'restored').map((e) => e.entry)).join(', ') || 'nothing to restore'}`,
+      );
       this.deps.changed();
       return out;
     });
@@ -235,4 +272,3 @@ function requireClient(id: string): ClientDef {
   if (!def) throw new Error(`Countersign does not know a client called '${id}'. Known clients: ${CLIENTS.map((c) => c.id).join(', ')}.`);
   return def;
 }
-

@@ -99,7 +99,8 @@ export function verifyEntry(format: ConfigFormat, doc: ConfigDoc, entry: RawEntr
 }
 
 export function sameValue(a: unknown, b: unknown): boolean {
-  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && String(a) === String(b) && a.toISOString?.() === b.toISOString?.();
+  if (a instanceof Date || b instanceof Date)
+    return a instanceof Date && b instanceof Date && String(a) === String(b) && a.toISOString?.() === b.toISOString?.();
   if (Array.isArray(a) || Array.isArray(b)) {
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
   }

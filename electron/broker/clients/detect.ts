@@ -74,4 +74,3 @@ export function scanFile(location: ConfigLocation, where: Where): ScannedFile {
   });
   return { ...scanned, doc: opened.doc, entries };
 }
-

@@ -52,7 +52,10 @@ export interface Dialect {
   expands?: PlaceholderKind[];
 }
 
-const typeIs = (...types: string[]) => (raw: Record<string, unknown>): boolean => typeof raw.type === 'string' && types.includes(raw.type);
+const typeIs =
+  (...types: string[]) =>
+  (raw: Record<string, unknown>): boolean =>
+    typeof raw.type === 'string' && types.includes(raw.type);
 
 /** The object at `path` as a container of entries, if it is one. */
 const mapAt = (probe: Probe, path: EntryKey): Container[] => (probe.at(path)?.kind === 'object' ? [{ kind: 'map', path }] : []);
@@ -141,7 +144,10 @@ export const DIALECTS = {
     urlKeys: ['uri'],
     containers: (probe) => mapAt(probe, ['extensions']),
     sse: typeIs('sse'),
-    builtin: (raw) => (typeof raw.type === 'string' && !['stdio', 'sse', 'streamable_http'].includes(raw.type) ? `a goose ${raw.type} extension, which goose runs itself` : undefined),
+    builtin: (raw) =>
+      typeof raw.type === 'string' && !['stdio', 'sse', 'streamable_http'].includes(raw.type)
+        ? `a goose ${raw.type} extension, which goose runs itself`
+        : undefined,
     clientSide: { env_keys: "takes env_keys from goose's own secret store when it starts the server" },
     keepEmpty: ['envs'],
     secrets: [['envs'], ['headers']],
@@ -157,7 +163,10 @@ export const DIALECTS = {
     // opencode 1.x: `mcp` by name; 2.x: `mcp.servers`.
     containers: (probe) => {
       const servers = probe.at(['mcp', 'servers']);
-      const v2 = servers?.kind === 'object' && servers.keys.every((k) => probe.at(['mcp', 'servers', k])?.kind === 'object') && probe.at(['mcp', 'servers', 'type']) === undefined;
+      const v2 =
+        servers?.kind === 'object' &&
+        servers.keys.every((k) => probe.at(['mcp', 'servers', k])?.kind === 'object') &&
+        probe.at(['mcp', 'servers', 'type']) === undefined;
       return mapAt(probe, v2 ? ['mcp', 'servers'] : ['mcp']);
     },
     sse: () => false,

@@ -34,9 +34,9 @@ export interface Interpreted {
 /** Keys that make the client compute part of the launch itself, which Countersign cannot repeat. */
 const CLIENT_SIDE: Record<string, string> = {
   envFile: 'reads an env file (envFile) when the client starts it',
-  env_vars: 'passes variables from the client\'s own environment (env_vars)',
-  bearer_token_env_var: 'takes its token from the client\'s environment (bearer_token_env_var)',
-  env_http_headers: 'takes header values from the client\'s environment (env_http_headers)',
+  env_vars: "passes variables from the client's own environment (env_vars)",
+  bearer_token_env_var: "takes its token from the client's environment (bearer_token_env_var)",
+  env_http_headers: "takes header values from the client's environment (env_http_headers)",
   headersHelper: 'runs a helper to compute its headers (headersHelper)',
   oauth: 'signs in with OAuth through the client, which Countersign does not do for remote servers',
   authProviderType: 'signs in through the client (authProviderType)',
@@ -98,11 +98,12 @@ function stdio(raw: Record<string, unknown>, launch: Launch, form: LaunchForm, c
   const moved = form === 'zed-object' ? [] : [d.env, ...(d.cwd ? [d.cwd] : [])].filter((k) => k in raw);
   const through = parseCountersignArgv(view.commandLine);
   if (through) return { view, through, moved, form };
-  const problem = clientSide(raw, ctx)
-    ?? (!stringList(args) ? 'its args are not a list of strings' : undefined)
-    ?? (!stringMap(env) ? 'its env is not a map of strings' : undefined)
-    ?? (cwdRaw !== undefined && typeof cwdRaw !== 'string' ? 'its cwd is not a string' : undefined)
-    ?? (raw.type !== undefined && !d.stdioTypes.includes(raw.type as string) ? `its type is ${JSON.stringify(raw.type)} but it has a command` : undefined);
+  const problem =
+    clientSide(raw, ctx) ??
+    (!stringList(args) ? 'its args are not a list of strings' : undefined) ??
+    (!stringMap(env) ? 'its env is not a map of strings' : undefined) ??
+    (cwdRaw !== undefined && typeof cwdRaw !== 'string' ? 'its cwd is not a string' : undefined) ??
+    (raw.type !== undefined && !d.stdioTypes.includes(raw.type as string) ? `its type is ${JSON.stringify(raw.type)} but it has a command` : undefined);
   if (problem) return { view, problem, moved, form };
   const filled = fill(ctx, { command, args: args as string[], env: env as Record<string, string>, cwd: view.cwd }, form === 'command');
   if ('problem' in filled) return { view, problem: filled.problem, moved, form };
@@ -110,7 +111,10 @@ function stdio(raw: Record<string, unknown>, launch: Launch, form: LaunchForm, c
   const cwd = workingFolder(filled.value.cwd, ctx);
   if (cwd === null) return { view, problem: `its cwd (${view.cwd}) is relative, and a user-wide file names no folder it is relative to`, moved, form };
   const config: ServerConfig = {
-    command: cmd, ...(a.length > 0 && { args: a }), ...(Object.keys(e).length > 0 && { env: e }), ...(cwd !== undefined && { cwd }),
+    command: cmd,
+    ...(a.length > 0 && { args: a }),
+    ...(Object.keys(e).length > 0 && { env: e }),
+    ...(cwd !== undefined && { cwd }),
     ...(filled.passEnv.length > 0 && { limits: { ...NO_LIMITS, passEnv: filled.passEnv } }),
     ...(filled.fills.length > 0 && { fills: filled.fills }),
   };
@@ -122,9 +126,10 @@ function remote(raw: Record<string, unknown>, urlKey: string, form: LaunchForm, 
   const headers = raw[d.headers] === undefined ? {} : raw[d.headers];
   const view = { transport: 'http' as const, url: raw[urlKey] as string, envNames: [], headerNames: isPlainObject(headers) ? Object.keys(headers) : [] };
   const moved = [...d.urlKeys, d.headers].filter((k) => k in raw);
-  const problem = clientSide(raw, ctx)
-    ?? (d.sse(raw, urlKey) ? 'it is a legacy SSE server; Countersign relays Streamable HTTP servers only' : undefined)
-    ?? (!stringMap(headers) ? 'its headers are not a map of strings' : undefined);
+  const problem =
+    clientSide(raw, ctx) ??
+    (d.sse(raw, urlKey) ? 'it is a legacy SSE server; Countersign relays Streamable HTTP servers only' : undefined) ??
+    (!stringMap(headers) ? 'its headers are not a map of strings' : undefined);
   if (problem) return { view, problem, moved, form };
   const filled = fill(ctx, { url: view.url, headers: headers as Record<string, string> });
   if ('problem' in filled) return { view, problem: filled.problem, moved, form };
@@ -153,12 +158,16 @@ function clientSide(raw: Record<string, unknown>, ctx: EntryContext): string | u
  * with the env entry's own name passes through (`passEnv`); a placeholder the client fills when it starts
  * the command stays as written (`fills`, when `started`: a local command); the first one left is the problem.
  */
-function fill<T extends object & { env?: Record<string, string> }>(ctx: EntryContext, launch: T, started = false): { value: T; passEnv: string[]; fills: string[] } | { problem: string } {
+function fill<T extends object & { env?: Record<string, string> }>(
+  ctx: EntryContext,
+  launch: T,
+  started = false,
+): { value: T; passEnv: string[]; fills: string[] } | { problem: string } {
   const left: Array<{ where: string; placeholder: Unresolved }> = [];
   const passEnv: string[] = [];
   const fills = new Set<string>();
   const style = ctx.client.dialect.placeholders;
-  const expands = started ? ctx.client.dialect.expands ?? [] : [];
+  const expands = started ? (ctx.client.dialect.expands ?? []) : [];
   const walk = (value: unknown, where: string): unknown => {
     if (typeof value === 'string') {
       const r = resolvePlaceholders(style, value, ctx);
@@ -187,7 +196,8 @@ function fill<T extends object & { env?: Record<string, string> }>(ctx: EntryCon
     value.env = kept;
   }
   const first = left[0];
-  if (!first && fills.size > MAX_FILLS) return { problem: `it has ${fills.size} placeholders for ${ctx.client.name} to fill; Countersign passes at most ${MAX_FILLS}` };
+  if (!first && fills.size > MAX_FILLS)
+    return { problem: `it has ${fills.size} placeholders for ${ctx.client.name} to fill; Countersign passes at most ${MAX_FILLS}` };
   if (!first) return { value, passEnv, fills: [...fills].sort() };
   return { problem: placeholderProblem(ctx, first.placeholder, first.where, left.length - 1, started) };
 }
@@ -196,14 +206,16 @@ function placeholderProblem(ctx: EntryContext, u: Unresolved, where: string, mor
   const name = ctx.client.name;
   const at = `${u.text} in ${where}${more ? ` (and ${more} more)` : ''}`;
   const stays = 'so Countersign leaves this entry as it is (it still works, without Countersign)';
-  if (u.loader) return `${at} would be filled by ${name} at launch into a variable that decides what code runs, where you would not see it when you approve the launch, ${stays}`;
+  if (u.loader)
+    return `${at} would be filled by ${name} at launch into a variable that decides what code runs, where you would not see it when you approve the launch, ${stays}`;
   const expands = ctx.client.dialect.expands;
   if (expands?.includes(u.kind)) {
     return started
       ? `${at} is not a placeholder Countersign can pass on from ${name} (a name of letters, digits and _.:- only), ${stays}`
       : `${at} is filled by ${name} when it connects, and Countersign passes such values on only for a server it starts (a command), not for a remote server's address or headers, ${stays}`;
   }
-  if (expands && u.kind !== 'other') return `${at}: ${name} does not fill ${u.kind === 'input' ? '${input:…}' : 'this'} variable when it starts a server (it fills ${expands.map(kindName).join(', ')}), ${stays}`;
+  if (expands && u.kind !== 'other')
+    return `${at}: ${name} does not fill ${u.kind === 'input' ? '${input:…}' : 'this'} variable when it starts a server (it fills ${expands.map(kindName).join(', ')}), ${stays}`;
   switch (u.kind) {
     case 'env':
       return `${at} is filled in by ${name} from its environment when it starts the server; Countersign passes a variable through only as the whole value of the env entry of the same name, ${stays}`;

@@ -25,14 +25,20 @@ export function readOnlyReason(file: string): string | undefined {
   if (!win && (dirMode & 0o200) === 0) {
     return `its folder is read-only (mode ${(dirMode & 0o777).toString(8)}), and Countersign replaces a file by writing a new one beside it. To wrap it, make the folder writable (chmod u+w ${quoted(dir)}), then run wrap again`;
   }
-  for (const [target, what] of [[file, 'the file'], [dir, 'its folder']] as const) {
+  for (const [target, what] of [
+    [file, 'the file'],
+    [dir, 'its folder'],
+  ] as const) {
     try {
       fs.accessSync(target, fs.constants.W_OK);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? 'an error';
-      const why = code === 'EROFS' ? 'is on a read-only file system'
-        : code === 'EPERM' ? `cannot be changed (EPERM${win ? '' : '; it may be immutable: lsattr shows an i'})`
-          : `cannot be written to by this user (${code})`;
+      const why =
+        code === 'EROFS'
+          ? 'is on a read-only file system'
+          : code === 'EPERM'
+            ? `cannot be changed (EPERM${win ? '' : '; it may be immutable: lsattr shows an i'})`
+            : `cannot be written to by this user (${code})`;
       return `${what} ${why}. Countersign leaves it as it is`;
     }
   }

@@ -2,13 +2,27 @@
 // each entry is edited with modify/applyEdits on its own text, indented as in the file, so a 10 MB
 // ~/.claude.json costs one parse and everything Countersign does not change stays as it was.
 import {
-  applyEdits, findNodeAtLocation, getNodeValue, modify, parseTree, printParseErrorCode,
-  type FormattingOptions, type Node, type ParseError,
+  applyEdits,
+  findNodeAtLocation,
+  getNodeValue,
+  modify,
+  parseTree,
+  printParseErrorCode,
+  type FormattingOptions,
+  type Node,
+  type ParseError,
 } from 'jsonc-parser';
 import { describedOriginal, jsonComments, jsonCommentsBeside, jsonCommentTokens, lostComments } from './comments.js';
 import {
-  applyChangeToValue, eolOf, FormatError, lineColumn, verifyEntry,
-  type ConfigDoc, type ConfigFormat, type EntryChange, type RawEntry,
+  applyChangeToValue,
+  eolOf,
+  FormatError,
+  lineColumn,
+  verifyEntry,
+  type ConfigDoc,
+  type ConfigFormat,
+  type EntryChange,
+  type RawEntry,
 } from './config-format.js';
 import type { Dialect, Probe } from './dialects.js';
 
@@ -130,7 +144,7 @@ export const jsonFormat: ConfigFormat = {
     const ranges: Array<[number, number]> = [];
     for (const path of dialect.secrets) {
       const map = findNodeAtLocation(root, path);
-      for (const prop of map?.type === 'object' ? map.children ?? [] : []) {
+      for (const prop of map?.type === 'object' ? (map.children ?? []) : []) {
         const v = prop.children?.[1];
         if (v?.type === 'string') ranges.push(spanOf(v));
       }
@@ -212,4 +226,3 @@ export function parseJsonc(text: string): unknown {
   if (error || !root) throw new FormatError(error ? describeError(text, error) : 'empty');
   return getNodeValue(root);
 }
-

@@ -65,7 +65,10 @@ const STYLES: Record<Exclude<PlaceholderStyle, 'none'>, { re: RegExp; classify: 
   // Gemini CLI: $VAR and ${VAR}.
   gemini: { re: /\$(?:\{([^}]+)\}|([A-Za-z_][A-Za-z0-9_]*))/g, classify: ([, braced, bare]) => env(braced ?? bare) },
   // Crush: $VAR, ${VAR}, and $(command), which runs a command.
-  shell: { re: /\$(?:\(([^)]*)\)|\{([^}]+)\}|([A-Za-z_][A-Za-z0-9_]*))/g, classify: ([, cmd, braced, bare]) => (cmd !== undefined ? { kind: 'other' } : env(braced ?? bare)) },
+  shell: {
+    re: /\$(?:\(([^)]*)\)|\{([^}]+)\}|([A-Za-z_][A-Za-z0-9_]*))/g,
+    classify: ([, cmd, braced, bare]) => (cmd !== undefined ? { kind: 'other' } : env(braced ?? bare)),
+  },
   // Continue: ${{ secrets.NAME }} and ${{ inputs.NAME }}, kept by Continue (or its hub).
   continue: { re: /\$\{\{\s*([^}]*?)\s*\}\}/g, classify: () => ({ kind: 'other' }) },
   // opencode: {env:NAME} and {file:path}.

@@ -47,11 +47,13 @@ export function planWrap(input: PlanInput): { files: PlannedFile[]; changes: num
   const taken = new Map(Object.entries(input.servers).map(([name, config]) => [name, launchHash(config)]));
   const files = input.files.filter((f) => f.exists).map((file) => planFile(file, input, taken));
   const changes = files.reduce((n, f) => n + f.entries.filter((e) => e.change).length, 0);
-  const planHash = sha256(canonicalJson({
-    client: input.client,
-    files: files.map((f) => ({ path: f.file.realPath, before: f.file.hash ?? null, after: sha256(f.after) })),
-    entries: files.flatMap((f) => f.entries.map((e) => ({ ...e.plan, launch: e.config ? launchHash(e.config) : null }))),
-  }));
+  const planHash = sha256(
+    canonicalJson({
+      client: input.client,
+      files: files.map((f) => ({ path: f.file.realPath, before: f.file.hash ?? null, after: sha256(f.after) })),
+      entries: files.flatMap((f) => f.entries.map((e) => ({ ...e.plan, launch: e.config ? launchHash(e.config) : null }))),
+    }),
+  );
   return { files, changes, planHash };
 }
 
@@ -99,7 +101,9 @@ function planFile(file: ScannedFile, input: PlanInput, taken: Map<string, string
 /** Where env and header values are in the file as it is: every entry's, so no context line shows one. */
 export function secretsOf(file: ScannedFile): Array<[number, number]> {
   const dialect = file.location.client.dialect;
-  return file.entries.flatMap((e) => file.format.entrySecrets((file.text ?? '').slice(...e.span), dialect).map(([s, f]): [number, number] => [s + e.span[0], f + e.span[0]]));
+  return file.entries.flatMap((e) =>
+    file.format.entrySecrets((file.text ?? '').slice(...e.span), dialect).map(([s, f]): [number, number] => [s + e.span[0], f + e.span[0]]),
+  );
 }
 
 function planEntry(entry: ScannedEntry, input: PlanInput, taken: ReadonlyMap<string, string>, dialect: Dialect): PlannedEntry {
@@ -111,7 +115,12 @@ function planEntry(entry: ScannedEntry, input: PlanInput, taken: ReadonlyMap<str
     if (ref.viaRegistry && input.ours(ref.dataDir)) {
       return {
         entry,
-        plan: { ...base, action: 'update', server: ref.server, note: 'started with npx countersign, which a package registry resolves: rewritten to the absolute command' },
+        plan: {
+          ...base,
+          action: 'update',
+          server: ref.server,
+          note: 'started with npx countersign, which a package registry resolves: rewritten to the absolute command',
+        },
         change: { set: launchKeys(m, input.launch(ref.server)), remove: [] },
       };
     }
@@ -128,11 +137,13 @@ function planEntry(entry: ScannedEntry, input: PlanInput, taken: ReadonlyMap<str
   const moved = m.moved.filter((k) => !set.some(([s]) => s === k));
   for (const k of moved.filter((k) => dialect.keepEmpty?.includes(k))) set.push([k, {}]);
   const passed = 'limits' in m.config && m.config.limits ? m.config.limits.passEnv : [];
-  const declared = 'fills' in m.config ? m.config.fills ?? [] : [];
+  const declared = 'fills' in m.config ? (m.config.fills ?? []) : [];
   const notes = [
     chosen.note,
     passed.length ? `passes ${passed.join(', ')} from Countersign's environment when it starts the server (the client filled it in from its own)` : undefined,
-    declared.length ? `${declared.map((n) => `\${${n}}`).join(', ')} ${declared.length === 1 ? 'is' : 'are'} still filled in by the client when it starts the server; each new value of the command line waits for your approval` : undefined,
+    declared.length
+      ? `${declared.map((n) => `\${${n}}`).join(', ')} ${declared.length === 1 ? 'is' : 'are'} still filled in by the client when it starts the server; each new value of the command line waits for your approval`
+      : undefined,
   ].filter(Boolean);
   return {
     entry,
@@ -151,12 +162,18 @@ function fillEntries(config: ServerConfig | undefined): Record<string, string> {
 function launchKeys(m: Interpreted, launch: { command: string; args: string[] }): Array<[string, unknown]> {
   switch (m.form) {
     case 'cmd':
-      return [['cmd', launch.command], ['args', launch.args]];
+      return [
+        ['cmd', launch.command],
+        ['args', launch.args],
+      ];
     case 'command-array':
       return [['command', [launch.command, ...launch.args]]];
     case 'zed-object':
       return [['command', { path: launch.command, args: launch.args }]];
     default:
-      return [['command', launch.command], ['args', launch.args]];
+      return [
+        ['command', launch.command],
+        ['args', launch.args],
+      ];
   }
 }

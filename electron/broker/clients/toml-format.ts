@@ -4,9 +4,7 @@
 // Entries written another way (inline tables, dotted keys from a parent table) are refused, not guessed.
 import { parse, TomlError } from 'smol-toml';
 import { describedOriginal, lostComments, tomlComments } from './comments.js';
-import {
-  applyChangeToValue, eolOf, FormatError, isPlainObject, verifyEntry, type ConfigFormat, type EntryChange, type RawEntry,
-} from './config-format.js';
+import { applyChangeToValue, eolOf, FormatError, isPlainObject, verifyEntry, type ConfigFormat, type EntryChange, type RawEntry } from './config-format.js';
 import { scanToml, tomlKey, tomlValue, type TomlHeader, type TomlItem, type TomlKeyValue } from './toml-scan.js';
 
 function parseToml(text: string): Record<string, unknown> {
@@ -148,7 +146,7 @@ function changeBlock(text: string, name: string, change: EntryChange, eol: strin
   for (const [k, v] of change.set) {
     if (v === undefined) continue;
     const lines = at.own.filter((l) => l.key[0] === k);
-    if (lines.length > 1 || lines[0]?.key.length !== undefined && lines[0].key.length > 1 || at.subs.some((s) => s.header.path[2] === k)) {
+    if (lines.length > 1 || (lines[0]?.key.length !== undefined && lines[0].key.length > 1) || at.subs.some((s) => s.header.path[2] === k)) {
       throw new FormatError(`${k} of ${name} is written as dotted keys or a sub-table; change it by hand`);
     }
     const line = lines[0];

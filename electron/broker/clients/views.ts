@@ -35,7 +35,9 @@ function serverView(entry: ScannedEntry, ctx: ViewContext): ClientServerView {
       ? `goes through the Countersign of another data folder (${ref.dataDir ?? 'the default one'})`
       : ref.viaRegistry
         ? 'starts with npx countersign, so a package registry decides what runs; wrap again to use the absolute command'
-        : !ctx.servers.has(ref.server) ? `Countersign has no server named '${ref.server}': the client will get an error` : undefined;
+        : !ctx.servers.has(ref.server)
+          ? `Countersign has no server named '${ref.server}': the client will get an error`
+          : undefined;
     return { ...base, state: 'wrapped', countersignServer: ref.server, ...(note && { note }) };
   }
   if (m.config) return { ...base, state: 'direct' };

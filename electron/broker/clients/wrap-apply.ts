@@ -47,12 +47,17 @@ export async function applyWrap(plan: WrapPlan, deps: WrapDeps): Promise<WrapRes
         } else if (e.plan.action === 'reuse' && !result.reused.includes(server) && !result.added.includes(server)) result.reused.push(server);
       }
     }
-    for (const [i, f] of changing.entries()) records[i]!.added = result.added.filter((s) => f.entries.some((e) => e.plan.server === s && e.plan.action === 'add'));
+    for (const [i, f] of changing.entries())
+      records[i]!.added = result.added.filter((s) => f.entries.some((e) => e.plan.server === s && e.plan.action === 'add'));
     for (const r of records) deps.backups.add(r);
     for (const [i, f] of changing.entries()) {
       replaceConfig(f.file.realPath, f.file.hash, f.after, f.file.mode);
       written.push({ file: f, before: f.file.text ?? '' });
-      result.files.push({ path: f.file.location.path, backup: deps.backups.pathOf(records[i]!.backup), wrapped: f.entries.filter((e) => e.change).map((e) => e.entry.name) });
+      result.files.push({
+        path: f.file.location.path,
+        backup: deps.backups.pathOf(records[i]!.backup),
+        wrapped: f.entries.filter((e) => e.change).map((e) => e.entry.name),
+      });
     }
   } catch (err) {
     await rollBack(written, records, result.added, deps).catch(() => undefined);
@@ -77,16 +82,18 @@ function record(def: ClientDef, f: PlannedFile, backups: ClientBackups): WrapRec
     backup: backups.keep(def.id, file.realPath, Buffer.from(before, 'utf8'), 'before-wrap'),
     hashBefore: file.hash ?? '',
     hashAfter: sha256(f.after),
-    entries: f.entries.filter((e) => e.change).map((e) => ({
-      key: e.entry.key,
-      name: e.entry.name,
-      ...(e.entry.group && { group: e.entry.group }),
-      server: e.plan.server!,
-      originalValue: e.entry.value,
-      wrappedValue: applyChangeToValue(e.entry.value as Record<string, unknown>, e.change!),
-      originalText: before.slice(...e.entry.span),
-      wrappedText: e.text,
-    })),
+    entries: f.entries
+      .filter((e) => e.change)
+      .map((e) => ({
+        key: e.entry.key,
+        name: e.entry.name,
+        ...(e.entry.group && { group: e.entry.group }),
+        server: e.plan.server!,
+        originalValue: e.entry.value,
+        wrappedValue: applyChangeToValue(e.entry.value as Record<string, unknown>, e.change!),
+        originalText: before.slice(...e.entry.span),
+        wrappedText: e.text,
+      })),
     added: [],
   };
 }
@@ -117,20 +124,42 @@ async function rollBack(written: Array<{ file: PlannedFile; before: string }>, r
 function details(plan: WrapPlan): Record<string, unknown> {
   return {
     files: plan.files.map((f) => f.file.location.path),
-    servers: plan.files.flatMap((f) => f.entries.filter((e) => e.change).map((e) => {
-      const c = e.config;
-      const launch = !c ? {} : 'url' in c
-        ? { url: c.url, headerNames: Object.keys(c.headers ?? {}) }
-        : { commandLine: [c.command, ...(c.args ?? [])], cwd: c.cwd, envNames: Object.keys(c.env ?? {}) };
-      return { entry: e.entry.name, group: e.entry.group, action: e.plan.action, server: e.plan.server, ...launch };
-    })),
+    servers: plan.files.flatMap((f) =>
+      f.entries
+        .filter((e) => e.change)
+        .map((e) => {
+          const c = e.config;
+          const launch = !c
+            ? {}
+            : 'url' in c
+              ? { url: c.url, headerNames: Object.keys(c.headers ?? {}) }
+              : { commandLine: [c.command, ...(c.args ?? [])], cwd: c.cwd, envNames: Object.keys(c.env ?? {}) };
+          return { entry: e.entry.name, group: e.entry.group, action: e.plan.action, server: e.plan.server, ...launch };
+        }),
+    ),
   };
 }
 
 /** `started`: a monotonicMs() reading (core/clock.ts) taken when the change began. */
-export function wrapAudit(tool: 'wrap' | 'unwrap', def: ClientDef, started: number, args: Record<string, unknown>, detail: string, status: 'ok' | 'failed' = 'ok'): NewAuditEntry {
+export function wrapAudit(
+  tool: 'wrap' | 'unwrap',
+  def: ClientDef,
+  started: number,
+  args: Record<string, unknown>,
+  detail: string,
+  status: 'ok' | 'failed' = 'ok',
+): NewAuditEntry {
   return {
-    kind: 'client', time: new Date().toISOString(), server: def.id, tool, arguments: { client: def.id, ...args },
-    decision: 'allow', decidedBy: 'person', reasons: [], durationMs: elapsedMs(started), status, detail,
+    kind: 'client',
+    time: new Date().toISOString(),
+    server: def.id,
+    tool,
+    arguments: { client: def.id, ...args },
+    decision: 'allow',
+    decidedBy: 'person',
+    reasons: [],
+    durationMs: elapsedMs(started),
+    status,
+    detail,
   };
 }

@@ -4,10 +4,7 @@
 // whole file is parsed again to check that only that entry changed (anchors and aliases included).
 import { isMap, isNode, isScalar, isSeq, parseDocument, type Document, type Node, type YAMLMap } from 'yaml';
 import { describedOriginal, lostComments, yamlComments } from './comments.js';
-import {
-  applyChangeToValue, eolOf, FormatError, lineColumn, sameValue,
-  type ConfigDoc, type ConfigFormat, type RawEntry,
-} from './config-format.js';
+import { applyChangeToValue, eolOf, FormatError, lineColumn, sameValue, type ConfigDoc, type ConfigFormat, type RawEntry } from './config-format.js';
 import type { EntryKey, Probe } from './dialects.js';
 import { splice } from './edits.js';
 
@@ -66,11 +63,19 @@ function dedent(text: string, column: number): { text: string; cut: number[] } |
   return { text: lines.join('\n'), cut };
 }
 
-const indentLines = (text: string, column: number): string => text.split('\n').map((l, i) => (i && l ? ' '.repeat(column) + l : l)).join('\n');
+const indentLines = (text: string, column: number): string =>
+  text
+    .split('\n')
+    .map((l, i) => (i && l ? ' '.repeat(column) + l : l))
+    .join('\n');
 
 /** The least indentation of an entry's lines after its first: its column in the file. */
 function columnOf(text: string): number {
-  const cols = text.split('\n').slice(1).filter((l) => l.trim() && !l.trimStart().startsWith('#')).map((l) => /^[ ]*/.exec(l)![0].length);
+  const cols = text
+    .split('\n')
+    .slice(1)
+    .filter((l) => l.trim() && !l.trimStart().startsWith('#'))
+    .map((l) => /^[ ]*/.exec(l)![0].length);
   return cols.length ? Math.min(...cols) : 0;
 }
 
@@ -102,12 +107,17 @@ export const yamlFormat: ConfigFormat = {
       for (const pair of isMap(node) ? node.items : []) {
         const name = String(isScalar(pair.key) ? pair.key.value : pair.key);
         const value = pair.value as Node | null;
-        if (value && value.range) entries.push({ key: [...c.path, name], name, group: c.group, project: c.project, value: value.toJS(doc), span: spanOf(value) });
+        if (value && value.range)
+          entries.push({ key: [...c.path, name], name, group: c.group, project: c.project, value: value.toJS(doc), span: spanOf(value) });
       }
     }
     const indent = /^( +)\S/m.exec(text)?.[1]?.length ?? 2;
     const yamlDoc: YamlDoc = {
-      text, entries, eol: eolOf(text), value: doc.toJS(), indent: Math.min(Math.max(indent, 2), 8),
+      text,
+      entries,
+      eol: eolOf(text),
+      value: doc.toJS(),
+      indent: Math.min(Math.max(indent, 2), 8),
       // `key:\n- item` (sequences not indented under their key) is a common style; keep it.
       indentSeq: !/^([ ]*)[^\s#-][^\n]*:[ \t]*\r?\n\1- /m.test(text),
     };

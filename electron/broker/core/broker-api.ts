@@ -4,15 +4,34 @@
 import { resolve } from 'node:path';
 import type {
   InlineApprovalClient,
-  Actor, AuditEntry, BrokerEvent, LaunchRequest, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, LogQuery,
-  PendingCall, PinView, ReviewAction, ReviewedTool, RulePatch, RuleRequest, SeenServer, ServerChanges, ServerConfig, ServerView, Settings,
-  SettingsPatch, UnsealedGrant, UnsealedRef,
+  Actor,
+  AuditEntry,
+  BrokerEvent,
+  LaunchRequest,
+  BrokerStatus,
+  CountersignApi,
+  DecideResult,
+  DecisionRequest,
+  FilePreview,
+  LogQuery,
+  PendingCall,
+  PinView,
+  ReviewAction,
+  ReviewedTool,
+  RulePatch,
+  RuleRequest,
+  SeenServer,
+  ServerChanges,
+  ServerConfig,
+  ServerView,
+  Settings,
+  SettingsPatch,
+  UnsealedGrant,
+  UnsealedRef,
 } from '../../../shared/api.js';
 import { buildScope } from '../../../shared/rules.js';
 import type { NewRule } from '../calls/pending-queue.js';
-import type {
-  ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult,
-} from '../../../shared/clients.js';
+import type { ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult } from '../../../shared/clients.js';
 import type { Rule } from '../../../shared/decision.js';
 import type { BrokerCore } from './broker-core.js';
 import { countersignCommand, formatWords, type CliCommand } from './cli-command.js';
@@ -43,7 +62,10 @@ function withMissingCommand(config: ServerConfig): Pick<ServerView, 'commandNotF
 }
 
 export class BrokerApi implements CountersignApi {
-  constructor(private readonly core: BrokerCore, private readonly actor: Actor) {}
+  constructor(
+    private readonly core: BrokerCore,
+    private readonly actor: Actor,
+  ) {}
 
   async getStatus(): Promise<BrokerStatus> {
     const { core } = this;
@@ -84,7 +106,11 @@ export class BrokerApi implements CountersignApi {
       decided = this.core.pending.decide(id, decision, this.actor, rule);
     } catch (err) {
       // A read-only or full disk, safe mode: nothing is decided, and the call keeps waiting.
-      return { ok: false, error: 'not-saved', message: `The rule could not be saved (${(err as Error).message}), so nothing was decided: the call still waits. Allow it once, or fix the problem and try again.` };
+      return {
+        ok: false,
+        error: 'not-saved',
+        message: `The rule could not be saved (${(err as Error).message}), so nothing was decided: the call still waits. Allow it once, or fix the problem and try again.`,
+      };
     }
     if (!decided) return { ok: false, error: 'not-pending' };
     const untrustedGrant = !call.serverTrusted && (decision.kind === 'allow-session' || decision.kind === 'always-allow' || decision.kind === 'allow-rule');
@@ -110,7 +136,9 @@ export class BrokerApi implements CountersignApi {
         ...trust,
         status: trust.status === 'idle' && sessions > 0 ? 'running' : trust.status,
         limits: limitsView(config, support, core.lastTools.get(name) ?? [], core.runningLimits(name)[0], {
-          home: core.opts.home, hide: core.sandboxHide(config), runsWithoutLimits: runsWithoutLimits(core.seal, name, config),
+          home: core.opts.home,
+          hide: core.sandboxHide(config),
+          runsWithoutLimits: runsWithoutLimits(core.seal, name, config),
         }),
         ...withSlowStart(core.startTimes.note(name, config, process.env)),
         ...withMissingCommand(config),
@@ -209,7 +237,13 @@ export class BrokerApi implements CountersignApi {
         }
       }
     }
-    const decided = core.trust.review(server, action, tools?.map((t) => t.name), this.actor, identityHash !== undefined);
+    const decided = core.trust.review(
+      server,
+      action,
+      tools?.map((t) => t.name),
+      this.actor,
+      identityHash !== undefined,
+    );
     if (action === 'accept' && decided.length) core.notifyToolsChanged(server);
   }
 
@@ -220,7 +254,9 @@ export class BrokerApi implements CountersignApi {
     assertListingSeen(name, core.lastTools.get(name), seen.listingHash);
     const tools = core.lastTools.get(name) ?? (await core.probe(name));
     // Pinning awaits (a probe, the registry): it commits only if the command is still the one shown.
-    const { pin, config: rewritten } = await core.trust.pin(name, config, tools, this.actor, () => assertLaunchSeen(name, core.requireServer(name), seen.launchHash));
+    const { pin, config: rewritten } = await core.trust.pin(name, config, tools, this.actor, () =>
+      assertLaunchSeen(name, core.requireServer(name), seen.launchHash),
+    );
     if (rewritten) core.store.updateServerConfig(name, rewritten);
     return pin;
   }
@@ -278,7 +314,14 @@ export class BrokerApi implements CountersignApi {
 
   async setPaused(paused: boolean): Promise<void> {
     this.core.paused = paused;
-    this.core.record({ kind: 'settings', actor: this.actor, server: '*', what: paused ? 'paused: every call is denied' : 'resumed', details: { paused }, decision: paused ? 'deny' : 'allow' });
+    this.core.record({
+      kind: 'settings',
+      actor: this.actor,
+      server: '*',
+      what: paused ? 'paused: every call is denied' : 'resumed',
+      details: { paused },
+      decision: paused ? 'deny' : 'allow',
+    });
     this.core.emit({ type: 'status-changed' });
   }
 
@@ -294,9 +337,12 @@ export class BrokerApi implements CountersignApi {
   async setInlineApproval(client: string, enabled: boolean): Promise<void> {
     if (!this.core.inlineApproval.set(client, enabled)) return;
     this.core.record({
-      kind: 'settings', actor: this.actor, server: '*',
+      kind: 'settings',
+      actor: this.actor,
+      server: '*',
       what: enabled ? `approval inside the client turned on for ${client}` : `approval inside the client turned off for ${client}`,
-      details: { inlineApproval: { client, enabled } }, decision: enabled ? 'allow' : 'deny',
+      details: { inlineApproval: { client, enabled } },
+      decision: enabled ? 'allow' : 'deny',
     });
     this.core.emit({ type: 'settings-changed' });
   }

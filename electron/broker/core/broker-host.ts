@@ -55,7 +55,11 @@ export async function startBroker(opts: HostOptions): Promise<RunningBroker> {
     const published = publishSocketSecret(opts.dataDir);
     cleanups.push(() => published.remove());
     const local = new LocalSocketServer(broker, {
-      path: sock, reportsPath: reportsSocketPath(opts.dataDir), maxMessageBytes: opts.maxMessageBytes, secret: published.secret, secretFile: published.file,
+      path: sock,
+      reportsPath: reportsSocketPath(opts.dataDir),
+      maxMessageBytes: opts.maxMessageBytes,
+      secret: published.secret,
+      secretFile: published.file,
     });
     await local.listen();
     cleanups.push(() => local.close());

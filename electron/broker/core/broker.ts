@@ -92,7 +92,11 @@ export class Broker implements BrokerCore {
   constructor(readonly opts: BrokerOptions) {
     this.startTimes = new StartTimes(opts.clock);
     this.events = new EventBus({ revokeLeases: () => this.sessions.revokeLeases(), clearCaches: () => this.scopes.clear() });
-    this.scopes = new ProtectScopeCache({ server: (name) => this.store.getServer(name), protectedPaths: (projects) => this.protectedPaths(projects), env: () => opts.env ?? process.env });
+    this.scopes = new ProtectScopeCache({
+      server: (name) => this.store.getServer(name),
+      protectedPaths: (projects) => this.protectedPaths(projects),
+      env: () => opts.env ?? process.env,
+    });
     // Temp files of writes that were killed midway (only their writer could finish them, and it is gone).
     cleanTmpLeftovers(opts.dataDir);
     this.seal = GrantSeal.open(opts.dataDir, opts.env ?? process.env, (w) => this.warn(w));
@@ -114,7 +118,12 @@ export class Broker implements BrokerCore {
     if (unsafe) opts.onWarning?.(unsafe);
     this.store.onWarning((w) => this.warn(w));
     this.sandboxes = new ServerSandbox({
-      dataDir: opts.dataDir, env: opts.env, support: opts.sandbox, resolver: opts.resolver, store: this.store, seal: this.seal,
+      dataDir: opts.dataDir,
+      env: opts.env,
+      support: opts.sandbox,
+      resolver: opts.resolver,
+      store: this.store,
+      seal: this.seal,
       protectedPaths: (projects) => this.protectedPaths(projects),
     });
     this.trust = new TrustManager({
@@ -268,22 +277,32 @@ export class Broker implements BrokerCore {
     // An HTTP session's results pass as their own bytes when nothing in them is to be changed.
     const bytes = takesByteAnswers(downstream) ? downstream : undefined;
     const lane = bytes ? resultLane(() => session.bytes, bytes) : undefined;
-    const session: RelaySession = new RelaySession(serverName, clientKey, downstream, () => this.upstreamFor(serverName, config, id, lane), {
-      decideToolCall: (ctx) => this.gate.decideToolCall(ctx),
-      onToolsListed: (_s, tools) => common.onListed(tools),
-      onServerRequest: (s, request, calls, declined) => this.recorder.append(serverRequestEntry(serverName, s.clientInfo?.name, request.method, request.params, calls, declined)),
-      refuseImitation: (s) => this.inlineApproval.isOn(s.clientInfo?.name),
-      onInitialized: (_s, result) => common.onInitialized(result),
-      rewriteToolsList: (_s, tools) => common.rewrite(tools),
-      onClosed: (s) => common.onClosed(s),
-      upstreamTimeoutMs: () => this.upstreamTimeoutMs(),
-      onRefused: (s, call) => this.logRefused(serverName, s.clientInfo?.name, [call]),
-      // And an allowed call goes to the server as the client's own bytes, likewise.
-      requestLine: bytes ? (request, upId) => {
-        const body = bytes.takeRequestBytes(request);
-        return body && requestLine(body, upId);
-      } : undefined,
-    }, id);
+    const session: RelaySession = new RelaySession(
+      serverName,
+      clientKey,
+      downstream,
+      () => this.upstreamFor(serverName, config, id, lane),
+      {
+        decideToolCall: (ctx) => this.gate.decideToolCall(ctx),
+        onToolsListed: (_s, tools) => common.onListed(tools),
+        onServerRequest: (s, request, calls, declined) =>
+          this.recorder.append(serverRequestEntry(serverName, s.clientInfo?.name, request.method, request.params, calls, declined)),
+        refuseImitation: (s) => this.inlineApproval.isOn(s.clientInfo?.name),
+        onInitialized: (_s, result) => common.onInitialized(result),
+        rewriteToolsList: (_s, tools) => common.rewrite(tools),
+        onClosed: (s) => common.onClosed(s),
+        upstreamTimeoutMs: () => this.upstreamTimeoutMs(),
+        onRefused: (s, call) => this.logRefused(serverName, s.clientInfo?.name, [call]),
+        // And an allowed call goes to the server as the client's own bytes, likewise.
+        requestLine: bytes
+          ? (request, upId) => {
+              const body = bytes.takeRequestBytes(request);
+              return body && requestLine(body, upId);
+            }
+          : undefined,
+      },
+      id,
+    );
     this.sessions.add(session);
     await session.start();
     this.emit({ type: 'servers-changed' });
@@ -394,5 +413,4 @@ export class Broker implements BrokerCore {
     this.auditGuard.stop();
     this.events.clear();
   }
-
 }

@@ -83,7 +83,8 @@ export function packageRoot(file: string): string | undefined {
 }
 
 /** Node versions that a version manager installed, and can uninstall. */
-const VERSION_MANAGED = /[\\/](?:\.nvm[\\/]versions|fnm[\\/]node-versions|fnm_multishells|\.volta[\\/]tools[\\/]image|\.asdf[\\/]installs|mise[\\/]installs|\.nodenv[\\/]versions|\.local[\\/]share[\\/]nvm|nvm[\\/]v\d)[\\/]/i;
+const VERSION_MANAGED =
+  /[\\/](?:\.nvm[\\/]versions|fnm[\\/]node-versions|fnm_multishells|\.volta[\\/]tools[\\/]image|\.asdf[\\/]installs|mise[\\/]installs|\.nodenv[\\/]versions|\.local[\\/]share[\\/]nvm|nvm[\\/]v\d)[\\/]/i;
 /** A Node that a version manager (nvm, fnm, volta, asdf, mise, nodenv) installed: it goes when that version is uninstalled. */
 export function isVersionManaged(node: string): boolean {
   return VERSION_MANAGED.test(node);

@@ -3,7 +3,13 @@
 // decides from them) and clears what was kept for decisions (the path scope): `connect` must ask again.
 import type { BrokerEvent } from '../../../shared/api.js';
 
-const QUIET_EVENTS: ReadonlySet<BrokerEvent['type']> = new Set(['pending-added', 'pending-removed', 'log-appended', 'clients-changed', 'launch-requests-changed']);
+const QUIET_EVENTS: ReadonlySet<BrokerEvent['type']> = new Set([
+  'pending-added',
+  'pending-removed',
+  'log-appended',
+  'clients-changed',
+  'launch-requests-changed',
+]);
 
 export interface EventBusOptions {
   /** Ends every lease `connect` holds (its sessions decide again through the broker). */

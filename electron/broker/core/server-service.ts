@@ -23,7 +23,14 @@ export async function removeServer(core: BrokerCore, actor: Actor, name: string)
   core.trust.forget(name);
   core.lastTools.delete(name);
   core.startTimes.forget(name);
-  core.record({ kind: 'server', actor, server: name, what: 'server removed, with its trust, records and rules', details: redactConfig(config), decision: 'deny' });
+  core.record({
+    kind: 'server',
+    actor,
+    server: name,
+    what: 'server removed, with its trust, records and rules',
+    details: redactConfig(config),
+    decision: 'deny',
+  });
   await core.closeSessionsOf(name, 'server removed');
   core.emit({ type: 'servers-changed' });
   core.emit({ type: 'rules-changed' });
@@ -45,7 +52,10 @@ export function redactConfig(config: ServerConfig): ServerConfig {
 }
 
 export class UnknownServerError extends Error {
-  constructor(readonly server: string, known: string[]) {
+  constructor(
+    readonly server: string,
+    known: string[],
+  ) {
     super(
       `Countersign has no server named '${server}'. ` +
         (known.length ? `Known servers: ${known.join(', ')}.` : 'No servers are configured yet.') +

@@ -32,7 +32,8 @@ export type BrokerReach =
 
 export function brokerView(dataDir: string, reach: BrokerReach): DoctorBroker {
   const socket = socketPath(dataDir);
-  if (reach.kind === 'broker') return { running: true, pid: reach.pid, version: reach.version, socket, socketReachable: true, secretReadable: true, httpUrl: reach.httpUrl };
+  if (reach.kind === 'broker')
+    return { running: true, pid: reach.pid, version: reach.version, socket, socketReachable: true, secretReadable: true, httpUrl: reach.httpUrl };
   if (reach.kind === 'failed' && reach.lock?.running) return { running: true, pid: reach.lock.pid, socket, socketReachable: false };
   return { running: false, socket };
 }
@@ -40,44 +41,64 @@ export function brokerView(dataDir: string, reach: BrokerReach): DoctorBroker {
 export function brokerFindings(dataDir: string, reach: BrokerReach): DoctorFinding[] {
   const area = 'broker' as const;
   if (reach.kind === 'broker') {
-    return [{
-      area, code: 'broker.running', level: 'ok',
-      summary: `A broker runs for ${dataDir} (${[reach.pid && `pid ${reach.pid}`, `version ${reach.version}`].filter(Boolean).join(', ')}): its socket answers and this user can prove itself to it.`,
-      ...(reach.httpUrl ? { detail: `Its UI and HTTP MCP endpoint: ${reach.httpUrl}` } : {}),
-      subject: { path: socketPath(dataDir), ...(reach.pid ? { pid: reach.pid } : {}) },
-    }];
+    return [
+      {
+        area,
+        code: 'broker.running',
+        level: 'ok',
+        summary: `A broker runs for ${dataDir} (${[reach.pid && `pid ${reach.pid}`, `version ${reach.version}`].filter(Boolean).join(', ')}): its socket answers and this user can prove itself to it.`,
+        ...(reach.httpUrl ? { detail: `Its UI and HTTP MCP endpoint: ${reach.httpUrl}` } : {}),
+        subject: { path: socketPath(dataDir), ...(reach.pid ? { pid: reach.pid } : {}) },
+      },
+    ];
   }
   if (reach.kind === 'none') {
-    return [{
-      area, code: 'broker.not-running', level: reach.wrappedHere ? 'warning' : 'note',
-      summary: `No broker is running for ${dataDir}.`,
-      detail: reach.wrappedHere
-        ? `${reach.wrappedHere} client ${reach.wrappedHere === 1 ? 'entry starts' : 'entries start'} through this Countersign: ${reach.wrappedHere === 1 ? 'it fails' : 'they fail'} to start ${reach.wrappedHere === 1 ? 'its server' : 'their servers'} until a broker runs.`
-        : 'Clients that go through Countersign need a running broker (the desktop app, or countersign serve).',
-      fix: `start one: countersign serve${dataDir ? ` --data-dir ${dataDir}` : ''} (or open the Countersign app)`,
-      subject: { path: socketPath(dataDir) },
-    }];
+    return [
+      {
+        area,
+        code: 'broker.not-running',
+        level: reach.wrappedHere ? 'warning' : 'note',
+        summary: `No broker is running for ${dataDir}.`,
+        detail: reach.wrappedHere
+          ? `${reach.wrappedHere} client ${reach.wrappedHere === 1 ? 'entry starts' : 'entries start'} through this Countersign: ${reach.wrappedHere === 1 ? 'it fails' : 'they fail'} to start ${reach.wrappedHere === 1 ? 'its server' : 'their servers'} until a broker runs.`
+          : 'Clients that go through Countersign need a running broker (the desktop app, or countersign serve).',
+        fix: `start one: countersign serve${dataDir ? ` --data-dir ${dataDir}` : ''} (or open the Countersign app)`,
+        subject: { path: socketPath(dataDir) },
+      },
+    ];
   }
   if (reach.lock?.running) {
-    return [{
-      area, code: 'broker.unreachable', level: 'problem',
-      summary: `A broker holds ${dataDir} (pid ${reach.lock.pid}, since ${reach.lock.startedAt}), but this command could not use it: ${reach.why}`,
-      fix: `if it hangs, stop it (kill ${reach.lock.pid}) and start it again; otherwise run this as the user who runs Countersign`,
-      subject: { path: socketPath(dataDir), pid: reach.lock.pid },
-    }];
+    return [
+      {
+        area,
+        code: 'broker.unreachable',
+        level: 'problem',
+        summary: `A broker holds ${dataDir} (pid ${reach.lock.pid}, since ${reach.lock.startedAt}), but this command could not use it: ${reach.why}`,
+        fix: `if it hangs, stop it (kill ${reach.lock.pid}) and start it again; otherwise run this as the user who runs Countersign`,
+        subject: { path: socketPath(dataDir), pid: reach.lock.pid },
+      },
+    ];
   }
   if (reach.closed) {
-    return [{
-      area, code: 'broker.unknown', level: 'problem',
-      summary: `This command cannot tell whether a broker runs for ${dataDir}: ${reach.why}`,
-      fix: 'run countersign doctor as the user who runs Countersign, or use a data folder of your own: --data-dir <DIR>',
-      subject: { path: dataDir },
-    }];
+    return [
+      {
+        area,
+        code: 'broker.unknown',
+        level: 'problem',
+        summary: `This command cannot tell whether a broker runs for ${dataDir}: ${reach.why}`,
+        fix: 'run countersign doctor as the user who runs Countersign, or use a data folder of your own: --data-dir <DIR>',
+        subject: { path: dataDir },
+      },
+    ];
   }
-  return [{
-    area, code: 'broker.cannot-start', level: 'problem',
-    summary: `No broker runs for ${dataDir}, and none can start here: ${reach.why}`,
-    fix: 'fix what the data folder findings say, or use a data folder of your own: --data-dir <DIR>',
-    subject: { path: socketPath(dataDir) },
-  }];
+  return [
+    {
+      area,
+      code: 'broker.cannot-start',
+      level: 'problem',
+      summary: `No broker runs for ${dataDir}, and none can start here: ${reach.why}`,
+      fix: 'fix what the data folder findings say, or use a data folder of your own: --data-dir <DIR>',
+      subject: { path: socketPath(dataDir) },
+    },
+  ];
 }

@@ -29,19 +29,27 @@ function wrappedEntry(client: ClientView, file: ClientFileView, s: ClientServerV
   const [command, script] = s.commandLine ?? [];
   if (command && isAbsolute(command) && !runs(command)) {
     out.push({
-      area, code: isNode(command) ? 'client.node-missing' : 'client.command-missing', level: 'problem',
+      area,
+      code: isNode(command) ? 'client.node-missing' : 'client.command-missing',
+      level: 'problem',
       summary: `${where} runs ${command}, which ${existsSync(command) ? 'is not executable' : 'no longer exists'}${isNode(command) ? ' (a Node that was uninstalled or moved?)' : ''}: the client cannot start it.`,
-      fix: again, subject: { ...subject, path: command },
+      fix: again,
+      subject: { ...subject, path: command },
     });
   } else if (command && isNode(command) && script && /countersign\.mjs$/.test(script) && !existsSync(script)) {
     out.push({
-      area, code: 'client.countersign-missing', level: 'problem',
+      area,
+      code: 'client.countersign-missing',
+      level: 'problem',
       summary: `${where} runs Countersign from ${script}, which no longer exists (Countersign moved or was removed).`,
-      fix: again, subject: { ...subject, path: script },
+      fix: again,
+      subject: { ...subject, path: script },
     });
   } else if (command && isVersionManaged(command)) {
     out.push({
-      area, code: 'client.version-manager', level: 'warning',
+      area,
+      code: 'client.version-manager',
+      level: 'warning',
       summary: `${where} runs a Node that a version manager installed (${command}): uninstalling that version breaks the entry.`,
       detail: 'The client then only says that the command was not found.',
       fix: `install a system Node 22 or later (Homebrew, your package manager, nodejs.org) and wrap again: ${again}; or use the desktop app's command`,
@@ -52,7 +60,9 @@ function wrappedEntry(client: ClientView, file: ClientFileView, s: ClientServerV
     const registry = /package registry/.test(s.note);
     const otherDir = /another data folder/.test(s.note);
     out.push({
-      area, code: registry ? 'client.via-registry' : otherDir ? 'client.other-data-folder' : 'client.unknown-server', level: otherDir ? 'note' : 'warning',
+      area,
+      code: registry ? 'client.via-registry' : otherDir ? 'client.other-data-folder' : 'client.unknown-server',
+      level: otherDir ? 'note' : 'warning',
       summary: `${where} ${s.note}.`,
       ...(otherDir ? {} : { fix: registry ? `countersign wrap ${client.id}` : `${again}, or add the server to Countersign` }),
       subject,
@@ -67,7 +77,14 @@ export function clientFindings(clients: ClientView[]): DoctorFinding[] {
     for (const file of client.files) {
       const subject = { client: client.id, file: file.path };
       if (file.error) {
-        out.push({ area, code: 'client.unreadable', level: 'problem', summary: `${client.name}'s config ${file.path} cannot be read: ${file.error}`, fix: 'fix the file (the client cannot read it either), then check again', subject });
+        out.push({
+          area,
+          code: 'client.unreadable',
+          level: 'problem',
+          summary: `${client.name}'s config ${file.path} cannot be read: ${file.error}`,
+          fix: 'fix the file (the client cannot read it either), then check again',
+          subject,
+        });
         continue;
       }
       const wrapped = file.servers.filter((s) => s.state === 'wrapped');
@@ -75,24 +92,45 @@ export function clientFindings(clients: ClientView[]): DoctorFinding[] {
       out.push(...troubles);
       const fine = wrapped.filter((s) => !troubles.some((t) => t.subject?.entry === s.name && t.level !== 'note'));
       if (fine.length) {
-        out.push({ area, code: 'client.wrapped', level: 'ok', summary: `${client.name} (${file.path}): ${fine.map((s) => `'${s.name}'`).join(', ')} ${fine.length === 1 ? 'goes' : 'go'} through Countersign, and the command${fine.length === 1 ? '' : 's'} exist${fine.length === 1 ? 's' : ''}.`, subject });
+        out.push({
+          area,
+          code: 'client.wrapped',
+          level: 'ok',
+          summary: `${client.name} (${file.path}): ${fine.map((s) => `'${s.name}'`).join(', ')} ${fine.length === 1 ? 'goes' : 'go'} through Countersign, and the command${fine.length === 1 ? '' : 's'} exist${fine.length === 1 ? 's' : ''}.`,
+          subject,
+        });
       }
       const direct = file.servers.filter((s) => s.state === 'direct');
       if (direct.length) {
         out.push({
-          area, code: 'client.direct', level: 'note',
+          area,
+          code: 'client.direct',
+          level: 'note',
           summary: `${client.name} (${file.path}) starts ${direct.map((s) => `'${s.name}'`).join(', ')} without Countersign: ${direct.length === 1 ? 'its calls are' : 'their calls are'} not checked.`,
           fix: `countersign wrap ${client.id}${file.project ? ` --project ${file.project}` : ''} (it shows the change first; countersign unwrap ${client.id} undoes it)`,
           subject,
         });
       }
       for (const s of file.servers.filter((x) => x.state === 'unsupported')) {
-        out.push({ area, code: 'client.unsupported', level: 'note', summary: `${client.name}'s '${s.name}' (${file.path}): ${s.note ?? 'Countersign cannot start it'}.`, subject: { ...subject, entry: s.name } });
+        out.push({
+          area,
+          code: 'client.unsupported',
+          level: 'note',
+          summary: `${client.name}'s '${s.name}' (${file.path}): ${s.note ?? 'Countersign cannot start it'}.`,
+          subject: { ...subject, entry: s.name },
+        });
       }
       if (file.readOnly) out.push({ area, code: 'client.read-only', level: 'note', summary: `${client.name}'s ${file.path}: ${file.readOnly}`, subject });
     }
   }
-  if (!out.length) out.push({ area, code: 'client.none', level: 'note', summary: `No MCP client config was found on this machine (looked for ${CLIENT_IDS.length} clients in their usual places).`, fix: 'countersign clients lists where each is looked for' });
+  if (!out.length)
+    out.push({
+      area,
+      code: 'client.none',
+      level: 'note',
+      summary: `No MCP client config was found on this machine (looked for ${CLIENT_IDS.length} clients in their usual places).`,
+      fix: 'countersign clients lists where each is looked for',
+    });
   return out;
 }
 

@@ -11,18 +11,23 @@ import type { LimitedServer } from './sandbox-check.js';
 
 type Reads = Pick<CountersignApi, 'listServers' | 'listUnsealed'>;
 
-
 function limitedOf(servers: ServerView[]): LimitedServer[] {
   return servers.flatMap((s) => {
     const p = 'command' in s.config ? s.config.limits : undefined;
     if (!p || (p.network !== 'none' && p.filesystem === 'host')) return [];
-    return [{ name: s.name, network: p.network === 'none', files: p.filesystem !== 'host', runsWithoutLimits: s.limits?.unenforced?.runsWithoutLimits ?? false }];
+    return [
+      { name: s.name, network: p.network === 'none', files: p.filesystem !== 'host', runsWithoutLimits: s.limits?.unenforced?.runsWithoutLimits ?? false },
+    ];
   });
 }
 
 function policyOf(core: BrokerCore): PolicyInUse {
   const choice = policyPathChoice(core.opts.env ?? process.env, core.store, core.seal);
-  return { state: core.trust.policy.current(), ...(choice.from ? { from: choice.from } : {}), ...(choice.unconfirmed ? { unconfirmed: choice.unconfirmed } : {}) };
+  return {
+    state: core.trust.policy.current(),
+    ...(choice.from ? { from: choice.from } : {}),
+    ...(choice.unconfirmed ? { unconfirmed: choice.unconfirmed } : {}),
+  };
 }
 
 export function coreContext(core: BrokerCore, api: Reads, opts?: ClientScanOptions): DoctorContext {

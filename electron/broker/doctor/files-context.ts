@@ -35,23 +35,34 @@ export function filesContext(dataDir: string, env: NodeJS.ProcessEnv, reach: Doc
     where: () => ({ home: os.homedir(), platform: process.platform, env }),
     defaultProject: () => opts?.project,
     servers: () => file.servers,
-    addServer: readOnly, removeServer: readOnly, audit: () => undefined, changed: () => undefined,
+    addServer: readOnly,
+    removeServer: readOnly,
+    audit: () => undefined,
+    changed: () => undefined,
     command: () => countersignCommand(),
     warn: () => undefined,
   });
   const policyPath = env.COUNTERSIGN_POLICY || file.policyPath;
   const keyFile = env.COUNTERSIGN_KEY_DIR || !keyringMayAnswer(env) ? path.join(defaultKeyDir(env), `${vaultId(dataDir)}.key.json`) : undefined;
   return {
-    dataDir, env, platform: process.platform,
+    dataDir,
+    env,
+    platform: process.platform,
     sandbox: () => detectSandbox(),
     clients: () => clients.listClients(opts),
-    limited: async () => Object.entries(file.servers).flatMap(([name, c]) => {
-      const p = c && 'command' in c ? c.limits : undefined;
-      return p && (p.network === 'none' || p.filesystem !== 'host') ? [{ name, network: p.network === 'none', files: p.filesystem !== 'host', runsWithoutLimits: false }] : [];
-    }),
+    limited: async () =>
+      Object.entries(file.servers).flatMap(([name, c]) => {
+        const p = c && 'command' in c ? c.limits : undefined;
+        return p && (p.network === 'none' || p.filesystem !== 'host')
+          ? [{ name, network: p.network === 'none', files: p.filesystem !== 'host', runsWithoutLimits: false }]
+          : [];
+      }),
     keyFile,
     policy: async () => ({
-      state: new TeamPolicySource(() => policyPath, () => undefined).current(),
+      state: new TeamPolicySource(
+        () => policyPath,
+        () => undefined,
+      ).current(),
       ...(env.COUNTERSIGN_POLICY ? { from: 'environment' as const } : policyPath ? { unchecked: true } : {}),
     }),
     reach,

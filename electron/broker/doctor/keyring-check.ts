@@ -13,18 +13,26 @@ export function keyringFindings(dataDir: string, env: NodeJS.ProcessEnv, where?:
   }
   const why = env.COUNTERSIGN_KEY_DIR
     ? 'COUNTERSIGN_KEY_DIR chooses a key file'
-    : platform === 'linux' ? 'no keyring answers here (no Secret Service: no D-Bus session bus, as on a headless machine or in a container)' : 'the keyring did not answer';
+    : platform === 'linux'
+      ? 'no keyring answers here (no Secret Service: no D-Bus session bus, as on a headless machine or in a container)'
+      : 'the keyring did not answer';
   const file = where?.replace(/^the key file /, '') ?? keyFile;
   const inside = path.resolve(file).startsWith(`${path.resolve(dataDir)}${path.sep}`);
-  return [{
-    area, code: inside ? 'keyring.key-in-data-folder' : 'keyring.fallback', level: inside ? 'warning' : 'note',
-    summary: `The seal key is in a key file, ${file}: ${why}.`,
-    detail: inside
-      ? 'It is inside the data folder, so a hand edit there can forge trust and launch consent.'
-      : 'Any program running as you can read a key file; a keyring asks first (docs/security.md).',
-    fix: inside
-      ? `set COUNTERSIGN_KEY_DIR to a folder outside ${dataDir}`
-      : platform === 'linux' ? 'on a desktop, start Countersign inside your session (gnome-keyring or KWallet running) so it uses the keyring' : 'let Countersign use the system keyring (unset COUNTERSIGN_KEY_DIR)',
-    subject: { path: file },
-  }];
+  return [
+    {
+      area,
+      code: inside ? 'keyring.key-in-data-folder' : 'keyring.fallback',
+      level: inside ? 'warning' : 'note',
+      summary: `The seal key is in a key file, ${file}: ${why}.`,
+      detail: inside
+        ? 'It is inside the data folder, so a hand edit there can forge trust and launch consent.'
+        : 'Any program running as you can read a key file; a keyring asks first (docs/security.md).',
+      fix: inside
+        ? `set COUNTERSIGN_KEY_DIR to a folder outside ${dataDir}`
+        : platform === 'linux'
+          ? 'on a desktop, start Countersign inside your session (gnome-keyring or KWallet running) so it uses the keyring'
+          : 'let Countersign use the system keyring (unset COUNTERSIGN_KEY_DIR)',
+      subject: { path: file },
+    },
+  ];
 }

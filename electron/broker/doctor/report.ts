@@ -35,7 +35,10 @@ export interface DoctorContext {
    * The broker for this data folder: this core when it is one (it has endpoints), none (the CLI opened
    * the core itself), or what stopped the CLI from using one.
    */
-  reach: { kind: 'broker'; version: string; httpUrl?: string; pid?: number } | { kind: 'none' } | { kind: 'failed'; why: string; lock?: LockHolder; closed?: boolean };
+  reach:
+    | { kind: 'broker'; version: string; httpUrl?: string; pid?: number }
+    | { kind: 'none' }
+    | { kind: 'failed'; why: string; lock?: LockHolder; closed?: boolean };
 }
 
 /** Runs one check; a check that breaks is a finding, never the end of the report. */
@@ -43,7 +46,15 @@ async function check(area: DoctorFinding['area'], fn: () => DoctorFinding[] | Pr
   try {
     return await fn();
   } catch (err) {
-    return [{ area, code: `${area}.check-failed`, level: 'warning', summary: `Countersign could not check this: ${(err as Error).message.split('\n')[0]}`, fix: 'run countersign doctor again; if it keeps failing, report it with this line' }];
+    return [
+      {
+        area,
+        code: `${area}.check-failed`,
+        level: 'warning',
+        summary: `Countersign could not check this: ${(err as Error).message.split('\n')[0]}`,
+        fix: 'run countersign doctor again; if it keeps failing, report it with this line',
+      },
+    ];
   }
 }
 
@@ -51,7 +62,9 @@ export async function doctorFindings(ctx: DoctorContext): Promise<DoctorFinding[
   const clients = ctx.clients();
   const { reach } = ctx;
   const parts = await Promise.all([
-    check('broker', async () => brokerFindings(ctx.dataDir, reach.kind === 'none' ? { kind: 'none', wrappedHere: wrappedHere(await clients.catch(() => [])) } : reach)),
+    check('broker', async () =>
+      brokerFindings(ctx.dataDir, reach.kind === 'none' ? { kind: 'none', wrappedHere: wrappedHere(await clients.catch(() => [])) } : reach),
+    ),
     check('data-folder', () => dataFolderFindings(ctx.dataDir, ctx.keyFile)),
     check('clients', async () => clientFindings(await clients)),
     check('servers', async () => (ctx.servers ? serverFindings(await ctx.servers()) : [])),
@@ -59,7 +72,17 @@ export async function doctorFindings(ctx: DoctorContext): Promise<DoctorFinding[
     check('keyring', () => keyringFindings(ctx.dataDir, ctx.env, ctx.keyWhere, ctx.platform)),
     check('store', async () => {
       const n = ctx.unsealed ? await ctx.unsealed() : 0;
-      return n ? [{ area: 'store' as const, code: 'store.unsealed', level: 'warning' as const, summary: `${n} trust, launch approval${n === 1 ? '' : 's'} or rule${n === 1 ? ' is' : 's are'} in the files but were not given in Countersign (hand edits): they have no effect.`, fix: 'look at them in Servers (Written outside Countersign) and confirm or discard each' }] : [];
+      return n
+        ? [
+            {
+              area: 'store' as const,
+              code: 'store.unsealed',
+              level: 'warning' as const,
+              summary: `${n} trust, launch approval${n === 1 ? '' : 's'} or rule${n === 1 ? ' is' : 's are'} in the files but were not given in Countersign (hand edits): they have no effect.`,
+              fix: 'look at them in Servers (Written outside Countersign) and confirm or discard each',
+            },
+          ]
+        : [];
     }),
     check('policy', async () => policyFindings(await ctx.policy())),
     check('ports', () => portFindings(reach.kind === 'broker' ? reach.httpUrl : undefined, reach.kind === 'broker' ? reach.pid : undefined)),
@@ -71,7 +94,10 @@ export async function doctorReport(ctx: DoctorContext): Promise<DoctorReport> {
   const findings = await doctorFindings(ctx);
   const reach = ctx.reach.kind === 'none' ? { kind: 'none' as const, wrappedHere: 0 } : ctx.reach;
   return {
-    version: 1, countersign: VERSION, dataDir: ctx.dataDir, checkedAt: new Date().toISOString(),
+    version: 1,
+    countersign: VERSION,
+    dataDir: ctx.dataDir,
+    checkedAt: new Date().toISOString(),
     broker: brokerView(ctx.dataDir, reach),
     findings: sortFindings(findings),
   };

@@ -26,7 +26,7 @@ export class StartTimes {
   record(server: string, ms: number): boolean {
     const was = this.slow(server);
     this.#last.set(server, { ms, at: new Date().toISOString() });
-    return was !== (ms > SLOW_START_MS);
+    return was !== ms > SLOW_START_MS;
   }
 
   slow(server: string): boolean {
@@ -51,7 +51,9 @@ function basename(file: string): string {
 
 /** npx, `npm exec`, `pnpm dlx`…: the package is fetched when the server starts. */
 export function fetchesPackage(command: string, args: readonly string[] = []): boolean {
-  const name = basename(command).toLowerCase().replace(/\.(cmd|exe)$/, '');
+  const name = basename(command)
+    .toLowerCase()
+    .replace(/\.(cmd|exe)$/, '');
   return PACKAGE_RUNNERS.test(basename(command)) || (RUNNER_VERBS[name]?.includes(args[0] ?? '') ?? false);
 }
 
@@ -68,7 +70,9 @@ export function slowStartCauses(server: string, config: ServerConfig, env: NodeJ
   const set = (kind: 'ca' | 'proxy') => NETWORK_ENV.filter((v) => v.kind === kind && env[v.name]).map((v) => v.name);
   const taken = (names: string[]) => names.filter((n) => !passed.has(n));
   if (fetchesPackage(config.command, config.args)) {
-    causes.push(`${name} downloads the package and its dependencies before the server runs: slow on a first start, with a cold npm cache, or on every start of an unpinned or @latest version (pin it: countersign servers pin ${server})`);
+    causes.push(
+      `${name} downloads the package and its dependencies before the server runs: slow on a first start, with a cold npm cache, or on every start of an unpinned or @latest version (pin it: countersign servers pin ${server})`,
+    );
   } else if (/^(uvx|pipx|uv)(\.exe)?$/.test(name)) {
     causes.push(`${name} builds an environment and downloads the package before the server runs (slow on a first start)`);
   } else if (/^(docker|podman)(\.exe)?$/.test(name)) {
@@ -77,12 +81,15 @@ export function slowStartCauses(server: string, config: ServerConfig, env: NodeJ
   if (config.limits && fetchesPackage(config.command, config.args)) causes.push('under limits its package is installed before the sandbox on its first start');
   const ca = set('ca');
   if (!ca.length) {
-    causes.push('if your network inspects TLS (a company proxy or security software), downloads fail their certificate check and are retried: set NODE_EXTRA_CA_CERTS (and SSL_CERT_FILE for Python tools) to your company\'s CA file where Countersign starts; servers get it');
+    causes.push(
+      "if your network inspects TLS (a company proxy or security software), downloads fail their certificate check and are retried: set NODE_EXTRA_CA_CERTS (and SSL_CERT_FILE for Python tools) to your company's CA file where Countersign starts; servers get it",
+    );
   } else if (taken(ca).length) {
     causes.push(`its limits keep ${taken(ca).join(', ')} from it (--no-pass-env): give them back with countersign servers limits ${server} --network-env`);
   }
   const proxy = set('proxy');
-  if (proxy.length && taken(proxy).length) causes.push(`its limits keep the proxy variables (${taken(proxy).join(', ')}) from it, so it tries to reach the network directly`);
+  if (proxy.length && taken(proxy).length)
+    causes.push(`its limits keep the proxy variables (${taken(proxy).join(', ')}) from it, so it tries to reach the network directly`);
   else if (proxy.length) causes.push(`a proxy is set (${proxy.join(', ')}): a slow or unreachable proxy delays every download`);
   causes.push('the server itself works before it answers (loading a model, indexing files)');
   return causes;

@@ -9,7 +9,17 @@ const LAUNCHERS = ['npx', 'node', 'uvx', 'uv', 'python', 'python3', 'docker', 'p
 
 /** Where version managers and package managers put commands that a desktop app's PATH lacks. */
 function usualFolders(home: string): string[] {
-  return ['/opt/homebrew/bin', '/usr/local/bin', '/opt/local/bin', join(home, '.local', 'bin'), join(home, '.cargo', 'bin'), join(home, '.deno', 'bin'), join(home, '.bun', 'bin'), join(home, '.volta', 'bin'), '/snap/bin'];
+  return [
+    '/opt/homebrew/bin',
+    '/usr/local/bin',
+    '/opt/local/bin',
+    join(home, '.local', 'bin'),
+    join(home, '.cargo', 'bin'),
+    join(home, '.deno', 'bin'),
+    join(home, '.bun', 'bin'),
+    join(home, '.volta', 'bin'),
+    '/snap/bin',
+  ];
 }
 
 function distance(a: string, b: string): number {
@@ -30,7 +40,13 @@ function distance(a: string, b: string): number {
  * Why `command` would not start, with what to do; undefined when it is found (or on Windows, where
  * PATHEXT decides and the client reports it).
  */
-export function commandNotFound(command: string, pathEnv: string | undefined, cwd: string, platform: NodeJS.Platform = process.platform, home = homedir()): string | undefined {
+export function commandNotFound(
+  command: string,
+  pathEnv: string | undefined,
+  cwd: string,
+  platform: NodeJS.Platform = process.platform,
+  home = homedir(),
+): string | undefined {
   if (platform === 'win32' || resolveCommand(command, pathEnv, cwd)) return undefined;
   if (command.includes('/')) {
     const at = resolve(cwd, command);
@@ -38,10 +54,19 @@ export function commandNotFound(command: string, pathEnv: string | undefined, cw
   }
   const searched = (pathEnv ?? '').split(delimiter).filter(Boolean);
   const parts = [`'${command}' was not found on the PATH Countersign starts servers with: ${searched.length ? searched.join(delimiter) : '(empty)'}.`];
-  const found = usualFolders(home).filter((d) => !searched.includes(d)).map((d) => resolveCommand(command, d, cwd)).find(Boolean);
+  const found = usualFolders(home)
+    .filter((d) => !searched.includes(d))
+    .map((d) => resolveCommand(command, d, cwd))
+    .find(Boolean);
   if (found) parts.push(`It is at ${found}: use that absolute path as the command.`);
-  const near = LAUNCHERS.filter((l) => l !== command && distance(l, command) <= (command.length > 4 ? 2 : 1)).sort((a, b) => distance(a, command) - distance(b, command));
+  const near = LAUNCHERS.filter((l) => l !== command && distance(l, command) <= (command.length > 4 ? 2 : 1)).sort(
+    (a, b) => distance(a, command) - distance(b, command),
+  );
   if (near.length) parts.push(`Did you mean '${near[0]}'?`);
-  parts.push('An app started from the Dock, the Start menu or a desktop launcher has a short PATH (often /usr/bin:/bin:/usr/sbin:/sbin), unlike your terminal: give the command\'s absolute path (see: command -v ' + command + ').');
+  parts.push(
+    "An app started from the Dock, the Start menu or a desktop launcher has a short PATH (often /usr/bin:/bin:/usr/sbin:/sbin), unlike your terminal: give the command's absolute path (see: command -v " +
+      command +
+      ').',
+  );
   return parts.join(' ');
 }

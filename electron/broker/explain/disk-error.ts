@@ -9,7 +9,12 @@ const DISK_CODES = new Set(['EROFS', 'EACCES', 'EPERM', 'ENOSPC', 'EDQUOT']);
 export class DiskError extends Error {
   override name = 'DiskError';
 
-  constructor(readonly path: string, readonly code: string, readonly why: string, readonly fix: string) {
+  constructor(
+    readonly path: string,
+    readonly code: string,
+    readonly why: string,
+    readonly fix: string,
+  ) {
     super(`${why} Fix: ${fix}`);
   }
 }
@@ -65,9 +70,15 @@ function permission(dir: string, code: string, dataDir: string | undefined): { w
   const mode = st ? (Number(st.mode) & 0o777).toString(8).padStart(4, '0') : undefined;
   const target = dataDir && isWithin(dir, dataDir) ? dataDir : dir;
   // The data folder does not exist yet and its parent is not ours: make the folder, never take the parent.
-  const make = dataDir && !isWithin(dir, dataDir) && isWithin(dataDir, dir) ? `create the data folder for this user: sudo install -d -m 700 -o "$(id -u)" ${q(dataDir)}` : undefined;
+  const make =
+    dataDir && !isWithin(dir, dataDir) && isWithin(dataDir, dir)
+      ? `create the data folder for this user: sudo install -d -m 700 -o "$(id -u)" ${q(dataDir)}`
+      : undefined;
   if (st && uid !== undefined && Number(st.uid) !== uid && uid !== 0) {
-    return { why: `${dir} belongs to another user (uid ${st.uid}, mode ${mode}) and this process runs as uid ${uid}.`, fix: `${make ?? `sudo chown -R "$(id -u)" ${q(target)}`}, or ${elsewhere(dataDir)}` };
+    return {
+      why: `${dir} belongs to another user (uid ${st.uid}, mode ${mode}) and this process runs as uid ${uid}.`,
+      fix: `${make ?? `sudo chown -R "$(id -u)" ${q(target)}`}, or ${elsewhere(dataDir)}`,
+    };
   }
   let writable = false;
   try {
@@ -79,7 +90,7 @@ function permission(dir: string, code: string, dataDir: string | undefined): { w
   if (!writable && st && !(Number(st.mode) & 0o200)) {
     return { why: `${dir} is read-only (mode ${mode}).`, fix: `${make ?? `chmod u+w ${q(dir)}`}, or ${elsewhere(dataDir)}` };
   }
-  if (code === 'EPERM' || (st && (Number(st.mode) & 0o200))) {
+  if (code === 'EPERM' || (st && Number(st.mode) & 0o200)) {
     // The mode allows it, yet the write was refused: an immutable flag, a sandbox, or a security module.
     return {
       why: `${dir} refuses writes though its mode (${mode ?? 'unknown'}) allows them: it may be immutable (chattr +i), or a sandbox or security policy forbids it.`,
@@ -105,14 +116,22 @@ export function explainDiskError(err: unknown, dataDir?: string): DiskError | un
   const inData = !isData && dataDir && isWithin(given, dataDir) ? ` (in Countersign's data folder ${dataDir})` : '';
   switch (e.code) {
     case 'EROFS':
-      return new DiskError(given, e.code, `Countersign cannot write ${what}${inData}: it is on a read-only file system.`,
-        `${elsewhere(dataDir)}, or remount that disk read-write`);
+      return new DiskError(
+        given,
+        e.code,
+        `Countersign cannot write ${what}${inData}: it is on a read-only file system.`,
+        `${elsewhere(dataDir)}, or remount that disk read-write`,
+      );
     case 'ENOSPC':
     case 'EDQUOT': {
       const free = freeBytes(dir);
       const full = e.code === 'EDQUOT' ? 'your disk quota there is used up' : `the disk holding it is full${free === undefined ? '' : ` (${size(free)} free)`}`;
-      return new DiskError(given, e.code, `Countersign cannot write ${what}${inData}: ${full}.`,
-        `free some space on that disk (df -h ${q(dir)} shows it), or ${elsewhere(dataDir)}`);
+      return new DiskError(
+        given,
+        e.code,
+        `Countersign cannot write ${what}${inData}: ${full}.`,
+        `free some space on that disk (df -h ${q(dir)} shows it), or ${elsewhere(dataDir)}`,
+      );
     }
     default: {
       const { why, fix } = permission(dir, e.code, dataDir);

@@ -5,7 +5,11 @@ import { describeHolder, portHolder, type PortHolder } from './port-holder.js';
 export class PortInUseError extends Error {
   override name = 'PortInUseError';
 
-  constructor(readonly host: string, readonly port: number, readonly holder: PortHolder | undefined) {
+  constructor(
+    readonly host: string,
+    readonly port: number,
+    readonly holder: PortHolder | undefined,
+  ) {
     super(portInUseText(host, port, holder));
   }
 }
@@ -13,9 +17,7 @@ export class PortInUseError extends Error {
 export function portInUseText(host: string, port: number, holder: PortHolder | undefined): string {
   const stop = holder?.pid !== undefined ? `stop it (kill ${holder.pid})` : 'stop what holds it';
   const other = `start on another port: countersign serve --port 0 (any free port) or --port <N>`;
-  const fix = holder?.countersign
-    ? `use that broker (its UI address was printed where it started), ${stop}, or ${other}`
-    : `${other}, or ${stop}`;
+  const fix = holder?.countersign ? `use that broker (its UI address was printed where it started), ${stop}, or ${other}` : `${other}, or ${stop}`;
   return `Port ${port} on ${host} is already in use by ${describeHolder(holder)}. Fix: ${fix}.`;
 }
 
@@ -23,8 +25,13 @@ export function portInUseText(host: string, port: number, holder: PortHolder | u
 export class PortDeniedError extends Error {
   override name = 'PortDeniedError';
 
-  constructor(readonly host: string, readonly port: number) {
-    super(`This user may not listen on port ${port} on ${host} (ports below 1024 need extra rights). Fix: countersign serve --port 0 (any free port) or a port from 1024 up.`);
+  constructor(
+    readonly host: string,
+    readonly port: number,
+  ) {
+    super(
+      `This user may not listen on port ${port} on ${host} (ports below 1024 need extra rights). Fix: countersign serve --port 0 (any free port) or a port from 1024 up.`,
+    );
   }
 }
 

@@ -33,7 +33,10 @@ export class BrokerHttpServer {
   private guard?: { mcp: GuardOptions; api: GuardOptions; hosts: string[] };
   port = 0;
 
-  constructor(private readonly broker: Broker, private readonly opts: HttpServerOptions) {
+  constructor(
+    private readonly broker: Broker,
+    private readonly opts: HttpServerOptions,
+  ) {
     this.mcp = new McpHttpEndpoint({
       maxBodyBytes: opts.maxBodyBytes,
       idleTimeoutMs: opts.idleTimeoutMs,

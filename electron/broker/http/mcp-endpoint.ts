@@ -3,15 +3,7 @@
 // any MCP-Protocol-Version, bodies far above 4 MB).
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  checkEnvelope,
-  ErrorCode,
-  errorResponse,
-  isRequest,
-  isResponse,
-  type JsonRpcId,
-  type JsonRpcMessage,
-} from '../../../shared/jsonrpc.js';
+import { checkEnvelope, ErrorCode, errorResponse, isRequest, isResponse, type JsonRpcId, type JsonRpcMessage } from '../../../shared/jsonrpc.js';
 import type { MessageTransport } from '../wire/transport.js';
 import { modernRevisionOf } from '../relay/protocol/era.js';
 import { requestClient } from './client-name.js';
@@ -201,7 +193,13 @@ export class McpHttpEndpoint {
     await this.openSession(res, serverName, message, sse, named.client);
   }
 
-  private async openSession(res: ServerResponse, serverName: string, init: JsonRpcMessage & { id: JsonRpcId }, sse: boolean, client: string | undefined): Promise<void> {
+  private async openSession(
+    res: ServerResponse,
+    serverName: string,
+    init: JsonRpcMessage & { id: JsonRpcId },
+    sse: boolean,
+    client: string | undefined,
+  ): Promise<void> {
     const session = new HttpSessionTransport({
       sessionId: newSessionId(),
       serverName,

@@ -1,13 +1,7 @@
 // One Streamable HTTP session seen from the broker: a MessageTransport whose outgoing messages are routed
 // to the right open HTTP response (the POST that carried a request, or the standalone GET stream).
 import type { ServerResponse } from 'node:http';
-import {
-  errorResponse,
-  isRequest,
-  isResponse,
-  type JsonRpcId,
-  type JsonRpcMessage,
-} from '../../../shared/jsonrpc.js';
+import { errorResponse, isRequest, isResponse, type JsonRpcId, type JsonRpcMessage } from '../../../shared/jsonrpc.js';
 import type { MessageTransport, SendOptions } from '../wire/transport.js';
 import { callOf, type RefusedCall } from '../relay/protocol/refused-calls.js';
 import { DEFAULT_KEEP_ALIVE_MS, HEADERS_WAIT_MS, isOpen, keepAlive, openEventStream, sseEvent, sseEventBytes, writeEvent } from './sse-stream.js';
@@ -157,11 +151,7 @@ export class HttpSessionTransport implements MessageTransport {
    * validated. `headers` go on the HTTP response (e.g. Mcp-Session-Id). The message reaches `onmessage`
    * as the exact parsed object. `body`: the bytes it was parsed from.
    */
-  handlePost(
-    res: ServerResponse,
-    message: JsonRpcMessage,
-    opts: { sse: boolean; headers?: Record<string, string>; body?: Buffer },
-  ): void {
+  handlePost(res: ServerResponse, message: JsonRpcMessage, opts: { sse: boolean; headers?: Record<string, string>; body?: Buffer }): void {
     this.lastActivity = performance.now();
     const messages = [message];
     if (opts.body && isRequest(message) && message.method === 'tools/call') this.bodies.set(message, opts.body);
@@ -211,8 +201,7 @@ export class HttpSessionTransport implements MessageTransport {
     if (exchange.sse) {
       openEventStream(res, opts.headers);
       exchange.stopKeepAlive = keepAlive(res, this.keepAliveMs, HEADERS_WAIT_MS);
-    }
-    else if (opts.headers) {
+    } else if (opts.headers) {
       for (const [name, value] of Object.entries(opts.headers)) res.setHeader(name, value);
     }
     // A client that goes away only loses its answers; the broker keeps running.

@@ -148,7 +148,10 @@ function drainThenDrop(req: IncomingMessage): void {
 
 function tooLarge(maxBytes: number, head = ''): Rejection {
   const message = `Payload Too Large: request body exceeds the ${maxBytes}-byte limit`;
-  return { ...reject(413, message), refused: { code: ErrorCode.ServerUnavailable, reason: `the message is larger than the ${maxBytes}-byte limit`, id: null, head } };
+  return {
+    ...reject(413, message),
+    refused: { code: ErrorCode.ServerUnavailable, reason: `the message is larger than the ${maxBytes}-byte limit`, id: null, head },
+  };
 }
 
 /**
@@ -179,7 +182,9 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number = DEFAULT_MA
       size += chunk.length;
       if (size > maxBytes) {
         // Its first bytes are kept for the log (the tool's name, when they give it); the rest is dropped.
-        const head = Buffer.concat([...chunks.slice(0, 4), chunk]).subarray(0, 4096).toString('latin1');
+        const head = Buffer.concat([...chunks.slice(0, 4), chunk])
+          .subarray(0, 4096)
+          .toString('latin1');
         chunks.length = 0;
         req.pause();
         settle(tooLarge(maxBytes, head));
@@ -193,7 +198,9 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number = DEFAULT_MA
       const read = readJson(bytes, client);
       if (read.ok) return settle({ ok: true, value: read.value, bytes });
       const { ok: _ok, ...refused } = read;
-      const message = read.reason.startsWith('invalid JSON: ') ? `Parse error: ${read.reason.slice('invalid JSON: '.length)}` : `${read.code === ErrorCode.ParseError ? 'Parse error' : 'Invalid Request'}: ${read.reason}`;
+      const message = read.reason.startsWith('invalid JSON: ')
+        ? `Parse error: ${read.reason.slice('invalid JSON: '.length)}`
+        : `${read.code === ErrorCode.ParseError ? 'Parse error' : 'Invalid Request'}: ${read.reason}`;
       settle({ ok: false, status: 400, code: read.code, message, refused });
     };
     const onError = (error: Error): void => {

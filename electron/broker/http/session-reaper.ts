@@ -13,7 +13,10 @@ export interface Reapable {
 export class SessionReaper {
   private timer?: NodeJS.Timeout;
 
-  constructor(readonly idleMs: number, private readonly candidates: () => Promise<Reapable[]>) {}
+  constructor(
+    readonly idleMs: number,
+    private readonly candidates: () => Promise<Reapable[]>,
+  ) {}
 
   /** Runs while there is anything to watch; cheap to call on every new session. */
   start(): void {

@@ -3,10 +3,7 @@
 // started per request. Ids are rewritten on the way in (two clients may both send id 1) and restored on
 // the way out; each answer, and each notification that belongs to a request, goes back on its own POST.
 import type { ServerResponse } from 'node:http';
-import {
-  errorResponse, isNotification, isRequest, isResponse,
-  type JsonRpcId, type JsonRpcMessage,
-} from '../../../shared/jsonrpc.js';
+import { errorResponse, isNotification, isRequest, isResponse, type JsonRpcId, type JsonRpcMessage } from '../../../shared/jsonrpc.js';
 import { subscriptionIdOf, withSubscriptionId } from '../relay/protocol/subscriptions.js';
 import type { MessageTransport, SendOptions } from '../wire/transport.js';
 import { DEFAULT_KEEP_ALIVE_MS, HEADERS_WAIT_MS, keepAlive, openEventStream, sseEvent, writeEvent } from './sse-stream.js';

@@ -50,10 +50,14 @@ export type HelloReply =
   /** To an `api` hello: prove you know the API secret (local/api-handshake.ts). */
   | { countersign: number; ok: true; mode: 'challenge'; nonce: string; proof: string }
   | {
-    countersign: number; ok: true; mode: 'relay'; attach: string; upstreamTimeoutMs: number;
-    /** Where and how `connect` opens its report connection; an older broker leaves it out (reports then go on the control socket). */
-    reports?: { path: string; token: string };
-  }
+      countersign: number;
+      ok: true;
+      mode: 'relay';
+      attach: string;
+      upstreamTimeoutMs: number;
+      /** Where and how `connect` opens its report connection; an older broker leaves it out (reports then go on the control socket). */
+      reports?: { path: string; token: string };
+    }
   | { countersign: number; ok: false; error: string };
 
 /** Reads one line from the socket; any bytes after it are pushed back for the next reader. */
@@ -125,7 +129,11 @@ export function parseHello(line: string): Hello | Attach | ApiHello {
   const fills = parseFillValues(v.fills);
   return {
     ...(fills && { fills }),
-    countersign: HANDSHAKE_VERSION, server: v.server, client: optionalClient(v.client), agent: optionalAgent(v.agent), relay: v.relay === true,
+    countersign: HANDSHAKE_VERSION,
+    server: v.server,
+    client: optionalClient(v.client),
+    agent: optionalAgent(v.agent),
+    relay: v.relay === true,
     ...(v.secret !== undefined ? { secret: v.secret } : {}),
   };
 }

@@ -24,7 +24,10 @@ export class RefusalAudit {
   private counted?: { count: number; reasons: Record<string, number>; latest: Refusal };
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly write: (entry: RefusalEntry) => void, private readonly windowMs = REFUSAL_WINDOW_MS) {}
+  constructor(
+    private readonly write: (entry: RefusalEntry) => void,
+    private readonly windowMs = REFUSAL_WINDOW_MS,
+  ) {}
 
   refused(r: Refusal): void {
     if (!this.timer) {

@@ -14,9 +14,7 @@ export interface SocketSecret {
   api: string;
 }
 
-export type SecretRead =
-  | { ok: true; secret: SocketSecret }
-  | { ok: false; file: string; code?: string; why: string };
+export type SecretRead = { ok: true; secret: SocketSecret } | { ok: false; file: string; code?: string; why: string };
 
 export function secretFile(dataDir: string): string {
   return path.join(dataDir, SECRET_FILE);
@@ -24,7 +22,15 @@ export function secretFile(dataDir: string): string {
 
 export function isSocketSecret(value: unknown): value is SocketSecret {
   const v = value as Partial<SocketSecret> | null;
-  return !!v && typeof v === 'object' && typeof v.connect === 'string' && SECRET_PATTERN.test(v.connect) && typeof v.api === 'string' && SECRET_PATTERN.test(v.api) && v.connect !== v.api;
+  return (
+    !!v &&
+    typeof v === 'object' &&
+    typeof v.connect === 'string' &&
+    SECRET_PATTERN.test(v.connect) &&
+    typeof v.api === 'string' &&
+    SECRET_PATTERN.test(v.api) &&
+    v.connect !== v.api
+  );
 }
 
 export function readSocketSecret(dataDir: string): SecretRead {

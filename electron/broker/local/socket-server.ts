@@ -40,17 +40,26 @@ export class LocalSocketServer {
   private readonly sockets = new Set<Socket>();
   private readonly refusals: RefusalAudit;
 
-  constructor(private readonly broker: Broker, private readonly opts: LocalSocketOptions) {
+  constructor(
+    private readonly broker: Broker,
+    private readonly opts: LocalSocketOptions,
+  ) {
     this.refusals = new RefusalAudit((entry) => broker.record(refusalChange(entry)));
   }
 
   async listen(): Promise<void> {
-    this.server = await listenAt(this.opts.path, createServer((socket) => void this.accept(socket)));
+    this.server = await listenAt(
+      this.opts.path,
+      createServer((socket) => void this.accept(socket)),
+    );
     const { reportsPath } = this.opts;
     if (reportsPath !== undefined && process.platform !== 'win32') {
       // A readable high-water mark of 1 byte: Node stops reading a report socket as soon as a chunk waits
       // unread, so `connect`'s writes wake nobody until the broker takes them (report-reader.ts).
-      this.reportsServer = await listenAt(reportsPath, createServer({ highWaterMark: 1 }, (socket) => void this.acceptReports(socket)));
+      this.reportsServer = await listenAt(
+        reportsPath,
+        createServer({ highWaterMark: 1 }, (socket) => void this.acceptReports(socket)),
+      );
     }
   }
 
@@ -85,7 +94,11 @@ export class LocalSocketServer {
   }
 
   private unproven(socket: Socket, role: SocketRole, why: string): void {
-    this.refuse(socket, { role, why }, `Countersign refused this connection: ${why}. Only a command run by the user who runs Countersign can read ${this.opts.secretFile}, which proves it may use the broker.`);
+    this.refuse(
+      socket,
+      { role, why },
+      `Countersign refused this connection: ${why}. Only a command run by the user who runs Countersign can read ${this.opts.secretFile}, which proves it may use the broker.`,
+    );
   }
 
   private async accept(socket: Socket): Promise<void> {
@@ -99,7 +112,11 @@ export class LocalSocketServer {
     try {
       hello = parseHello(await readFirstLine(socket));
     } catch (err) {
-      this.refuse(socket, { role: 'handshake', why: `no hello (${short(err)})` }, `Countersign could not read the connect handshake: ${(err as Error).message}`);
+      this.refuse(
+        socket,
+        { role: 'handshake', why: `no hello (${short(err)})` },
+        `Countersign could not read the connect handshake: ${(err as Error).message}`,
+      );
       return;
     }
     if ('api' in hello) {
@@ -115,13 +132,18 @@ export class LocalSocketServer {
     }
     if ('attach' in hello) {
       // A relay-mode session's data connection: handed to its server as stdio, or dropped (its bytes are the server's).
-      if (!this.broker.attachRemote(hello.attach, socket)) this.refuse(socket, { role: 'attach', why: 'its attach token names no session waiting for its server' });
+      if (!this.broker.attachRemote(hello.attach, socket))
+        this.refuse(socket, { role: 'attach', why: 'its attach token names no session waiting for its server' });
       return;
     }
     // A session of one server, and nothing else: its messages are MCP (pipe) or the relay-mode control
     // protocol, neither of which reaches the API.
     if (hello.secret === undefined || !tokensEqual(hello.secret, this.opts.secret.connect)) {
-      this.unproven(socket, 'connect', hello.secret === undefined ? 'it did not present the socket secret of this broker run' : 'the socket secret it presented is not this broker run\'s');
+      this.unproven(
+        socket,
+        'connect',
+        hello.secret === undefined ? 'it did not present the socket secret of this broker run' : "the socket secret it presented is not this broker run's",
+      );
       return;
     }
     const { server } = hello;
@@ -159,7 +181,14 @@ export class LocalSocketServer {
         if (remote) {
           const { reportsPath } = this.opts;
           const reports = this.reportsServer && reportsPath !== undefined ? { path: reportsPath, token: remote.reportToken } : undefined;
-          reply({ countersign: HANDSHAKE_VERSION, ok: true, mode: 'relay', attach: remote.attachToken, upstreamTimeoutMs: remote.upstreamTimeoutMs, ...(reports ? { reports } : {}) });
+          reply({
+            countersign: HANDSHAKE_VERSION,
+            ok: true,
+            mode: 'relay',
+            attach: remote.attachToken,
+            upstreamTimeoutMs: remote.upstreamTimeoutMs,
+            ...(reports ? { reports } : {}),
+          });
           await remote.start();
           socket.resume();
           return;

@@ -11,7 +11,6 @@ import type { RefusedCall } from '../relay/protocol/refused-calls.js';
 /** How long `connect` may reuse an automatic allow before asking the broker again. */
 export const LEASE_TTL_MS = 200;
 
-
 /**
  * Lets `connect` allow further calls of one tool without asking, while nothing changes: it lapses after
  * `ttlMs`, when the broker revokes it (any change of trust, rules, settings, records or pause), when

@@ -10,9 +10,17 @@ const tool = z.object({ name: z.string() }).passthrough();
 const short = z.string().max(2000);
 const input = z.object({
   round: z.number().int().min(1).max(10_000),
-  requested: z.array(z.object({
-    key: z.string().max(256), method: z.string().max(256), mode: z.enum(['form', 'url']).optional(), message: short.optional(), url: short.optional(),
-  })).max(50),
+  requested: z
+    .array(
+      z.object({
+        key: z.string().max(256),
+        method: z.string().max(256),
+        mode: z.enum(['form', 'url']).optional(),
+        message: short.optional(),
+        url: short.optional(),
+      }),
+    )
+    .max(50),
   supplied: z.unknown().optional(),
   earlier: z.enum(['person', 'rule', 'policy', 'timeout', 'session', 'cancelled', 'client']).optional(),
 });
@@ -27,10 +35,23 @@ export const wire = {
   }),
   listed: z.object({ tools: z.array(tool).max(100_000) }),
   rewrite: z.object({ tools: z.array(tool).max(100_000) }),
-  decide: z.object({ call: callNumber, tool: z.string(), arguments: z.unknown(), progress: z.boolean().optional(), tooDeepIn: z.string().max(256).optional(), input: input.optional(), reported: callNumber.optional() }),
+  decide: z.object({
+    call: callNumber,
+    tool: z.string(),
+    arguments: z.unknown(),
+    progress: z.boolean().optional(),
+    tooDeepIn: z.string().max(256).optional(),
+    input: input.optional(),
+    reported: callNumber.optional(),
+  }),
   refused: z.object({ tool: z.string(), arguments: z.unknown(), certain: z.boolean(), reason: z.string().max(4000) }),
   /** `declined`: why `connect` declined it for the server (an imitation of Countersign's form). */
-  serverRequest: z.object({ method: z.string().max(256), params: z.record(z.unknown()).optional(), calls: z.array(z.string().max(512)).max(1000), declined: z.string().max(2000).optional() }),
+  serverRequest: z.object({
+    method: z.string().max(256),
+    params: z.record(z.unknown()).optional(),
+    calls: z.array(z.string().max(512)).max(1000),
+    declined: z.string().max(2000).optional(),
+  }),
   /** `by`: whether the client cancelled (or left), or the session ended; `reason` as the client gave it. */
   cancel: z.object({ call: callNumber, by: z.enum(['client', 'session']).optional(), reason: z.string().max(1000).optional() }),
   definition: z.object({ definition: tool.optional() }),
@@ -112,7 +133,14 @@ export function reportItems(p: Record<string, unknown>): Report[] {
     if (!Array.isArray(reasons) || reasons.length > 64 || !reasons.every((r) => isShort(r, 128))) fail(where, 'has bad reasons');
     out[i] = {
       kind: 'leased',
-      call: { call: c.call, time: c.time, tool: c.tool, arguments: c.arguments, decidedBy: c.decidedBy as LeasedCall['decidedBy'], reasons: reasons as string[] },
+      call: {
+        call: c.call,
+        time: c.time,
+        tool: c.tool,
+        arguments: c.arguments,
+        decidedBy: c.decidedBy as LeasedCall['decidedBy'],
+        reasons: reasons as string[],
+      },
     };
   }
   return out;

@@ -8,7 +8,13 @@ import type { ExitInfo } from '../upstream/stdio-upstream.js';
 import type { ForwardedCall } from './id-maps.js';
 
 /** Settles `call` with `outcome`, and sends `answer` once its entry is on disk. */
-export function answerLogged(call: ForwardedCall, outcome: CallOutcome, answer: JsonRpcMessage, downId: JsonRpcId, toClient: (m: JsonRpcMessage, related: JsonRpcId) => void): void {
+export function answerLogged(
+  call: ForwardedCall,
+  outcome: CallOutcome,
+  answer: JsonRpcMessage,
+  downId: JsonRpcId,
+  toClient: (m: JsonRpcMessage, related: JsonRpcId) => void,
+): void {
   const logged = call.onSettled(outcome);
   if (!logged) return toClient(answer, downId);
   void logged.then((written) => toClient(written ? answer : unloggedAnswer(call, downId), downId));
@@ -16,7 +22,9 @@ export function answerLogged(call: ForwardedCall, outcome: CallOutcome, answer: 
 
 /** The answer to a call that ran but could not be logged: its result is withheld. */
 export function unloggedAnswer(call: ForwardedCall, downId: JsonRpcId): JsonRpcMessage {
-  const result = errorResult(`Countersign ran this call but could not write it to its audit log, so its answer is withheld. The entry is kept and written once the log is writable; until then new calls are refused.`);
+  const result = errorResult(
+    `Countersign ran this call but could not write it to its audit log, so its answer is withheld. The entry is kept and written once the log is writable; until then new calls are refused.`,
+  );
   return { jsonrpc: '2.0', id: downId, result: shapedResult(result, call.request) };
 }
 

@@ -77,7 +77,8 @@ export class CallDeadlines {
       const newUp = ids.nextUpId();
       const now = performance.now();
       const first: CallAttempt = {
-        status: 'timeout', durationMs: Math.round(now - (call.sentAt ?? now)),
+        status: 'timeout',
+        durationMs: Math.round(now - (call.sentAt ?? now)),
         detail: `No answer within ${seconds} s: Countersign cancelled it and sent the call again (an idempotent tool of a trusted server).`,
       };
       // Its entry says it was sent twice, and how each sending ended.

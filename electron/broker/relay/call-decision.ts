@@ -25,7 +25,13 @@ export interface DecisionHost {
   forward(request: JsonRpcRequest, call: Omit<ForwardedCall, 'upId'>): void;
 }
 
-export async function decideAndForward(host: DecisionHost, request: JsonRpcRequest, toolName: string, params: Record<string, unknown>, input?: CallInput): Promise<void> {
+export async function decideAndForward(
+  host: DecisionHost,
+  request: JsonRpcRequest,
+  toolName: string,
+  params: Record<string, unknown>,
+  input?: CallInput,
+): Promise<void> {
   const abort = new AbortController();
   host.ids.down.set(request.id, { method: 'tools/call', abort });
   const progressToken = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
@@ -64,7 +70,12 @@ export async function decideAndForward(host: DecisionHost, request: JsonRpcReque
     return;
   }
   host.forward(request, {
-    request, retryOnTimeout: verdict.retryOnTimeout, retried: false, onSettled: verdict.onSettled, deadline: 0,
-    decidedBy: verdict.decidedBy, round: input?.round ?? 1,
+    request,
+    retryOnTimeout: verdict.retryOnTimeout,
+    retried: false,
+    onSettled: verdict.onSettled,
+    deadline: 0,
+    decidedBy: verdict.decidedBy,
+    round: input?.round ?? 1,
   });
 }

@@ -4,8 +4,17 @@
 // (byte-pass.ts), deadlines and retry (call-deadlines.ts), Countersign's own requests (own-requests.ts),
 // a call's decision (call-decision.ts), the server's forms (server-forms.ts), list_changed (list-changed.ts).
 import {
-  errorResponse, ErrorCode, isNotification, isRequest, isResponse, isResult,
-  type JsonRpcError, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResult,
+  errorResponse,
+  ErrorCode,
+  isNotification,
+  isRequest,
+  isResponse,
+  isResult,
+  type JsonRpcError,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type JsonRpcResult,
 } from '../../../shared/jsonrpc.js';
 import type { ToolDefinition } from '../../../shared/tool.js';
 import type { ExitInfo } from '../upstream/stdio-upstream.js';
@@ -79,25 +88,35 @@ export class RelaySession implements GateSession {
       (tools) => this.hooks.onToolsListed?.(this, tools),
     );
     this.deadlines = new CallDeadlines({
-      ids, serverName, isClosed, timeoutMs,
+      ids,
+      serverName,
+      isClosed,
+      timeoutMs,
       sendUpstream: (m, downId) => void this.sendUpstream(m, downId),
       failDownstream: (downId, text, code) => this.failDownstream(downId, text, code),
     });
     this.bytes = new BytePass({
-      ids, isClosed, toClient,
+      ids,
+      isClosed,
+      toClient,
       upstreamOpen: () => this.upstreamReady && !this.upstreamGoneReason,
       modern: () => this.era.modern,
       quickVerdict: (toolName, args) => this.hooks.quickVerdict?.(this, toolName, args),
       armDeadline: (upId) => this.deadlines.arm(upId),
     });
     this.toServer = new ServerAsks({
-      ids, serverName, timeoutMs,
+      ids,
+      serverName,
+      timeoutMs,
       goneReason: () => this.upstreamGoneReason,
       sendUpstream: (m) => this.sendUpstream(m),
     });
     this.toClientAsks = new ClientAsks(toClient, isClosed);
     this.forms = new ServerForms({
-      serverName, serverIds, isClosed, toClient,
+      serverName,
+      serverIds,
+      isClosed,
+      toClient,
       onServerRequest: (message, calls, declined) => this.hooks.onServerRequest?.(this, message, calls, declined),
       refuseImitation: () => this.hooks.refuseImitation?.(this) ?? false,
       sendUpstream: (m) => void this.sendUpstream(m),
@@ -110,9 +129,16 @@ export class RelaySession implements GateSession {
       refresh: () => this.refreshAfterChange(),
     });
     this.decision = {
-      session: this, ids, isClosed, toClient,
+      session: this,
+      ids,
+      isClosed,
+      toClient,
       clientElicits: () => this.clientElicits,
-      ensureIdentity: () => this.era.ensureIdentity((p) => this.internalRequest('server/discover', p, false), (identity) => this.hooks.onInitialized?.(this, identity)),
+      ensureIdentity: () =>
+        this.era.ensureIdentity(
+          (p) => this.internalRequest('server/discover', p, false),
+          (identity) => this.hooks.onInitialized?.(this, identity),
+        ),
       decide: (ctx) => this.hooks.decideToolCall(ctx),
       refused: (call) => this.hooks.onRefused?.(this, call),
       askClient: (method, p, signal, related) => this.askClient(method, p, signal, related),
@@ -371,7 +397,8 @@ export class RelaySession implements GateSession {
         // Fail closed: tools we could not check against the record are not shown.
         shown.then(
           (tools) => this.toClient(tools ? { ...message, id: downId, result: { ...result, tools } } : out, downId),
-          (err: Error) => this.toClient(errorResponse(downId, ErrorCode.ServerUnavailable, `Countersign could not check this server's tools: ${err.message}`), downId),
+          (err: Error) =>
+            this.toClient(errorResponse(downId, ErrorCode.ServerUnavailable, `Countersign could not check this server's tools: ${err.message}`), downId),
         );
         return;
       }

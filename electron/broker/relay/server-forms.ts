@@ -54,12 +54,13 @@ export class ServerForms {
   relayInputRequired(call: ForwardedCall, result: Record<string, unknown>, outcome: CallOutcome, out: JsonRpcMessage, downId: JsonRpcId): void {
     const { host } = this;
     const requests = result.inputRequests;
-    const forms = typeof requests === 'object' && requests !== null && !Array.isArray(requests)
-      ? Object.entries(requests as Record<string, unknown>).filter((e): e is [string, { method: string; params?: Record<string, unknown> }] => {
-        const r = e[1] as { method?: unknown } | null;
-        return typeof r === 'object' && r !== null && r.method === 'elicitation/create';
-      })
-      : [];
+    const forms =
+      typeof requests === 'object' && requests !== null && !Array.isArray(requests)
+        ? Object.entries(requests as Record<string, unknown>).filter((e): e is [string, { method: string; params?: Record<string, unknown> }] => {
+            const r = e[1] as { method?: unknown } | null;
+            return typeof r === 'object' && r !== null && r.method === 'elicitation/create';
+          })
+        : [];
     if (!forms.length) return host.answerLogged(call, outcome, out, downId);
     const marked = { ...(requests as Record<string, unknown>) };
     for (const [key, r] of forms) marked[key] = { ...r, params: markedParams(host.serverName, r.params ?? {}) };

@@ -6,7 +6,10 @@ import type { ExitInfo } from '../upstream/stdio-upstream.js';
 import type { BrokerSession, SessionRegistry } from './session-registry.js';
 
 export class SessionEvents {
-  constructor(private readonly core: BrokerCore, private readonly registry: SessionRegistry) {}
+  constructor(
+    private readonly core: BrokerCore,
+    private readonly registry: SessionRegistry,
+  ) {}
 
   /** What every session reports to the broker, wherever it runs. */
   forSession(serverName: string, clientKey: string) {

@@ -83,7 +83,9 @@ export class SessionRegistry {
 
   /** Every running process of a server, by session. */
   runningLimits(server: string): LimitsInForce[] {
-    return this.of(server).map((s) => this.running.get(s.id)?.()).filter((r): r is LimitsInForce => !!r);
+    return this.of(server)
+      .map((s) => this.running.get(s.id)?.())
+      .filter((r): r is LimitsInForce => !!r);
   }
 
   /** Open client sessions of one server. */
@@ -129,7 +131,11 @@ export class SessionRegistry {
 
   /** Every `connect` of this client has dropped its leases given before a local read (or is closed). */
   async endLocalReadLeases(clientKey: string): Promise<void> {
-    await Promise.all(this.halves().filter((s) => s.clientKey === clientKey).map((s) => s.revokeConfirmed()));
+    await Promise.all(
+      this.halves()
+        .filter((s) => s.clientKey === clientKey)
+        .map((s) => s.revokeConfirmed()),
+    );
   }
 
   private halves(): BrokerHalf[] {

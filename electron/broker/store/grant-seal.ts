@@ -28,32 +28,33 @@ export const SEALED_FILE = 'grants.sealed.json';
 /** The store files whose owner and mode are checked, besides the folder itself. */
 export const STORE_FILES = ['settings.json', 'trust.json', SEALED_FILE, 'audit.jsonl'];
 
-
 const sha = z.string().regex(/^[0-9a-f]{64}$/);
-const grantsSchema = z.object({
-  /** Server → the launch hash of the config it was trusted with. */
-  trust: z.record(sha),
-  /** Server → the launch hash the person consented to. */
-  launch: z.record(sha),
-  /** Hashes of "always allow" rules (canonical JSON of the whole rule, so every field is covered). */
-  rules: z.array(sha),
-  /**
-   * Server → the limits (canonical JSON) of its last approved launch: what a team-policy entry that
-   * states no limits covers. Not pruned with trust.json, so deleting a record there does not erase it.
-   * Optional: files sealed before it existed verify as written.
-   */
-  limits: z.record(z.string()).optional(),
-  /**
-   * Server → the launch hash the person let run without the limits this machine cannot enforce
-   * (trust/run-without-limits.ts). Optional: files sealed before it existed verify as written.
-   */
-  unenforced: z.record(sha).optional(),
-  /**
-   * The user policy file the person set or confirmed in Countersign (trust/policy-path.ts). Optional:
-   * files sealed before it existed verify as written.
-   */
-  policy: z.string().min(1).max(4096).optional(),
-}).strict();
+const grantsSchema = z
+  .object({
+    /** Server → the launch hash of the config it was trusted with. */
+    trust: z.record(sha),
+    /** Server → the launch hash the person consented to. */
+    launch: z.record(sha),
+    /** Hashes of "always allow" rules (canonical JSON of the whole rule, so every field is covered). */
+    rules: z.array(sha),
+    /**
+     * Server → the limits (canonical JSON) of its last approved launch: what a team-policy entry that
+     * states no limits covers. Not pruned with trust.json, so deleting a record there does not erase it.
+     * Optional: files sealed before it existed verify as written.
+     */
+    limits: z.record(z.string()).optional(),
+    /**
+     * Server → the launch hash the person let run without the limits this machine cannot enforce
+     * (trust/run-without-limits.ts). Optional: files sealed before it existed verify as written.
+     */
+    unenforced: z.record(sha).optional(),
+    /**
+     * The user policy file the person set or confirmed in Countersign (trust/policy-path.ts). Optional:
+     * files sealed before it existed verify as written.
+     */
+    policy: z.string().min(1).max(4096).optional(),
+  })
+  .strict();
 const fileSchema = z.object({ version: z.literal(1), generation: z.number().int().min(1), grants: grantsSchema, tag: z.string() }).strict();
 
 export type Grants = z.infer<typeof grantsSchema>;
@@ -89,10 +90,17 @@ export class GrantSeal {
     this.#hygiene = new StoreHygiene(() => [
       { path: this.#dataDir, kind: 'dir' },
       ...STORE_FILES.map((f) => ({ path: path.join(this.#dataDir, f), kind: 'file' as const })),
-      ...(keyFile ? [{ path: path.dirname(keyFile), kind: 'dir' as const }, { path: keyFile, kind: 'file' as const }] : []),
+      ...(keyFile
+        ? [
+            { path: path.dirname(keyFile), kind: 'dir' as const },
+            { path: keyFile, kind: 'file' as const },
+          ]
+        : []),
     ]);
     if (vault.keyFile && isInside(vault.keyFile, this.#dataDir)) {
-      warn(`The seal key ${vault.keyFile} is inside the data folder, so a hand edit there can forge trust and launch consent. Set COUNTERSIGN_KEY_DIR to a folder outside ${this.#dataDir}.`);
+      warn(
+        `The seal key ${vault.keyFile} is inside the data folder, so a hand edit there can forge trust and launch consent. Set COUNTERSIGN_KEY_DIR to a folder outside ${this.#dataDir}.`,
+      );
     }
   }
 
@@ -186,7 +194,9 @@ export class GrantSeal {
   }
 
   #tag(key: Buffer, body: { version: 1; generation: number; grants: Grants }): string {
-    return createHmac('sha256', key).update(canonicalJson({ ...body, dataDir: this.#dataDir })).digest('hex');
+    return createHmac('sha256', key)
+      .update(canonicalJson({ ...body, dataDir: this.#dataDir }))
+      .digest('hex');
   }
 
   #read(): { grants: Grants; generation: number } {
@@ -207,7 +217,8 @@ export class GrantSeal {
       const { key, generation } = this.#vault.load();
       const expected = Buffer.from(this.#tag(key, { version: 1, generation: file.generation, grants: file.grants }), 'hex');
       const given = Buffer.from(file.tag, 'hex');
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) problem = 'its seal does not match (it was edited outside Countersign, or sealed with another key)';
+      if (given.length !== expected.length || !timingSafeEqual(given, expected))
+        problem = 'its seal does not match (it was edited outside Countersign, or sealed with another key)';
       else if (file.generation === generation) return { grants: file.grants, generation };
       else if (file.generation === generation + 1) {
         // Written just before a crash, before the vault caught up: it is ours (the tag says so).
@@ -219,7 +230,9 @@ export class GrantSeal {
     }
     if (this.#warnedFor !== version) {
       this.#warnedFor = version;
-      this.#warn(`The sealed grants ${this.path} are not valid: ${problem}. Trust, launch consent and rules written by hand do not take effect until you confirm them in Countersign (Servers).`);
+      this.#warn(
+        `The sealed grants ${this.path} are not valid: ${problem}. Trust, launch consent and rules written by hand do not take effect until you confirm them in Countersign (Servers).`,
+      );
     }
     return { grants: empty(), generation: 0 };
   }

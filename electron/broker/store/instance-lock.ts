@@ -10,10 +10,7 @@ export class InstanceLockError extends Error {
     readonly dataDir: string,
     readonly pid: number,
   ) {
-    super(
-      `Another Countersign broker is already running for ${dataDir} (pid ${pid}). ` +
-        'Stop it first, or use --data-dir for a separate one.',
-    );
+    super(`Another Countersign broker is already running for ${dataDir} (pid ${pid}). ` + 'Stop it first, or use --data-dir for a separate one.');
     this.name = 'InstanceLockError';
   }
 }

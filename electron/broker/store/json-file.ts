@@ -60,7 +60,9 @@ export class JsonFile<T> {
   write(data: T): void {
     const checked = this.opts.schema.parse(data);
     if (this.#stuck !== undefined && this.#stuck === this.#version.current()) {
-      throw new Error(`${this.path} could not be read and could not be moved aside: nothing was saved, so that its content is not lost. Move it away, then try again.`);
+      throw new Error(
+        `${this.path} could not be read and could not be moved aside: nothing was saved, so that its content is not lost. Move it away, then try again.`,
+      );
     }
     writeFileAtomicSync(this.path, JSON.stringify(checked, null, 1) + '\n');
     this.#cache = undefined;

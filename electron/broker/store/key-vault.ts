@@ -26,7 +26,9 @@ export interface KeyVault {
   saveGeneration(generation: number): void;
 }
 
-const stored = z.object({ version: z.literal(1), dataDir: z.string(), key: z.string().regex(/^[A-Za-z0-9+/]{43}=$/), generation: z.number().int().min(0) }).strict();
+const stored = z
+  .object({ version: z.literal(1), dataDir: z.string(), key: z.string().regex(/^[A-Za-z0-9+/]{43}=$/), generation: z.number().int().min(0) })
+  .strict();
 type Stored = z.infer<typeof stored>;
 
 const KEYRING_SERVICE = 'Countersign';
@@ -61,7 +63,11 @@ export class FileVault implements KeyVault {
   readonly where: string;
   #cache?: Stored;
 
-  constructor(private readonly dataDir: string, keyDir: string, private readonly warn: (text: string) => void) {
+  constructor(
+    private readonly dataDir: string,
+    keyDir: string,
+    private readonly warn: (text: string) => void,
+  ) {
     this.keyFile = path.join(keyDir, `${vaultId(dataDir)}.key.json`);
     this.where = `the key file ${this.keyFile}`;
   }
@@ -92,7 +98,9 @@ export class FileVault implements KeyVault {
       return value;
     } catch (error) {
       const moved = moveAside(this.keyFile);
-      this.warn(`The seal key ${this.keyFile} could not be read (${(error as Error).message.split('\n')[0]}); it was moved to ${moved ?? '(gone)'}. A new key was made: every trust, launch consent and rule waits for your confirmation in Countersign.`);
+      this.warn(
+        `The seal key ${this.keyFile} could not be read (${(error as Error).message.split('\n')[0]}); it was moved to ${moved ?? '(gone)'}. A new key was made: every trust, launch consent and rule waits for your confirmation in Countersign.`,
+      );
       const made = fresh(this.dataDir);
       this.#write(made);
       return made;
@@ -117,7 +125,10 @@ export class KeyringVault implements KeyVault {
   readonly keyFile = undefined;
   #cache?: Stored;
 
-  constructor(private readonly dataDir: string, private readonly entry: SyncEntry) {
+  constructor(
+    private readonly dataDir: string,
+    private readonly entry: SyncEntry,
+  ) {
     this.where = `the system keyring (service "${KEYRING_SERVICE}", account "seal-${vaultId(dataDir)}")`;
   }
 
@@ -161,7 +172,11 @@ function sessionBusMayExist(env: NodeJS.ProcessEnv, exists: (file: string) => bo
  * Service counts (the kernel keyring forgets its keys at reboot, which would drop every sealed grant),
  * and it needs a session bus: none on headless machines and in containers.
  */
-export function keyringMayAnswer(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform, exists: (file: string) => boolean = fs.existsSync): boolean {
+export function keyringMayAnswer(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+  exists: (file: string) => boolean = fs.existsSync,
+): boolean {
   if (platform === 'darwin' || platform === 'win32') return true;
   return sessionBusMayExist(env, exists);
 }

@@ -46,13 +46,15 @@ function describe(error: z.ZodError): string {
 
 // ---- the file --------------------------------------------------------------------------------
 
-const fileSchema = z.object({
-  schemaVersion: z.literal(1),
-  servers: z.record(serverNameSchema, serverConfigSchema),
-  trusted: z.record(z.boolean()),
-  rules: z.array(storedRuleSchema),
-  settings: settingsSchema,
-}).strict();
+const fileSchema = z
+  .object({
+    schemaVersion: z.literal(1),
+    servers: z.record(serverNameSchema, serverConfigSchema),
+    trusted: z.record(z.boolean()),
+    rules: z.array(storedRuleSchema),
+    settings: settingsSchema,
+  })
+  .strict();
 
 type SettingsData = z.infer<typeof fileSchema>;
 
@@ -112,7 +114,11 @@ export class SettingsStore {
       warn: (w) => this.#warn(w),
       lost: (reason, moved, stuck) =>
         `Settings file ${this.path} could not be read (${reason}); ` +
-        (moved ? `it was moved to ${moved}. ` : stuck ? 'it could not be moved aside, so it is ignored and nothing is saved until it is moved away. ' : 'another Countersign process has moved it aside. ') +
+        (moved
+          ? `it was moved to ${moved}. `
+          : stuck
+            ? 'it could not be moved aside, so it is ignored and nothing is saved until it is moved away. '
+            : 'another Countersign process has moved it aside. ') +
         'Countersign started with safe defaults: no server is trusted.',
     });
     // On disk in this format from the start (an older one is migrated once); a read-only folder
@@ -233,8 +239,13 @@ export class SettingsStore {
     const now = Date.now();
     const expired = data.rules.filter((r) => r.expiresAt !== undefined && !(Date.parse(r.expiresAt) > now));
     const live = data.rules.filter((r) => !expired.includes(r));
-    const same = (r: Rule) => r.server === server && r.tool === tool && JSON.stringify(r.scope ?? null) === JSON.stringify(extra.scope ?? null)
-      && r.expiresAt === extra.expiresAt && !!r.coversExfiltration === !!extra.coversExfiltration && r.definitionHash === extra.definitionHash;
+    const same = (r: Rule) =>
+      r.server === server &&
+      r.tool === tool &&
+      JSON.stringify(r.scope ?? null) === JSON.stringify(extra.scope ?? null) &&
+      r.expiresAt === extra.expiresAt &&
+      !!r.coversExfiltration === !!extra.coversExfiltration &&
+      r.definitionHash === extra.definitionHash;
     const existing = live.find(same);
     const rule: Rule = existing ?? { id: randomUUID(), server, tool, action: 'allow', createdAt: new Date(now).toISOString(), ...definedOnly(extra) };
     // The person asked for it now: a hand-written copy becomes theirs. Sealed before it is written.
@@ -253,7 +264,10 @@ export class SettingsStore {
     const { expiresAt: _e, coversExfiltration: _c, ...rest } = before;
     const next: Rule = { ...rest, ...definedOnly(patch) };
     this.sealRule(next);
-    this.#set('rules', rules.map((r, i) => (i === at ? next : r)));
+    this.#set(
+      'rules',
+      rules.map((r, i) => (i === at ? next : r)),
+    );
     this.#withdrawRules([before]);
     return next;
   }
@@ -273,7 +287,10 @@ export class SettingsStore {
     const { rules } = this.#read();
     const rule = rules.find((r) => r.id === id);
     if (!rule) throw new SettingsError(`No rule with id "${id}".`);
-    this.#set('rules', rules.filter((r) => r.id !== id));
+    this.#set(
+      'rules',
+      rules.filter((r) => r.id !== id),
+    );
     this.#seal?.withdraw((g) => (g.rules = g.rules.filter((h) => h !== ruleHash(rule))));
   }
 
@@ -298,7 +315,11 @@ export class SettingsStore {
 
   #forget(data: SettingsData, name: string): void {
     const gone = data.rules.filter((r) => r.server === name);
-    if (gone.length) this.#set('rules', data.rules.filter((r) => r.server !== name));
+    if (gone.length)
+      this.#set(
+        'rules',
+        data.rules.filter((r) => r.server !== name),
+      );
     if (Object.hasOwn(data.trusted, name)) this.#set('trusted', without(data.trusted, name));
     const hashes = new Set(gone.map(ruleHash));
     this.#seal?.withdraw((g) => {

@@ -37,9 +37,7 @@ export function checkTargets(targets: HygieneTarget[], uid = process.getuid?.(),
       out.push({
         path,
         problem: 'is a symbolic link (Countersign keeps its own state only in real files, so a link cannot point it at something another program controls)',
-        fix: kind === 'dir'
-          ? `target=$(readlink -f ${q}) && rm ${q} && mv "$target" ${q}`
-          : `cp "$(readlink -f ${q})" ${q}.real && mv ${q}.real ${q}`,
+        fix: kind === 'dir' ? `target=$(readlink -f ${q}) && rm ${q} && mv "$target" ${q}` : `cp "$(readlink -f ${q})" ${q}.real && mv ${q}.real ${q}`,
       });
       continue;
     }

@@ -21,7 +21,10 @@ export function listUnsealed(core: BrokerCore): UnsealedGrant[] {
     if (core.store.isTrusted(name)) continue;
     const config = servers[name]!;
     out.push({
-      kind: 'trust', server: name, hash: launchHash(config), launch: launchView(config, core.trust.store.get(name)),
+      kind: 'trust',
+      server: name,
+      hash: launchHash(config),
+      launch: launchView(config, core.trust.store.get(name)),
       what: `${q(name)} is marked trusted in ${core.store.path}, but that trust was not given in Countersign (a hand edit, or trust given to an earlier command).`,
     });
   }
@@ -29,14 +32,20 @@ export function listUnsealed(core: BrokerCore): UnsealedGrant[] {
     const raw = core.trust.store.getRaw(name);
     if (!isStdio(config) || raw.launch?.hash !== launchHash(config) || launchApproved(config, core.trust.store.get(name))) continue;
     out.push({
-      kind: 'launch', server: name, hash: launchHash(config), launch: launchView(config, core.trust.store.get(name)),
+      kind: 'launch',
+      server: name,
+      hash: launchHash(config),
+      launch: launchView(config, core.trust.store.get(name)),
       what: `${q(name)}'s command is marked approved in ${core.trust.store.path}, but it was not approved in Countersign.`,
     });
   }
   const { unconfirmed } = core.policyChoice();
   if (unconfirmed) {
     out.push({
-      kind: 'policy', server: '*', path: unconfirmed, hash: policyPathHash(unconfirmed),
+      kind: 'policy',
+      server: '*',
+      path: unconfirmed,
+      hash: policyPathHash(unconfirmed),
       what: `${core.store.path} names the team policy file ${q(unconfirmed)}, but it was not set in Countersign. A team policy only adds friction (it blocks, pins and always asks); it never lets a server run without you.`,
     });
   }
@@ -44,7 +53,11 @@ export function listUnsealed(core: BrokerCore): UnsealedGrant[] {
   for (const rule of core.store.rulesInFile()) {
     if (effective.has(rule.id)) continue;
     out.push({
-      kind: 'rule', server: rule.server, tool: rule.tool, ruleId: rule.id, hash: ruleHash(rule),
+      kind: 'rule',
+      server: rule.server,
+      tool: rule.tool,
+      ruleId: rule.id,
+      hash: ruleHash(rule),
       what: `An "always allow" rule for ${q(rule.tool)} on ${q(rule.server)} is in ${core.store.path}, but was not saved in Countersign.`,
     });
   }
@@ -81,7 +94,14 @@ export function confirmUnsealed(core: BrokerCore, actor: Actor, ref: UnsealedRef
   } else {
     const rule = core.store.rulesInFile().find((r) => r.id === grant.ruleId)!;
     core.store.sealRule(rule);
-    core.record({ kind: 'rule', actor, server: rule.server, tool: rule.tool, what: 'hand-written rule confirmed: always allow', details: { ...rule, ...details } });
+    core.record({
+      kind: 'rule',
+      actor,
+      server: rule.server,
+      tool: rule.tool,
+      what: 'hand-written rule confirmed: always allow',
+      details: { ...rule, ...details },
+    });
     core.emit({ type: 'rules-changed' });
   }
 }
@@ -100,7 +120,14 @@ export function discardUnsealed(core: BrokerCore, actor: Actor, ref: UnsealedRef
   } else if (grant.kind === 'policy') {
     // Back to the sealed choice (or none): what the person set stays in effect either way.
     core.store.updateSettings({ policyPath: core.seal.policyPath() ?? null });
-    core.record({ kind: 'settings', actor, server: '*', what: 'hand-written team policy path discarded', details: { ...details, path: grant.path }, decision: 'deny' });
+    core.record({
+      kind: 'settings',
+      actor,
+      server: '*',
+      what: 'hand-written team policy path discarded',
+      details: { ...details, path: grant.path },
+      decision: 'deny',
+    });
     core.emit({ type: 'settings-changed' });
     core.emit({ type: 'status-changed' });
   } else {

@@ -22,7 +22,9 @@ const hashes = new WeakMap<ToolDefinition, string>();
 export function definitionHashSync(tool: ToolDefinition): string {
   let hash = hashes.get(tool);
   if (!hash) {
-    hash = createHash('sha256').update(canonicalJson(definitionRecord(tool))).digest('hex');
+    hash = createHash('sha256')
+      .update(canonicalJson(definitionRecord(tool)))
+      .digest('hex');
     hashes.set(tool, hash);
   }
   return hash;
@@ -46,7 +48,10 @@ function isRecorded(rec: ServerTrust): boolean {
 }
 
 export class DefinitionTracker {
-  constructor(private readonly store: TrustStore, private readonly hooks: TrackerHooks) {}
+  constructor(
+    private readonly store: TrustStore,
+    private readonly hooks: TrackerHooks,
+  ) {}
 
   /** Whether a call to this tool, as the server now defines it, may proceed to a decision. */
   state(server: string, tool: ToolDefinition | undefined, name: string): ToolState {

@@ -46,7 +46,10 @@ export class LaunchConsentError extends Error {
   readonly reason: string;
 
   /** `why`: more than "new or changed", such as limits a team policy does not cover. */
-  constructor(readonly server: string, why?: string) {
+  constructor(
+    readonly server: string,
+    why?: string,
+  ) {
     const reason = `its command line is new or changed${why ? ` (${why})` : ''}`;
     super(
       `Countersign has not started '${server}': ${reason}, and waits for your approval. ` +

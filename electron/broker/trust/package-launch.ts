@@ -20,12 +20,34 @@ const EXACT_SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 const NPX_VALUE_FLAGS = new Set(['-p', '--package', '-c', '--call', '--cache', '--registry', '--userconfig']);
 const UVX_VALUE_FLAGS = new Set(['--from', '--with', '--python', '-p', '--index', '--index-url', '--extra-index-url', '--directory']);
 const DOCKER_VALUE_FLAGS = new Set([
-  '-e', '--env', '-v', '--volume', '--name', '-p', '--publish', '--network', '-u', '--user', '-w', '--workdir',
-  '--env-file', '--mount', '--entrypoint', '--platform', '-l', '--label', '--memory', '-m', '--cpus', '--pull',
+  '-e',
+  '--env',
+  '-v',
+  '--volume',
+  '--name',
+  '-p',
+  '--publish',
+  '--network',
+  '-u',
+  '--user',
+  '-w',
+  '--workdir',
+  '--env-file',
+  '--mount',
+  '--entrypoint',
+  '--platform',
+  '-l',
+  '--label',
+  '--memory',
+  '-m',
+  '--cpus',
+  '--pull',
 ]);
 
 function launcher(command: string): PackageKind | undefined {
-  const base = basename(command).toLowerCase().replace(/\.(cmd|exe)$/, '');
+  const base = basename(command)
+    .toLowerCase()
+    .replace(/\.(cmd|exe)$/, '');
   return base === 'npx' || base === 'uvx' || base === 'docker' ? base : undefined;
 }
 
@@ -87,7 +109,11 @@ export function exactSpec(launch: PackageLaunch, resolved: string): string {
   return `${launch.name}@${resolved}`;
 }
 
-export function rewriteLaunch(config: Extract<ServerConfig, { command: string }>, launch: PackageLaunch, spec: string): Extract<ServerConfig, { command: string }> {
+export function rewriteLaunch(
+  config: Extract<ServerConfig, { command: string }>,
+  launch: PackageLaunch,
+  spec: string,
+): Extract<ServerConfig, { command: string }> {
   const args = [...(config.args ?? [])];
   args[launch.index] = spec;
   return { ...config, args };

@@ -15,7 +15,14 @@ import type { PinRecord } from './trust-store.js';
 export class PackageRefusedError extends Error {}
 
 /** Pins to what runs now. npx/uvx/docker launches are rewritten to the exact package version or digest. */
-export async function pin(t: TrustRecords, server: string, config: ServerConfig, tools: ToolDefinition[], actor: Actor, stillCurrent: () => void = () => undefined): Promise<{ pin: PinView; config?: ServerConfig }> {
+export async function pin(
+  t: TrustRecords,
+  server: string,
+  config: ServerConfig,
+  tools: ToolDefinition[],
+  actor: Actor,
+  stillCurrent: () => void = () => undefined,
+): Promise<{ pin: PinView; config?: ServerConfig }> {
   const identity = t.identities.get(server);
   const { package: pkg, config: newConfig, rewrite } = await pinPackage(config, t.opts.resolver, packageContext(t));
   const made: PinRecord = {

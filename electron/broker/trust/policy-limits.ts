@@ -14,15 +14,20 @@ export function policyLimitsRefusal(name: string, config: Stdio, stated: LimitsP
   const limits = config.limits ?? NO_LIMITS;
   const now = summarizeLimits(limits);
   if (stated) {
-    return isLooser(limits, stated) ? `the team policy approves it only with these limits: ${summarizeLimits(stated)}; it is set to run with ${now}` : undefined;
+    return isLooser(limits, stated)
+      ? `the team policy approves it only with these limits: ${summarizeLimits(stated)}; it is set to run with ${now}`
+      : undefined;
   }
   if (!seal) return undefined;
   const baseline = seal.limitsBaseline(name);
   if (baseline) {
-    return isLooser(limits, baseline) ? `the team policy approves the command, not looser limits than last approved (${summarizeLimits(baseline)}); it is set to run with ${now}` : undefined;
+    return isLooser(limits, baseline)
+      ? `the team policy approves the command, not looser limits than last approved (${summarizeLimits(baseline)}); it is set to run with ${now}`
+      : undefined;
   }
   // A baseline sealed before may have gone with the sealed file: nothing can be assumed then.
-  if (seal.recordsLost()) return `the team policy approves the command, but Countersign's sealed records are missing, so the limits you approved for it are not known`;
+  if (seal.recordsLost())
+    return `the team policy approves the command, but Countersign's sealed records are missing, so the limits you approved for it are not known`;
   return undefined; // its first approved launch: these limits become the baseline
 }
 

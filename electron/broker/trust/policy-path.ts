@@ -14,12 +14,16 @@ import type { SettingsStore } from '../store/settings-store.js';
 
 /** What the person confirms of a hand-written path: the path itself. */
 export function policyPathHash(file: string): string {
-  return createHash('sha256').update(canonicalJson({ policyPath: file })).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson({ policyPath: file }))
+    .digest('hex');
 }
 
 /** What a change of the policy path binds to: the path it replaces and the one it sets (null: none). */
 export function policyChangeHash(from: string | undefined, to: string | null): string {
-  return createHash('sha256').update(canonicalJson({ from: from ?? null, to })).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson({ from: from ?? null, to }))
+    .digest('hex');
 }
 
 export interface PolicyPathChoice {
@@ -49,12 +53,18 @@ export function policyPathChoice(env: NodeJS.ProcessEnv, settings: SettingsStore
 export function policyPathWarnings(choice: PolicyPathChoice): string[] {
   const out: string[] = [];
   if (choice.unconfirmed && choice.from === 'unconfirmed') {
-    out.push(`Countersign's sealed records cannot be read, so it applies the team policy file settings.json names (${escapeControl(choice.unconfirmed)}) for the friction it adds; nobody confirmed it, and it pre-approves nothing.`);
+    out.push(
+      `Countersign's sealed records cannot be read, so it applies the team policy file settings.json names (${escapeControl(choice.unconfirmed)}) for the friction it adds; nobody confirmed it, and it pre-approves nothing.`,
+    );
   } else if (choice.unconfirmed) {
-    out.push(`settings.json names the team policy file ${escapeControl(choice.unconfirmed)}, but it was not set in Countersign (a hand edit), so it is ignored. Confirm it in Countersign (Servers → Not confirmed) or run: countersign policy confirm`);
+    out.push(
+      `settings.json names the team policy file ${escapeControl(choice.unconfirmed)}, but it was not set in Countersign (a hand edit), so it is ignored. Confirm it in Countersign (Servers → Not confirmed) or run: countersign policy confirm`,
+    );
   }
   if (choice.missingFromFile) {
-    out.push(`settings.json no longer names the team policy file ${escapeControl(choice.missingFromFile)} you set in Countersign (a hand edit). It stays in effect; remove it in Countersign (Settings → Team policy) or run: countersign policy unset`);
+    out.push(
+      `settings.json no longer names the team policy file ${escapeControl(choice.missingFromFile)} you set in Countersign (a hand edit). It stays in effect; remove it in Countersign (Settings → Team policy) or run: countersign policy unset`,
+    );
   }
   return out;
 }

@@ -20,7 +20,9 @@ export function setPolicyPath(core: BrokerCore, to: string | null, actor: Actor,
   });
   core.store.updateSettings({ policyPath: to });
   core.record({
-    kind: 'settings', actor, server: '*',
+    kind: 'settings',
+    actor,
+    server: '*',
     what: to === null ? `team policy file removed${from ? ` (was ${from})` : ''}` : `team policy file set to ${to}`,
     details: { from: from ?? null, to, ...details },
     decision: to === null ? 'deny' : 'allow',
@@ -35,7 +37,9 @@ function checkPolicyFile(file: string): void {
   try {
     parsePolicy(fs.readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new SettingsError(`Nothing changed: ${escapeControl(file)} is not a team policy Countersign can read (${escapeControl((error as Error).message.split('\n')[0] ?? '')}).`);
+    throw new SettingsError(
+      `Nothing changed: ${escapeControl(file)} is not a team policy Countersign can read (${escapeControl((error as Error).message.split('\n')[0] ?? '')}).`,
+    );
   }
 }
 

@@ -6,7 +6,16 @@ import os from 'node:os';
 import type { Actor, ServerConfig, ServerLimitsView } from '../../../shared/api.js';
 import { escapeControl } from '../../../shared/escape.js';
 import {
-  isLooser, limitsProblems, NO_LIMITS, offerLimits, sameLimits, summarizeEnforced, summarizeLimits, unenforcedLimits, type LimitsProfile, type SandboxSupport,
+  isLooser,
+  limitsProblems,
+  NO_LIMITS,
+  offerLimits,
+  sameLimits,
+  summarizeEnforced,
+  summarizeLimits,
+  unenforcedLimits,
+  type LimitsProfile,
+  type SandboxSupport,
 } from '../../../shared/limits.js';
 import type { LimitsInForce } from '../../../shared/enforced-limits.js';
 import { networkEnvSet } from '../../../shared/network-env.js';
@@ -28,7 +37,8 @@ export function withLimits(config: Stdio, limits: LimitsProfile): Stdio {
 
 export async function setServerLimits(core: BrokerCore, actor: Actor, name: string, limits: LimitsProfile, seenLaunch?: string): Promise<void> {
   const config = core.requireServer(name);
-  if (!('command' in config)) throw new SettingsError(`'${escapeControl(name)}' is a remote server: limits apply to servers Countersign starts on this machine.`);
+  if (!('command' in config))
+    throw new SettingsError(`'${escapeControl(name)}' is a remote server: limits apply to servers Countersign starts on this machine.`);
   const problems = limitsProblems(limits);
   if (problems.length) throw new SettingsError(`These limits cannot be used: ${problems.join('; ')}.`);
   const before = config.limits ?? NO_LIMITS;
@@ -40,14 +50,23 @@ export async function setServerLimits(core: BrokerCore, actor: Actor, name: stri
   let what: string;
   if (!looser) {
     const carried = core.trust.carryLaunchApproval(name, config, next);
-    what = sameLimits(limits, before) ? 'limits saved (unchanged)' : `limits tightened, applied at once${carried ? '' : ' (its command still waits for approval)'}`;
+    what = sameLimits(limits, before)
+      ? 'limits saved (unchanged)'
+      : `limits tightened, applied at once${carried ? '' : ' (its command still waits for approval)'}`;
   } else if (seenLaunch !== undefined) {
     core.trust.approveLaunch(name, next, actor);
     what = 'limits loosened, with consent';
   } else {
     what = 'limits loosened: its command waits for approval again';
   }
-  core.record({ kind: 'launch', actor, server: name, what: `${what}: ${summarizeLimits(limits)}`, details: { from: before, to: limits }, decision: looser ? 'allow' : 'deny' });
+  core.record({
+    kind: 'launch',
+    actor,
+    server: name,
+    what: `${what}: ${summarizeLimits(limits)}`,
+    details: { from: before, to: limits },
+    decision: looser ? 'allow' : 'deny',
+  });
   // Running processes keep the limits they started with: end them, so the next start has these.
   if (!sameLimits(limits, before)) await core.closeSessionsOf(name, 'its limits changed');
   core.emit({ type: 'servers-changed' });
@@ -64,11 +83,25 @@ export async function assertLimitsEnforceable(core: BrokerCore, name: string, co
   if (!missing.length) return;
   const limits = summarizeLimits(config.limits);
   if (runsWithoutLimits(core.seal, name, config)) {
-    core.record({ kind: 'launch', actor: 'countersign', server: name, what: `started without its limits (${limits}), as you allowed: ${enforcement.reason ?? 'no sandbox'}`, details: { limits: config.limits, enforcement }, decision: 'allow' });
+    core.record({
+      kind: 'launch',
+      actor: 'countersign',
+      server: name,
+      what: `started without its limits (${limits}), as you allowed: ${enforcement.reason ?? 'no sandbox'}`,
+      details: { limits: config.limits, enforcement },
+      decision: 'allow',
+    });
     return;
   }
   const refusal = new LimitsUnenforceable(config.limits, enforcement, name);
-  core.record({ kind: 'launch', actor: 'countersign', server: name, what: `not started: its limits (${limits}) cannot be enforced here: ${enforcement.reason ?? 'no sandbox'}`, details: { limits: config.limits, enforcement }, decision: 'deny' });
+  core.record({
+    kind: 'launch',
+    actor: 'countersign',
+    server: name,
+    what: `not started: its limits (${limits}) cannot be enforced here: ${enforcement.reason ?? 'no sandbox'}`,
+    details: { limits: config.limits, enforcement },
+    decision: 'deny',
+  });
   core.lastErrors.set(name, refusal.message);
   core.emit({ type: 'servers-changed' });
   throw refusal;
@@ -80,25 +113,36 @@ export async function assertLimitsEnforceable(core: BrokerCore, name: string, co
  */
 export async function setRunWithoutLimits(core: BrokerCore, actor: Actor, name: string, allowed: boolean, seenLaunch?: string): Promise<void> {
   const config = core.requireServer(name);
-  if (!('command' in config)) throw new SettingsError(`'${escapeControl(name)}' is a remote server: limits apply to servers Countersign starts on this machine.`);
+  if (!('command' in config))
+    throw new SettingsError(`'${escapeControl(name)}' is a remote server: limits apply to servers Countersign starts on this machine.`);
   if (!allowed) {
     withdrawWithoutLimits(core.seal, name);
-    core.record({ kind: 'launch', actor, server: name, what: 'its limits are required again: it does not start where they cannot be enforced', decision: 'deny' });
+    core.record({
+      kind: 'launch',
+      actor,
+      server: name,
+      what: 'its limits are required again: it does not start where they cannot be enforced',
+      decision: 'deny',
+    });
     // A process started without its limits must not outlive the consent.
     if (core.runningLimits(name).some((r) => r.enforcement.runsWithoutLimits)) await core.closeSessionsOf(name, 'it may no longer run without its limits');
     core.emit({ type: 'servers-changed' });
     return;
   }
-  if (actor !== 'browser' && actor !== 'desktop' && actor !== 'cli') throw new SettingsError('Only you can let a server run without its limits, in Countersign itself.');
+  if (actor !== 'browser' && actor !== 'desktop' && actor !== 'cli')
+    throw new SettingsError('Only you can let a server run without its limits, in Countersign itself.');
   if (seenLaunch === undefined) throw new SettingsError(`Letting '${escapeControl(name)}' run without its limits needs the launch you saw (its launch hash).`);
   assertLaunchSeen(name, config, seenLaunch);
   const limits = config.limits ?? NO_LIMITS;
   const enforcement = planEnforcement(limits, await core.sandbox());
   allowWithoutLimits(core.seal, name, config);
   core.record({
-    kind: 'launch', actor, server: name,
+    kind: 'launch',
+    actor,
+    server: name,
     what: `may run without its limits (${summarizeLimits(limits)}) where they cannot be enforced${unenforcedLimits(enforcement).length ? `: ${enforcement.reason ?? 'no sandbox'}` : ' (they are enforced here now)'}`,
-    details: { limits, enforcement }, decision: 'allow',
+    details: { limits, enforcement },
+    decision: 'allow',
   });
   core.lastErrors.delete(name);
   core.emit({ type: 'servers-changed' });
@@ -115,7 +159,13 @@ export interface LimitsViewOptions {
 }
 
 /** What the server screen shows: the limits, how they would stand here, how they stand in a running process. */
-export function limitsView(config: ServerConfig, support: SandboxSupport, tools: ToolDefinition[], running: LimitsInForce | undefined, opts: LimitsViewOptions = {}): ServerLimitsView | undefined {
+export function limitsView(
+  config: ServerConfig,
+  support: SandboxSupport,
+  tools: ToolDefinition[],
+  running: LimitsInForce | undefined,
+  opts: LimitsViewOptions = {},
+): ServerLimitsView | undefined {
   if (!('command' in config)) return undefined;
   const home = opts.home ?? os.homedir();
   const profile = config.limits ?? NO_LIMITS;
@@ -128,12 +178,18 @@ export function limitsView(config: ServerConfig, support: SandboxSupport, tools:
   const env = opts.env ?? process.env;
   return {
     profile,
-    networkEnv: networkEnvSet(Object.keys(env).filter((k) => env[k] !== undefined), profile, process.platform),
+    networkEnv: networkEnvSet(
+      Object.keys(env).filter((k) => env[k] !== undefined),
+      profile,
+      process.platform,
+    ),
     enforcement,
     badge: summarizeEnforced(profile, enforcement, home),
     hidden: opts.hide && !unenforced ? hiddenFor(profile, support, opts.hide) : [],
     ...(unenforced ? { unenforced } : {}),
-    ...(running ? { running: { profile: running.limits, enforcement: running.enforcement, badge: summarizeEnforced(running.limits, running.enforcement, home) } } : {}),
+    ...(running
+      ? { running: { profile: running.limits, enforcement: running.enforcement, badge: summarizeEnforced(running.limits, running.enforcement, home) } }
+      : {}),
     ...(offer ? { offer } : {}),
   };
 }

@@ -16,10 +16,14 @@ export function onInitialized(t: TrustRecords, server: string, result: Record<st
   };
   t.identities.set(server, identity);
   const record = t.store.get(server);
-  if (t.tracker.hasRecord(server) && !record.identity) t.saveOrWarn(`the identity of '${server}'`, () => t.store.update(server, (r) => (r.identity = identity)));
+  if (t.tracker.hasRecord(server) && !record.identity)
+    t.saveOrWarn(`the identity of '${server}'`, () => t.store.update(server, (r) => (r.identity = identity)));
   for (const pin of t.pinsOf(server)) {
     if (pin.version !== undefined && identity.serverInfo?.version !== pin.version) {
-      t.quarantine(server, `it reports version ${identity.serverInfo?.version ?? '(none)'}, but is pinned to ${pin.version}${pin.by === 'policy' ? ' by the team policy' : ''}`);
+      t.quarantine(
+        server,
+        `it reports version ${identity.serverInfo?.version ?? '(none)'}, but is pinned to ${pin.version}${pin.by === 'policy' ? ' by the team policy' : ''}`,
+      );
     }
   }
 }
@@ -39,9 +43,23 @@ export function onPersonApproved(t: TrustRecords, server: string, tools: ToolDef
   if (!t.tracker.hasRecord(server)) t.saveOrWarn(`what '${server}' looked like when you first approved a call`, () => recordNow(t, server, tools));
 }
 
-export function onTrust(t: TrustRecords, server: string, trusted: boolean, tools: ToolDefinition[] | undefined, actor: Actor, details: Record<string, unknown> = {}): void {
+export function onTrust(
+  t: TrustRecords,
+  server: string,
+  trusted: boolean,
+  tools: ToolDefinition[] | undefined,
+  actor: Actor,
+  details: Record<string, unknown> = {},
+): void {
   if (trusted && !t.tracker.hasRecord(server)) recordNow(t, server, tools);
-  t.opts.record({ kind: 'trust', actor, server, what: trusted ? 'server trusted' : 'server untrusted', details: { trusted, ...details }, decision: trusted ? 'allow' : 'deny' });
+  t.opts.record({
+    kind: 'trust',
+    actor,
+    server,
+    what: trusted ? 'server trusted' : 'server untrusted',
+    details: { trusted, ...details },
+    decision: trusted ? 'allow' : 'deny',
+  });
 }
 
 function recordNow(t: TrustRecords, server: string, tools: ToolDefinition[] | undefined): void {

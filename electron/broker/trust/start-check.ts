@@ -20,7 +20,14 @@ export async function startableConfig(core: BrokerCore, serverName: string, clie
   } catch (err) {
     // Logged with the names passed, never their values.
     if (err instanceof FillRefusedError) {
-      core.record({ kind: 'launch', actor: 'countersign', server: serverName, what: err.message, details: { filled: Object.keys(fills ?? {}), ...(client && { client }) }, decision: 'deny' });
+      core.record({
+        kind: 'launch',
+        actor: 'countersign',
+        server: serverName,
+        what: err.message,
+        details: { filled: Object.keys(fills ?? {}), ...(client && { client }) },
+        decision: 'deny',
+      });
     }
     throw err;
   }

@@ -31,7 +31,12 @@ export class TrustFindings {
   }
 
   /** What an asked call's card shows of the server, its tool and the arguments' strings (calls/gate-facts.ts). */
-  async callFindings(server: string, tool: ToolDefinition | undefined, args: unknown, listings: Listings): Promise<{ identity: Finding[]; tool: Finding[]; arguments: Finding[] }> {
+  async callFindings(
+    server: string,
+    tool: ToolDefinition | undefined,
+    args: unknown,
+    listings: Listings,
+  ): Promise<{ identity: Finding[]; tool: Finding[]; arguments: Finding[] }> {
     const identity = this.identityFindingsOf(server);
     const toolFindings = tool ? this.toolFindings(server, tool, listings) : [];
     return { identity, tool: toolFindings, arguments: await argumentFindings(server, args, listings) };
@@ -50,7 +55,9 @@ export class TrustFindings {
     const alike = Object.keys(servers).filter((id) => id !== name && skeletonsOf(id).some((k) => keys.has(k)));
     if (alike.length) {
       findings.push({
-        code: 'confusable-name', severity: 'warning', field: 'name',
+        code: 'confusable-name',
+        severity: 'warning',
+        field: 'name',
         message: `The server id '${escapeControl(name)}' looks like ${alike.map((a) => `'${escapeControl(a)}'`).join(', ')}: make sure each is the server you mean.`,
         excerpt: alike.map((a) => escapeControl(a)).join(', '),
       });
@@ -68,7 +75,10 @@ function scanToolAmong(server: string, tool: ToolDefinition, listings: Listings)
   findings.push(...nameShapeFindings(tool.name, 'tool'), ...confusableFindings(server, tool.name, listings));
   for (const shadow of findShadowing([...listings].map(([s, tools]) => ({ server: s, tools: tools.map((t) => t.name) })))) {
     if (!shadow.servers.some((x) => x.server === server && x.tool === tool.name)) continue;
-    const others = shadow.servers.filter((x) => x.server !== server).map((x) => `'${x.server}'`).join(', ');
+    const others = shadow.servers
+      .filter((x) => x.server !== server)
+      .map((x) => `'${x.server}'`)
+      .join(', ');
     findings.push({
       code: 'cross-server-reference',
       severity: shadow.lookalike ? 'danger' : 'warning',

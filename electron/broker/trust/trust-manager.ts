@@ -102,7 +102,12 @@ export class TrustManager {
 
   // ---- findings ----
 
-  callFindings(server: string, tool: ToolDefinition | undefined, args: unknown, listings: Listings): Promise<{ identity: Finding[]; tool: Finding[]; arguments: Finding[] }> {
+  callFindings(
+    server: string,
+    tool: ToolDefinition | undefined,
+    args: unknown,
+    listings: Listings,
+  ): Promise<{ identity: Finding[]; tool: Finding[]; arguments: Finding[] }> {
     return this.findings.callFindings(server, tool, args, listings);
   }
 
@@ -122,7 +127,13 @@ export class TrustManager {
 
   // ---- pins ----
 
-  pin(server: string, config: ServerConfig, tools: ToolDefinition[], actor: Actor, stillCurrent?: () => void): Promise<{ pin: PinView; config?: ServerConfig }> {
+  pin(
+    server: string,
+    config: ServerConfig,
+    tools: ToolDefinition[],
+    actor: Actor,
+    stillCurrent?: () => void,
+  ): Promise<{ pin: PinView; config?: ServerConfig }> {
     return pin(this.t, server, config, tools, actor, stillCurrent);
   }
 

@@ -50,7 +50,8 @@ export class TrustRecords {
     this.store = TrustStore.open(opts.dataDir, (text) => this.recordsLost(text), opts.seal);
     this.policy = new TeamPolicySource(opts.policyPath, opts.warn, opts.policyMayPreapprove ?? false);
     this.tracker = new DefinitionTracker(this.store, {
-      note: (server, tool, what, details, actor) => opts.record({ kind: 'review', actor, server, tool, what, details, decision: what === 'change rejected' ? 'deny' : 'allow' }),
+      note: (server, tool, what, details, actor) =>
+        opts.record({ kind: 'review', actor, server, tool, what, details, decision: what === 'change rejected' ? 'deny' : 'allow' }),
       changesDetected: (server) => {
         opts.emit({ type: 'changes-detected', server });
         opts.emit({ type: 'servers-changed' });
@@ -84,7 +85,14 @@ export class TrustRecords {
     const trusted = Object.keys(settings.listServers()).filter((s) => settings.isTrusted(s));
     for (const s of trusted) {
       settings.setTrusted(s, false);
-      this.opts.record({ kind: 'trust', actor: 'countersign', server: s, what: 'trust withdrawn: the trust records could not be read', details: { trusted: false }, decision: 'deny' });
+      this.opts.record({
+        kind: 'trust',
+        actor: 'countersign',
+        server: s,
+        what: 'trust withdrawn: the trust records could not be read',
+        details: { trusted: false },
+        decision: 'deny',
+      });
     }
     this.opts.warn(trusted.length ? `${text} Trust was withdrawn from: ${trusted.join(', ')}.` : text);
   }
@@ -137,7 +145,9 @@ export class TrustRecords {
     const own = this.store.get(server).pin;
     return [
       ...(own ? [own] : []),
-      ...(fromPolicy && (fromPolicy.version || fromPolicy.definitionsHash) ? [{ version: fromPolicy.version, definitionsHash: fromPolicy.definitionsHash ?? '', by: 'policy' as const }] : []),
+      ...(fromPolicy && (fromPolicy.version || fromPolicy.definitionsHash)
+        ? [{ version: fromPolicy.version, definitionsHash: fromPolicy.definitionsHash ?? '', by: 'policy' as const }]
+        : []),
     ];
   }
 }

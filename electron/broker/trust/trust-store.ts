@@ -25,13 +25,15 @@ const identity = z.object({
 const pin = z.object({
   version: z.string().optional(),
   definitionsHash: z.string(),
-  package: z.object({
-    kind: z.enum(['npx', 'uvx', 'docker']),
-    spec: z.string(),
-    integrity: z.array(z.string()).optional(),
-    contentHash: z.string().optional(),
-    installedAt: z.string().optional(),
-  }).optional(),
+  package: z
+    .object({
+      kind: z.enum(['npx', 'uvx', 'docker']),
+      spec: z.string(),
+      integrity: z.array(z.string()).optional(),
+      contentHash: z.string().optional(),
+      installedAt: z.string().optional(),
+    })
+    .optional(),
   rewrite: z.object({ from: z.array(z.string()), to: z.array(z.string()) }).optional(),
   pinnedAt: z.string(),
   by: z.enum(['person', 'policy']),
@@ -63,7 +65,11 @@ export class TrustStore {
   readonly path: string;
   private readonly file: JsonFile<TrustFile>;
 
-  private constructor(dataDir: string, warn: (text: string) => void, private readonly seal?: GrantSeal) {
+  private constructor(
+    dataDir: string,
+    warn: (text: string) => void,
+    private readonly seal?: GrantSeal,
+  ) {
     this.path = path.join(dataDir, 'trust.json');
     this.file = new JsonFile<TrustFile>({
       path: this.path,

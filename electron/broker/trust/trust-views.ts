@@ -13,7 +13,14 @@ import type { IdentityRecord } from './trust-store.js';
 
 export type TrustServerView = Omit<ServerView, 'name' | 'config' | 'trusted' | 'sessions' | 'lastError'> & { running: boolean };
 
-export function serverView(t: TrustRecords, findings: TrustFindings, name: string, config: ServerConfig, tools: ToolDefinition[], listings: Listings): TrustServerView {
+export function serverView(
+  t: TrustRecords,
+  findings: TrustFindings,
+  name: string,
+  config: ServerConfig,
+  tools: ToolDefinition[],
+  listings: Listings,
+): TrustServerView {
   const record = t.store.get(name);
   const launch = launchView(config, record);
   const blockedBy = t.policy.blockReason(name, config);
@@ -52,9 +59,10 @@ export async function listChanges(t: TrustRecords, findings: TrustFindings, list
     const record = t.store.get(server);
     const current = t.identities.get(server);
     const version = record.identity && current ? diffVersions(record.identity.serverInfo?.version, current.serverInfo?.version) : undefined;
-    const instructions = record.identity && current && record.identity.instructions !== current.instructions
-      ? { from: record.identity.instructions, to: current.instructions }
-      : undefined;
+    const instructions =
+      record.identity && current && record.identity.instructions !== current.instructions
+        ? { from: record.identity.instructions, to: current.instructions }
+        : undefined;
     const tools = Object.entries(record.held).map(([name, held]) => ({
       name,
       hash: heldChangeHash(record, name)!,
@@ -75,7 +83,13 @@ export function review(t: TrustRecords, server: string, action: ReviewAction, on
   const current = t.identities.get(server);
   if (action === 'accept' && acceptIdentity && current) {
     t.store.update(server, (r) => (r.identity = current));
-    t.opts.record({ kind: 'review', actor, server, what: 'identity accepted', details: { serverInfo: current.serverInfo, protocolVersion: current.protocolVersion } });
+    t.opts.record({
+      kind: 'review',
+      actor,
+      server,
+      what: 'identity accepted',
+      details: { serverInfo: current.serverInfo, protocolVersion: current.protocolVersion },
+    });
   }
   t.opts.emit({ type: 'servers-changed' });
   return decided;

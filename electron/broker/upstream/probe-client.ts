@@ -24,7 +24,9 @@ export class ProbeTransport implements MessageTransport {
       this.waiting.delete(String(message.id));
     } else if ('id' in message && 'method' in message) {
       // A server request (sampling, roots…): a probe has nothing to offer.
-      queueMicrotask(() => this.onmessage?.({ jsonrpc: '2.0', id: message.id as string, error: { code: -32601, message: 'not supported by the Countersign probe' } }));
+      queueMicrotask(() =>
+        this.onmessage?.({ jsonrpc: '2.0', id: message.id as string, error: { code: -32601, message: 'not supported by the Countersign probe' } }),
+      );
     }
   }
 
@@ -59,11 +61,15 @@ export class ProbeTransport implements MessageTransport {
 }
 
 export async function probeTools(transport: ProbeTransport, timeoutMs: number): Promise<ToolDefinition[]> {
-  await transport.request('initialize', {
-    protocolVersion: PROBE_PROTOCOL_VERSION,
-    capabilities: {},
-    clientInfo: { name: 'countersign-probe', version: '1' },
-  }, timeoutMs);
+  await transport.request(
+    'initialize',
+    {
+      protocolVersion: PROBE_PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: 'countersign-probe', version: '1' },
+    },
+    timeoutMs,
+  );
   transport.notify('notifications/initialized');
   const tools: ToolDefinition[] = [];
   let cursor: string | undefined;

@@ -81,7 +81,13 @@ export async function spawnServer(
     const enforcement = planEnforcement(limits, support);
     if (unenforcedLimits(enforcement).length && !sandbox.allowUnenforced) throw new LimitsUnenforceable(limits, enforcement, sandbox.server);
     const ready = await prepareForLimits(spec, sandbox.limits, sandbox.preparer);
-    const plan = planLaunch(ready, { limits: sandbox.limits, support, hide: sandbox.hide?.(), allowUnenforced: sandbox.allowUnenforced, server: sandbox.server });
+    const plan = planLaunch(ready, {
+      limits: sandbox.limits,
+      support,
+      hide: sandbox.hide?.(),
+      allowUnenforced: sandbox.allowUnenforced,
+      server: sandbox.server,
+    });
     return launch(spec, plan, stdio, onStderr);
   } catch (err) {
     return refused(spec.command, err as Error);
@@ -125,7 +131,10 @@ function launch(spec: StdioServerSpec, plan: LaunchPlan, stdio: [ServerStdio, Se
 }
 
 async function endLeftovers(child: ChildProcess, plan: LaunchPlan): Promise<void> {
-  await endTree((signal) => killTree(child, signal), () => (child.pid !== undefined ? treeOf(child.pid, plan.treeMarker) : Promise.resolve([])));
+  await endTree(
+    (signal) => killTree(child, signal),
+    () => (child.pid !== undefined ? treeOf(child.pid, plan.treeMarker) : Promise.resolve([])),
+  );
 }
 
 /**

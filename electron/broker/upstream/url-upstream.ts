@@ -17,7 +17,10 @@ export class HttpUpstream implements MessageTransport {
   private protocolVersion?: string;
   private closed = false;
 
-  constructor(private readonly url: string, private readonly headers: Record<string, string> = {}) {}
+  constructor(
+    private readonly url: string,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   async start(): Promise<void> {
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');

@@ -31,7 +31,14 @@ export function sniffName(head: string): string {
 }
 
 const enum Ch {
-  Lf = 10, Cr = 13, Space = 32, Comma = 44, Zero = 48, Nine = 57, Colon = 58, RBrace = 125,
+  Lf = 10,
+  Cr = 13,
+  Space = 32,
+  Comma = 44,
+  Zero = 48,
+  Nine = 57,
+  Colon = 58,
+  RBrace = 125,
 }
 
 /**

@@ -91,7 +91,14 @@ function readDecoded(bytes: Uint8Array, text: string | undefined, client: boolea
       const rest = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).subarray(Buffer.byteLength(text.slice(0, bom + 1)));
       const parsed = tryParse(text.slice(bom + 1));
       const read = parsed && repeatedEnvelopeKey(rest) === undefined ? parsed : undefined;
-      return { ok: false, code: ErrorCode.ParseError, reason: 'the message starts with a byte order mark (U+FEFF), which JSON-RPC messages must not carry', id: sniffId(head), head, ...(read ? { read } : {}) };
+      return {
+        ok: false,
+        code: ErrorCode.ParseError,
+        reason: 'the message starts with a byte order mark (U+FEFF), which JSON-RPC messages must not carry',
+        id: sniffId(head),
+        head,
+        ...(read ? { read } : {}),
+      };
     }
   }
   let value: unknown;
@@ -104,7 +111,13 @@ function readDecoded(bytes: Uint8Array, text: string | undefined, client: boolea
     const repeated = repeatedEnvelopeKey(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     if (repeated !== undefined) {
       const id = typeof value === 'object' && value !== null && 'id' in value ? usableId((value as { id: unknown }).id) : null;
-      return { ok: false, code: ErrorCode.InvalidRequest, reason: `the key ${JSON.stringify(repeated.slice(0, 100))} appears twice in the message's envelope, which parsers read differently`, id, head };
+      return {
+        ok: false,
+        code: ErrorCode.InvalidRequest,
+        reason: `the key ${JSON.stringify(repeated.slice(0, 100))} appears twice in the message's envelope, which parsers read differently`,
+        id,
+        head,
+      };
     }
   }
   return { ok: true, value, head };

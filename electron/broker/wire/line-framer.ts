@@ -37,7 +37,9 @@ export class LineFramer {
         if (this.discardHead.length < HEAD_BYTES) this.discardHead += piece.subarray(0, HEAD_BYTES).toString('utf8');
       } else if (this.buffered + piece.length > this.opts.maxLineBytes) {
         this.discarding = true;
-        this.discardHead = Buffer.concat([...this.chunks, piece.subarray(0, HEAD_BYTES)]).subarray(0, HEAD_BYTES).toString('utf8');
+        this.discardHead = Buffer.concat([...this.chunks, piece.subarray(0, HEAD_BYTES)])
+          .subarray(0, HEAD_BYTES)
+          .toString('utf8');
         this.chunks = [];
         this.buffered = 0;
         this.opts.onOverflow?.();

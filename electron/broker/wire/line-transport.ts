@@ -40,7 +40,8 @@ export class LineTransport implements MessageTransport {
     this.framer = new LineFramer({
       maxLineBytes: this.max,
       onLine: (line) => this.onLine(line),
-      onLongLine: (head) => this.opts.onBadLine?.({ reason: `message is larger than the ${this.max} byte limit`, code: ErrorCode.InvalidRequest, id: sniffId(head), head }),
+      onLongLine: (head) =>
+        this.opts.onBadLine?.({ reason: `message is larger than the ${this.max} byte limit`, code: ErrorCode.InvalidRequest, id: sniffId(head), head }),
     });
   }
 

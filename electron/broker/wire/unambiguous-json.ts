@@ -7,8 +7,18 @@
 const MAX_DEPTH = 256;
 
 const enum Ch {
-  Tab = 9, Lf = 10, Cr = 13, Space = 32, Quote = 34, Comma = 44, Backslash = 92, LBracket = 91, RBracket = 93,
-  LBrace = 123, RBrace = 125, Colon = 58,
+  Tab = 9,
+  Lf = 10,
+  Cr = 13,
+  Space = 32,
+  Quote = 34,
+  Comma = 44,
+  Backslash = 92,
+  LBracket = 91,
+  RBracket = 93,
+  LBrace = 123,
+  RBrace = 125,
+  Colon = 58,
 }
 
 function ws(b: Buffer, i: number): number {

@@ -23,13 +23,16 @@ export function ActivityScreen() {
   const [limit, setLimit] = useState(PAGE);
   const [entries, setEntries] = useState<AuditEntry[] | undefined>(undefined);
 
-  const query = useMemo<LogQuery>(() => ({
-    ...(server && { server }),
-    ...(tool.trim() && { tool: tool.trim() }),
-    ...(decision && { decision }),
-    ...(search.trim() && { search: search.trim() }),
-    limit,
-  }), [server, tool, decision, search, limit]);
+  const query = useMemo<LogQuery>(
+    () => ({
+      ...(server && { server }),
+      ...(tool.trim() && { tool: tool.trim() }),
+      ...(decision && { decision }),
+      ...(search.trim() && { search: search.trim() }),
+      limit,
+    }),
+    [server, tool, decision, search, limit],
+  );
 
   // The newest seq this list has taken into account; `refetch` bumps when live updates missed some.
   const seenSeq = useRef(0);
@@ -67,10 +70,11 @@ export function ActivityScreen() {
     const matches = logMatcher(query);
     const shown = fresh.filter(matches).reverse();
     // An entry written while the query ran may be in its answer already.
-    if (shown.length) setEntries((prev) => {
-      const have = new Set((prev ?? []).slice(0, shown.length * 2 + 1).map((e) => e.seq));
-      return [...shown.filter((e) => !have.has(e.seq)), ...(prev ?? [])].slice(0, query.limit);
-    });
+    if (shown.length)
+      setEntries((prev) => {
+        const have = new Set((prev ?? []).slice(0, shown.length * 2 + 1).map((e) => e.seq));
+        return [...shown.filter((e) => !have.has(e.seq)), ...(prev ?? [])].slice(0, query.limit);
+      });
   }, [logTail, entries, query]);
 
   const exportAll = async () => {
@@ -82,14 +86,21 @@ export function ActivityScreen() {
     <div className="activity pad">
       <header className="list-head">
         <h1>Activity</h1>
-        <button type="button" className="btn btn-small" onClick={() => void exportAll()}><Icon name="download" />Export JSONL</button>
+        <button type="button" className="btn btn-small" onClick={() => void exportAll()}>
+          <Icon name="download" />
+          Export JSONL
+        </button>
       </header>
       <form className="filters" role="search" aria-label="Filter activity" onSubmit={(e) => e.preventDefault()}>
         <div className="field">
           <label htmlFor={`${id}-server`}>Server</label>
           <select id={`${id}-server`} value={server} onChange={(e) => setServer(e.target.value)}>
             <option value="">All servers</option>
-            {servers.map((s) => <option key={s.name} value={s.name}>{s.name}</option>)}
+            {servers.map((s) => (
+              <option key={s.name} value={s.name}>
+                {s.name}
+              </option>
+            ))}
           </select>
         </div>
         <div className="field">
@@ -110,16 +121,28 @@ export function ActivityScreen() {
         </div>
       </form>
       {entries === undefined ? (
-        <p className="muted" role="status">Loading activity…</p>
+        <p className="muted" role="status">
+          Loading activity…
+        </p>
       ) : entries.length === 0 ? (
-        <p className="muted">No activity matches. Every call Countersign relays, allowed or denied, is recorded here and in <code>audit.jsonl</code>.</p>
+        <p className="muted">
+          No activity matches. Every call Countersign relays, allowed or denied, is recorded here and in <code>audit.jsonl</code>.
+        </p>
       ) : (
         <>
-          <p className="muted small" role="status">{entries.length === limit ? `Newest ${limit} entries` : `${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}`}, newest first.</p>
+          <p className="muted small" role="status">
+            {entries.length === limit ? `Newest ${limit} entries` : `${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}`}, newest first.
+          </p>
           <ul className="log-list" aria-label="Audit log">
-            {entries.map((e) => <ActivityRow key={e.seq} entry={e} />)}
+            {entries.map((e) => (
+              <ActivityRow key={e.seq} entry={e} />
+            ))}
           </ul>
-          {entries.length === limit && <button type="button" className="btn" onClick={() => setLimit(limit + PAGE * 5)}>Show older entries</button>}
+          {entries.length === limit && (
+            <button type="button" className="btn" onClick={() => setLimit(limit + PAGE * 5)}>
+              Show older entries
+            </button>
+          )}
         </>
       )}
     </div>

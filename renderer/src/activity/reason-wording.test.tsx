@@ -14,8 +14,18 @@ import { ActivityRow } from './ActivityRow';
 afterEach(cleanup);
 
 const entry = (reasons: string[]): AuditEntry => ({
-  seq: 1, time: '2026-01-01T00:00:00.000Z', server: 'fs', tool: 'write_file', arguments: {}, decision: 'deny', decidedBy: 'policy',
-  reasons, durationMs: 0, status: 'denied', prev: '0'.repeat(64), hash: 'a'.repeat(64),
+  seq: 1,
+  time: '2026-01-01T00:00:00.000Z',
+  server: 'fs',
+  tool: 'write_file',
+  arguments: {},
+  decision: 'deny',
+  decidedBy: 'policy',
+  reasons,
+  durationMs: 0,
+  status: 'denied',
+  prev: '0'.repeat(64),
+  hash: 'a'.repeat(64),
 });
 // The items of the entry's "Reasons" list.
 const reasonItems = () => {
@@ -29,7 +39,11 @@ describe('decision wording', () => {
     const codes = [...WORDED_CODES.reasons, ...WORDED_CODES.refusals];
     expect(codes).toContain('trusted-read-only');
     expect(codes).toContain('undecidable');
-    render(<ul><ActivityRow entry={entry(codes)} /></ul>);
+    render(
+      <ul>
+        <ActivityRow entry={entry(codes)} />
+      </ul>,
+    );
     await userEvent.click(screen.getByRole('button'));
     const items = reasonItems();
     expect(items).toHaveLength(codes.length);
@@ -43,12 +57,16 @@ describe('decision wording', () => {
   });
 
   it('a code this version does not know says so, and shows it escaped', async () => {
-    render(<ul><ActivityRow entry={entry(['from-a-newer-version\u202e'])} /></ul>);
+    render(
+      <ul>
+        <ActivityRow entry={entry(['from-a-newer-version\u202e'])} />
+      </ul>,
+    );
     await userEvent.click(screen.getByRole('button'));
     expect(reasonItems()).toEqual(['A reason this version does not know (from-a-newer-version\\u202e)']);
   });
 
-  it("every finding code has a card label, not its code", () => {
+  it('every finding code has a card label, not its code', () => {
     const findings = FINDING_CODES.map((code) => ({ code, severity: 'warning' as const, message: `About ${code}.`, excerpt: 'x' }));
     expect(FINDING_CODES).toContain('secret-value');
     const lines = pendingCallWarnings(makeCall({ findings }));

@@ -6,7 +6,9 @@ export function Announcements() {
   const announcements = useApp((s) => s.announcements);
   return (
     <div className="sr-only" role="log" aria-live="polite" aria-relevant="additions" aria-label="Announcements" id="announcements">
-      {announcements.map((a) => <p key={a.id}>{a.text}</p>)}
+      {announcements.map((a) => (
+        <p key={a.id}>{a.text}</p>
+      ))}
     </div>
   );
 }

@@ -81,10 +81,13 @@ function Shell({ initialScreen, connection, desktop }: ShellProps) {
   useTheme();
   useTabTitle();
   // A click on a notification (the desktop shell's, or the browser's) opens that call's card.
-  const openCall = useCallback((id: string) => {
-    setScreen('queue');
-    revealCall(id);
-  }, [revealCall]);
+  const openCall = useCallback(
+    (id: string) => {
+      setScreen('queue');
+      revealCall(id);
+    },
+    [revealCall],
+  );
   useEffect(() => desktop?.onOpenCall?.(openCall), [desktop, openCall]);
   useEffect(() => {
     if (!desktop) setBrowserNotify({ permission: notifyPermission() });
@@ -93,7 +96,9 @@ function Shell({ initialScreen, connection, desktop }: ShellProps) {
   return (
     <NavigateContext.Provider value={setScreen}>
       <div className="app">
-        <a className="skip-link" href="#main">Skip to content</a>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
         <Nav screen={screen} onScreen={setScreen} />
         <main id="main" className="main" tabIndex={-1}>
           <Banners connection={connection} />

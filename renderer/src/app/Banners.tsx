@@ -19,16 +19,24 @@ export function Banners({ connection }: { connection: ConnectionState }) {
   return (
     <div className="banners">
       {connection === 'reconnecting' && (
-        <div className="banner banner-warning" role="alert">Lost contact with the broker. Reconnecting… Calls keep waiting meanwhile.</div>
+        <div className="banner banner-warning" role="alert">
+          Lost contact with the broker. Reconnecting… Calls keep waiting meanwhile.
+        </div>
       )}
       {connection === 'unauthorized' && (
         <div className="banner banner-danger" role="alert">
           This page’s access token is no longer valid (the broker restarted?). Open the address that <code>countersign serve</code> printed.
         </div>
       )}
-      {status?.paused && <div className="banner banner-warning" role="status">Paused: every call is denied (the client is told Countersign is paused) until you resume.</div>}
+      {status?.paused && (
+        <div className="banner banner-warning" role="status">
+          Paused: every call is denied (the client is told Countersign is paused) until you resume.
+        </div>
+      )}
       {(status?.warnings ?? []).map((w, i) => (
-        <div className="banner banner-warning" key={i}><VisibleText text={w} /></div>
+        <div className="banner banner-warning" key={i}>
+          <VisibleText text={w} />
+        </div>
       ))}
     </div>
   );

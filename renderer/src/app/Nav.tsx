@@ -21,7 +21,9 @@ export function Nav({ screen, onScreen }: { screen: Screen; onScreen(s: Screen):
   return (
     <nav className="nav" aria-label="Main">
       <div className="brand">
-        <span className="brand-mark" aria-hidden="true">✓</span>
+        <span className="brand-mark" aria-hidden="true">
+          ✓
+        </span>
         <span>Countersign</span>
       </div>
       <ul className="nav-list">
@@ -30,11 +32,20 @@ export function Nav({ screen, onScreen }: { screen: Screen; onScreen(s: Screen):
           const extra = n > 0 ? (item.id === 'queue' ? `, ${n} waiting` : `, ${n} need review`) : '';
           return (
             <li key={item.id}>
-              <button type="button" className="nav-item" aria-current={screen === item.id ? 'page' : undefined}
-                aria-label={`${item.label}${extra}`} onClick={() => onScreen(item.id)}>
+              <button
+                type="button"
+                className="nav-item"
+                aria-current={screen === item.id ? 'page' : undefined}
+                aria-label={`${item.label}${extra}`}
+                onClick={() => onScreen(item.id)}
+              >
                 <Icon name={item.icon} />
                 <span className="nav-label">{item.label}</span>{' '}
-                {n > 0 && <span className={`nav-count ${item.id === 'servers' ? 'nav-count-warn' : ''}`} aria-hidden="true">{n > 9999 ? '9999+' : n}</span>}
+                {n > 0 && (
+                  <span className={`nav-count ${item.id === 'servers' ? 'nav-count-warn' : ''}`} aria-hidden="true">
+                    {n > 9999 ? '9999+' : n}
+                  </span>
+                )}
               </button>
             </li>
           );

@@ -11,8 +11,12 @@ export function Notices() {
       {notices.map((n) => (
         <div key={n.id} className={`notice notice-${n.kind}`}>
           <Icon name={n.kind === 'error' ? 'warning' : 'info'} />
-          <span className="notice-text"><VisibleText text={n.text} /></span>
-          <button type="button" className="btn-icon" aria-label="Dismiss" onClick={() => dismiss(n.id)}><Icon name="x" /></button>
+          <span className="notice-text">
+            <VisibleText text={n.text} />
+          </span>
+          <button type="button" className="btn-icon" aria-label="Dismiss" onClick={() => dismiss(n.id)}>
+            <Icon name="x" />
+          </button>
         </div>
       ))}
     </div>

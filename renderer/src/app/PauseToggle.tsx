@@ -14,13 +14,28 @@ export function PauseToggle() {
   };
   return (
     <div>
-      <button type="button" className={`btn btn-block ${paused ? 'btn-warn' : ''}`} aria-label={paused ? 'Resume' : 'Pause all calls'}
-        aria-describedby="pause-hint" onClick={() => void toggle()}>
+      <button
+        type="button"
+        className={`btn btn-block ${paused ? 'btn-warn' : ''}`}
+        aria-label={paused ? 'Resume' : 'Pause all calls'}
+        aria-describedby="pause-hint"
+        onClick={() => void toggle()}
+      >
         <Icon name={paused ? 'play' : 'pause'} />
         {/* A narrow window keeps the first word: "Pause" (the name stays "Pause all calls"). */}
-        <span className="pause-label">{paused ? 'Resume' : <>Pause<span className="pause-more"> all calls</span></>}</span>
+        <span className="pause-label">
+          {paused ? (
+            'Resume'
+          ) : (
+            <>
+              Pause<span className="pause-more"> all calls</span>
+            </>
+          )}
+        </span>
       </button>
-      <p id="pause-hint" className="muted small pause-hint">{paused ? 'Every call is denied until you resume.' : 'While paused, every call is denied.'}</p>
+      <p id="pause-hint" className="muted small pause-hint">
+        {paused ? 'Every call is denied until you resume.' : 'While paused, every call is denied.'}
+      </p>
     </div>
   );
 }

@@ -23,15 +23,19 @@ describe('hostile server text', () => {
 
   it('shows hostile tool descriptions and annotation values on the Servers screen as text', async () => {
     const api = new FakeApi();
-    api.servers = [makeServer({
-      name: 'evil',
-      tools: [{
-        definition: { name: 'tool', description: `Reads notes.\u202Eevil\u202C ${HOSTILE}`, annotations: { readOnlyHint: 'yes' as never } },
-        hints: CAUTIOUS_HINTS,
-        state: 'approved',
-        findings: [],
-      }],
-    })];
+    api.servers = [
+      makeServer({
+        name: 'evil',
+        tools: [
+          {
+            definition: { name: 'tool', description: `Reads notes.\u202Eevil\u202C ${HOSTILE}`, annotations: { readOnlyHint: 'yes' as never } },
+            hints: CAUTIOUS_HINTS,
+            state: 'approved',
+            findings: [],
+          },
+        ],
+      }),
+    ];
     await renderApp(api, 'servers');
     const user = userEvent.setup();
     await user.click(screen.getByText('tool', { selector: 'code *, code' }));

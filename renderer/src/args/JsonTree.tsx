@@ -17,7 +17,14 @@ function Node({ name, value, secretKey, rootLabel }: { name?: string | number; v
   const [open, setOpen] = useState(true);
   const isArr = Array.isArray(value);
   const isObj = !isArr && typeof value === 'object' && value !== null;
-  const label = name === undefined ? null : typeof name === 'number' ? <span className="jk jk-index">[{name}]</span> : <span className="jk"><VisibleText text={name} /></span>;
+  const label =
+    name === undefined ? null : typeof name === 'number' ? (
+      <span className="jk jk-index">[{name}]</span>
+    ) : (
+      <span className="jk">
+        <VisibleText text={name} />
+      </span>
+    );
   if (!isArr && !isObj) {
     const why = secretReason(value, secretKey);
     return (
@@ -27,7 +34,8 @@ function Node({ name, value, secretKey, rootLabel }: { name?: string | number; v
         <Leaf value={value} />
         {why && (
           <span className="secret-flag" title={why}>
-            <Icon name="key" size={12} />Possible secret: {why}
+            <Icon name="key" size={12} />
+            Possible secret: {why}
           </span>
         )}
       </li>

@@ -21,7 +21,9 @@ export function StringValue({ value }: { value: string }) {
       <span className="jv-meta">
         string · {value.length.toLocaleString('en-US')} characters{lines > 1 ? ` · ${lines.toLocaleString('en-US')} lines` : ''}
       </span>
-      <span className="jv-block" tabIndex={0}><LongText text={value} markLeading /></span>
+      <span className="jv-block" tabIndex={0}>
+        <LongText text={value} markLeading />
+      </span>
     </span>
   );
 }

@@ -21,7 +21,11 @@ describe('arguments', () => {
   });
 
   it('shows runs of whitespace, tabs and odd spaces', () => {
-    render(<ArgumentsView value={{ note: 'safe text' + ' '.repeat(40) + '; rm -rf ~', tabbed: 'a\tb', nbsp: 'x\u00a0y', trailing: 'end  ', leading: '   rm -rf ~' }} />);
+    render(
+      <ArgumentsView
+        value={{ note: 'safe text' + ' '.repeat(40) + '; rm -rf ~', tabbed: 'a\tb', nbsp: 'x\u00a0y', trailing: 'end  ', leading: '   rm -rf ~' }}
+      />,
+    );
     const tree = screen.getByRole('list', { name: 'arguments as a tree' });
     const ws = marks(tree, 'ws');
     expect(ws).toContain('·'.repeat(40));
@@ -58,7 +62,9 @@ describe('arguments', () => {
     );
     const note = screen.getByRole('note');
     expect(within(note).getByText('7 values look like secrets')).toBeTruthy();
-    const paths = within(note).getAllByRole('listitem').map((li) => li.textContent);
+    const paths = within(note)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
     expect(paths).toEqual([
       'password: the name "password" suggests a secret',
       'headers.api_key: the name "api_key" suggests a secret',

@@ -1,7 +1,11 @@
 // Errors from any bridge, and the one test the UI needs: "this broker does not have that method yet".
 
 export class ApiError extends Error {
-  constructor(message: string, readonly method: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly method: string,
+    readonly status?: number,
+  ) {
     super(message);
     this.name = 'ApiError';
   }

@@ -22,7 +22,11 @@ describe('http bridge', () => {
   });
 
   it('rejects with the broker message, recognises an unknown method, and reports a bad token', async () => {
-    const replies = [json(422, { ok: false, error: 'No server named "x".' }), json(400, { ok: false, error: 'unknown API method "pinServer"' }), json(401, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Unauthorized' } })];
+    const replies = [
+      json(422, { ok: false, error: 'No server named "x".' }),
+      json(400, { ok: false, error: 'unknown API method "pinServer"' }),
+      json(401, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Unauthorized' } }),
+    ];
     const bridge = createHttpBridge({ token: 't', fetch: async () => replies.shift()! });
     await expect(bridge.api.setTrust('x', true, { launchHash: 'a'.repeat(64) })).rejects.toThrow('No server named "x".');
     const err = await bridge.api.pinServer('x', { launchHash: 'a'.repeat(64) }).catch((e: unknown) => e);
@@ -92,7 +96,10 @@ describe('http bridge', () => {
 describe('token and bridge choice', () => {
   it('takes the token from the fragment and removes it from the visible URL', () => {
     const replaceState = vi.fn();
-    const token = takeTokenFromLocation({ hash: '#token=abc_DEF-123', pathname: '/', search: '' } as Location, { state: null, replaceState } as unknown as History);
+    const token = takeTokenFromLocation(
+      { hash: '#token=abc_DEF-123', pathname: '/', search: '' } as Location,
+      { state: null, replaceState } as unknown as History,
+    );
     expect(token).toBe('abc_DEF-123');
     expect(replaceState).toHaveBeenCalledWith(null, '', '/');
   });

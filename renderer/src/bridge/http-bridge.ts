@@ -52,7 +52,12 @@ export function createHttpBridge(opts: HttpBridgeOptions): HttpBridge {
     }
     if (res.ok && body?.ok) return body.value ?? undefined;
     const error = body?.error;
-    const message = typeof error === 'string' ? error : typeof (error as { message?: unknown })?.message === 'string' ? (error as { message: string }).message : `HTTP ${res.status}`;
+    const message =
+      typeof error === 'string'
+        ? error
+        : typeof (error as { message?: unknown })?.message === 'string'
+          ? (error as { message: string }).message
+          : `HTTP ${res.status}`;
     throw new ApiError(message, method, res.status);
   }
 

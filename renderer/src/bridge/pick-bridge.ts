@@ -16,9 +16,7 @@ declare global {
   }
 }
 
-export type PickedBridge =
-  | { api: CountersignApi; connection?: ConnectionSource; desktop?: DesktopApi }
-  | { api?: undefined; problem: 'no-token' };
+export type PickedBridge = { api: CountersignApi; connection?: ConnectionSource; desktop?: DesktopApi } | { api?: undefined; problem: 'no-token' };
 
 export function pickBridge(win: Window = window): PickedBridge {
   if (win.countersign) return { api: win.countersign, desktop: win.countersignDesktop };

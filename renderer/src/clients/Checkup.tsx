@@ -13,8 +13,19 @@ function Finding({ f }: { f: DoctorFinding }) {
   return (
     <li className={f.level === 'problem' ? 'finding finding-problem' : 'finding'}>
       <strong>{LABEL[f.level]}:</strong> <VisibleText text={f.summary} />
-      {f.detail && <div className="small"><VisibleText text={f.detail} /></div>}
-      {f.fix && <div className="small">Fix: <code><VisibleText text={f.fix} /></code></div>}
+      {f.detail && (
+        <div className="small">
+          <VisibleText text={f.detail} />
+        </div>
+      )}
+      {f.fix && (
+        <div className="small">
+          Fix:{' '}
+          <code>
+            <VisibleText text={f.fix} />
+          </code>
+        </div>
+      )}
     </li>
   );
 }
@@ -47,9 +58,19 @@ export function Checkup({ project }: { project?: string }) {
   return (
     <section className="block" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Checkup</h2>
-      <p className="muted small">The same checks as <code>countersign doctor</code>: the broker, every client entry, the sandbox, the keyring, the store, a team policy and slow servers.</p>
-      {error && <p className="field-error" role="alert">{error}</p>}
-      {!report && !error && <p className="muted" role="status">Checking…</p>}
+      <p className="muted small">
+        The same checks as <code>countersign doctor</code>: the broker, every client entry, the sandbox, the keyring, the store, a team policy and slow servers.
+      </p>
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+      {!report && !error && (
+        <p className="muted" role="status">
+          Checking…
+        </p>
+      )}
       {report && (
         <>
           <p role="status">
@@ -57,16 +78,30 @@ export function Checkup({ project }: { project?: string }) {
               ? `${problems} ${problems === 1 ? 'problem' : 'problems'}, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}.`
               : 'No problems found.'}
           </p>
-          {shown.length > 0 && <ul aria-label="Findings">{shown.map((f, i) => <Finding key={`${f.code}-${i}`} f={f} />)}</ul>}
+          {shown.length > 0 && (
+            <ul aria-label="Findings">
+              {shown.map((f, i) => (
+                <Finding key={`${f.code}-${i}`} f={f} />
+              ))}
+            </ul>
+          )}
           {fine.length > 0 && (
             <details className="snippet">
               <summary>What is fine ({fine.length})</summary>
-              <ul className="small">{fine.map((f, i) => <li key={`${f.code}-${i}`}><VisibleText text={f.summary} /></li>)}</ul>
+              <ul className="small">
+                {fine.map((f, i) => (
+                  <li key={`${f.code}-${i}`}>
+                    <VisibleText text={f.summary} />
+                  </li>
+                ))}
+              </ul>
             </details>
           )}
         </>
       )}
-      <button type="button" className="btn btn-small" disabled={busy} onClick={() => void check()}>{busy ? 'Checking…' : 'Check again'}</button>
+      <button type="button" className="btn btn-small" disabled={busy} onClick={() => void check()}>
+        {busy ? 'Checking…' : 'Check again'}
+      </button>
     </section>
   );
 }

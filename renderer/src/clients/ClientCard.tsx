@@ -16,14 +16,34 @@ function ServerRow({ server }: { server: ClientServerView }) {
   return (
     <li>
       <span>
-        <strong><VisibleText text={server.name} /></strong>
-        {server.group && <span className="muted small"> <VisibleText text={server.group} /></span>}
+        <strong>
+          <VisibleText text={server.name} />
+        </strong>
+        {server.group && (
+          <span className="muted small">
+            {' '}
+            <VisibleText text={server.group} />
+          </span>
+        )}
       </span>
-      <span className={`badge ${s.cls}`}>{server.state === 'wrapped' ? <Icon name="shield" size={13} /> : <Icon name="shieldOff" size={13} />}{s.label}</span>
+      <span className={`badge ${s.cls}`}>
+        {server.state === 'wrapped' ? <Icon name="shield" size={13} /> : <Icon name="shieldOff" size={13} />}
+        {s.label}
+      </span>
       <code className="client-target">
-        {server.state === 'wrapped' ? <>Countersign server “<VisibleText text={server.countersignServer ?? ''} />”</> : <VisibleText text={target} />}
+        {server.state === 'wrapped' ? (
+          <>
+            Countersign server “<VisibleText text={server.countersignServer ?? ''} />”
+          </>
+        ) : (
+          <VisibleText text={target} />
+        )}
       </code>
-      {server.note && <span className="client-note"><VisibleText text={server.note} /></span>}
+      {server.note && (
+        <span className="client-note">
+          <VisibleText text={server.note} />
+        </span>
+      )}
     </li>
   );
 }
@@ -50,22 +70,45 @@ export function ClientCard({ client, busy, onWrap, onUnwrap }: Props) {
       {client.files.map((f) => (
         <div key={f.path} className="client-file">
           <p className="client-file-path">
-            <code><VisibleText text={f.path} /></code> <span className="muted small">{f.scope === 'project' ? 'project' : 'user'}{f.wrappedAt ? `, wrapped ${new Date(f.wrappedAt).toLocaleString()}` : ''}</span>
+            <code>
+              <VisibleText text={f.path} />
+            </code>{' '}
+            <span className="muted small">
+              {f.scope === 'project' ? 'project' : 'user'}
+              {f.wrappedAt ? `, wrapped ${new Date(f.wrappedAt).toLocaleString()}` : ''}
+            </span>
           </p>
-          {f.error && <p className="field-error"><VisibleText text={f.error} /></p>}
-          {f.readOnly && <p className="field-error"><VisibleText text={f.readOnly} /></p>}
+          {f.error && (
+            <p className="field-error">
+              <VisibleText text={f.error} />
+            </p>
+          )}
+          {f.readOnly && (
+            <p className="field-error">
+              <VisibleText text={f.readOnly} />
+            </p>
+          )}
           {!f.error && !f.servers.length && <p className="muted small">No servers in this file.</p>}
-          {f.servers.length > 0 && <ul className="client-servers" aria-label={`Servers in ${f.path}`}>{f.servers.map((s) => <ServerRow key={`${s.group ?? ''}/${s.name}`} server={s} />)}</ul>}
+          {f.servers.length > 0 && (
+            <ul className="client-servers" aria-label={`Servers in ${f.path}`}>
+              {f.servers.map((s) => (
+                <ServerRow key={`${s.group ?? ''}/${s.name}`} server={s} />
+              ))}
+            </ul>
+          )}
         </div>
       ))}
       <div className="btn-row">
         {open > 0 && (
           <button type="button" className="btn btn-primary" disabled={busy} onClick={onWrap}>
-            <Icon name="shield" />Wrap {client.name}
+            <Icon name="shield" />
+            Wrap {client.name}
           </button>
         )}
         {client.canUnwrap && (
-          <button type="button" className="btn" disabled={busy} onClick={onUnwrap}>Unwrap {client.name}</button>
+          <button type="button" className="btn" disabled={busy} onClick={onUnwrap}>
+            Unwrap {client.name}
+          </button>
         )}
       </div>
     </>

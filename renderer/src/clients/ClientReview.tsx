@@ -21,14 +21,39 @@ function WrapPlan({ preview }: { preview: WrapPreview }) {
     <>
       {preview.files.map((f) => (
         <div key={f.path} className="client-file">
-          <p className="client-file-path"><code><VisibleText text={f.path} /></code></p>
-          {f.error && <p className="field-error">Countersign cannot read this file, so it leaves it alone: <VisibleText text={f.error} /></p>}
-          {f.readOnly && <p className="field-error"><VisibleText text={f.readOnly} /></p>}
+          <p className="client-file-path">
+            <code>
+              <VisibleText text={f.path} />
+            </code>
+          </p>
+          {f.error && (
+            <p className="field-error">
+              Countersign cannot read this file, so it leaves it alone: <VisibleText text={f.error} />
+            </p>
+          )}
+          {f.readOnly && (
+            <p className="field-error">
+              <VisibleText text={f.readOnly} />
+            </p>
+          )}
           <ul className="client-plan">
             {f.entries.map((e) => (
               <li key={`${e.group ?? ''}/${e.entry}`}>
-                <strong><VisibleText text={e.entry} /></strong>{e.group && <span className="muted"> (<VisibleText text={e.group} />)</span>}: {ACTION[e.action](e.server ?? '')}
-                {(e.reason || e.note) && <span className="muted">: <VisibleText text={e.reason ?? e.note ?? ''} /></span>}
+                <strong>
+                  <VisibleText text={e.entry} />
+                </strong>
+                {e.group && (
+                  <span className="muted">
+                    {' '}
+                    (<VisibleText text={e.group} />)
+                  </span>
+                )}
+                : {ACTION[e.action](e.server ?? '')}
+                {(e.reason || e.note) && (
+                  <span className="muted">
+                    : <VisibleText text={e.reason ?? e.note ?? ''} />
+                  </span>
+                )}
               </li>
             ))}
           </ul>
@@ -43,16 +68,35 @@ function WrapPlan({ preview }: { preview: WrapPreview }) {
 const lineEndsNote = (ends: 'crlf' | 'mixed') => `Its lines end with ${ends === 'crlf' ? 'CRLF' : 'a mix of CRLF and LF'}; the file keeps them.`;
 
 function UnwrapPlan({ preview }: { preview: UnwrapPreview }) {
-  const how = { exact: 'back to its exact bytes from before the wrap', entries: 'edited since the wrap: only Countersign’s entries are put back, your edits stay', missing: 'the file is gone: nothing to restore' } as const;
+  const how = {
+    exact: 'back to its exact bytes from before the wrap',
+    entries: 'edited since the wrap: only Countersign’s entries are put back, your edits stay',
+    missing: 'the file is gone: nothing to restore',
+  } as const;
   return (
     <>
       {preview.files.map((f) => (
         <div key={f.path} className="client-file">
-          <p className="client-file-path"><code><VisibleText text={f.path} /></code>: {how[f.how]}</p>
+          <p className="client-file-path">
+            <code>
+              <VisibleText text={f.path} />
+            </code>
+            : {how[f.how]}
+          </p>
           <ul className="client-plan">
             {f.entries.map((e) => (
               <li key={`${e.group ?? ''}/${e.entry}`}>
-                <strong><VisibleText text={e.entry} /></strong>: {e.outcome === 'restored' ? 'restored' : <>kept as it is (<VisibleText text={e.why ?? ''} />)</>}
+                <strong>
+                  <VisibleText text={e.entry} />
+                </strong>
+                :{' '}
+                {e.outcome === 'restored' ? (
+                  'restored'
+                ) : (
+                  <>
+                    kept as it is (<VisibleText text={e.why ?? ''} />)
+                  </>
+                )}
               </li>
             ))}
           </ul>
@@ -76,18 +120,27 @@ export function ClientReview({ clientName, review, busy, onConfirm, onCancel }: 
   useEffect(() => heading.current?.focus(), []);
   const changes = review.kind === 'wrap' ? review.preview.changes : review.preview.files.some((f) => f.diff) ? 1 : 0;
   return (
-    <section className="client-review block block-attention" aria-labelledby={`review-${review.preview.client}`} onKeyDown={(e) => {
-      if (e.key === 'Escape' && !busy) {
-        e.preventDefault();
-        onCancel();
-      }
-    }}>
+    <section
+      className="client-review block block-attention"
+      aria-labelledby={`review-${review.preview.client}`}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && !busy) {
+          e.preventDefault();
+          onCancel();
+        }
+      }}
+    >
       <h3 id={`review-${review.preview.client}`} ref={heading} tabIndex={-1}>
         {review.kind === 'wrap' ? `Review: protect ${clientName}’s servers` : `Review: put ${clientName}’s config back`}
       </h3>
-      {review.kind === 'wrap'
-        ? <p className="small">Nothing is written until you confirm. A backup of each file is kept. New servers start untrusted, and each waits for you to approve its command before it runs.</p>
-        : <p className="small">Nothing is written until you confirm. Your file as it is now is backed up first. Countersign keeps the servers it added.</p>}
+      {review.kind === 'wrap' ? (
+        <p className="small">
+          Nothing is written until you confirm. A backup of each file is kept. New servers start untrusted, and each waits for you to approve its command before
+          it runs.
+        </p>
+      ) : (
+        <p className="small">Nothing is written until you confirm. Your file as it is now is backed up first. Countersign keeps the servers it added.</p>
+      )}
       {review.kind === 'wrap' ? <WrapPlan preview={review.preview} /> : <UnwrapPlan preview={review.preview} />}
       {!changes && <p role="status">Nothing to change.</p>}
       <div className="btn-row">
@@ -96,7 +149,9 @@ export function ClientReview({ clientName, review, busy, onConfirm, onCancel }: 
             {review.kind === 'wrap' ? 'Confirm and write' : 'Confirm and restore'}
           </button>
         )}
-        <button type="button" className="btn" disabled={busy} onClick={onCancel}>{changes ? 'Cancel' : 'Close'}</button>
+        <button type="button" className="btn" disabled={busy} onClick={onCancel}>
+          {changes ? 'Cancel' : 'Close'}
+        </button>
       </div>
     </section>
   );

@@ -15,12 +15,18 @@ export function ClientsPointer() {
     <section className="help" aria-labelledby="clients-pointer">
       <h2 id="clients-pointer">Protect the clients you already use</h2>
       <p>
-        {!clients ? 'Looking for MCP clients on this machine…'
-          : !found.length ? 'No MCP client config was found on this machine yet.'
+        {!clients
+          ? 'Looking for MCP clients on this machine…'
+          : !found.length
+            ? 'No MCP client config was found on this machine yet.'
             : `Found ${found.map((c) => c.name).join(', ')}: ${open ? `${count(open, 'server')} ${open === 1 ? 'starts' : 'start'} without Countersign.` : 'every server Countersign can wrap goes through it.'}`}
       </p>
-      <p className="muted small">Countersign changes a client’s config so its servers start through Countersign. You see each change before it is written, and can undo it.</p>
-      <button type="button" className="btn btn-primary" onClick={() => navigate('clients')}>Open Clients</button>
+      <p className="muted small">
+        Countersign changes a client’s config so its servers start through Countersign. You see each change before it is written, and can undo it.
+      </p>
+      <button type="button" className="btn btn-primary" onClick={() => navigate('clients')}>
+        Open Clients
+      </button>
     </section>
   );
 }

@@ -22,9 +22,15 @@ export function UnifiedDiff({ diff, label }: { diff: string; label: string }) {
         const signed = k === 'add' || k === 'del' || k === 'ctx';
         return (
           <div key={i} className={`udiff-line udiff-${k}`} data-kind={k}>
-            {signed && <span className="udiff-sign" aria-hidden="true">{line[0] === ' ' ? ' ' : k === 'add' ? '+' : '−'}</span>}
+            {signed && (
+              <span className="udiff-sign" aria-hidden="true">
+                {line[0] === ' ' ? ' ' : k === 'add' ? '+' : '−'}
+              </span>
+            )}
             {SPOKEN[k] && <span className="sr-only">{SPOKEN[k]}</span>}
-            <code><VisibleText text={signed ? line.slice(1) : line} /></code>
+            <code>
+              <VisibleText text={signed ? line.slice(1) : line} />
+            </code>
           </div>
         );
       })}

@@ -19,13 +19,17 @@ function withPreview(api: FakeApi): FakeApi {
     client: 'claude-desktop',
     changes: 1,
     planHash: 'b'.repeat(64),
-    files: [{
-      path: '/home/me/.config/Claude/claude_desktop_config.json', scope: 'user', diff: DIFF,
-      entries: [
-        { entry: 'fs', action: 'add', server: 'fs' },
-        { entry: 'notes', action: 'refuse', reason: '${KEY} is filled in by the client' },
-      ],
-    }],
+    files: [
+      {
+        path: '/home/me/.config/Claude/claude_desktop_config.json',
+        scope: 'user',
+        diff: DIFF,
+        entries: [
+          { entry: 'fs', action: 'add', server: 'fs' },
+          { entry: 'notes', action: 'refuse', reason: '${KEY} is filled in by the client' },
+        ],
+      },
+    ],
   };
   return api;
 }
@@ -55,8 +59,12 @@ describe('Clients view', () => {
     const api = withPreview(new FakeApi());
     api.wrapPreview!.files[0] = { ...api.wrapPreview!.files[0]!, lineEnds: 'crlf' };
     api.wrapPreview!.files.push({
-      path: '/home/me/.cursor/mcp.json', scope: 'user', diff: '', entries: [{ entry: 'x', action: 'refuse', reason: 'its file is read-only (see above)' }],
-      readOnly: "Countersign will not replace this file: it is read-only (mode 444). To wrap it, make it writable (chmod u+w '/home/me/.cursor/mcp.json'), then run wrap again.",
+      path: '/home/me/.cursor/mcp.json',
+      scope: 'user',
+      diff: '',
+      entries: [{ entry: 'x', action: 'refuse', reason: 'its file is read-only (see above)' }],
+      readOnly:
+        "Countersign will not replace this file: it is read-only (mode 444). To wrap it, make it writable (chmod u+w '/home/me/.cursor/mcp.json'), then run wrap again.",
     });
     const card = await openClients(api);
     await userEvent.setup().click(within(card).getByRole('button', { name: 'Wrap Claude Desktop' }));
@@ -105,8 +113,19 @@ describe('Clients view', () => {
     const api = new FakeApi();
     api.clients = [makeClient({ canUnwrap: true })];
     api.unwrapPreview = {
-      client: 'claude-desktop', planHash: 'c'.repeat(64),
-      files: [{ path: '/home/me/.config/Claude/claude_desktop_config.json', how: 'entries', diff: DIFF, entries: [{ entry: 'fs', outcome: 'restored' }, { entry: 'gh', outcome: 'kept', why: 'it was changed since the wrap' }] }],
+      client: 'claude-desktop',
+      planHash: 'c'.repeat(64),
+      files: [
+        {
+          path: '/home/me/.config/Claude/claude_desktop_config.json',
+          how: 'entries',
+          diff: DIFF,
+          entries: [
+            { entry: 'fs', outcome: 'restored' },
+            { entry: 'gh', outcome: 'kept', why: 'it was changed since the wrap' },
+          ],
+        },
+      ],
     };
     const card = await openClients(api);
     const user = userEvent.setup();
@@ -161,10 +180,16 @@ describe('empty queue', () => {
 });
 
 describe('Checkup in the Clients view', () => {
-  it('shows doctor\'s findings, problems first with their fixes, what is fine folded away, and checks again on request', async () => {
+  it("shows doctor's findings, problems first with their fixes, what is fine folded away, and checks again on request", async () => {
     const api = new FakeApi();
     api.doctor.findings = [
-      { area: 'clients', code: 'client.node-missing', level: 'problem', summary: "Cursor's 'memory' runs /home/me/.nvm/versions/node/v22.9.0/bin/node, which no longer exists.", fix: 'countersign unwrap cursor && countersign wrap cursor' },
+      {
+        area: 'clients',
+        code: 'client.node-missing',
+        level: 'problem',
+        summary: "Cursor's 'memory' runs /home/me/.nvm/versions/node/v22.9.0/bin/node, which no longer exists.",
+        fix: 'countersign unwrap cursor && countersign wrap cursor',
+      },
       { area: 'sandbox', code: 'sandbox.none', level: 'warning', summary: 'No sandbox works here: bubblewrap is not installed.', fix: 'install bubblewrap' },
       { area: 'ports', code: 'ports.none', level: 'ok', summary: 'No broker listens here.' },
     ];

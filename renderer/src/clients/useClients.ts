@@ -19,15 +19,19 @@ export function useClients(project?: string): ClientsState {
   const [error, setError] = useState<string | undefined>(undefined);
   const [unsupported, setUnsupported] = useState(false);
   // A burst of servers-changed events (sessions opening) reads the client files twice, not fifty times.
-  const reload = useMemo(() => coalesce(async () => {
-    try {
-      setClients(await api.listClients(project ? { project } : undefined));
-      setError(undefined);
-    } catch (err) {
-      if (isUnsupported(err)) setUnsupported(true);
-      else setError(errorText(err));
-    }
-  }), [api, project]);
+  const reload = useMemo(
+    () =>
+      coalesce(async () => {
+        try {
+          setClients(await api.listClients(project ? { project } : undefined));
+          setError(undefined);
+        } catch (err) {
+          if (isUnsupported(err)) setUnsupported(true);
+          else setError(errorText(err));
+        }
+      }),
+    [api, project],
+  );
   useEffect(() => {
     void reload();
     return api.subscribe((e) => {

@@ -107,14 +107,14 @@ function fold(kind: Uint8Array, la: Int32Array, lb: Int32Array, context: number)
     if (gapStart === -1) return;
     const len = end - gapStart;
     // Folding a single line saves nothing.
-    if (len === 1) kinds.push(CTX), a.push(la[gapStart]!), b.push(lb[gapStart]!), count.push(0);
-    else kinds.push(GAP), a.push(la[gapStart]!), b.push(lb[gapStart]!), count.push(len);
+    if (len === 1) (kinds.push(CTX), a.push(la[gapStart]!), b.push(lb[gapStart]!), count.push(0));
+    else (kinds.push(GAP), a.push(la[gapStart]!), b.push(lb[gapStart]!), count.push(len));
     gapStart = -1;
   };
   for (let i = 0; i < n; i++) {
     if (keep[i]) {
       flush(i);
-      kinds.push(kind[i]!), a.push(la[i]!), b.push(lb[i]!), count.push(0);
+      (kinds.push(kind[i]!), a.push(la[i]!), b.push(lb[i]!), count.push(0));
     } else if (gapStart === -1) gapStart = i;
   }
   flush(n);

@@ -9,13 +9,9 @@ export interface DiffRequest {
   context: number;
 }
 
-export type DiffResponse =
-  | { id: number; ok: true; result: PackedDiff }
-  | { id: number; ok: false; reason: 'too-different' | 'error'; message?: string };
+export type DiffResponse = { id: number; ok: true; result: PackedDiff } | { id: number; ok: false; reason: 'too-different' | 'error'; message?: string };
 
-export type DiffOutcome =
-  | { ok: true; result: PackedDiff }
-  | { ok: false; reason: 'too-different' | 'error' | 'cancelled'; message?: string };
+export type DiffOutcome = { ok: true; result: PackedDiff } | { ok: false; reason: 'too-different' | 'error' | 'cancelled'; message?: string };
 
 /** Runs diffs somewhere (a worker in the app, inline in tests). */
 export interface DiffEngine {

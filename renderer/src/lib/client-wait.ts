@@ -31,9 +31,10 @@ export function waitClock(call: PendingCall, now: number): WaitClock {
       sentence: `Kept informed by progress: waits until ${clockTime(call.expiresAt)} if it restarts its clock on progress, else stops at about ${at}.`,
     };
   }
-  const basis = wait.basis === 'observed'
-    ? `this client stopped waiting after ${duration(wait.givesUpAt - call.createdAt)} before`
-    : 'no progress token, and the MCP SDK default is 60 s';
+  const basis =
+    wait.basis === 'observed'
+      ? `this client stopped waiting after ${duration(wait.givesUpAt - call.createdAt)} before`
+      : 'no progress token, and the MCP SDK default is 60 s';
   return {
     short: left > 0 ? `agent gives up in ~${duration(left)}` : 'agent may have stopped waiting',
     tiny: left > 0 ? `agent: ~${duration(left)}` : 'agent may have stopped',

@@ -3,9 +3,7 @@
 import { escapeControl } from '../../../shared/escape';
 import { invisibleSource, ODD_SPACE } from '../../../shared/text/invisible';
 
-export type Segment =
-  | { kind: 'text'; text: string }
-  | { kind: 'mark'; text: string; title: string; cls: 'ctl' | 'ws' };
+export type Segment = { kind: 'text'; text: string } | { kind: 'mark'; text: string; title: string; cls: 'ctl' | 'ws' };
 
 // Invisible and control characters (the one set, shared/text/invisible.ts; \t and \n are laid out, not
 // hidden), spaces other than U+0020, tabs, runs of 2+ spaces after text, spaces before a line end, and 3+
@@ -36,7 +34,8 @@ export function segmentText(input: string, opts: { leading?: boolean } = {}): Se
     push(input.slice(last, at));
     const [all, ctl, odd, tab, spaces, newlines] = m;
     if (ctl) out.push({ kind: 'mark', cls: 'ctl', text: escapeControl(ctl), title: `${codePoint(ctl)}: invisible or control character` });
-    else if (odd) out.push({ kind: 'mark', cls: 'ctl', text: `\\u${(odd.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`, title: `${codePoint(odd)}: unusual space` });
+    else if (odd)
+      out.push({ kind: 'mark', cls: 'ctl', text: `\\u${(odd.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`, title: `${codePoint(odd)}: unusual space` });
     else if (tab) out.push({ kind: 'mark', cls: 'ws', text: '→\t', title: 'tab' });
     else if (spaces) out.push({ kind: 'mark', cls: 'ws', text: '·'.repeat(spaces.length), title: `${spaces.length} spaces` });
     else if (newlines) {

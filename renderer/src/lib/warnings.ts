@@ -9,6 +9,8 @@ export interface Warning extends CallWarning {
 }
 
 /** The call's warnings from the one shared model (shared/call-warnings), worst consequence first. */
-export function callWarnings(call: Pick<PendingCall, 'server' | 'serverTrusted' | 'tool' | 'hints' | 'reasons' | 'arguments' | 'findings' | 'facts'>): Warning[] {
+export function callWarnings(
+  call: Pick<PendingCall, 'server' | 'serverTrusted' | 'tool' | 'hints' | 'reasons' | 'arguments' | 'findings' | 'facts'>,
+): Warning[] {
   return pendingCallWarnings(call).map((w) => ({ ...w, scan: w.code === 'scan' || undefined }));
 }

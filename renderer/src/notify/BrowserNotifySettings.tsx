@@ -8,7 +8,11 @@ import { askNotifyPermission } from './browser-notifications';
 export function NotifyButton({ className = 'btn' }: { className?: string }) {
   const { setBrowserNotify } = useActions();
   const ask = async () => setBrowserNotify({ permission: await askNotifyPermission(), on: true });
-  return <button type="button" className={className} onClick={() => void ask()}>Turn on notifications</button>;
+  return (
+    <button type="button" className={className} onClick={() => void ask()}>
+      Turn on notifications
+    </button>
+  );
 }
 
 export function BrowserNotifySettings() {
@@ -19,15 +23,16 @@ export function BrowserNotifySettings() {
     <section className="block" aria-labelledby={`${id}-n`}>
       <h2 id={`${id}-n`}>Notifications</h2>
       <p className="muted small">
-        While this tab is in the background, a new call can show a notification; clicking it opens that call. The tab’s title
-        always counts the calls waiting, as in “(2) Countersign”.
+        While this tab is in the background, a new call can show a notification; clicking it opens that call. The tab’s title always counts the calls waiting,
+        as in “(2) Countersign”.
       </p>
       {permission === 'unsupported' && <p>This browser cannot show notifications.</p>}
       {permission === 'default' && <NotifyButton className="btn btn-primary" />}
       {permission === 'denied' && <p>Notifications are blocked for this page. Allow them in the browser’s site settings, then reload.</p>}
       {permission === 'granted' && (
         <label>
-          <input type="checkbox" checked={on} onChange={(e) => setBrowserNotify({ on: e.target.checked })} /> Show a notification for each new call while this tab is in the background
+          <input type="checkbox" checked={on} onChange={(e) => setBrowserNotify({ on: e.target.checked })} /> Show a notification for each new call while this
+          tab is in the background
         </label>
       )}
     </section>

@@ -13,9 +13,15 @@ export const ROW_PAGE = 200;
 function Line({ line }: { line: DiffLine }) {
   return (
     <div className={`dl dl-${line.t}`} data-kind={line.t}>
-      <span className="ln" aria-hidden="true">{line.a ?? ''}</span>
-      <span className="ln" aria-hidden="true">{line.b ?? ''}</span>
-      <span className="sign" aria-hidden="true">{SIGN[line.t]}</span>
+      <span className="ln" aria-hidden="true">
+        {line.a ?? ''}
+      </span>
+      <span className="ln" aria-hidden="true">
+        {line.b ?? ''}
+      </span>
+      <span className="sign" aria-hidden="true">
+        {SIGN[line.t]}
+      </span>
       <code className="dl-text">
         {SPOKEN[line.t] && <span className="sr-only">{SPOKEN[line.t]}</span>}
         <VisibleText text={line.text} />
@@ -31,10 +37,14 @@ function Gap({ gap, oldLines }: { gap: DiffGap; oldLines: string[] }) {
   for (let i = 0; i < shown; i++) lines.push({ t: 'ctx', a: gap.a + i, b: gap.b + i, text: oldLines[gap.a - 1 + i] ?? '' });
   return (
     <>
-      {lines.map((l, i) => <Line key={i} line={l} />)}
+      {lines.map((l, i) => (
+        <Line key={i} line={l} />
+      ))}
       {rest > 0 && (
         <button type="button" className="dl-gap" onClick={() => setShown(shown + Math.min(rest, GAP_STEP))}>
-          {rest <= GAP_STEP ? `Show ${rest.toLocaleString('en-US')} unchanged lines` : `${rest.toLocaleString('en-US')} unchanged lines · show ${GAP_STEP} more`}
+          {rest <= GAP_STEP
+            ? `Show ${rest.toLocaleString('en-US')} unchanged lines`
+            : `${rest.toLocaleString('en-US')} unchanged lines · show ${GAP_STEP} more`}
         </button>
       )}
     </>

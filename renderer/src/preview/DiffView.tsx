@@ -31,16 +31,22 @@ export function DiffView({ before, after, beforeLabel, afterLabel }: Props) {
     return () => ctrl.abort();
   }, [engine, before, after]);
 
-  if (outcome === 'pending') return <p className="muted" role="status">Comparing…</p>;
+  if (outcome === 'pending')
+    return (
+      <p className="muted" role="status">
+        Comparing…
+      </p>
+    );
   if (outcome.ok) {
     const { added, removed } = outcome.result;
     if (added === 0 && removed === 0) return <p className="muted">No change: both texts are the same.</p>;
     return (
       <div>
         <p className="diff-stats">
-          <span className="stat-add">+{added.toLocaleString('en-US')} added</span>{' '}
-          <span className="stat-del">−{removed.toLocaleString('en-US')} removed</span>{' '}
-          <span className="muted small">lines, {beforeLabel} → {afterLabel}</span>
+          <span className="stat-add">+{added.toLocaleString('en-US')} added</span> <span className="stat-del">−{removed.toLocaleString('en-US')} removed</span>{' '}
+          <span className="muted small">
+            lines, {beforeLabel} → {afterLabel}
+          </span>
         </p>
         <DiffLines diff={outcome.result} before={before} after={after} label={`Changes from ${beforeLabel} to ${afterLabel}`} />
       </div>
@@ -54,8 +60,12 @@ export function DiffView({ before, after, beforeLabel, afterLabel }: Props) {
           : `Could not compute a diff${outcome.message ? ` (${outcome.message})` : ''}. Both versions are shown in full below.`}
       </p>
       <div className="segmented" role="group" aria-label="Version">
-        <button type="button" aria-pressed={side === 'before'} onClick={() => setSide('before')}>{beforeLabel}</button>
-        <button type="button" aria-pressed={side === 'after'} onClick={() => setSide('after')}>{afterLabel}</button>
+        <button type="button" aria-pressed={side === 'before'} onClick={() => setSide('before')}>
+          {beforeLabel}
+        </button>
+        <button type="button" aria-pressed={side === 'after'} onClick={() => setSide('after')}>
+          {afterLabel}
+        </button>
       </div>
       {side === 'before' ? <TextBlock text={before} label={beforeLabel} /> : <TextBlock text={after} label={afterLabel} />}
     </div>

@@ -20,7 +20,10 @@ export function EditPreview({ path, edits }: { path?: string; edits: EditPair[] 
     <div className="preview-body">
       {path && (
         <p className="preview-path">
-          Edits <code><VisibleText text={path} /></code>
+          Edits{' '}
+          <code>
+            <VisibleText text={path} />
+          </code>
           {file.state === 'ready' && !file.exists && <span className="badge badge-warning">File does not exist</span>}
         </p>
       )}
@@ -28,7 +31,9 @@ export function EditPreview({ path, edits }: { path?: string; edits: EditPair[] 
         const found = whereFound(file, e.oldText);
         return (
           <div className="edit" key={i}>
-            <h4 className="edit-title">Edit {i + 1} of {edits.length}</h4>
+            <h4 className="edit-title">
+              Edit {i + 1} of {edits.length}
+            </h4>
             {found && <p className="muted small">{found}</p>}
             <DiffView before={e.oldText} after={e.newText} beforeLabel="Old text" afterLabel="New text" />
           </div>

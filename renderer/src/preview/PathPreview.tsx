@@ -22,15 +22,25 @@ export function MovePreview({ source, destination }: { source: string; destinati
     <div className="preview-body">
       <dl className="facts path-facts" aria-label="Move">
         <dt>Moves</dt>
-        <dd><code><VisibleText text={source} /></code> <span className="muted">({what(from)})</span></dd>
+        <dd>
+          <code>
+            <VisibleText text={source} />
+          </code>{' '}
+          <span className="muted">({what(from)})</span>
+        </dd>
         <dt>To</dt>
         <dd>
-          <code><VisibleText text={destination} /></code> <span className="muted">({what(to)})</span>
+          <code>
+            <VisibleText text={destination} />
+          </code>{' '}
+          <span className="muted">({what(to)})</span>
           {ready && exists(to) && <span className="badge badge-warning">The target exists: it may be replaced</span>}
           {ready && to.state === 'ready' && !to.exists && <span className="badge badge-new">New path</span>}
         </dd>
       </dl>
-      {ready && from.state === 'ready' && !from.exists && <p className="notice-inline">Nothing exists at the source: the call would fail, or the server means another path.</p>}
+      {ready && from.state === 'ready' && !from.exists && (
+        <p className="notice-inline">Nothing exists at the source: the call would fail, or the server means another path.</p>
+      )}
     </div>
   );
 }
@@ -41,7 +51,11 @@ export function DeletePreview({ path }: { path: string }) {
   return (
     <div className="preview-body">
       <p className="preview-path">
-        Deletes <code><VisibleText text={path} /></code> <span className="muted">({what(file)})</span>
+        Deletes{' '}
+        <code>
+          <VisibleText text={path} />
+        </code>{' '}
+        <span className="muted">({what(file)})</span>
         {folder && <span className="badge badge-danger">A folder: everything in it goes too</span>}
         {file.state === 'ready' && file.exists && <span className="badge badge-danger">Deletes an existing file</span>}
       </p>

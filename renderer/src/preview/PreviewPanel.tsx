@@ -9,10 +9,14 @@ import { WritePreview } from './WritePreview';
 export function PreviewPanel({ call }: { call: PendingCall }) {
   const plan = useMemo(() => detectPreview(call.arguments, call.tool), [call.arguments, call.tool]);
   if (plan.kind === 'none') return null;
-  const title = plan.kind === 'write' ? 'of the file write'
-    : plan.kind === 'move' ? 'of the move'
-    : plan.kind === 'delete' ? 'of the deletion'
-    : `of ${plan.edits.length === 1 ? 'the edit' : `${plan.edits.length} edits`}`;
+  const title =
+    plan.kind === 'write'
+      ? 'of the file write'
+      : plan.kind === 'move'
+        ? 'of the move'
+        : plan.kind === 'delete'
+          ? 'of the deletion'
+          : `of ${plan.edits.length === 1 ? 'the edit' : `${plan.edits.length} edits`}`;
   return (
     <section className="detail-section preview" aria-label="Preview">
       <h3 className="section-title">Preview {title}</h3>

@@ -17,8 +17,12 @@ export function TextBlock({ text, label }: { text: string; label: string }) {
       <div className="code-lines">
         {lines.slice(0, shown).map((line, i) => (
           <div className="cl" key={i}>
-            <span className="ln" aria-hidden="true">{i + 1}</span>
-            <code className="cl-text"><VisibleText text={line} /></code>
+            <span className="ln" aria-hidden="true">
+              {i + 1}
+            </span>
+            <code className="cl-text">
+              <VisibleText text={line} />
+            </code>
           </div>
         ))}
       </div>

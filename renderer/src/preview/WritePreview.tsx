@@ -11,14 +11,23 @@ export function WritePreview({ path, content }: { path: string; content: string 
   return (
     <div className="preview-body">
       <p className="preview-path">
-        Writes <code><VisibleText text={path} /></code>
+        Writes{' '}
+        <code>
+          <VisibleText text={path} />
+        </code>
         {file.state === 'ready' && !file.exists && <span className="badge badge-new">New file</span>}
         {file.state === 'ready' && file.exists && <span className="badge badge-warning">Overwrites an existing file</span>}
       </p>
-      {file.state === 'loading' && <p className="muted" role="status">Reading the current file…</p>}
+      {file.state === 'loading' && (
+        <p className="muted" role="status">
+          Reading the current file…
+        </p>
+      )}
       {file.state === 'unavailable' && (
         <>
-          <p className="notice-inline">Preview unavailable: {file.why}. The proposed content ({size}) is shown in full.</p>
+          <p className="notice-inline">
+            Preview unavailable: {file.why}. The proposed content ({size}) is shown in full.
+          </p>
           <TextBlock text={content} label="Proposed content" />
         </>
       )}
@@ -31,8 +40,8 @@ export function WritePreview({ path, content }: { path: string; content: string 
       {file.state === 'ready' && file.exists && (file.tooLarge || file.binary || file.content === undefined) && (
         <>
           <p className="notice-inline">
-            {file.binary ? 'The current file is binary' : file.tooLarge ? 'The current file is too large to compare' : 'The current content was not available'}; it
-            would be replaced by this content ({size}):
+            {file.binary ? 'The current file is binary' : file.tooLarge ? 'The current file is too large to compare' : 'The current content was not available'};
+            it would be replaced by this content ({size}):
           </p>
           <TextBlock text={content} label="Proposed content" />
         </>

@@ -17,7 +17,11 @@ describe('preview selection', () => {
   it('tells a whole-file write from edits, and ignores everything else', () => {
     expect(detectPreview({ path: '/a', content: 'x' })).toMatchObject({ kind: 'write', path: '/a', content: 'x' });
     expect(detectPreview({ file_path: '/a', file_text: 'x' })).toMatchObject({ kind: 'write', path: '/a', content: 'x' });
-    expect(detectPreview({ path: '/a', edits: [{ oldText: 'a', newText: 'b' }], dryRun: false })).toEqual({ kind: 'edit', path: '/a', edits: [{ oldText: 'a', newText: 'b' }] });
+    expect(detectPreview({ path: '/a', edits: [{ oldText: 'a', newText: 'b' }], dryRun: false })).toEqual({
+      kind: 'edit',
+      path: '/a',
+      edits: [{ oldText: 'a', newText: 'b' }],
+    });
     expect(detectPreview({ file_path: '/a', old_string: 'a', new_string: 'b' })).toEqual({ kind: 'edit', path: '/a', edits: [{ oldText: 'a', newText: 'b' }] });
     expect(detectPreview({ source: '/a', destination: '/b' })).toEqual({ kind: 'move', source: '/a', destination: '/b' });
     expect(detectPreview({ path: '/a' }, 'delete_file')).toEqual({ kind: 'delete', path: '/a' });
@@ -72,7 +76,18 @@ describe('write preview', () => {
   it('shows a diff per edit for edit-style arguments', async () => {
     const api = new FakeApi();
     api.files['/w/notes.md'] = { exists: true, content: '# Notes\n- milk\n- call Sam\n' };
-    api.pending = [makeCall({ tool: 'edit_file', arguments: { path: '/w/notes.md', edits: [{ oldText: '- milk', newText: '- oat milk' }, { oldText: '- bread', newText: '' }] } })];
+    api.pending = [
+      makeCall({
+        tool: 'edit_file',
+        arguments: {
+          path: '/w/notes.md',
+          edits: [
+            { oldText: '- milk', newText: '- oat milk' },
+            { oldText: '- bread', newText: '' },
+          ],
+        },
+      }),
+    ];
     await renderApp(api);
     const preview = screen.getByRole('region', { name: 'Preview' });
     expect(within(preview).getByRole('heading', { name: 'Edit 1 of 2' })).toBeTruthy();
@@ -107,16 +122,26 @@ describe('diff core', () => {
     const rows = unpack(result, text(100), after);
     expect(rows.map((r) => r.t)).toEqual(['gap', 'ctx', 'ctx', 'ctx', 'del', 'add', 'ctx', 'ctx', 'ctx', 'gap']);
     expect(rows.slice(1, 7)).toEqual([
-      { t: 'ctx', a: 47, b: 47, text: 'line 47' }, { t: 'ctx', a: 48, b: 48, text: 'line 48' }, { t: 'ctx', a: 49, b: 49, text: 'line 49' },
-      { t: 'del', a: 50, text: 'line 50' }, { t: 'add', b: 50, text: 'line fifty' }, { t: 'ctx', a: 51, b: 51, text: 'line 51' },
+      { t: 'ctx', a: 47, b: 47, text: 'line 47' },
+      { t: 'ctx', a: 48, b: 48, text: 'line 48' },
+      { t: 'ctx', a: 49, b: 49, text: 'line 49' },
+      { t: 'del', a: 50, text: 'line 50' },
+      { t: 'add', b: 50, text: 'line fifty' },
+      { t: 'ctx', a: 51, b: 51, text: 'line 51' },
     ]);
     const gaps = rows.filter((r) => r.t === 'gap');
-    expect(gaps).toEqual([{ t: 'gap', a: 1, b: 1, count: 46 }, { t: 'gap', a: 54, b: 54, count: 47 }]);
+    expect(gaps).toEqual([
+      { t: 'gap', a: 1, b: 1, count: 46 },
+      { t: 'gap', a: 54, b: 54, count: 47 },
+    ]);
   });
 
   it('a 10,000-line diff completes within its time cap', () => {
     const before = text(10_000);
-    const after = before.split('\n').map((l, i) => (l && i % 10 === 0 ? `${l} changed` : l)).join('\n');
+    const after = before
+      .split('\n')
+      .map((l, i) => (l && i % 10 === 0 ? `${l} changed` : l))
+      .join('\n');
     const start = performance.now();
     const result = computeLineDiff(before, after, { timeoutMs: 1300 });
     expect(performance.now() - start).toBeLessThan(3000);

@@ -4,10 +4,7 @@ import type { FilePreview } from '../../../shared/api';
 import { errorText, isUnsupported } from '../bridge/api-error';
 import { useApi } from '../store/context';
 
-export type FileState =
-  | { state: 'loading' }
-  | { state: 'unavailable'; why: string; directory?: boolean }
-  | ({ state: 'ready' } & FilePreview);
+export type FileState = { state: 'loading' } | { state: 'unavailable'; why: string; directory?: boolean } | ({ state: 'ready' } & FilePreview);
 
 export function useFilePreview(path: string | undefined): FileState {
   const api = useApi();
@@ -19,10 +16,12 @@ export function useFilePreview(path: string | undefined): FileState {
     }
     let live = true;
     setFile({ state: 'loading' });
-    const read = typeof api.readFileForPreview === 'function' ? api.readFileForPreview(path) : Promise.reject(new Error('unknown API method "readFileForPreview"'));
+    const read =
+      typeof api.readFileForPreview === 'function' ? api.readFileForPreview(path) : Promise.reject(new Error('unknown API method "readFileForPreview"'));
     read.then(
       (res) => live && setFile(res.refused ? { state: 'unavailable', why: res.refused, directory: res.directory } : { state: 'ready', ...res }),
-      (err) => live && setFile({ state: 'unavailable', why: isUnsupported(err) ? 'this version of the broker cannot read files for previews' : errorText(err) }),
+      (err) =>
+        live && setFile({ state: 'unavailable', why: isUnsupported(err) ? 'this version of the broker cannot read files for previews' : errorText(err) }),
     );
     return () => {
       live = false;

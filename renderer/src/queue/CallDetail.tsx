@@ -33,9 +33,13 @@ export const CallDetail = forwardRef<HTMLHeadingElement, Props>(function CallDet
     <article className="detail" aria-labelledby={`detail-title-${call.id}`}>
       <div className="detail-scroll">
         <header className="detail-head">
-          <button type="button" className="btn btn-small back-btn" onClick={onBack}>← Back to the queue</button>
+          <button type="button" className="btn btn-small back-btn" onClick={onBack}>
+            ← Back to the queue
+          </button>
           <h2 id={`detail-title-${call.id}`} ref={headingRef} tabIndex={-1} className="detail-title">
-            <code className="tool-name"><VisibleText text={call.tool} /></code>
+            <code className="tool-name">
+              <VisibleText text={call.tool} />
+            </code>
           </h2>
           {call.title && (
             <p className="supplied-title">
@@ -44,7 +48,12 @@ export const CallDetail = forwardRef<HTMLHeadingElement, Props>(function CallDet
           )}
           <dl className="facts">
             <dt>Server</dt>
-            <dd><strong><VisibleText text={call.server} /></strong> <TrustBadge trusted={call.serverTrusted} /></dd>
+            <dd>
+              <strong>
+                <VisibleText text={call.server} />
+              </strong>{' '}
+              <TrustBadge trusted={call.serverTrusted} />
+            </dd>
             <dt>Client</dt>
             <dd>{client ? <VisibleText text={client} /> : <span className="muted">did not say</span>}</dd>
             <dt>Waiting</dt>
@@ -52,7 +61,12 @@ export const CallDetail = forwardRef<HTMLHeadingElement, Props>(function CallDet
               {duration(now - call.createdAt)} since {clockTime(call.createdAt)}; denied automatically at {clockTime(call.expiresAt)}
               {call.expiresAt > now ? ` (in ${duration(call.expiresAt - now)})` : ''}
             </dd>
-            {clientSentence && (<><dt>Agent</dt><dd className="client-wait">{clientSentence}</dd></>)}
+            {clientSentence && (
+              <>
+                <dt>Agent</dt>
+                <dd className="client-wait">{clientSentence}</dd>
+              </>
+            )}
           </dl>
           <DetailChips warnings={warnings} />
         </header>

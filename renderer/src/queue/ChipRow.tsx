@@ -84,10 +84,18 @@ export function ChipRow({ headline, moreNotable, label, className = '', moreWord
     <div className={`chip-row ${className}`} ref={ref}>
       <ul className="card-warnings" aria-label={label}>
         {headline.length === 0 && <li className="chip chip-none">{none}</li>}
-        {headline.map((w, i) => <WarningChip key={w.key} w={w} fit={i < fit ? 'whole' : i === 0 ? 'squeezed' : 'hidden'} />)}
+        {headline.map((w, i) => (
+          <WarningChip key={w.key} w={w} fit={i < fit ? 'whole' : i === 0 ? 'squeezed' : 'hidden'} />
+        ))}
       </ul>
-      {more > 0 && <span className="chip chip-more">+{more} {moreWord}</span>}
-      <span className="chip chip-more chip-measure" aria-hidden="true">+{moreNotable + headline.length} {moreWord}</span>
+      {more > 0 && (
+        <span className="chip chip-more">
+          +{more} {moreWord}
+        </span>
+      )}
+      <span className="chip chip-more chip-measure" aria-hidden="true">
+        +{moreNotable + headline.length} {moreWord}
+      </span>
     </div>
   );
 }

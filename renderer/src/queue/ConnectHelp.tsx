@@ -21,29 +21,35 @@ export function ConnectHelp() {
       {entry && connect && (
         <>
           <h3>Clients that start servers (stdio)</h3>
-          <p>Replace the server’s entry in the client’s configuration (under <code>mcpServers</code>, or <code>servers</code> in VS Code) with:</p>
+          <p>
+            Replace the server’s entry in the client’s configuration (under <code>mcpServers</code>, or <code>servers</code> in VS Code) with:
+          </p>
           <pre aria-label="Client entry">{entry}</pre>
           <p className="muted small">
-            The command is an absolute path, so the client never looks a name up in a package registry. The same command
-            for a terminal:
+            The command is an absolute path, so the client never looks a name up in a package registry. The same command for a terminal:
           </p>
           <CopyText text={connect} label="Connect command" />
-          {launch.note && <p className="muted small" role="note">{launch.note}</p>}
+          {launch.note && (
+            <p className="muted small" role="note">
+              {launch.note}
+            </p>
+          )}
         </>
       )}
       {url && (
         <>
           <h3>HTTP clients</h3>
           <p>
-            Use this address, with <code>Authorization: Bearer</code> and the token in <code>mcp-token</code> in the data
-            folder{status?.dataDir ? ` (${status.dataDir})` : ''}. Add <code>?client=&lt;name&gt;</code> so that all of
-            one client’s servers share what it has read:
+            Use this address, with <code>Authorization: Bearer</code> and the token in <code>mcp-token</code> in the data folder
+            {status?.dataDir ? ` (${status.dataDir})` : ''}. Add <code>?client=&lt;name&gt;</code> so that all of one client’s servers share what it has read:
           </p>
           <CopyText text={url} label="MCP URL" />
         </>
       )}
       {servers.length > 1 && (
-        <p className="muted small">Configured servers: {servers.map((s) => s.name).join(', ')}. Replace <code>{example}</code> with the one you want.</p>
+        <p className="muted small">
+          Configured servers: {servers.map((s) => s.name).join(', ')}. Replace <code>{example}</code> with the one you want.
+        </p>
       )}
     </details>
   );

@@ -6,5 +6,7 @@ import { ChipRow } from './ChipRow';
 
 export function DetailChips({ warnings }: { warnings: Warning[] }) {
   const { headline, moreNotable } = splitHeadline(warnings);
-  return <ChipRow headline={headline} moreNotable={moreNotable} label="Main lines (all of them below the preview)" className="detail-chips" moreWord="more below" />;
+  return (
+    <ChipRow headline={headline} moreNotable={moreNotable} label="Main lines (all of them below the preview)" className="detail-chips" moreWord="more below" />
+  );
 }

@@ -19,10 +19,26 @@ export function InputRound({ input }: { input: CallInput }) {
         <ul className="input-requested">
           {input.requested.map((r) => (
             <li key={r.key}>
-              The server asked for <code><VisibleText text={r.key} /></code> ({r.method}
+              The server asked for{' '}
+              <code>
+                <VisibleText text={r.key} />
+              </code>{' '}
+              ({r.method}
               {r.mode === 'url' ? ', open a URL' : ''})
-              {r.message && <>: “<VisibleText text={r.message} />”</>}
-              {r.url && <> — URL (not opened): <code><VisibleText text={r.url} /></code></>}
+              {r.message && (
+                <>
+                  : “<VisibleText text={r.message} />”
+                </>
+              )}
+              {r.url && (
+                <>
+                  {' '}
+                  — URL (not opened):{' '}
+                  <code>
+                    <VisibleText text={r.url} />
+                  </code>
+                </>
+              )}
             </li>
           ))}
         </ul>

@@ -27,19 +27,57 @@ function LaunchItem({ request }: { request: LaunchRequest }) {
     <li className="launch-request block block-attention" aria-labelledby={`launch-request-${server}`}>
       <p className="launch-request-head">
         <span className="badge badge-danger">Needs your approval to start</span>{' '}
-        <strong id={`launch-request-${server}`}><VisibleText text={server} /></strong>
+        <strong id={`launch-request-${server}`}>
+          <VisibleText text={server} />
+        </strong>
       </p>
       <p className="small">
         A client tried to start it {count(request.attempts, 'time')} (last {dateTime(new Date(request.lastAt).toISOString())}
-        {request.clients.length > 0 && <>, by <VisibleText text={request.clients.join(', ')} /></>}), but <VisibleText text={request.reason} />, so it did not start. Read every argument: this is exactly what will run.
+        {request.clients.length > 0 && (
+          <>
+            , by <VisibleText text={request.clients.join(', ')} />
+          </>
+        )}
+        ), but <VisibleText text={request.reason} />, so it did not start. Read every argument: this is exactly what will run.
       </p>
       {launch.commandLine && <CommandLine argv={launch.commandLine} label={`Command line of ${server}, one argument per item`} />}
-      {launch.url && <p>URL: <code className="break"><VisibleText text={launch.url} /></code></p>}
-      {launch.cwd && <p className="small">In folder <code><VisibleText text={launch.cwd} /></code></p>}
-      {launch.envNames.length > 0 && <p className="small">Environment variables (names only): {launch.envNames.map((n, i) => <code key={i} className="name-chip"><VisibleText text={n} /></code>)}</p>}
-      {launch.commandLine && <p className="small">Limits: {launch.limits ? <VisibleText text={summarizeLimits(launch.limits)} /> : 'none (it reaches your files and the network as you do)'}</p>}
-      <button type="button" className="btn btn-primary" onClick={() => void approve()}>Approve command</button>
-      <p className="muted small">After approving, restart <VisibleText text={server} /> in <VisibleText text={where(request)} />: it stopped trying when it was refused.</p>
+      {launch.url && (
+        <p>
+          URL:{' '}
+          <code className="break">
+            <VisibleText text={launch.url} />
+          </code>
+        </p>
+      )}
+      {launch.cwd && (
+        <p className="small">
+          In folder{' '}
+          <code>
+            <VisibleText text={launch.cwd} />
+          </code>
+        </p>
+      )}
+      {launch.envNames.length > 0 && (
+        <p className="small">
+          Environment variables (names only):{' '}
+          {launch.envNames.map((n, i) => (
+            <code key={i} className="name-chip">
+              <VisibleText text={n} />
+            </code>
+          ))}
+        </p>
+      )}
+      {launch.commandLine && (
+        <p className="small">
+          Limits: {launch.limits ? <VisibleText text={summarizeLimits(launch.limits)} /> : 'none (it reaches your files and the network as you do)'}
+        </p>
+      )}
+      <button type="button" className="btn btn-primary" onClick={() => void approve()}>
+        Approve command
+      </button>
+      <p className="muted small">
+        After approving, restart <VisibleText text={server} /> in <VisibleText text={where(request)} />: it stopped trying when it was refused.
+      </p>
     </li>
   );
 }
@@ -50,7 +88,9 @@ export function LaunchRequests() {
   return (
     <section aria-label="Servers waiting for your approval to start">
       <ul className="launch-requests">
-        {launches.map((r) => <LaunchItem key={`${r.server}-${r.launch.hash}`} request={r} />)}
+        {launches.map((r) => (
+          <LaunchItem key={`${r.server}-${r.launch.hash}`} request={r} />
+        ))}
       </ul>
     </section>
   );

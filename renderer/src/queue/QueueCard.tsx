@@ -43,7 +43,9 @@ export const QueueCard = memo(function QueueCard({ call, index, total, selected,
       onFocus={() => !selected && onSelect(call.id)}
     >
       <div className="card-tool">
-        <code className="tool-name"><VisibleText text={call.tool} /></code>
+        <code className="tool-name">
+          <VisibleText text={call.tool} />
+        </code>
         {call.title && (
           <span className="supplied-title" title="Title supplied by the server">
             “<VisibleText text={call.title} />” <span className="supplied-note">({suppliedTitleNote(call.serverTrusted)})</span>
@@ -52,13 +54,18 @@ export const QueueCard = memo(function QueueCard({ call, index, total, selected,
       </div>
       {/* The server's name comes whole; where it leaves no room, the clock says only the time left. */}
       <div className="card-meta" ref={meta}>
-        <span className={`card-server ${call.server.length > 12 ? 'card-server-long' : ''}`} title={escapeControl(call.server)}><VisibleText text={call.server} /></span>
+        <span className={`card-server ${call.server.length > 12 ? 'card-server-long' : ''}`} title={escapeControl(call.server)}>
+          <VisibleText text={call.server} />
+        </span>
         <TrustBadge trusted={call.serverTrusted} />
         <span className={`card-clock ${clock.urgent ? 'card-clock-urgent' : ''}`} title={`Waiting ${duration(now - call.createdAt)}; ${clock.short}`}>
           <Icon name="clock" size={13} />
           {tight ? clock.tiny : clockText}
         </span>
-        <span className="card-clock clock-measure" aria-hidden="true"><Icon name="clock" size={13} />{clockText}</span>
+        <span className="card-clock clock-measure" aria-hidden="true">
+          <Icon name="clock" size={13} />
+          {clockText}
+        </span>
       </div>
       <ChipRow headline={headline} moreNotable={moreNotable} label="About this call" none="No warnings" />
     </div>

@@ -15,12 +15,22 @@ export function QueueEmpty({ headingRef }: { headingRef: Ref<HTMLHeadingElement>
   const status = useApp((s) => s.status);
   const loaded = useApp((s) => s.loaded);
   const launches = useApp((s) => s.launches.length);
-  if (!loaded) return <p className="pad muted" role="status">Loading…</p>;
+  if (!loaded)
+    return (
+      <p className="pad muted" role="status">
+        Loading…
+      </p>
+    );
   if (servers && servers.length === 0) {
     return (
       <div className="empty">
-        <h1 ref={headingRef} tabIndex={-1}>Nothing to approve yet</h1>
-        <p>Countersign sits between your AI clients and their MCP servers, and holds each tool call for you. Start with the clients you already use, or add a server.</p>
+        <h1 ref={headingRef} tabIndex={-1}>
+          Nothing to approve yet
+        </h1>
+        <p>
+          Countersign sits between your AI clients and their MCP servers, and holds each tool call for you. Start with the clients you already use, or add a
+          server.
+        </p>
         <ClientsPointer />
         <NoServers />
       </div>
@@ -29,7 +39,9 @@ export function QueueEmpty({ headingRef }: { headingRef: Ref<HTMLHeadingElement>
   const sessions = (servers ?? []).reduce((n, s) => n + (s.sessions ?? 0), 0);
   return (
     <div className="empty">
-      <h1 ref={headingRef} tabIndex={-1}>{launches ? 'No calls are waiting for you' : 'Nothing is waiting for you'}</h1>
+      <h1 ref={headingRef} tabIndex={-1}>
+        {launches ? 'No calls are waiting for you' : 'Nothing is waiting for you'}
+      </h1>
       <LaunchRequests />
       <StoppedNotices />
       <p>

@@ -87,10 +87,13 @@ export function QueueScreen() {
   }, []);
 
   // A click selects the call and opens its detail (which, on a narrow window, covers the list).
-  const openCall = useCallback((id: string) => {
-    select(id);
-    setDetailOpen(true);
-  }, [select]);
+  const openCall = useCallback(
+    (id: string) => {
+      select(id);
+      setDetailOpen(true);
+    },
+    [select],
+  );
 
   const decideCall = async (call: PendingCall | undefined, decision: DecisionRequest) => {
     if (!call || busy) return;
@@ -135,10 +138,14 @@ export function QueueScreen() {
     <div className={`queue ${detailOpen ? 'queue-detail-open' : ''}`}>
       <section className="queue-list" aria-labelledby="queue-title">
         <header className="queue-head">
-          <h1 id="queue-title">Waiting for you <span className="count-pill">{pending.length.toLocaleString('en-US')}</span></h1>
+          <h1 id="queue-title">
+            Waiting for you <span className="count-pill">{pending.length.toLocaleString('en-US')}</span>
+          </h1>
           <StoppedNotices />
           <LaunchRequests />
-          <p className="muted small keys-help">Oldest first · <kbd>j</kbd> <kbd>k</kbd> move · <kbd>a</kbd> approve · <kbd>d</kbd> deny · <kbd>Enter</kbd> open · <kbd>Esc</kbd> back</p>
+          <p className="muted small keys-help">
+            Oldest first · <kbd>j</kbd> <kbd>k</kbd> move · <kbd>a</kbd> approve · <kbd>d</kbd> deny · <kbd>Enter</kbd> open · <kbd>Esc</kbd> back
+          </p>
         </header>
         <VirtualList
           ref={list}
@@ -148,7 +155,15 @@ export function QueueScreen() {
           role="listbox"
           label={`Pending calls, ${count(pending.length, 'call')}`}
           renderRow={(i) => (
-            <QueueCard call={pending[i]!} index={i} total={pending.length} selected={pending[i]!.id === selectedId} now={now} onSelect={select} onOpen={openCall} />
+            <QueueCard
+              call={pending[i]!}
+              index={i}
+              total={pending.length}
+              selected={pending[i]!.id === selectedId}
+              now={now}
+              onSelect={select}
+              onOpen={openCall}
+            />
           )}
         />
       </section>

@@ -24,7 +24,8 @@ export function RuleMaker({ call, busy, onDecide }: Props) {
   const id = useId();
   const scopes = useMemo(() => {
     const out: Array<{ value: string; label: string; choice: ScopeChoice }> = [];
-    for (const dir of folderChoices(call.tool, call.arguments)) out.push({ value: `under:${dir}`, label: `files under ${dir}`, choice: { kind: 'under', dir } });
+    for (const dir of folderChoices(call.tool, call.arguments))
+      out.push({ value: `under:${dir}`, label: `files under ${dir}`, choice: { kind: 'under', dir } });
     const targets = namedPaths(call.arguments).paths;
     if (targets.length) out.push({ value: 'same', label: `only ${targets.map((t) => t.path).join(' and ')}`, choice: { kind: 'same-target' } });
     out.push({ value: 'exact', label: 'exactly these arguments', choice: { kind: 'exact' } });
@@ -57,29 +58,58 @@ export function RuleMaker({ call, busy, onDecide }: Props) {
   };
 
   if (!open) {
-    return <button ref={toggle} type="button" className="btn" disabled={busy} aria-expanded={false} onClick={() => {
-      refocus.current = true;
-      setOpen(true);
-    }}>Allow with a rule…</button>;
+    return (
+      <button
+        ref={toggle}
+        type="button"
+        className="btn"
+        disabled={busy}
+        aria-expanded={false}
+        onClick={() => {
+          refocus.current = true;
+          setOpen(true);
+        }}
+      >
+        Allow with a rule…
+      </button>
+    );
   }
   return (
-    <fieldset className="rule-maker" aria-label="Allow with a rule" onKeyDown={(e) => {
-      if (e.key !== 'Escape') return;
-      e.preventDefault();
-      refocus.current = true;
-      setOpen(false);
-    }}>
-      <legend className="small">Allow <code className="tool-name"><VisibleText text={call.tool} /></code> with a rule</legend>
+    <fieldset
+      className="rule-maker"
+      aria-label="Allow with a rule"
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape') return;
+        e.preventDefault();
+        refocus.current = true;
+        setOpen(false);
+      }}
+    >
+      <legend className="small">
+        Allow{' '}
+        <code className="tool-name">
+          <VisibleText text={call.tool} />
+        </code>{' '}
+        with a rule
+      </legend>
       <div className="field">
         <label htmlFor={`${id}-scope`}>Calls with</label>
         <select ref={first} id={`${id}-scope`} value={scope} onChange={(e) => setScope(e.target.value)}>
-          {scopes.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
+          {scopes.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
+          ))}
         </select>
       </div>
       <div className="field">
         <label htmlFor={`${id}-life`}>For</label>
         <select id={`${id}-life`} value={life} onChange={(e) => setLife(e.target.value)}>
-          {LIFETIMES.map((l) => <option key={l.value} value={l.value}>{l.label}</option>)}
+          {LIFETIMES.map((l) => (
+            <option key={l.value} value={l.value}>
+              {l.label}
+            </option>
+          ))}
         </select>
       </div>
       {guarded && (
@@ -87,7 +117,9 @@ export function RuleMaker({ call, busy, onDecide }: Props) {
           <input type="checkbox" checked={exfil} onChange={(e) => setExfil(e.target.checked)} /> also after this agent read local data
         </label>
       )}
-      <button type="button" className="btn" disabled={busy} onClick={submit}>{lifetime ? 'Allow with this rule' : 'Allow this call only'}</button>
+      <button type="button" className="btn" disabled={busy} onClick={submit}>
+        {lifetime ? 'Allow with this rule' : 'Allow this call only'}
+      </button>
       {!call.serverTrusted && <span className="hint">Rules apply only while the server is trusted.</span>}
     </fieldset>
   );

@@ -13,10 +13,15 @@ export function StoppedNotices() {
       {stopped.map((s) => (
         <li key={s.id} className="stopped">
           <span>
-            <strong>The agent stopped waiting</strong> for <code className="tool-name"><VisibleText text={s.tool} /></code> on{' '}
-            <VisibleText text={s.server} /> after {duration(s.waitedMs)}. It was not run.
+            <strong>The agent stopped waiting</strong> for{' '}
+            <code className="tool-name">
+              <VisibleText text={s.tool} />
+            </code>{' '}
+            on <VisibleText text={s.server} /> after {duration(s.waitedMs)}. It was not run.
           </span>
-          <button type="button" className="btn btn-small" onClick={() => dismissStopped(s.id)}>Dismiss</button>
+          <button type="button" className="btn btn-small" onClick={() => dismissStopped(s.id)}>
+            Dismiss
+          </button>
         </li>
       ))}
     </ul>

@@ -20,7 +20,11 @@ function WarningItem({ w }: { w: Warning }) {
         </div>
         {w.claim && <div className="warning-claim">{w.claim.text}</div>}
         {w.detail && <div className="warning-detail">{w.detail}</div>}
-        {w.excerpt && <pre className="excerpt" tabIndex={0}><VisibleText text={w.excerpt} /></pre>}
+        {w.excerpt && (
+          <pre className="excerpt" tabIndex={0}>
+            <VisibleText text={w.excerpt} />
+          </pre>
+        )}
       </div>
     </li>
   );
@@ -35,7 +39,9 @@ export function WarningList({ warnings }: { warnings: Warning[] }) {
     <>
       {shown.length > 0 && (
         <ul className="warnings" aria-label="About this call">
-          {shown.map((w) => <WarningItem key={w.key} w={w} />)}
+          {shown.map((w) => (
+            <WarningItem key={w.key} w={w} />
+          ))}
         </ul>
       )}
       {more.length > 0 && (

@@ -25,7 +25,13 @@ afterEach(() => {
 });
 
 const line = (key: string, short: string, claim?: string): Warning => ({
-  key, code: 'changes-data', source: 'default', tier: 'assumed', severity: 'warning', title: short, short,
+  key,
+  code: 'changes-data',
+  source: 'default',
+  tier: 'assumed',
+  severity: 'warning',
+  title: short,
+  short,
   ...(claim ? { claim: { text: claim, short: claim } } : {}),
 });
 
@@ -36,7 +42,9 @@ describe('ChipRow', () => {
   it('shows the chips that fit whole and counts the rest with the lines that were never headline', () => {
     rowWidth = 300;
     // 20 chars = 160 px, 10 = 90 px, 12 = 104 px; "+3 more" = 69 px.
-    const { container } = render(<ChipRow headline={[line('a', 'a'.repeat(20)), line('b', 'b'.repeat(10)), line('c', 'c'.repeat(12))]} moreNotable={1} label="About this call" />);
+    const { container } = render(
+      <ChipRow headline={[line('a', 'a'.repeat(20)), line('b', 'b'.repeat(10)), line('c', 'c'.repeat(12))]} moreNotable={1} label="About this call" />,
+    );
     expect(shown(container)).toEqual(['a'.repeat(20)]);
     expect(more(container)).toBe('+3 more');
   });
@@ -50,7 +58,9 @@ describe('ChipRow', () => {
 
   it('squeezes a first chip wider than the row rather than dropping it; its claim reads "not checked" first', () => {
     rowWidth = 200;
-    const { container } = render(<ChipRow headline={[line('a', 'May change or delete data', 'not checked: “only reads”'), line('b', 'bbb')]} moreNotable={0} label="About this call" />);
+    const { container } = render(
+      <ChipRow headline={[line('a', 'May change or delete data', 'not checked: “only reads”'), line('b', 'bbb')]} moreNotable={0} label="About this call" />,
+    );
     const first = container.querySelector('.card-warnings > .chip')!;
     expect(first.className).toContain('chip-squeezed');
     expect(first.getAttribute('aria-hidden')).toBeNull();

@@ -48,11 +48,17 @@ describe('empty states', () => {
     api.servers = [makeServer({ name: 'files' })];
     api.status = {
       ...api.status,
-      connectLaunch: { command: '/Applications/Countersign.app/Contents/MacOS/Countersign', args: ['--cli', 'connect', '<server>', '--data-dir', '/d'], note: 'A note about this command.' },
+      connectLaunch: {
+        command: '/Applications/Countersign.app/Contents/MacOS/Countersign',
+        args: ['--cli', 'connect', '<server>', '--data-dir', '/d'],
+        note: 'A note about this command.',
+      },
     };
     await renderApp(api);
     const entry = JSON.parse(screen.getByLabelText('Client entry').textContent ?? '') as Record<string, { command: string; args: string[] }>;
-    expect(entry).toEqual({ files: { command: '/Applications/Countersign.app/Contents/MacOS/Countersign', args: ['--cli', 'connect', 'files', '--data-dir', '/d'] } });
+    expect(entry).toEqual({
+      files: { command: '/Applications/Countersign.app/Contents/MacOS/Countersign', args: ['--cli', 'connect', 'files', '--data-dir', '/d'] },
+    });
     expect(document.body.textContent).not.toContain('npx');
     expect(screen.getByRole('note').textContent).toBe('A note about this command.');
     expect(document.body.textContent).toContain('Open Clients');

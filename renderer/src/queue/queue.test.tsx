@@ -22,25 +22,41 @@ describe('queue', () => {
 
   it('shows the server, trust, the real tool name, the server-supplied title (unchecked) and the lines in the shared order, three first', async () => {
     const api = new FakeApi();
-    api.pending = [makeCall({
-      tool: 'write_file',
-      title: 'Harmless helper',
-      reasons: [reason('exfiltration-risk', 'danger', 'x'), reason('destructive', 'danger', 'x'), reason('untrusted-server', 'warning', 'x'), reason('no-annotations', 'warning', 'x')],
-      arguments: { path: '/home/ann/notes.md', content: 'y'.repeat(2400) },
-      facts: { localReads: ['.env'], targets: [{ key: 'path', path: '/home/ann/notes.md', role: 'write', exists: true, bytes: 2100 }] },
-      findings: [{ code: 'model-instructions', severity: 'danger', message: 'The description tells the model to hide things.', excerpt: 'do not tell the user' }],
-    })];
+    api.pending = [
+      makeCall({
+        tool: 'write_file',
+        title: 'Harmless helper',
+        reasons: [
+          reason('exfiltration-risk', 'danger', 'x'),
+          reason('destructive', 'danger', 'x'),
+          reason('untrusted-server', 'warning', 'x'),
+          reason('no-annotations', 'warning', 'x'),
+        ],
+        arguments: { path: '/home/ann/notes.md', content: 'y'.repeat(2400) },
+        facts: { localReads: ['.env'], targets: [{ key: 'path', path: '/home/ann/notes.md', role: 'write', exists: true, bytes: 2100 }] },
+        findings: [
+          { code: 'model-instructions', severity: 'danger', message: 'The description tells the model to hide things.', excerpt: 'do not tell the user' },
+        ],
+      }),
+    ];
     await renderApp(api);
     const card = screen.getByRole('option');
     expect(card.textContent).toContain('write_file');
     expect(card.textContent).toContain('“Harmless helper” (server’s title, not checked)');
     expect(within(card).getByText('Untrusted')).toBeTruthy();
-    expect(within(within(card).getByRole('list', { name: 'About this call' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Data can leave (2.4 kB)', 'Overwrites notes.md', 'Scan finding']);
+    expect(
+      within(within(card).getByRole('list', { name: 'About this call' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Data can leave (2.4 kB)', 'Overwrites notes.md', 'Scan finding']);
     expect(card.querySelector('.chip-more:not(.chip-measure)')?.textContent).toBe('+1 more');
     const detail = screen.getByRole('region', { name: 'Call detail' });
     expect(within(detail).getByRole('heading', { level: 2 }).textContent).toBe('write_file');
     expect(detail.textContent).toContain('Title supplied by the server, not checked: “Harmless helper”');
-    const items = () => within(within(detail).getByRole('list', { name: 'About this call' })).getAllByRole('listitem').map((li) => li.textContent);
+    const items = () =>
+      within(within(detail).getByRole('list', { name: 'About this call' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent);
     expect(items()).toHaveLength(3);
     expect(items()[0]).toMatch(/^DangerSends 2\.4 kB to an open-world tool after reading \.envCautious default/);
     expect(items()[1]).toMatch(/^This callOverwrites notes\.md \(2\.1 kB → 2\.4 kB\)Countersign found/);
@@ -52,13 +68,26 @@ describe('queue', () => {
 
   it('an untrusted read-only claim never heads the card: the cautious default does, the claim beside it, unchecked', async () => {
     const api = new FakeApi();
-    api.pending = [makeCall({
-      tool: 'delete_all',
-      title: 'View notes (safe)',
-      arguments: {},
-      reasons: [reason('destructive', 'danger', 'x'), reason('untrusted-server', 'warning', 'x'), reason('open-world', 'warning', 'x'), reason('unverified-claims', 'info', 'x')],
-      hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false, supplied: { readOnlyHint: true, destructiveHint: true, idempotentHint: true, openWorldHint: true } },
-    })];
+    api.pending = [
+      makeCall({
+        tool: 'delete_all',
+        title: 'View notes (safe)',
+        arguments: {},
+        reasons: [
+          reason('destructive', 'danger', 'x'),
+          reason('untrusted-server', 'warning', 'x'),
+          reason('open-world', 'warning', 'x'),
+          reason('unverified-claims', 'info', 'x'),
+        ],
+        hints: {
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
+          supplied: { readOnlyHint: true, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+        },
+      }),
+    ];
     await renderApp(api);
     const card = screen.getByRole('option');
     const chips = within(within(card).getByRole('list', { name: 'About this call' })).getAllByRole('listitem');
@@ -66,35 +95,68 @@ describe('queue', () => {
     expect(chips[0]!.className).toContain('chip-warning');
     expect(card.textContent).toContain('(server’s title, not checked)');
     const detail = screen.getByRole('region', { name: 'Call detail' });
-    const items = within(within(detail).getByRole('list', { name: 'About this call' })).getAllByRole('listitem').map((li) => li.textContent);
-    expect(items).toEqual(['WarningTreated as able to change or delete dataCautious defaultIt says it only reads — not checked, because you have not trusted fs']);
+    const items = within(within(detail).getByRole('list', { name: 'About this call' }))
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
+    expect(items).toEqual([
+      'WarningTreated as able to change or delete dataCautious defaultIt says it only reads — not checked, because you have not trusted fs',
+    ]);
     expect(detail.textContent).not.toMatch(/fs says this only reads|Says it only reads/);
     expect(detail.textContent).toContain('shown in full: treated as able to change data');
   });
 
   it('a trusted read shows what it does as a fact, and no warning', async () => {
     const api = new FakeApi();
-    api.pending = [makeCall({
-      tool: 'lookup_docs', serverTrusted: true, title: 'Look up', preview: false, arguments: { word: 'x' },
-      reasons: [reason('policy-always-ask', 'info', 'x')],
-      hints: { readOnlyHint: true, destructiveHint: true, idempotentHint: false, openWorldHint: true, supplied: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false } },
-    })];
+    api.pending = [
+      makeCall({
+        tool: 'lookup_docs',
+        serverTrusted: true,
+        title: 'Look up',
+        preview: false,
+        arguments: { word: 'x' },
+        reasons: [reason('policy-always-ask', 'info', 'x')],
+        hints: {
+          readOnlyHint: true,
+          destructiveHint: true,
+          idempotentHint: false,
+          openWorldHint: true,
+          supplied: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+        },
+      }),
+    ];
     await renderApp(api);
     const card = screen.getByRole('option');
-    expect(within(within(card).getByRole('list', { name: 'About this call' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Only reads']);
+    expect(
+      within(within(card).getByRole('list', { name: 'About this call' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Only reads']);
     expect(card.querySelector('.chip-warning, .chip-danger, .chip-more:not(.chip-measure)')).toBeNull();
     expect(card.textContent).toContain('“Look up” (server’s title)');
     const detail = screen.getByRole('region', { name: 'Call detail' });
-    expect(within(detail).getByRole('list', { name: 'About this call' }).textContent).toBe('This callOnly readsServer says (you trust it)fs says this tool changes nothing, and you trust fs.');
+    expect(within(detail).getByRole('list', { name: 'About this call' }).textContent).toBe(
+      'This callOnly readsServer says (you trust it)fs says this tool changes nothing, and you trust fs.',
+    );
     expect(detail.querySelector('.sev-bg-warning, .sev-bg-danger')).toBeNull();
   });
 
   it('a server that calls itself by another server’s name says so on the card', async () => {
     const api = new FakeApi();
-    api.pending = [makeCall({
-      server: 'notes', tool: 'bump',
-      findings: [{ code: 'server-identity', severity: 'danger', field: 'serverInfo.name', message: "This server calls itself 'fs', the name of another configured server ('fs'): a model or a person may take one for the other.", excerpt: 'fs' }],
-    })];
+    api.pending = [
+      makeCall({
+        server: 'notes',
+        tool: 'bump',
+        findings: [
+          {
+            code: 'server-identity',
+            severity: 'danger',
+            field: 'serverInfo.name',
+            message: "This server calls itself 'fs', the name of another configured server ('fs'): a model or a person may take one for the other.",
+            excerpt: 'fs',
+          },
+        ],
+      }),
+    ];
     await renderApp(api);
     const chips = within(within(screen.getByRole('option')).getByRole('list', { name: 'About this call' })).getAllByRole('listitem');
     expect(chips[0]!.textContent).toBe("Calls itself 'fs'");
@@ -117,7 +179,11 @@ describe('queue', () => {
     const [one, two, three] = api.pending;
     await renderApp(api);
     const user = userEvent.setup();
-    const selectedTool = () => screen.getAllByRole('option').find((o) => o.getAttribute('aria-selected') === 'true')?.querySelector('.tool-name')?.textContent;
+    const selectedTool = () =>
+      screen
+        .getAllByRole('option')
+        .find((o) => o.getAttribute('aria-selected') === 'true')
+        ?.querySelector('.tool-name')?.textContent;
 
     expect(selectedTool()).toBe('one');
     await user.keyboard('j');
@@ -155,11 +221,12 @@ describe('queue', () => {
     const ids = api.pending.map((c) => c.id);
     await renderApp(api);
     const user = userEvent.setup();
-    const enabled = (name: RegExp) => waitFor(() => {
-      const b = screen.getByRole('button', { name }) as HTMLButtonElement;
-      expect(b.disabled).toBe(false);
-      return b;
-    });
+    const enabled = (name: RegExp) =>
+      waitFor(() => {
+        const b = screen.getByRole('button', { name }) as HTMLButtonElement;
+        expect(b.disabled).toBe(false);
+        return b;
+      });
     await user.click(await enabled(/^Allow for this session/));
     await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(3));
     await user.click(await enabled(/^Always allow/));
@@ -169,12 +236,15 @@ describe('queue', () => {
     await user.click(await enabled(/^Approve/));
     await screen.findByRole('heading', { name: 'Nothing is waiting for you' });
     expect(api.callsOf('decide')).toEqual([
-      [ids[0], { kind: 'allow-session' }], [ids[1], { kind: 'always-allow' }], [ids[2], { kind: 'deny' }], [ids[3], { kind: 'allow-once' }],
+      [ids[0], { kind: 'allow-session' }],
+      [ids[1], { kind: 'always-allow' }],
+      [ids[2], { kind: 'deny' }],
+      [ids[3], { kind: 'allow-once' }],
     ]);
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Nothing is waiting for you' })));
   });
 
-  it('allow with a rule: the scope comes from this call\'s files, with a lifetime; the guard is passed only when ticked', async () => {
+  it("allow with a rule: the scope comes from this call's files, with a lifetime; the guard is passed only when ticked", async () => {
     const api = new FakeApi();
     const guarded = [reason('exfiltration-risk', 'danger', 'x')];
     api.pending = [
@@ -188,7 +258,12 @@ describe('queue', () => {
     await user.click(screen.getByRole('button', { name: 'Allow with a rule…' }));
     const scope = within(maker()).getByLabelText('Calls with') as HTMLSelectElement;
     expect([...scope.options].map((o) => o.text)).toEqual([
-      'files under /home/ann/proj/src', 'files under /home/ann/proj', 'files under /home/ann', 'only /home/ann/proj/src/a.ts', 'exactly these arguments', 'any arguments',
+      'files under /home/ann/proj/src',
+      'files under /home/ann/proj',
+      'files under /home/ann',
+      'only /home/ann/proj/src/a.ts',
+      'exactly these arguments',
+      'any arguments',
     ]);
     expect(within(maker()).queryByLabelText(/also after this agent read local data/)).toBeNull();
     await user.selectOptions(within(maker()).getByLabelText('For'), '15 minutes');

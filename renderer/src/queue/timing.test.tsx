@@ -8,15 +8,28 @@ import { FakeApi, makeCall } from '../test/fake-api';
 import { renderApp } from '../test/render-app';
 
 const entry = (over: Partial<AuditEntry>): AuditEntry => ({
-  seq: 1, time: new Date().toISOString(), server: 'fs', tool: 'write_file', arguments: {}, decision: 'deny', decidedBy: 'person',
-  reasons: [], durationMs: 0, status: 'denied', prev: '0', hash: 'abcdef0123456789', ...over,
+  seq: 1,
+  time: new Date().toISOString(),
+  server: 'fs',
+  tool: 'write_file',
+  arguments: {},
+  decision: 'deny',
+  decidedBy: 'person',
+  reasons: [],
+  durationMs: 0,
+  status: 'denied',
+  prev: '0',
+  hash: 'abcdef0123456789',
+  ...over,
 });
 
 describe('honest timing', () => {
   it('shows when a client without a progress token gives up, not the approval timeout', async () => {
     const api = new FakeApi();
     const now = Date.now();
-    api.pending = [makeCall({ createdAt: now - 20_000, expiresAt: now + 100_000, clientWait: { basis: 'sdk-default', progress: false, givesUpAt: now + 40_000 } })];
+    api.pending = [
+      makeCall({ createdAt: now - 20_000, expiresAt: now + 100_000, clientWait: { basis: 'sdk-default', progress: false, givesUpAt: now + 40_000 } }),
+    ];
     await renderApp(api);
     const card = screen.getByRole('option');
     expect(card.textContent).toMatch(/agent gives up in ~(3[5-9]|40) s/);
@@ -31,7 +44,9 @@ describe('honest timing', () => {
     api.pending = [makeCall({ createdAt: now, expiresAt: now + 120_000, clientWait: { basis: 'progress', progress: true, givesUpAt: now + 60_000 } })];
     await renderApp(api);
     expect(screen.getByRole('option').textContent).toMatch(/agent kept waiting · times out in (2 min 00 s|1 min 5\d s)/);
-    expect(screen.getByRole('region', { name: 'Call detail' }).textContent).toMatch(/Kept informed by progress: waits until .* if it restarts its clock on progress, else stops at about/);
+    expect(screen.getByRole('region', { name: 'Call detail' }).textContent).toMatch(
+      /Kept informed by progress: waits until .* if it restarts its clock on progress, else stops at about/,
+    );
   });
 
   it('a call the agent stopped waiting for says so, until dismissed', async () => {

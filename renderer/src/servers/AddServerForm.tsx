@@ -20,7 +20,11 @@ function pairs(text: string, sep: '=' | ':'): Record<string, string> | string {
 
 /** The limits the form asks for; undefined when none, a sentence when a folder is not absolute. */
 function limitsOf(noNetwork: boolean, read: string, write: string): LimitsProfile | undefined | string {
-  const lines = (t: string) => t.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = (t: string) =>
+    t
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
   const r = lines(read);
   const w = lines(write);
   const bad = [...r, ...w].find((p) => !p.startsWith('/'));
@@ -50,7 +54,13 @@ export function AddServerForm({ onAdded }: { onAdded?(name: string): void }) {
       const args = f.args.split('\n').filter((a, i, all) => a !== '' || i < all.length - 1);
       const limits = limitsOf(noNetwork, f.read, f.write);
       if (typeof limits === 'string') return setError(limits);
-      config = { command: f.command.trim(), ...(args.length && { args }), ...(Object.keys(env).length && { env }), ...(f.cwd.trim() && { cwd: f.cwd.trim() }), ...(limits && { limits }) };
+      config = {
+        command: f.command.trim(),
+        ...(args.length && { args }),
+        ...(Object.keys(env).length && { env }),
+        ...(f.cwd.trim() && { cwd: f.cwd.trim() }),
+        ...(limits && { limits }),
+      };
     } else {
       const headers = pairs(f.headers, ':');
       if (typeof headers === 'string') return setError(headers);
@@ -74,8 +84,12 @@ export function AddServerForm({ onAdded }: { onAdded?(name: string): void }) {
       </div>
       <fieldset className="field radio-row">
         <legend>Kind</legend>
-        <label><input type="radio" name={`${id}-kind`} checked={kind === 'command'} onChange={() => setKind('command')} /> Local command</label>
-        <label><input type="radio" name={`${id}-kind`} checked={kind === 'url'} onChange={() => setKind('url')} /> Remote URL</label>
+        <label>
+          <input type="radio" name={`${id}-kind`} checked={kind === 'command'} onChange={() => setKind('command')} /> Local command
+        </label>
+        <label>
+          <input type="radio" name={`${id}-kind`} checked={kind === 'url'} onChange={() => setKind('url')} /> Remote URL
+        </label>
       </fieldset>
       {kind === 'command' ? (
         <>
@@ -85,7 +99,14 @@ export function AddServerForm({ onAdded }: { onAdded?(name: string): void }) {
           </div>
           <div className="field">
             <label htmlFor={`${id}-args`}>Arguments, one per line</label>
-            <textarea id={`${id}-args`} rows={3} value={f.args} onChange={set('args')} spellCheck={false} placeholder={'-y\n@modelcontextprotocol/server-filesystem\n/home/me/projects'} />
+            <textarea
+              id={`${id}-args`}
+              rows={3}
+              value={f.args}
+              onChange={set('args')}
+              spellCheck={false}
+              placeholder={'-y\n@modelcontextprotocol/server-filesystem\n/home/me/projects'}
+            />
           </div>
           <div className="field">
             <label htmlFor={`${id}-env`}>Environment, NAME=value per line (values are stored, never shown)</label>
@@ -97,7 +118,9 @@ export function AddServerForm({ onAdded }: { onAdded?(name: string): void }) {
           </div>
           <fieldset className="field">
             <legend>Limits (optional; change them later on its page)</legend>
-            <label><input type="checkbox" checked={noNetwork} onChange={(e) => setNoNetwork(e.target.checked)} /> No network</label>
+            <label>
+              <input type="checkbox" checked={noNetwork} onChange={(e) => setNoNetwork(e.target.checked)} /> No network
+            </label>
             <label htmlFor={`${id}-read`}>Read-only folders, one per line</label>
             <textarea id={`${id}-read`} rows={2} value={f.read} onChange={set('read')} spellCheck={false} />
             <label htmlFor={`${id}-write`}>Writable folders, one per line (with either list, nothing else of your home is visible)</label>
@@ -116,8 +139,14 @@ export function AddServerForm({ onAdded }: { onAdded?(name: string): void }) {
           </div>
         </>
       )}
-      {error && <p className="field-error" role="alert">{error}</p>}
-      <button type="submit" className="btn btn-primary">Add server</button>
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="btn btn-primary">
+        Add server
+      </button>
       <p className="muted small">New servers start untrusted: every call asks, and the command needs your consent before it first runs.</p>
     </form>
   );

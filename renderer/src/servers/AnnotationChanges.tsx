@@ -4,7 +4,7 @@ import type { AnnotationRow } from '../../../shared/definition-diff';
 import { VisibleText } from '../ui/VisibleText';
 
 function raw(v: unknown): string {
-  return v === undefined ? 'missing' : JSON.stringify(v) ?? String(v);
+  return v === undefined ? 'missing' : (JSON.stringify(v) ?? String(v));
 }
 
 const DIRECTION = {
@@ -18,17 +18,36 @@ export function AnnotationChanges({ rows }: { rows: AnnotationRow[] }) {
   return (
     <table className="table changes">
       <caption>Annotations</caption>
-      <thead><tr><th scope="col">Field</th><th scope="col">Before</th><th scope="col">After</th><th scope="col">Effect</th></tr></thead>
+      <thead>
+        <tr>
+          <th scope="col">Field</th>
+          <th scope="col">Before</th>
+          <th scope="col">After</th>
+          <th scope="col">Effect</th>
+        </tr>
+      </thead>
       <tbody>
         {rows.map((r) => (
           <tr key={r.field}>
-            <th scope="row"><code>{r.field}</code></th>
-            <td><code><VisibleText text={raw(r.before)} /></code></td>
-            <td><code><VisibleText text={raw(r.after)} /></code></td>
+            <th scope="row">
+              <code>{r.field}</code>
+            </th>
+            <td>
+              <code>
+                <VisibleText text={raw(r.before)} />
+              </code>
+            </td>
+            <td>
+              <code>
+                <VisibleText text={raw(r.after)} />
+              </code>
+            </td>
             <td>
               {'direction' in r ? (
                 <>
-                  <code>{String(r.effectiveBefore)} → {String(r.effectiveAfter)}</code>{' '}
+                  <code>
+                    {String(r.effectiveBefore)} → {String(r.effectiveAfter)}
+                  </code>{' '}
                   <span className={DIRECTION[r.direction].cls}>{DIRECTION[r.direction].text}</span>
                 </>
               ) : (

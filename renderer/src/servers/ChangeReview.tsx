@@ -24,23 +24,49 @@ export function ChangeReview({ changes }: { changes: ServerChanges }) {
     <section className="block block-attention review" aria-labelledby={`review-${changes.server}`}>
       <h3 id={`review-${changes.server}`}>Changes waiting for your review</h3>
       <p>
-        The server changed {changes.tools.length === 1 ? 'a tool' : `${changes.tools.length} tools`} since you approved it. Calls to a changed
-        tool are refused until you accept.
+        The server changed {changes.tools.length === 1 ? 'a tool' : `${changes.tools.length} tools`} since you approved it. Calls to a changed tool are refused
+        until you accept.
       </p>
       {v && (
         <p>
-          Version: <code><VisibleText text={v.from ?? 'none'} /></code> → <code><VisibleText text={v.to ?? 'none'} /></code>{' '}
+          Version:{' '}
+          <code>
+            <VisibleText text={v.from ?? 'none'} />
+          </code>{' '}
+          →{' '}
+          <code>
+            <VisibleText text={v.to ?? 'none'} />
+          </code>{' '}
           <span className={v.kind === 'downgrade' ? 'dir-risk' : 'muted'}>({VERSION_KIND[v.kind]})</span>
         </p>
       )}
       <div className="btn-row">
-        <button type="button" className="btn btn-approve" disabled={busy}
-          onClick={() => void review('accept', changes.tools.map((t) => ({ name: t.name, hash: t.hash })), changes.identityHash)}>Accept all changes</button>
-        <button type="button" className="btn btn-deny" disabled={busy} onClick={() => void review('reject')}>Reject all changes</button>
+        <button
+          type="button"
+          className="btn btn-approve"
+          disabled={busy}
+          onClick={() =>
+            void review(
+              'accept',
+              changes.tools.map((t) => ({ name: t.name, hash: t.hash })),
+              changes.identityHash,
+            )
+          }
+        >
+          Accept all changes
+        </button>
+        <button type="button" className="btn btn-deny" disabled={busy} onClick={() => void review('reject')}>
+          Reject all changes
+        </button>
       </div>
       <ul className="changes-list">
         {changes.tools.map((t) => (
-          <ToolChangeCard key={t.name} change={t} busy={busy} onReview={(a) => void review(a, [a === 'accept' ? { name: t.name, hash: t.hash } : { name: t.name }])} />
+          <ToolChangeCard
+            key={t.name}
+            change={t}
+            busy={busy}
+            onReview={(a) => void review(a, [a === 'accept' ? { name: t.name, hash: t.hash } : { name: t.name }])}
+          />
         ))}
       </ul>
     </section>

@@ -12,10 +12,22 @@ export function Findings({ findings }: { findings: Finding[] }) {
           <SeverityIcon severity={f.severity} />
           <div>
             <div className="warning-title">
-              <SeverityLabel severity={f.severity} /><VisibleText text={f.message} />
-              {f.field && <span className="scan-tag">in <code><VisibleText text={f.field} /></code></span>}
+              <SeverityLabel severity={f.severity} />
+              <VisibleText text={f.message} />
+              {f.field && (
+                <span className="scan-tag">
+                  in{' '}
+                  <code>
+                    <VisibleText text={f.field} />
+                  </code>
+                </span>
+              )}
             </div>
-            {f.excerpt && <pre className="excerpt" tabIndex={0}><VisibleText text={f.excerpt} /></pre>}
+            {f.excerpt && (
+              <pre className="excerpt" tabIndex={0}>
+                <VisibleText text={f.excerpt} />
+              </pre>
+            )}
           </div>
         </li>
       ))}

@@ -24,7 +24,11 @@ export function HintsTable({ definition, hints, trusted }: { definition: ToolDef
     <table className="table hints">
       <caption className="sr-only">Annotations of {definition.name}</caption>
       <thead>
-        <tr><th scope="col">Hint</th><th scope="col">The server says</th><th scope="col">Countersign treats it as</th></tr>
+        <tr>
+          <th scope="col">Hint</th>
+          <th scope="col">The server says</th>
+          <th scope="col">Countersign treats it as</th>
+        </tr>
       </thead>
       <tbody>
         {HINTS.map((h) => {
@@ -33,13 +37,30 @@ export function HintsTable({ definition, hints, trusted }: { definition: ToolDef
           const standing = hintStanding(hints, h.key, trusted);
           return (
             <tr key={h.key} className={standing.basis === 'claim' ? '' : 'hint-default'}>
-              <th scope="row"><code>{h.key}</code> <span className="muted small">{h.label}</span></th>
+              <th scope="row">
+                <code>{h.key}</code> <span className="muted small">{h.label}</span>
+              </th>
               <td>
-                {supplied ? <code>{String(raw)}</code> : raw === undefined ? <em>missing</em> : <><em>not a boolean:</em> <code><VisibleText text={JSON.stringify(raw) ?? String(raw)} /></code></>}
+                {supplied ? (
+                  <code>{String(raw)}</code>
+                ) : raw === undefined ? (
+                  <em>missing</em>
+                ) : (
+                  <>
+                    <em>not a boolean:</em>{' '}
+                    <code>
+                      <VisibleText text={JSON.stringify(raw) ?? String(raw)} />
+                    </code>
+                  </>
+                )}
               </td>
               <td>
                 {standing.basis !== 'claim' && <span className="muted">→ treated as </span>}
-                <code>{String(standing.value)}</code> <span className="muted small">({standing.value ? h.yes : h.no}{BASIS[standing.basis]})</span>
+                <code>{String(standing.value)}</code>{' '}
+                <span className="muted small">
+                  ({standing.value ? h.yes : h.no}
+                  {BASIS[standing.basis]})
+                </span>
               </td>
             </tr>
           );

@@ -48,15 +48,31 @@ export function ImportServers() {
   return (
     <form className="form" onSubmit={(e) => void submit(e)}>
       <div className="field">
-        <label htmlFor={id}>Paste an <code>mcpServers</code> JSON object</label>
-        <textarea id={id} rows={6} spellCheck={false} value={text} onChange={(e) => setText(e.target.value)}
-          placeholder={'{ "mcpServers": { "fs": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/home/me/projects"] } } }'} />
+        <label htmlFor={id}>
+          Paste an <code>mcpServers</code> JSON object
+        </label>
+        <textarea
+          id={id}
+          rows={6}
+          spellCheck={false}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder={'{ "mcpServers": { "fs": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/home/me/projects"] } } }'}
+        />
       </div>
-      {error && <p className="field-error" role="alert">{error}</p>}
-      <button type="submit" className="btn btn-primary" disabled={!text.trim()}>Import servers</button>
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="btn btn-primary" disabled={!text.trim()}>
+        Import servers
+      </button>
       {result.length > 0 && (
         <ul className="result-list" role="status">
-          {result.map((r, i) => <li key={i}>{r}</li>)}
+          {result.map((r, i) => (
+            <li key={i}>{r}</li>
+          ))}
         </ul>
       )}
     </form>

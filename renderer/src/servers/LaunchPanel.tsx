@@ -18,7 +18,11 @@ function Names({ names, what }: { names: string[]; what: string }) {
   return (
     <p className="small">
       {what} (names only; values are never shown):{' '}
-      {names.map((n, i) => <code key={i} className="name-chip"><VisibleText text={n} /></code>)}
+      {names.map((n, i) => (
+        <code key={i} className="name-chip">
+          <VisibleText text={n} />
+        </code>
+      ))}
     </p>
   );
 }
@@ -33,20 +37,43 @@ export function LaunchPanel({ server }: { server: UiServer }) {
     <section className={`block ${needsConsent ? 'block-attention' : ''}`} aria-labelledby={`launch-${server.name}`}>
       <h3 id={`launch-${server.name}`}>{needsConsent ? 'Approve what this server runs' : 'What runs'}</h3>
       {needsConsent && (
-        <p>This command is new or has changed, so it will not start until you approve it. Read every argument: this is exactly what will run on this machine.</p>
+        <p>
+          This command is new or has changed, so it will not start until you approve it. Read every argument: this is exactly what will run on this machine.
+        </p>
       )}
       {launch.commandLine && <CommandLine argv={launch.commandLine} label="Command line, one argument per item" />}
-      {launch.url && <p>URL: <code className="break"><VisibleText text={launch.url} /></code></p>}
-      {launch.cwd && <p className="small">In folder <code><VisibleText text={launch.cwd} /></code></p>}
+      {launch.url && (
+        <p>
+          URL:{' '}
+          <code className="break">
+            <VisibleText text={launch.url} />
+          </code>
+        </p>
+      )}
+      {launch.cwd && (
+        <p className="small">
+          In folder{' '}
+          <code>
+            <VisibleText text={launch.cwd} />
+          </code>
+        </p>
+      )}
       <Names names={launch.envNames ?? []} what="Environment variables" />
       {launch.commandLine && server.launch && (
-        <p className="small">Limits: {server.launch.limits ? <VisibleText text={summarizeLimits(server.launch.limits)} /> : 'none (it reaches your files and the network as you do)'}</p>
+        <p className="small">
+          Limits:{' '}
+          {server.launch.limits ? <VisibleText text={summarizeLimits(server.launch.limits)} /> : 'none (it reaches your files and the network as you do)'}
+        </p>
       )}
       <Names names={launch.headerNames ?? []} what="Headers" />
       {needsConsent ? (
         // Bound to the command on screen: if it changed meanwhile, the broker refuses and nothing runs.
-        <button type="button" className="btn btn-primary" disabled={!server.launch?.hash}
-          onClick={() => void run('approveLaunch', () => api.approveLaunch(server.name, server.launch!.hash)).then(() => refreshServers())}>
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={!server.launch?.hash}
+          onClick={() => void run('approveLaunch', () => api.approveLaunch(server.name, server.launch!.hash)).then(() => refreshServers())}
+        >
           Approve command
         </button>
       ) : (

@@ -10,5 +10,9 @@ export function LimitsBadge({ view }: { view: ServerLimitsView | undefined }) {
   if (!asked.length && e.sandbox !== 'none') return null;
   const ok = asked.length > 0 && asked.every((s) => s === 'enforced');
   const text = asked.length ? view.badge : 'not sandboxed';
-  return <span className={`badge badge-long ${ok ? 'badge-ok' : 'badge-warning'}`} title={view.badge}><VisibleText text={text} /></span>;
+  return (
+    <span className={`badge badge-long ${ok ? 'badge-ok' : 'badge-warning'}`} title={view.badge}>
+      <VisibleText text={text} />
+    </span>
+  );
 }

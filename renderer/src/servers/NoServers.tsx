@@ -10,9 +10,9 @@ export function NoServers() {
         <h2>Add a server from a terminal</h2>
         <CopyText text="countersign servers add <name> -- <command> [args…]" label="Add server command" />
         <p className="muted small">
-          For example: <code>countersign servers add fs -- npx -y @modelcontextprotocol/server-filesystem ~/projects</code>.
-          For a remote server: <code>countersign servers add &lt;name&gt; --url https://…</code>.
-          (The desktop app’s Settings install the <code>countersign</code> command; from a checkout, <code>npm link</code>.)
+          For example: <code>countersign servers add fs -- npx -y @modelcontextprotocol/server-filesystem ~/projects</code>. For a remote server:{' '}
+          <code>countersign servers add &lt;name&gt; --url https://…</code>. (The desktop app’s Settings install the <code>countersign</code> command; from a
+          checkout, <code>npm link</code>.)
         </p>
       </section>
       <section>

@@ -39,33 +39,77 @@ export function ServerActions({ server, onRemoved }: { server: UiServer; onRemov
       <div className="btn-row">
         {server.trusted ? (
           <button type="button" className="btn" onClick={() => void act('setTrust', () => api.setTrust(server.name, false))}>
-            <Icon name="shieldOff" />Untrust
+            <Icon name="shieldOff" />
+            Untrust
           </button>
         ) : (
           <button type="button" className="btn btn-primary" disabled={!seen} onClick={() => void act('setTrust', () => api.setTrust(server.name, true, seen))}>
-            <Icon name="shield" />Trust
+            <Icon name="shield" />
+            Trust
           </button>
         )}
         {pin ? (
-          <button type="button" className="btn" onClick={() => void act('unpinServer', async () => { await api.unpinServer(server.name); setPinned(undefined); })}>Unpin</button>
+          <button
+            type="button"
+            className="btn"
+            onClick={() =>
+              void act('unpinServer', async () => {
+                await api.unpinServer(server.name);
+                setPinned(undefined);
+              })
+            }
+          >
+            Unpin
+          </button>
         ) : (
-          <button type="button" className="btn" disabled={pinUnsupported || !seen} onClick={() => void act('pinServer', async () => { const p = await api.pinServer(server.name, seen!); setPinned(p ?? undefined); })}>
-            <Icon name="pin" />Pin version
+          <button
+            type="button"
+            className="btn"
+            disabled={pinUnsupported || !seen}
+            onClick={() =>
+              void act('pinServer', async () => {
+                const p = await api.pinServer(server.name, seen!);
+                setPinned(p ?? undefined);
+              })
+            }
+          >
+            <Icon name="pin" />
+            Pin version
           </button>
         )}
         {confirmRemove ? (
-          <span className="confirm" role="group" aria-label="Remove server" onKeyDown={(e) => {
-            if (e.key === 'Escape') {
-              e.preventDefault();
-              setConfirmRemove(false);
-            }
-          }}>
+          <span
+            className="confirm"
+            role="group"
+            aria-label="Remove server"
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') {
+                e.preventDefault();
+                setConfirmRemove(false);
+              }
+            }}
+          >
             Remove <VisibleText text={server.name} />, its trust and its rules?
-            <button type="button" className="btn btn-deny" onClick={() => void act('removeServer', async () => { await api.removeServer(server.name); onRemoved(); })}>Remove</button>
-            <button ref={cancelRef} type="button" className="btn" onClick={() => setConfirmRemove(false)}>Cancel</button>
+            <button
+              type="button"
+              className="btn btn-deny"
+              onClick={() =>
+                void act('removeServer', async () => {
+                  await api.removeServer(server.name);
+                  onRemoved();
+                })
+              }
+            >
+              Remove
+            </button>
+            <button ref={cancelRef} type="button" className="btn" onClick={() => setConfirmRemove(false)}>
+              Cancel
+            </button>
           </span>
         ) : (
-          <button ref={removeRef} type="button" className="btn btn-quiet" onClick={() => setConfirmRemove(true)}>Remove server…</button>
+          <button ref={removeRef} type="button" className="btn btn-quiet" onClick={() => setConfirmRemove(true)}>
+            Remove server…
+          </button>
         )}
       </div>
       <p className="muted small">
@@ -76,20 +120,44 @@ export function ServerActions({ server, onRemoved }: { server: UiServer; onRemov
       {pin && (
         <div className="pin" role="status">
           <p>
-            <Icon name="pin" /> Pinned{pin.version ? ` to version ${pin.version}` : ''}{pin.pinnedAt ? ` on ${dateTime(pin.pinnedAt)}` : ''}
+            <Icon name="pin" /> Pinned{pin.version ? ` to version ${pin.version}` : ''}
+            {pin.pinnedAt ? ` on ${dateTime(pin.pinnedAt)}` : ''}
             {pin.by === 'policy' ? ' by the team policy' : ''}. A different version, changed definitions or different package content quarantine the server.
           </p>
-          {pin.package && <p className="small">Package: <code><VisibleText text={pin.package.spec} /></code> ({pin.package.kind})</p>}
+          {pin.package && (
+            <p className="small">
+              Package:{' '}
+              <code>
+                <VisibleText text={pin.package.spec} />
+              </code>{' '}
+              ({pin.package.kind})
+            </p>
+          )}
           {pin.package?.contentHash && (
             <p className="small">
               Content: <code className="break">{pin.package.contentHash}</code>
-              {pin.package.installedAt && <> (<VisibleText text={pin.package.installedAt} />)</>}. Another copy of this version is quarantined before it starts.
+              {pin.package.installedAt && (
+                <>
+                  {' '}
+                  (<VisibleText text={pin.package.installedAt} />)
+                </>
+              )}
+              . Another copy of this version is quarantined before it starts.
             </p>
           )}
-          {pin.package?.integrity?.map((i) => <p key={i} className="small">Registry integrity: <code className="break"><VisibleText text={i} /></code></p>)}
+          {pin.package?.integrity?.map((i) => (
+            <p key={i} className="small">
+              Registry integrity:{' '}
+              <code className="break">
+                <VisibleText text={i} />
+              </code>
+            </p>
+          ))}
           {pin.rewrite && (
             <div className="rewrite">
-              <p className="small"><strong>Pinning changed the launch command</strong> so the same package runs every time:</p>
+              <p className="small">
+                <strong>Pinning changed the launch command</strong> so the same package runs every time:
+              </p>
               <p className="small muted">Before</p>
               <CommandLine argv={pin.rewrite.from} label="Command before pinning" />
               <p className="small muted">After</p>

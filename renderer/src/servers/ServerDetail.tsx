@@ -14,33 +14,65 @@ import { ToolList } from './ToolList';
 export function ServerDetail({ server, onRemoved }: { server: UiServer; onRemoved(): void }) {
   const changes = useApp((s) => s.changes.find((c) => c.server === server.name));
   const id = server.identity;
-  const says = [id?.title ?? id?.name, id?.version && `version ${id.version}`, id?.protocolVersion && `protocol ${id.protocolVersion}`].filter(Boolean).join(', ');
+  const says = [id?.title ?? id?.name, id?.version && `version ${id.version}`, id?.protocolVersion && `protocol ${id.protocolVersion}`]
+    .filter(Boolean)
+    .join(', ');
   return (
     <div className="server-detail pad">
       <header className="server-head">
-        <h2><VisibleText text={server.name} /></h2>
+        <h2>
+          <VisibleText text={server.name} />
+        </h2>
         <div className="badge-row">
           <StatusBadge status={server.status} />
           <TrustBadge trusted={server.trusted} />
           <LimitsBadge view={server.limits} />
           <span className="muted small">{server.sessions === 1 ? '1 open session' : `${server.sessions} open sessions`}</span>
         </div>
-        {says && <p className="muted small">The server says it is: <VisibleText text={says} /></p>}
+        {says && (
+          <p className="muted small">
+            The server says it is: <VisibleText text={says} />
+          </p>
+        )}
       </header>
       <Findings findings={server.findings ?? []} />
-      {server.blockedBy && <div className="banner banner-danger">Blocked by the team policy: <VisibleText text={server.blockedBy} /></div>}
-      {server.lastError && <div className="banner banner-danger">Last start failed: <VisibleText text={server.lastError} /></div>}
-      {server.commandNotFound && <div className="banner banner-danger" role="note">It will not start: <VisibleText text={server.commandNotFound} /></div>}
+      {server.blockedBy && (
+        <div className="banner banner-danger">
+          Blocked by the team policy: <VisibleText text={server.blockedBy} />
+        </div>
+      )}
+      {server.lastError && (
+        <div className="banner banner-danger">
+          Last start failed: <VisibleText text={server.lastError} />
+        </div>
+      )}
+      {server.commandNotFound && (
+        <div className="banner banner-danger" role="note">
+          It will not start: <VisibleText text={server.commandNotFound} />
+        </div>
+      )}
       {server.slowStart && (
         <div className="banner" role="note" aria-label="Slow start">
           <strong>Its last start took {Math.round(server.slowStart.ms / 1000)} s to answer</strong> (clients often give up after 60 s). What usually causes it:
-          <ul className="small">{server.slowStart.causes.map((c, i) => <li key={i}><VisibleText text={c} /></li>)}</ul>
+          <ul className="small">
+            {server.slowStart.causes.map((c, i) => (
+              <li key={i}>
+                <VisibleText text={c} />
+              </li>
+            ))}
+          </ul>
         </div>
       )}
       {(server.quarantine?.length ?? 0) > 0 && (
         <div className="banner banner-danger" role="note">
           <strong>Quarantined: no call passes until this is resolved.</strong>
-          <ul>{server.quarantine!.map((q, i) => <li key={i}><VisibleText text={q} /></li>)}</ul>
+          <ul>
+            {server.quarantine!.map((q, i) => (
+              <li key={i}>
+                <VisibleText text={q} />
+              </li>
+            ))}
+          </ul>
         </div>
       )}
       <ServerActions server={server} onRemoved={onRemoved} />

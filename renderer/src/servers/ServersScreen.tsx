@@ -14,7 +14,12 @@ import { UnsealedGrants } from './UnsealedGrants';
 export function ServersScreen() {
   const servers = useApp((s) => s.servers);
   const [selected, setSelected] = useState<string | 'add' | undefined>(undefined);
-  if (!servers) return <p className="pad muted" role="status">Loading servers…</p>;
+  if (!servers)
+    return (
+      <p className="pad muted" role="status">
+        Loading servers…
+      </p>
+    );
   if (servers.length === 0) {
     return (
       <div className="empty">
@@ -24,14 +29,15 @@ export function ServersScreen() {
       </div>
     );
   }
-  const current = selected === 'add' ? undefined : servers.find((s) => s.name === selected) ?? servers[0];
+  const current = selected === 'add' ? undefined : (servers.find((s) => s.name === selected) ?? servers[0]);
   return (
     <div className="split">
       <section className="split-list" aria-labelledby="servers-title">
         <header className="list-head">
           <h1 id="servers-title">Servers</h1>
           <button type="button" className="btn btn-small" onClick={() => setSelected('add')} aria-pressed={selected === 'add'}>
-            <Icon name="plus" />Add server
+            <Icon name="plus" />
+            Add server
           </button>
         </header>
         <UnsealedGrants />
@@ -39,7 +45,9 @@ export function ServersScreen() {
           {servers.map((s) => (
             <li key={s.name}>
               <button type="button" className="server-item" aria-current={current?.name === s.name ? 'true' : undefined} onClick={() => setSelected(s.name)}>
-                <span className="server-item-name"><VisibleText text={s.name} /></span>
+                <span className="server-item-name">
+                  <VisibleText text={s.name} />
+                </span>
                 <span className="server-item-badges">
                   <StatusBadge status={s.status} />
                   <TrustBadge trusted={s.trusted} />

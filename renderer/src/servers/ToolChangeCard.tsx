@@ -13,21 +13,50 @@ export function ToolChangeCard({ change, busy, onReview }: { change: ToolChangeV
   return (
     <li className="change" aria-label={`Change to ${change.name}`}>
       <div className="change-head">
-        <code className="tool-name"><VisibleText text={change.name} /></code>
+        <code className="tool-name">
+          <VisibleText text={change.name} />
+        </code>
         <span className={`badge ${change.kind === 'removed' ? 'badge-neutral' : 'badge-warning'}`}>{KIND[change.kind]}</span>
         <span className="muted small">detected {dateTime(change.detectedAt)}</span>
       </div>
-      {d.name && <p className="small">Name: <code><VisibleText text={String(d.name.from ?? '')} /></code> → <code><VisibleText text={String(d.name.to ?? '')} /></code></p>}
-      {d.title && <p className="small">Title: “<VisibleText text={String(d.title.from ?? '')} />” → “<VisibleText text={String(d.title.to ?? '')} />”</p>}
+      {d.name && (
+        <p className="small">
+          Name:{' '}
+          <code>
+            <VisibleText text={String(d.name.from ?? '')} />
+          </code>{' '}
+          →{' '}
+          <code>
+            <VisibleText text={String(d.name.to ?? '')} />
+          </code>
+        </p>
+      )}
+      {d.title && (
+        <p className="small">
+          Title: “<VisibleText text={String(d.title.from ?? '')} />” → “<VisibleText text={String(d.title.to ?? '')} />”
+        </p>
+      )}
       {d.description && (
         <div className="desc-diff">
           <h4>Description</h4>
           {Array.isArray(d.description) ? (
             <p className="word-diff" aria-label="Description changes">
               {d.description.map((p, i) =>
-                p.added ? <ins key={i}><span className="sr-only">[added: </span><VisibleText text={p.value} /><span className="sr-only">]</span></ins>
-                : p.removed ? <del key={i}><span className="sr-only">[removed: </span><VisibleText text={p.value} /><span className="sr-only">]</span></del>
-                : <VisibleText key={i} text={p.value} />,
+                p.added ? (
+                  <ins key={i}>
+                    <span className="sr-only">[added: </span>
+                    <VisibleText text={p.value} />
+                    <span className="sr-only">]</span>
+                  </ins>
+                ) : p.removed ? (
+                  <del key={i}>
+                    <span className="sr-only">[removed: </span>
+                    <VisibleText text={p.value} />
+                    <span className="sr-only">]</span>
+                  </del>
+                ) : (
+                  <VisibleText key={i} text={p.value} />
+                ),
               )}
             </p>
           ) : (
@@ -41,8 +70,12 @@ export function ToolChangeCard({ change, busy, onReview }: { change: ToolChangeV
       <SchemaChanges title="Other annotation fields" changes={d.otherAnnotations ?? []} />
       <Findings findings={change.findings ?? []} />
       <div className="btn-row">
-        <button type="button" className="btn btn-approve" disabled={busy} onClick={() => onReview('accept')}>Accept changes to {change.name}</button>
-        <button type="button" className="btn btn-deny" disabled={busy} onClick={() => onReview('reject')}>Reject changes to {change.name}</button>
+        <button type="button" className="btn btn-approve" disabled={busy} onClick={() => onReview('accept')}>
+          Accept changes to {change.name}
+        </button>
+        <button type="button" className="btn btn-deny" disabled={busy} onClick={() => onReview('reject')}>
+          Reject changes to {change.name}
+        </button>
       </div>
     </li>
   );

@@ -18,15 +18,27 @@ function ToolCard({ tool, trusted }: { tool: UiTool; trusted: boolean }) {
     <li className="tool">
       <details>
         <summary>
-          <code className="tool-name"><VisibleText text={d.name} /></code>
+          <code className="tool-name">
+            <VisibleText text={d.name} />
+          </code>
           {(d.title ?? d.annotations?.title) !== undefined && (
-            <span className="supplied-title">“<VisibleText text={String(d.title ?? d.annotations?.title)} />” <span className="supplied-note">(server’s title)</span></span>
+            <span className="supplied-title">
+              “<VisibleText text={String(d.title ?? d.annotations?.title)} />” <span className="supplied-note">(server’s title)</span>
+            </span>
           )}
           <span className={`badge ${st.cls}`}>{st.label}</span>
-          {tool.hints.readOnlyHint && tool.hints.supplied?.readOnlyHint && <span className="badge badge-neutral">{trusted ? 'says read-only' : 'says read-only (not verified)'}</span>}
+          {tool.hints.readOnlyHint && tool.hints.supplied?.readOnlyHint && (
+            <span className="badge badge-neutral">{trusted ? 'says read-only' : 'says read-only (not verified)'}</span>
+          )}
         </summary>
         <div className="tool-body">
-          {d.description ? <p className="tool-desc"><VisibleText text={d.description} /></p> : <p className="muted">No description.</p>}
+          {d.description ? (
+            <p className="tool-desc">
+              <VisibleText text={d.description} />
+            </p>
+          ) : (
+            <p className="muted">No description.</p>
+          )}
           <Findings findings={tool.findings} />
           <HintsTable definition={d} hints={tool.hints} trusted={trusted} />
           {d.inputSchema !== undefined && <ArgumentsView value={d.inputSchema} title="Input schema" />}
@@ -43,7 +55,11 @@ export function ToolList({ server }: { server: UiServer }) {
       {server.tools.length === 0 ? (
         <p className="muted">No tools listed yet. They appear once a client connects and the server lists them.</p>
       ) : (
-        <ul className="tools">{server.tools.map((t) => <ToolCard key={t.definition.name} tool={t} trusted={server.trusted} />)}</ul>
+        <ul className="tools">
+          {server.tools.map((t) => (
+            <ToolCard key={t.definition.name} tool={t} trusted={server.trusted} />
+          ))}
+        </ul>
       )}
     </section>
   );

@@ -36,12 +36,32 @@ export function UnsealedGrants() {
       <ul className="plain-list" aria-label="Grants not confirmed">
         {grants.map((g) => (
           <li key={`${g.kind}:${g.server}:${g.ruleId ?? ''}`}>
-            <p><strong>{TITLE[g.kind]}</strong> · <VisibleText text={g.what} /></p>
+            <p>
+              <strong>{TITLE[g.kind]}</strong> · <VisibleText text={g.what} />
+            </p>
             {g.launch?.commandLine && <CommandLine argv={g.launch.commandLine} label="Command line, one argument per item" />}
-            {g.launch?.url && <p>URL: <code className="break"><VisibleText text={g.launch.url} /></code></p>}
-            {g.path && <p>File: <code className="break"><VisibleText text={g.path} /></code></p>}
-            <button type="button" className="btn btn-small" onClick={() => void act(g, 'confirmUnsealed')}>Confirm</button>{' '}
-            <button type="button" className="btn btn-small" onClick={() => void act(g, 'discardUnsealed')}>Discard</button>
+            {g.launch?.url && (
+              <p>
+                URL:{' '}
+                <code className="break">
+                  <VisibleText text={g.launch.url} />
+                </code>
+              </p>
+            )}
+            {g.path && (
+              <p>
+                File:{' '}
+                <code className="break">
+                  <VisibleText text={g.path} />
+                </code>
+              </p>
+            )}
+            <button type="button" className="btn btn-small" onClick={() => void act(g, 'confirmUnsealed')}>
+              Confirm
+            </button>{' '}
+            <button type="button" className="btn btn-small" onClick={() => void act(g, 'discardUnsealed')}>
+              Discard
+            </button>
           </li>
         ))}
       </ul>

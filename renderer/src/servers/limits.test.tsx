@@ -31,13 +31,24 @@ describe('server limits', () => {
     expect(detail.textContent).toContain('Limits: no network · read-only /home/me/project');
   });
 
-  it('says plainly when nothing enforces them: it does not start, why, the fix, and the person\'s way to run it anyway', async () => {
+  it("says plainly when nothing enforces them: it does not start, why, the fix, and the person's way to run it anyway", async () => {
     const api = new FakeApi();
-    const none: LimitsEnforcement = { sandbox: 'none', reason: 'bubblewrap is not installed', fix: 'install bubblewrap', network: 'not enforced', filesystem: 'not enforced', env: 'enforced', processes: 'not enforced' };
-    api.servers = [limited(readOnly, {
-      enforcement: none, badge: 'no network · read-only ~/project (not enforced: network, filesystem: bubblewrap is not installed)',
-      unenforced: { reason: 'bubblewrap is not installed', fix: 'install bubblewrap', runsWithoutLimits: false },
-    })];
+    const none: LimitsEnforcement = {
+      sandbox: 'none',
+      reason: 'bubblewrap is not installed',
+      fix: 'install bubblewrap',
+      network: 'not enforced',
+      filesystem: 'not enforced',
+      env: 'enforced',
+      processes: 'not enforced',
+    };
+    api.servers = [
+      limited(readOnly, {
+        enforcement: none,
+        badge: 'no network · read-only ~/project (not enforced: network, filesystem: bubblewrap is not installed)',
+        unenforced: { reason: 'bubblewrap is not installed', fix: 'install bubblewrap', runsWithoutLimits: false },
+      }),
+    ];
     await renderApp(api, 'servers');
     const user = userEvent.setup();
     const detail = server('fs');
@@ -57,17 +68,23 @@ describe('server limits', () => {
 
   it("lists Countersign's own files the sandbox hides from it, and what this sandbox does not cover", async () => {
     const api = new FakeApi();
-    api.servers = [limited(readOnly, {
-      enforcement: { ...ENFORCED, caveats: ['this bubblewrap is older than 0.8'], fix: 'upgrade bubblewrap to 0.8 or later' },
-      hidden: [{ path: '/home/me/.config/Countersign', what: "Countersign's data folder" }, { path: '/home/me/.cursor/mcp.json', what: "Cursor's MCP config" }],
-    })];
+    api.servers = [
+      limited(readOnly, {
+        enforcement: { ...ENFORCED, caveats: ['this bubblewrap is older than 0.8'], fix: 'upgrade bubblewrap to 0.8 or later' },
+        hidden: [
+          { path: '/home/me/.config/Countersign', what: "Countersign's data folder" },
+          { path: '/home/me/.cursor/mcp.json', what: "Cursor's MCP config" },
+        ],
+      }),
+    ];
     await renderApp(api, 'servers');
     const detail = server('fs');
     const hidden = within(detail).getByRole('list', { name: 'Hidden from this server' });
-    expect(within(hidden).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      "/home/me/.config/Countersign (Countersign's data folder)",
-      "/home/me/.cursor/mcp.json (Cursor's MCP config)",
-    ]);
+    expect(
+      within(hidden)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(["/home/me/.config/Countersign (Countersign's data folder)", "/home/me/.cursor/mcp.json (Cursor's MCP config)"]);
     expect(detail.textContent).toContain('Not covered here: this bubblewrap is older than 0.8 (fix: upgrade bubblewrap to 0.8 or later)');
   });
 
@@ -90,7 +107,16 @@ describe('server limits', () => {
   it('offers the suggested limits without applying them', async () => {
     const api = new FakeApi();
     const open: LimitsProfile = { network: 'unrestricted', filesystem: 'host', passEnv: [] };
-    api.servers = [limited(open, { badge: 'no limits', enforcement: { ...ENFORCED, network: 'no limit', filesystem: 'no limit' }, offer: { limits: { network: 'none', filesystem: { read: [], write: ['/home/me/project'] }, passEnv: [] }, why: ['a filesystem server: the directories in its arguments become its only roots'] } })];
+    api.servers = [
+      limited(open, {
+        badge: 'no limits',
+        enforcement: { ...ENFORCED, network: 'no limit', filesystem: 'no limit' },
+        offer: {
+          limits: { network: 'none', filesystem: { read: [], write: ['/home/me/project'] }, passEnv: [] },
+          why: ['a filesystem server: the directories in its arguments become its only roots'],
+        },
+      }),
+    ];
     await renderApp(api, 'servers');
     const detail = server('fs');
     expect(within(detail).getByText(/Suggested \(not applied\)/).textContent).toContain('no network · writes /home/me/project');
@@ -99,15 +125,30 @@ describe('server limits', () => {
     await user.click(within(detail).getByRole('button', { name: 'Use the suggestion' }));
     expect(within(detail).getByRole('list', { name: 'Folders it may see' }).textContent).toContain('/home/me/project');
     await user.click(within(detail).getByRole('button', { name: 'Apply limits' }));
-    await waitFor(() => expect(api.callsOf('setLimits')).toEqual([['fs', { network: 'none', filesystem: { read: [], write: ['/home/me/project'] }, passEnv: [] }]]));
+    await waitFor(() =>
+      expect(api.callsOf('setLimits')).toEqual([['fs', { network: 'none', filesystem: { read: [], write: ['/home/me/project'] }, passEnv: [] }]]),
+    );
   });
 
   it('shows the limits in force on a logged call, and the enforced reasons in words', async () => {
     const api = new FakeApi();
-    api.log = [{
-      seq: 1, time: '2026-01-01T10:00:00Z', server: 'fs', tool: 'read_text_file', arguments: { path: '/a' }, decision: 'allow', decidedBy: 'policy',
-      reasons: ['read-only-enforced', 'network-off-enforced'], durationMs: 3, status: 'ok', limits: 'no network · read-only ~/project (enforced)', prev: '0', hash: 'abcdef0123456789',
-    }];
+    api.log = [
+      {
+        seq: 1,
+        time: '2026-01-01T10:00:00Z',
+        server: 'fs',
+        tool: 'read_text_file',
+        arguments: { path: '/a' },
+        decision: 'allow',
+        decidedBy: 'policy',
+        reasons: ['read-only-enforced', 'network-off-enforced'],
+        durationMs: 3,
+        status: 'ok',
+        limits: 'no network · read-only ~/project (enforced)',
+        prev: '0',
+        hash: 'abcdef0123456789',
+      },
+    ];
     await renderApp(api, 'activity');
     const list = await screen.findByRole('list', { name: 'Audit log' });
     const row = within(list).getAllByRole('listitem')[0]!;
@@ -134,7 +175,9 @@ describe('server limits', () => {
     await user.type(within(form).getByLabelText('Read-only folders, one per line'), '/home/me/project');
     await user.type(within(form).getByLabelText(/^Writable folders/), '/home/me/out');
     await user.click(within(form).getByRole('button', { name: 'Add server' }));
-    expect(api.callsOf('addServer')).toEqual([['files', { command: 'node', limits: { network: 'none', filesystem: { read: ['/home/me/project'], write: ['/home/me/out'] }, passEnv: [] } }]]);
+    expect(api.callsOf('addServer')).toEqual([
+      ['files', { command: 'node', limits: { network: 'none', filesystem: { read: ['/home/me/project'], write: ['/home/me/out'] }, passEnv: [] } }],
+    ]);
   });
 
   it('lists the network variables it gets by name, and stops passing them at once (tighter)', async () => {
@@ -144,7 +187,9 @@ describe('server limits', () => {
     const user = userEvent.setup();
     const detail = server('fs');
     const list = within(detail).getByRole('list', { name: 'How each limit stands here' });
-    expect(list.textContent).toContain('Network variables (proxies, CA certificates, package indexes): passed: HTTPS_PROXY, NODE_EXTRA_CA_CERTS (names only: a proxy address can hold a password)');
+    expect(list.textContent).toContain(
+      'Network variables (proxies, CA certificates, package indexes): passed: HTTPS_PROXY, NODE_EXTRA_CA_CERTS (names only: a proxy address can hold a password)',
+    );
     await user.click(within(detail).getByRole('checkbox', { name: /Pass the network variables/ }));
     expect(list.textContent).toContain('Network variables (proxies, CA certificates, package indexes): not passed');
     await user.click(within(detail).getByRole('button', { name: 'Apply limits' }));

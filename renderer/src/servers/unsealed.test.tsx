@@ -9,8 +9,13 @@ describe('grants written outside Countersign', () => {
   it('lists them on the Servers screen and confirms or discards each as shown', async () => {
     const api = new FakeApi();
     api.unsealed = [
-      { kind: 'trust', server: 'fs', hash: 'a'.repeat(64), what: "'fs' is marked trusted in settings.json, but that trust was not given in Countersign.",
-        launch: { commandLine: ['node', 'fs.js'], envNames: [], headerNames: [], hash: 'a'.repeat(64), approved: true } },
+      {
+        kind: 'trust',
+        server: 'fs',
+        hash: 'a'.repeat(64),
+        what: "'fs' is marked trusted in settings.json, but that trust was not given in Countersign.",
+        launch: { commandLine: ['node', 'fs.js'], envNames: [], headerNames: [], hash: 'a'.repeat(64), approved: true },
+      },
       { kind: 'rule', server: 'fs', tool: 'write_file', ruleId: 'r1', hash: 'b'.repeat(64), what: 'An "always allow" rule for write_file.' },
     ];
     await renderApp(api, 'servers');
@@ -31,7 +36,15 @@ describe('grants written outside Countersign', () => {
 
   it('lists a team policy path written by hand with its file, and confirms it as shown', async () => {
     const api = new FakeApi();
-    api.unsealed = [{ kind: 'policy', server: '*', path: '/data/evil.json', hash: 'c'.repeat(64), what: 'settings.json names the team policy file, but it was not set in Countersign.' }];
+    api.unsealed = [
+      {
+        kind: 'policy',
+        server: '*',
+        path: '/data/evil.json',
+        hash: 'c'.repeat(64),
+        what: 'settings.json names the team policy file, but it was not set in Countersign.',
+      },
+    ];
     await renderApp(api, 'servers');
     const [item] = within(await screen.findByRole('list', { name: 'Grants not confirmed' })).getAllByRole('listitem');
     expect(item!.textContent).toContain('Team policy file');

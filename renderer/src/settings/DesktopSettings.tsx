@@ -33,17 +33,26 @@ function InstallCommand({ desktop }: { desktop: DesktopApi }) {
   const [result, setResult] = useState<CliInstallResult | undefined>(undefined);
   const install = () => {
     setBusy(true);
-    desktop.installCommandLineTool().then(setResult, (err: unknown) => notify('error', errorText(err))).finally(() => setBusy(false));
+    desktop
+      .installCommandLineTool()
+      .then(setResult, (err: unknown) => notify('error', errorText(err)))
+      .finally(() => setBusy(false));
   };
   return (
     <div className="field">
       <h3>Command line</h3>
       <p className="muted small">
-        Puts a <code>countersign</code> command on your PATH that runs this app’s command line (no Node needed). Countersign
-        shows exactly what it will write, and where, before it writes anything.
+        Puts a <code>countersign</code> command on your PATH that runs this app’s command line (no Node needed). Countersign shows exactly what it will write,
+        and where, before it writes anything.
       </p>
-      <button type="button" className="btn" disabled={busy} onClick={install}>Install command line tool</button>
-      {result && <p role="status" className={result.installed ? '' : 'muted'}>{result.message}</p>}
+      <button type="button" className="btn" disabled={busy} onClick={install}>
+        Install command line tool
+      </button>
+      {result && (
+        <p role="status" className={result.installed ? '' : 'muted'}>
+          {result.message}
+        </p>
+      )}
     </div>
   );
 }

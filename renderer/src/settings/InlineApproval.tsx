@@ -23,10 +23,9 @@ export function InlineApproval() {
     <section className="block" aria-labelledby={`${id}-inline`}>
       <h2 id={`${id}-inline`}>Approval inside the client</h2>
       <p className="muted small">
-        A client that can show forms (MCP elicitation) can also offer short calls there: “Approve write_file on fs? [Approve] [Deny]”.
-        The first answer wins, here or there. Only turn it on for a client that shows these forms to you: one that answers them itself
-        would approve its own calls. Large previews, changed tools and Countersign’s own files are only approved here. Off by default;
-        it lasts until Countersign stops.
+        A client that can show forms (MCP elicitation) can also offer short calls there: “Approve write_file on fs? [Approve] [Deny]”. The first answer wins,
+        here or there. Only turn it on for a client that shows these forms to you: one that answers them itself would approve its own calls. Large previews,
+        changed tools and Countersign’s own files are only approved here. Off by default; it lasts until Countersign stops.
       </p>
       {clients && clients.length === 0 && <p className="muted">No client that can show forms has asked for a decision yet.</p>}
       {clients && clients.length > 0 && (
@@ -34,8 +33,11 @@ export function InlineApproval() {
           {clients.map((c) => (
             <li key={c.client}>
               <label>
-                <input type="checkbox" checked={c.enabled} onChange={(e) => void toggle(c.client, e.target.checked)} />{' '}
-                Let <strong><VisibleText text={c.client} /></strong> answer pending calls in its own form
+                <input type="checkbox" checked={c.enabled} onChange={(e) => void toggle(c.client, e.target.checked)} /> Let{' '}
+                <strong>
+                  <VisibleText text={c.client} />
+                </strong>{' '}
+                answer pending calls in its own form
               </label>
             </li>
           ))}

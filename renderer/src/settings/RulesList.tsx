@@ -36,20 +36,39 @@ export function RulesList() {
         return (
           <li key={r.id} className={`rule ${expired(r, now) ? 'rule-expired' : ''}`}>
             <span>Allow {text}</span>
-            <span className="muted small">since {dateTime(r.createdAt)}{r.definitionHash ? ' · for the definition you saw' : ''}</span>
+            <span className="muted small">
+              since {dateTime(r.createdAt)}
+              {r.definitionHash ? ' · for the definition you saw' : ''}
+            </span>
             <span className="rule-actions">
               {r.session === undefined && (
-                <button type="button" className="btn btn-small" aria-label={`${hourText} (rule for ${label})`}
-                  onClick={() => act('updateRule', () => api.updateRule(r.id, { expiresAt: new Date(Date.now() + HOUR).toISOString() }))}>
+                <button
+                  type="button"
+                  className="btn btn-small"
+                  aria-label={`${hourText} (rule for ${label})`}
+                  onClick={() => act('updateRule', () => api.updateRule(r.id, { expiresAt: new Date(Date.now() + HOUR).toISOString() }))}
+                >
                   {hourText}
                 </button>
               )}
               {r.coversExfiltration && (
-                <button type="button" className="btn btn-small" aria-label={`Not after local reads (rule for ${label})`}
-                  onClick={() => act('updateRule', () => api.updateRule(r.id, { coversExfiltration: false }))}>Not after local reads</button>
+                <button
+                  type="button"
+                  className="btn btn-small"
+                  aria-label={`Not after local reads (rule for ${label})`}
+                  onClick={() => act('updateRule', () => api.updateRule(r.id, { coversExfiltration: false }))}
+                >
+                  Not after local reads
+                </button>
               )}
-              <button type="button" className="btn btn-small" aria-label={`Remove rule for ${label}`}
-                onClick={() => act('removeRule', () => api.removeRule(r.id))}>Remove</button>
+              <button
+                type="button"
+                className="btn btn-small"
+                aria-label={`Remove rule for ${label}`}
+                onClick={() => act('removeRule', () => api.removeRule(r.id))}
+              >
+                Remove
+              </button>
             </span>
           </li>
         );

@@ -31,12 +31,29 @@ export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
       <h1>Settings</h1>
       <section className="block" aria-labelledby={`${id}-t`}>
         <h2 id={`${id}-t`}>Approval timeout</h2>
-        <form className="inline-form" onSubmit={(e) => { e.preventDefault(); if (valid) void update({ approvalTimeoutSeconds: seconds }, 'Timeout'); }}>
+        <form
+          className="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (valid) void update({ approvalTimeoutSeconds: seconds }, 'Timeout');
+          }}
+        >
           <div className="field">
             <label htmlFor={`${id}-timeout`}>Seconds a call waits for you before it is denied</label>
-            <input id={`${id}-timeout`} type="number" min={1} max={86400} step={1} value={timeout} onChange={(e) => setTimeoutText(e.target.value)} aria-invalid={!valid} />
+            <input
+              id={`${id}-timeout`}
+              type="number"
+              min={1}
+              max={86400}
+              step={1}
+              value={timeout}
+              onChange={(e) => setTimeoutText(e.target.value)}
+              aria-invalid={!valid}
+            />
           </div>
-          <button type="submit" className="btn btn-primary" disabled={!valid || seconds === settings?.approvalTimeoutSeconds}>Save</button>
+          <button type="submit" className="btn btn-primary" disabled={!valid || seconds === settings?.approvalTimeoutSeconds}>
+            Save
+          </button>
         </form>
         <p className="muted small">An unanswered call is denied when its time is up; the client is told why.</p>
       </section>
@@ -49,7 +66,12 @@ export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
           <legend className="sr-only">Theme</legend>
           {(['system', 'light', 'dark'] as const).map((t) => (
             <label key={t}>
-              <input type="radio" name={`${id}-theme-radio`} checked={(settings?.theme ?? 'system') === t} onChange={() => void update({ theme: t }, 'Theme')} />
+              <input
+                type="radio"
+                name={`${id}-theme-radio`}
+                checked={(settings?.theme ?? 'system') === t}
+                onChange={() => void update({ theme: t }, 'Theme')}
+              />
               {t === 'system' ? ' Follow the system' : t === 'light' ? ' Light' : ' Dark'}
             </label>
           ))}
@@ -64,7 +86,9 @@ export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
         <RulesList />
       </section>
       {desktop && <DesktopSettings desktop={desktop} />}
-      <p className="sr-only" role="status">{saved}</p>
+      <p className="sr-only" role="status">
+        {saved}
+      </p>
     </div>
   );
 }

@@ -17,7 +17,10 @@ describe('approval inside the client (Settings)', () => {
     expect(api.callsOf('setInlineApproval')).toEqual([['form-client', true]]);
     await userEvent.click(box);
     await waitFor(() => expect((box as HTMLInputElement).checked).toBe(false));
-    expect(api.callsOf('setInlineApproval')).toEqual([['form-client', true], ['form-client', false]]);
+    expect(api.callsOf('setInlineApproval')).toEqual([
+      ['form-client', true],
+      ['form-client', false],
+    ]);
   });
 
   it('says so when no client that can show forms has asked yet', async () => {

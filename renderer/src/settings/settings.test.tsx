@@ -10,8 +10,19 @@ import { FakeApi, makeCall } from '../test/fake-api';
 import { detailShows, renderApp } from '../test/render-app';
 
 const entry = (over: Partial<AuditEntry>): AuditEntry => ({
-  seq: 1, time: '2026-01-01T10:00:00Z', server: 'fs', tool: 'read_text_file', arguments: { path: '/a' }, decision: 'allow',
-  decidedBy: 'policy', reasons: ['trusted-read-only'], durationMs: 3, status: 'ok', prev: '0', hash: 'abcdef0123456789', ...over,
+  seq: 1,
+  time: '2026-01-01T10:00:00Z',
+  server: 'fs',
+  tool: 'read_text_file',
+  arguments: { path: '/a' },
+  decision: 'allow',
+  decidedBy: 'policy',
+  reasons: ['trusted-read-only'],
+  durationMs: 3,
+  status: 'ok',
+  prev: '0',
+  hash: 'abcdef0123456789',
+  ...over,
 });
 
 describe('settings', () => {
@@ -42,14 +53,19 @@ describe('settings: team policy', () => {
   it('shows the policy in effect and one written by hand, sets a path and removes the policy', async () => {
     const api = new FakeApi();
     api.settings = { ...api.settings, policyPath: '/etc/team.json' };
-    api.status = { ...api.status, policy: { path: '/etc/team.json', from: 'person', mayPreapprove: false, unconfirmed: '/home/me/.local/share/countersign/evil.json' } };
+    api.status = {
+      ...api.status,
+      policy: { path: '/etc/team.json', from: 'person', mayPreapprove: false, unconfirmed: '/home/me/.local/share/countersign/evil.json' },
+    };
     await renderApp(api, 'settings');
     const user = userEvent.setup();
     const section = screen.getByRole('heading', { name: 'Team policy' }).closest('section')!;
     await within(section).findByText('/etc/team.json');
     expect(section.textContent).toContain('(set by you)');
     expect(section.textContent).toContain('never lets a server run without your approval');
-    expect(within(section).getByRole('alert').textContent).toMatch(/settings\.json names \/home\/me\/\.local\/share\/countersign\/evil\.json, but it was not set here, so it is\s+ignored/);
+    expect(within(section).getByRole('alert').textContent).toMatch(
+      /settings\.json names \/home\/me\/\.local\/share\/countersign\/evil\.json, but it was not set here, so it is\s+ignored/,
+    );
 
     const field = within(section).getByLabelText(/Policy file/);
     await user.type(field, 'relative.json');
@@ -67,7 +83,14 @@ describe('settings: rules', () => {
     const api = new FakeApi();
     const later = new Date(Date.now() + 5 * 3_600_000).toISOString();
     api.rules = [
-      { id: 'r1', server: 'fs', tool: 'write_file', action: 'allow', createdAt: '2026-01-01T00:00:00Z', scope: { kind: 'under', dir: '/p/src', keys: ['path'] } },
+      {
+        id: 'r1',
+        server: 'fs',
+        tool: 'write_file',
+        action: 'allow',
+        createdAt: '2026-01-01T00:00:00Z',
+        scope: { kind: 'under', dir: '/p/src', keys: ['path'] },
+      },
       { id: 'r2', server: 'web', tool: 'post', action: 'allow', createdAt: '2026-01-01T00:00:00Z', expiresAt: later, coversExfiltration: true },
       { id: 'r3', server: 'fs', tool: 'edit_file', action: 'allow', createdAt: '2026-01-01T00:00:00Z', session: 's1' },
     ];
@@ -92,10 +115,21 @@ describe('settings: rules', () => {
 describe('activity', () => {
   it('a call Countersign sent twice (a retry after a timeout) says so, with each sending and how it ended', async () => {
     const api = new FakeApi();
-    api.log = [entry({ seq: 1, tool: 'sync', status: 'ok', attempts: [
-      { status: 'timeout', durationMs: 1000, detail: 'No answer within 1 s: Countersign cancelled it and sent the call again (an idempotent tool of a trusted server).' },
-      { status: 'ok', durationMs: 42 },
-    ] })];
+    api.log = [
+      entry({
+        seq: 1,
+        tool: 'sync',
+        status: 'ok',
+        attempts: [
+          {
+            status: 'timeout',
+            durationMs: 1000,
+            detail: 'No answer within 1 s: Countersign cancelled it and sent the call again (an idempotent tool of a trusted server).',
+          },
+          { status: 'ok', durationMs: 42 },
+        ],
+      }),
+    ];
     await renderApp(api, 'activity');
     const [row] = within(await screen.findByRole('list', { name: 'Audit log' })).getAllByRole('listitem');
     expect(row!.textContent).toContain('sent 2 times');
@@ -106,7 +140,17 @@ describe('activity', () => {
 
   it('a launch refused for want of consent reads as such', async () => {
     const api = new FakeApi();
-    api.log = [entry({ seq: 1, kind: 'launch', tool: '*', actor: 'countersign', decision: 'deny', decidedBy: 'policy', detail: 'launch refused: its command line is new or changed; it waits for your approval' })];
+    api.log = [
+      entry({
+        seq: 1,
+        kind: 'launch',
+        tool: '*',
+        actor: 'countersign',
+        decision: 'deny',
+        decidedBy: 'policy',
+        detail: 'launch refused: its command line is new or changed; it waits for your approval',
+      }),
+    ];
     await renderApp(api, 'activity');
     const [row] = within(await screen.findByRole('list', { name: 'Audit log' })).getAllByRole('listitem');
     expect(row!.textContent).toContain('Launch refused');
@@ -123,7 +167,18 @@ describe('activity', () => {
 
   it('filters the log, shows full arguments and who decided, and adds new entries without reading the log again', async () => {
     const api = new FakeApi();
-    api.log = [entry({ seq: 1 }), entry({ seq: 2, tool: 'write_file', decision: 'deny', decidedBy: 'person', status: 'denied', detail: 'not now', arguments: { path: '/b', content: 'x' } })];
+    api.log = [
+      entry({ seq: 1 }),
+      entry({
+        seq: 2,
+        tool: 'write_file',
+        decision: 'deny',
+        decidedBy: 'person',
+        status: 'denied',
+        detail: 'not now',
+        arguments: { path: '/b', content: 'x' },
+      }),
+    ];
     await renderApp(api, 'activity');
     const list = await screen.findByRole('list', { name: 'Audit log' });
     const rows = within(list).getAllByRole('listitem');
@@ -197,7 +252,12 @@ describe('install command line tool', () => {
       updateDesktopSettings: async () => ({ notifications: true }),
       installCommandLineTool: async () => {
         asked.push(1);
-        return { installed: true, path: '/home/me/.local/bin/countersign', onPath: false, message: 'Installed /home/me/.local/bin/countersign. /home/me/.local/bin is not on your PATH.' };
+        return {
+          installed: true,
+          path: '/home/me/.local/bin/countersign',
+          onPath: false,
+          message: 'Installed /home/me/.local/bin/countersign. /home/me/.local/bin is not on your PATH.',
+        };
       },
     };
     render(<App api={new FakeApi()} desktop={desktop} diffEngine={createInlineDiffEngine()} initialScreen="settings" />);

@@ -17,7 +17,10 @@ export function insertPending(list: readonly PendingCall[], call: PendingCall): 
 }
 
 export function sortPending(list: readonly PendingCall[]): PendingCall[] {
-  return list.map((c, i) => [c, i] as const).sort((a, b) => a[0].createdAt - b[0].createdAt || a[1] - b[1]).map(([c]) => c);
+  return list
+    .map((c, i) => [c, i] as const)
+    .sort((a, b) => a[0].createdAt - b[0].createdAt || a[1] - b[1])
+    .map(([c]) => c);
 }
 
 /** Who should be selected once `id` leaves: the call after it, else the one before, else nobody. */

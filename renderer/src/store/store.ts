@@ -2,8 +2,17 @@
 // events, and refetches what an event says has changed.
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type {
-  ApiMethod, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, PendingCall, ServerChanges, Settings,
-  AuditEntry, LaunchRequest,
+  ApiMethod,
+  BrokerEvent,
+  BrokerStatus,
+  CountersignApi,
+  DecideResult,
+  DecisionRequest,
+  PendingCall,
+  ServerChanges,
+  Settings,
+  AuditEntry,
+  LaunchRequest,
 } from '../../../shared/api';
 import type { Rule } from '../../../shared/decision';
 import { escapeControl } from '../../../shared/escape';
@@ -114,18 +123,58 @@ export function createAppStore(api: CountersignApi): AppStore {
       }
     }
 
-    const refreshServers = coalesce(() => load('listServers', () => api.listServers(), (v) => set({ servers: v.map(normalizeServer) })));
-    const refreshLaunches = coalesce(() => load('listLaunchRequests', () => api.listLaunchRequests(), (v) => set({ launches: v })));
-    const refreshChanges = coalesce(() => load('listChanges', () => api.listChanges(), (v) => set({ changes: v ?? [] })));
-    const refreshRules = coalesce(() => load('listRules', () => api.listRules(), (v) => set({ rules: v })));
-    const refreshSettings = coalesce(() => load('getSettings', () => api.getSettings(), (v) => set({ settings: v })));
-    const refreshStatus = coalesce(() => load('getStatus', () => api.getStatus(), (v) => set({ status: v })));
+    const refreshServers = coalesce(() =>
+      load(
+        'listServers',
+        () => api.listServers(),
+        (v) => set({ servers: v.map(normalizeServer) }),
+      ),
+    );
+    const refreshLaunches = coalesce(() =>
+      load(
+        'listLaunchRequests',
+        () => api.listLaunchRequests(),
+        (v) => set({ launches: v }),
+      ),
+    );
+    const refreshChanges = coalesce(() =>
+      load(
+        'listChanges',
+        () => api.listChanges(),
+        (v) => set({ changes: v ?? [] }),
+      ),
+    );
+    const refreshRules = coalesce(() =>
+      load(
+        'listRules',
+        () => api.listRules(),
+        (v) => set({ rules: v }),
+      ),
+    );
+    const refreshSettings = coalesce(() =>
+      load(
+        'getSettings',
+        () => api.getSettings(),
+        (v) => set({ settings: v }),
+      ),
+    );
+    const refreshStatus = coalesce(() =>
+      load(
+        'getStatus',
+        () => api.getStatus(),
+        (v) => set({ status: v }),
+      ),
+    );
     const refreshPending = coalesce(() =>
-      load('listPending', () => api.listPending(), (v) => {
-        const pending = sortPending(v.map(normalizeCall));
-        const sel = get().selectedId;
-        set({ pending, selectedId: sel && pending.some((c) => c.id === sel) ? sel : pending[0]?.id });
-      }),
+      load(
+        'listPending',
+        () => api.listPending(),
+        (v) => {
+          const pending = sortPending(v.map(normalizeCall));
+          const sel = get().selectedId;
+          set({ pending, selectedId: sel && pending.some((c) => c.id === sel) ? sel : pending[0]?.id });
+        },
+      ),
     );
 
     function say(text: string): void {

@@ -1,12 +1,29 @@
 // An in-memory CountersignApi for component tests: the bridge boundary, so the UI above it is real.
 import type { LimitsProfile } from '../../../shared/limits.js';
 import type {
-  AuditEntry, BrokerEvent, BrokerStatus, CountersignApi, DecideResult, DecisionRequest, FilePreview, InlineApprovalClient, LogQuery, PendingCall,
-  PinView, ReviewAction, ReviewedTool, SeenServer, ServerChanges, ServerConfig, ServerView, Settings, SettingsPatch, UnsealedGrant, UnsealedRef,
+  AuditEntry,
+  BrokerEvent,
+  BrokerStatus,
+  CountersignApi,
+  DecideResult,
+  DecisionRequest,
+  FilePreview,
+  InlineApprovalClient,
+  LogQuery,
+  PendingCall,
+  PinView,
+  ReviewAction,
+  ReviewedTool,
+  SeenServer,
+  ServerChanges,
+  ServerConfig,
+  ServerView,
+  Settings,
+  SettingsPatch,
+  UnsealedGrant,
+  UnsealedRef,
 } from '../../../shared/api';
-import type {
-  ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult,
-} from '../../../shared/clients';
+import type { ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult } from '../../../shared/clients';
 import type { Rule } from '../../../shared/decision';
 import type { DoctorReport } from '../../../shared/doctor';
 import type { LaunchRequest, RulePatch } from '../../../shared/api';
@@ -62,15 +79,32 @@ export function makeClient(over: Partial<ClientView> = {}): ClientView {
     found: true,
     looked: ['/home/me/.config/Claude/claude_desktop_config.json'],
     canUnwrap: false,
-    files: [{
-      path: '/home/me/.config/Claude/claude_desktop_config.json',
-      scope: 'user',
-      format: 'json',
-      servers: [
-        { name: 'fs', transport: 'stdio', commandLine: ['npx', '-y', '@modelcontextprotocol/server-filesystem', '/home/me'], envNames: [], headerNames: [], state: 'direct' },
-        { name: 'notes', transport: 'stdio', commandLine: ['npx', 'notes'], envNames: ['KEY'], headerNames: [], state: 'unsupported', note: 'wrap leaves it alone: ${KEY} is filled in by the client' },
-      ],
-    }],
+    files: [
+      {
+        path: '/home/me/.config/Claude/claude_desktop_config.json',
+        scope: 'user',
+        format: 'json',
+        servers: [
+          {
+            name: 'fs',
+            transport: 'stdio',
+            commandLine: ['npx', '-y', '@modelcontextprotocol/server-filesystem', '/home/me'],
+            envNames: [],
+            headerNames: [],
+            state: 'direct',
+          },
+          {
+            name: 'notes',
+            transport: 'stdio',
+            commandLine: ['npx', 'notes'],
+            envNames: ['KEY'],
+            headerNames: [],
+            state: 'unsupported',
+            note: 'wrap leaves it alone: ${KEY} is filled in by the client',
+          },
+        ],
+      },
+    ],
     ...over,
   };
 }
@@ -85,9 +119,14 @@ export class FakeApi implements CountersignApi {
   unsealed: UnsealedGrant[] = [];
   settings: Settings = { approvalTimeoutSeconds: 120, upstreamTimeoutSeconds: 300, theme: 'system' };
   status: BrokerStatus = {
-    version: '0.1.0', dataDir: '/data', warnings: [], httpUrl: 'http://127.0.0.1:4000',
-    mcpUrlTemplate: 'http://127.0.0.1:4000/mcp/<server>', connectCommand: '/usr/bin/node /opt/countersign/bin/countersign.mjs connect <server>',
-    connectLaunch: { command: '/usr/bin/node', args: ['/opt/countersign/bin/countersign.mjs', 'connect', '<server>'] }, paused: false,
+    version: '0.1.0',
+    dataDir: '/data',
+    warnings: [],
+    httpUrl: 'http://127.0.0.1:4000',
+    mcpUrlTemplate: 'http://127.0.0.1:4000/mcp/<server>',
+    connectCommand: '/usr/bin/node /opt/countersign/bin/countersign.mjs connect <server>',
+    connectLaunch: { command: '/usr/bin/node', args: ['/opt/countersign/bin/countersign.mjs', 'connect', '<server>'] },
+    paused: false,
   };
   changes: ServerChanges[] = [];
   log: AuditEntry[] = [];
@@ -99,7 +138,11 @@ export class FakeApi implements CountersignApi {
   wrapPreview?: WrapPreview;
   unwrapPreview?: UnwrapPreview;
   doctor: DoctorReport = {
-    version: 1, countersign: '0.1.0', dataDir: '/data', checkedAt: '2026-01-01T00:00:00.000Z', broker: { running: true, pid: 4242, version: '0.1.0', socket: '/data/broker.sock' },
+    version: 1,
+    countersign: '0.1.0',
+    dataDir: '/data',
+    checkedAt: '2026-01-01T00:00:00.000Z',
+    broker: { running: true, pid: 4242, version: '0.1.0', socket: '/data/broker.sock' },
     findings: [{ area: 'broker', code: 'broker.running', level: 'ok', summary: 'A broker runs for /data (pid 4242, version 0.1.0).' }],
   };
   /** Methods that answer like an older broker: `unknown API method`. */
@@ -121,9 +164,15 @@ export class FakeApi implements CountersignApi {
     return this.calls.filter((c) => c.method === method).map((c) => c.args);
   }
 
-  getStatus() { return this.answer('getStatus', [], () => structuredClone(this.status)); }
-  listPending() { return this.answer('listPending', [], () => structuredClone(this.pending)); }
-  listLaunchRequests() { return this.answer('listLaunchRequests', [], () => structuredClone(this.launches)); }
+  getStatus() {
+    return this.answer('getStatus', [], () => structuredClone(this.status));
+  }
+  listPending() {
+    return this.answer('listPending', [], () => structuredClone(this.pending));
+  }
+  listLaunchRequests() {
+    return this.answer('listLaunchRequests', [], () => structuredClone(this.launches));
+  }
   decide(id: string, decision: DecisionRequest): Promise<DecideResult> {
     return this.answer('decide', [id, decision], () => {
       if (!this.pending.some((c) => c.id === id)) return { ok: false, error: 'not-pending' } as const;
@@ -132,16 +181,28 @@ export class FakeApi implements CountersignApi {
       return { ok: true, forwarded: decision.kind !== 'deny', ...(this.decideNote && { note: this.decideNote }) };
     });
   }
-  listServers() { return this.answer('listServers', [], () => structuredClone(this.servers)); }
+  listServers() {
+    return this.answer('listServers', [], () => structuredClone(this.servers));
+  }
   addServer(name: string, config: ServerConfig) {
     return this.answer('addServer', [name, config], () => void this.servers.push(makeServer({ name, config, status: 'needs-consent' })));
   }
-  removeServer(name: string) { return this.answer('removeServer', [name], () => void (this.servers = this.servers.filter((s) => s.name !== name))); }
-  setTrust(name: string, trusted: boolean, seen?: SeenServer) {
-    return this.answer('setTrust', seen ? [name, trusted, seen] : [name, trusted], () => void this.servers.forEach((s) => s.name === name && (s.trusted = trusted)));
+  removeServer(name: string) {
+    return this.answer('removeServer', [name], () => void (this.servers = this.servers.filter((s) => s.name !== name)));
   }
-  listRules() { return this.answer('listRules', [], () => structuredClone(this.rules)); }
-  removeRule(id: string) { return this.answer('removeRule', [id], () => void (this.rules = this.rules.filter((r) => r.id !== id))); }
+  setTrust(name: string, trusted: boolean, seen?: SeenServer) {
+    return this.answer(
+      'setTrust',
+      seen ? [name, trusted, seen] : [name, trusted],
+      () => void this.servers.forEach((s) => s.name === name && (s.trusted = trusted)),
+    );
+  }
+  listRules() {
+    return this.answer('listRules', [], () => structuredClone(this.rules));
+  }
+  removeRule(id: string) {
+    return this.answer('removeRule', [id], () => void (this.rules = this.rules.filter((r) => r.id !== id)));
+  }
   updateRule(id: string, patch: RulePatch) {
     return this.answer('updateRule', [id, patch], () => {
       const rule = this.rules.find((r) => r.id === id)!;
@@ -153,7 +214,9 @@ export class FakeApi implements CountersignApi {
       return structuredClone(rule);
     });
   }
-  getSettings() { return this.answer('getSettings', [], () => ({ ...this.settings })); }
+  getSettings() {
+    return this.answer('getSettings', [], () => ({ ...this.settings }));
+  }
   updateSettings(patch: SettingsPatch) {
     return this.answer('updateSettings', [patch], () => {
       const next: Record<string, unknown> = { ...this.settings, ...patch };
@@ -161,34 +224,59 @@ export class FakeApi implements CountersignApi {
       return (this.settings = next as Settings);
     });
   }
-  queryLog(query: LogQuery) { return this.answer('queryLog', [query], () => structuredClone(this.log)); }
-  listChanges() { return this.answer('listChanges', [], () => structuredClone(this.changes)); }
+  queryLog(query: LogQuery) {
+    return this.answer('queryLog', [query], () => structuredClone(this.log));
+  }
+  listChanges() {
+    return this.answer('listChanges', [], () => structuredClone(this.changes));
+  }
   reviewChanges(server: string, action: ReviewAction, tools?: ReviewedTool[], identityHash?: string) {
     const args = [server, action, ...(tools ? [tools] : []), ...(identityHash ? [identityHash] : [])];
     return this.answer('reviewChanges', args, () => void (this.changes = this.changes.filter((c) => c.server !== server)));
   }
-  pinServer(name: string, seen: SeenServer) { return this.answer('pinServer', [name, seen], () => this.pinResult); }
-  unpinServer(name: string) { return this.answer('unpinServer', [name], () => undefined); }
+  pinServer(name: string, seen: SeenServer) {
+    return this.answer('pinServer', [name, seen], () => this.pinResult);
+  }
+  unpinServer(name: string) {
+    return this.answer('unpinServer', [name], () => undefined);
+  }
   approveLaunch(name: string, launchHash: string) {
-    return this.answer('approveLaunch', [name, launchHash], () => void this.servers.forEach((s) => {
-      if (s.name !== name) return;
-      s.status = 'idle';
-      s.launch = { ...s.launch, approved: true, approvedBy: 'person' };
-    }));
+    return this.answer(
+      'approveLaunch',
+      [name, launchHash],
+      () =>
+        void this.servers.forEach((s) => {
+          if (s.name !== name) return;
+          s.status = 'idle';
+          s.launch = { ...s.launch, approved: true, approvedBy: 'person' };
+        }),
+    );
   }
   setLimits(name: string, limits: LimitsProfile, launchHash?: string) {
-    return this.answer('setLimits', launchHash ? [name, limits, launchHash] : [name, limits], () => void this.servers.forEach((s) => {
-      if (s.name !== name || !('command' in s.config)) return;
-      s.config = { ...s.config, limits };
-      if (s.limits) s.limits = { ...s.limits, profile: limits };
-    }));
+    return this.answer(
+      'setLimits',
+      launchHash ? [name, limits, launchHash] : [name, limits],
+      () =>
+        void this.servers.forEach((s) => {
+          if (s.name !== name || !('command' in s.config)) return;
+          s.config = { ...s.config, limits };
+          if (s.limits) s.limits = { ...s.limits, profile: limits };
+        }),
+    );
   }
   setRunWithoutLimits(name: string, allowed: boolean, launchHash?: string) {
-    return this.answer('setRunWithoutLimits', launchHash ? [name, allowed, launchHash] : [name, allowed], () => void this.servers.forEach((s) => {
-      if (s.name === name && s.limits?.unenforced) s.limits = { ...s.limits, unenforced: { ...s.limits.unenforced, runsWithoutLimits: allowed } };
-    }));
+    return this.answer(
+      'setRunWithoutLimits',
+      launchHash ? [name, allowed, launchHash] : [name, allowed],
+      () =>
+        void this.servers.forEach((s) => {
+          if (s.name === name && s.limits?.unenforced) s.limits = { ...s.limits, unenforced: { ...s.limits.unenforced, runsWithoutLimits: allowed } };
+        }),
+    );
   }
-  listInlineApproval() { return this.answer('listInlineApproval', [], () => structuredClone(this.inline)); }
+  listInlineApproval() {
+    return this.answer('listInlineApproval', [], () => structuredClone(this.inline));
+  }
   setInlineApproval(client: string, enabled: boolean) {
     return this.answer('setInlineApproval', [client, enabled], () => {
       const c = this.inline.find((x) => x.client === client);
@@ -202,14 +290,18 @@ export class FakeApi implements CountersignApi {
       return { added: Object.keys(mcpServers), skipped: [] };
     });
   }
-  listUnsealed() { return this.answer('listUnsealed', [], () => this.unsealed); }
+  listUnsealed() {
+    return this.answer('listUnsealed', [], () => this.unsealed);
+  }
   confirmUnsealed(ref: UnsealedRef) {
     return this.answer('confirmUnsealed', [ref], () => void (this.unsealed = this.unsealed.filter((g) => g.hash !== ref.hash)));
   }
   discardUnsealed(ref: UnsealedRef) {
     return this.answer('discardUnsealed', [ref], () => void (this.unsealed = this.unsealed.filter((g) => g.hash !== ref.hash)));
   }
-  setPaused(paused: boolean) { return this.answer('setPaused', [paused], () => void (this.status.paused = paused)); }
+  setPaused(paused: boolean) {
+    return this.answer('setPaused', [paused], () => void (this.status.paused = paused));
+  }
   readFileForPreview(path: string) {
     return this.answer('readFileForPreview', [path], () => this.files[path] ?? { exists: false });
   }
@@ -220,7 +312,9 @@ export class FakeApi implements CountersignApi {
     return this.answer('listClients', opts ? [opts] : [], () => structuredClone(this.clients));
   }
   previewWrap(client: ClientId, opts: WrapOptions) {
-    return this.answer('previewWrap', [client, opts], (): WrapPreview => structuredClone(this.wrapPreview ?? { client, files: [], changes: 0, planHash: PLAN_HASH }));
+    return this.answer('previewWrap', [client, opts], (): WrapPreview =>
+      structuredClone(this.wrapPreview ?? { client, files: [], changes: 0, planHash: PLAN_HASH }),
+    );
   }
   /** Marks every direct server of the client wrapped, as the broker would after writing. */
   wrapClient(client: ClientId, opts: WrapOptions, planHash: string) {

@@ -6,9 +6,15 @@ import { Icon } from './Icon';
 
 export function TrustBadge({ trusted }: { trusted: boolean }) {
   return trusted ? (
-    <span className="badge badge-trusted"><Icon name="shield" size={13} />Trusted</span>
+    <span className="badge badge-trusted">
+      <Icon name="shield" size={13} />
+      Trusted
+    </span>
   ) : (
-    <span className="badge badge-untrusted"><Icon name="shieldOff" size={13} />Untrusted</span>
+    <span className="badge badge-untrusted">
+      <Icon name="shieldOff" size={13} />
+      Untrusted
+    </span>
   );
 }
 

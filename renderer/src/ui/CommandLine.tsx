@@ -7,8 +7,18 @@ export function CommandLine({ argv, label }: { argv: string[]; label: string }) 
     <ol className="argv" aria-label={label}>
       {argv.map((arg, i) => (
         <li key={i} className="argv-item">
-          <span className="argv-index" aria-label={`argument ${i}`}>{i}</span>
-          <code className="argv-value">{arg === '' ? <span className="mark-ws" title="empty argument">(empty)</span> : <VisibleText text={arg} />}</code>
+          <span className="argv-index" aria-label={`argument ${i}`}>
+            {i}
+          </span>
+          <code className="argv-value">
+            {arg === '' ? (
+              <span className="mark-ws" title="empty argument">
+                (empty)
+              </span>
+            ) : (
+              <VisibleText text={arg} />
+            )}
+          </code>
         </li>
       ))}
     </ol>

@@ -15,8 +15,12 @@ export function CopyText({ text, label }: { text: string; label: string }) {
   };
   return (
     <div className="copy">
-      <code className="copy-text" aria-label={label}>{text}</code>
-      <button type="button" className="btn btn-small" onClick={() => void copy()}>{copied ? 'Copied' : 'Copy'}</button>
+      <code className="copy-text" aria-label={label}>
+        {text}
+      </code>
+      <button type="button" className="btn btn-small" onClick={() => void copy()}>
+        {copied ? 'Copied' : 'Copy'}
+      </button>
     </div>
   );
 }

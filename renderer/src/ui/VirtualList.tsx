@@ -38,15 +38,18 @@ export const VirtualList = forwardRef<VirtualListHandle, Props>(function Virtual
     return () => ro.disconnect();
   }, []);
 
-  const scrollToIndex = useCallback((index: number) => {
-    const el = outer.current;
-    if (!el) return;
-    const top = index * rowHeight;
-    const view = el.clientHeight || FALLBACK_HEIGHT;
-    if (top < el.scrollTop) el.scrollTop = top;
-    else if (top + rowHeight > el.scrollTop + view) el.scrollTop = top + rowHeight - view;
-    setScrollTop(el.scrollTop);
-  }, [rowHeight]);
+  const scrollToIndex = useCallback(
+    (index: number) => {
+      const el = outer.current;
+      if (!el) return;
+      const top = index * rowHeight;
+      const view = el.clientHeight || FALLBACK_HEIGHT;
+      if (top < el.scrollTop) el.scrollTop = top;
+      else if (top + rowHeight > el.scrollTop + view) el.scrollTop = top + rowHeight - view;
+      setScrollTop(el.scrollTop);
+    },
+    [rowHeight],
+  );
 
   useImperativeHandle(ref, () => ({ scrollToIndex, element: () => outer.current }), [scrollToIndex]);
 
@@ -62,7 +65,9 @@ export const VirtualList = forwardRef<VirtualListHandle, Props>(function Virtual
   }
   return (
     <div ref={outer} className={`vlist ${className ?? ''}`} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)} role={role} aria-label={label}>
-      <div className="vlist-inner" style={{ height: count * rowHeight }}>{rows}</div>
+      <div className="vlist-inner" style={{ height: count * rowHeight }}>
+        {rows}
+      </div>
     </div>
   );
 });

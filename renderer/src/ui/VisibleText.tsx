@@ -8,7 +8,9 @@ export const VisibleText = memo(function VisibleText({ text, className, markLead
   return (
     <span className={className}>
       {segments.map((s, i) =>
-        s.kind === 'text' ? s.text : (
+        s.kind === 'text' ? (
+          s.text
+        ) : (
           <span key={i} className={`mark-${s.cls}`} title={s.title}>
             {s.text}
           </span>

@@ -19,7 +19,10 @@ describe('segmentText', () => {
     const unmarked = MARKED.filter((cp) => {
       const segments = segmentText(`a${String.fromCodePoint(cp)}b`);
       const marks = segments.filter((s) => s.kind === 'mark');
-      const plain = segments.filter((s) => s.kind === 'text').map((s) => s.text).join('');
+      const plain = segments
+        .filter((s) => s.kind === 'text')
+        .map((s) => s.text)
+        .join('');
       return marks.length !== 1 || plain !== 'ab';
     });
     expect(unmarked.map(hex)).toEqual([]);

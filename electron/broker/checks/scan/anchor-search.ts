@@ -115,8 +115,8 @@ export class AnchorSearch {
       const anchors = ks.map((k) => this.anchors[r]![k]!);
       const w = anchors.filter((a) => a.word).map((a) => a.source);
       const o = anchors.filter((a) => !a.word).map((a) => a.source);
-      if (w.length) words.push(`(${w.join('|')})`), wordRules.push(r);
-      if (o.length) others.push(`(${o.join('|')})`), otherRules.push(r);
+      if (w.length) (words.push(`(${w.join('|')})`), wordRules.push(r));
+      if (o.length) (others.push(`(${o.join('|')})`), otherRules.push(r));
     }
     const boundary = base64 ? BASE64_BOUNDARY : '\\b';
     const parts = [...(words.length ? [`${boundary}(?:${words.join('|')})`] : []), ...others];

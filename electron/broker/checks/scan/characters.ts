@@ -31,7 +31,10 @@ const NAMES: Record<number, string> = {
 };
 const hex = (cp: number) => cp.toString(16).toUpperCase().padStart(4, '0');
 const describeCps = (cps: Set<number>) =>
-  [...cps].slice(0, 3).map((cp) => `U+${hex(cp)}${NAMES[cp] ? ` ${NAMES[cp]}` : ''}`).join(', ') + (cps.size > 3 ? ', …' : '');
+  [...cps]
+    .slice(0, 3)
+    .map((cp) => `U+${hex(cp)}${NAMES[cp] ? ` ${NAMES[cp]}` : ''}`)
+    .join(', ') + (cps.size > 3 ? ', …' : '');
 
 const isTag = (cp: number) => cp >= 0xe0000 && cp <= 0xe007f;
 // The selectors that can each carry a byte (SELECTORS below); Mongolian ones (U+180B…) are looked at as
@@ -40,7 +43,22 @@ const isVariationSelector = (cp: number) => (cp >= 0xfe00 && cp <= 0xfe0f) || (c
 const isMongolianSelector = (cp: number) => (cp >= 0x180b && cp <= 0x180d) || cp === 0x180f;
 const PICTOGRAPHIC = /^[\p{Extended_Pictographic}\u{1f3fb}-\u{1f3ff}\ufe0f]$/u;
 // Scripts whose spelling uses joiners (Arabic, Syriac, N'Ko, Mongolian, Brahmic), not e.g. Cyrillic lookalikes.
-const JOINING_SCRIPTS = ['Arabic', 'Syriac', 'Nko', 'Mongolian', 'Devanagari', 'Bengali', 'Gurmukhi', 'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala'];
+const JOINING_SCRIPTS = [
+  'Arabic',
+  'Syriac',
+  'Nko',
+  'Mongolian',
+  'Devanagari',
+  'Bengali',
+  'Gurmukhi',
+  'Gujarati',
+  'Oriya',
+  'Tamil',
+  'Telugu',
+  'Kannada',
+  'Malayalam',
+  'Sinhala',
+];
 const JOINING_SCRIPT = new RegExp(`^[${JOINING_SCRIPTS.map((name) => `\\p{Script_Extensions=${name}}`).join('')}]$`, 'u');
 
 // Emoji and joining-script tests per code point, remembered: a text with an emoji every few words
@@ -280,8 +298,15 @@ export class CharacterScan {
     }
     const say: Record<CharKind, [FindingCode, (t: Tally) => string]> = {
       invisible: ['invisible-characters', (t) => `${noun} contains ${t.count} invisible character(s) (${describeCps(t.cps)}) that can hide or split words.`],
-      bidiOverride: ['bidi-control', (t) => `${noun} contains ${t.count} bidirectional control character(s) (${describeCps(t.cps)}) that make text display in a different order than it is read.`],
-      bidiMark: ['bidi-control', (t) => `${noun} contains ${t.count} bidirectional mark(s) (${describeCps(t.cps)}) that can change how nearby text is displayed.`],
+      bidiOverride: [
+        'bidi-control',
+        (t) =>
+          `${noun} contains ${t.count} bidirectional control character(s) (${describeCps(t.cps)}) that make text display in a different order than it is read.`,
+      ],
+      bidiMark: [
+        'bidi-control',
+        (t) => `${noun} contains ${t.count} bidirectional mark(s) (${describeCps(t.cps)}) that can change how nearby text is displayed.`,
+      ],
       ansi: ['control-characters', () => `${noun} contains terminal escape sequences that can restyle or rewrite what a terminal shows.`],
       control: ['control-characters', (t) => `${noun} contains ${t.count} control character(s) (${describeCps(t.cps)}).`],
     };

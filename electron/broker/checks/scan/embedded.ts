@@ -122,7 +122,11 @@ export class UrlScan {
   finish(): void {
     if (this.urls.count === 0) return;
     const hosts = [...this.urls.hosts];
-    const shown = hosts.slice(0, 3).map((h) => quote(h, 40)).join(', ') + (hosts.length > 3 ? ', …' : '');
+    const shown =
+      hosts
+        .slice(0, 3)
+        .map((h) => quote(h, 40))
+        .join(', ') + (hosts.length > 3 ? ', …' : '');
     add(this.scan, 'embedded-url', 'url', `${this.scan.noun} contains ${this.urls.count} web address(es) (${shown}).`, this.urls.start, this.urls.end);
   }
 }
@@ -136,7 +140,10 @@ export class Base64Scan {
   private open: OpenRun | undefined;
   private blob: { start: number; end: number } | undefined;
 
-  constructor(private readonly scan: Scan, private readonly smuggles: (decoded: string) => boolean) {}
+  constructor(
+    private readonly scan: Scan,
+    private readonly smuggles: (decoded: string) => boolean,
+  ) {}
 
   step(slice: string, sliceStart: number, from: number, to: number): void {
     if (this.blob) return;

@@ -30,9 +30,11 @@ const rulesCache = new WeakMap<ServerTools[], Rules>();
 function rulesFor(servers: ServerTools[]): Rules {
   let rules = rulesCache.get(servers);
   if (!rules) {
-    const cross = servers.flatMap(({ server, tools }) => tools
-      .filter((tool) => tool.trim().length >= 2 && tool.length <= 512)
-      .map((tool) => ({ server, tool, anchors: [tool], re: new RegExp(`(?<![\\w-])${escapeRegExp(tool)}(?![\\w-])`, 'gi') })));
+    const cross = servers.flatMap(({ server, tools }) =>
+      tools
+        .filter((tool) => tool.trim().length >= 2 && tool.length <= 512)
+        .map((tool) => ({ server, tool, anchors: [tool], re: new RegExp(`(?<![\\w-])${escapeRegExp(tool)}(?![\\w-])`, 'gi') })),
+    );
     rules = { cross, search: new AnchorSearch([...WORD_RULES, ...cross]) };
     rulesCache.set(servers, rules);
   }
@@ -55,7 +57,11 @@ export class WordScan {
   private readonly cross: Array<Finding | undefined> = [];
   private readonly rules: Rules;
 
-  constructor(private readonly scan: Scan, servers: ServerTools[], private readonly wordsOnly = false) {
+  constructor(
+    private readonly scan: Scan,
+    servers: ServerTools[],
+    private readonly wordsOnly = false,
+  ) {
     this.rules = servers.length ? rulesFor(servers) : NO_SERVERS;
   }
 
@@ -95,7 +101,13 @@ export class WordScan {
       const m = first(re, from);
       if (!m) continue;
       const rule = distinctive(tool) ? 'crossDistinct' : 'crossGeneric';
-      this.cross[r - CROSS_AT] = this.finding('cross-server-reference', rule, `${noun} mentions ${quote(tool)}, a tool of the server ${quote(server)}.`, m.index, m.index + m.text.length);
+      this.cross[r - CROSS_AT] = this.finding(
+        'cross-server-reference',
+        rule,
+        `${noun} mentions ${quote(tool)}, a tool of the server ${quote(server)}.`,
+        m.index,
+        m.index + m.text.length,
+      );
     }
   }
 

@@ -96,7 +96,8 @@ export class BrokerHalf implements GateSession {
     channel.handle('decide', async (p) => {
       const d = wire.decide.safeParse(p);
       // A call that cannot be decided is refused, and logged with what can be read of it.
-      if (!d.success) return this.refuseDecide(p, `Countersign could not read it (${d.error.issues[0]?.path.join('.') ?? ''}: ${d.error.issues[0]?.message ?? 'invalid'})`);
+      if (!d.success)
+        return this.refuseDecide(p, `Countersign could not read it (${d.error.issues[0]?.path.join('.') ?? ''}: ${d.error.issues[0]?.message ?? 'invalid'})`);
       // Every call `connect` reported before asking is taken first: entries keep the order calls ran in.
       if (d.data.reported !== undefined && this.reports) await this.reports.until(d.data.reported);
       if (this.closed) return this.refuseDecide(p, 'the session had ended');
@@ -144,11 +145,19 @@ export class BrokerHalf implements GateSession {
       // A closed session has settled everything already: a late report is logged as not finished.
       // Without connect's own timing, from call.time: a wall-clock stamp from connect's process (the
       // duration clock, core/clock.ts, does not cross processes).
-      const settle = (outcome: CallOutcome, durationMs?: number): void => this.deps.auditCall({
-        time: call.time, server: this.serverName, tool: call.tool, arguments: call.arguments, decision: 'allow',
-        decidedBy: call.decidedBy, reasons: call.reasons, durationMs: durationMs ?? Math.max(0, Date.now() - Date.parse(call.time)),
-        client: this.clientInfo?.name, ...settledFields(outcome),
-      });
+      const settle = (outcome: CallOutcome, durationMs?: number): void =>
+        this.deps.auditCall({
+          time: call.time,
+          server: this.serverName,
+          tool: call.tool,
+          arguments: call.arguments,
+          decision: 'allow',
+          decidedBy: call.decidedBy,
+          reasons: call.reasons,
+          durationMs: durationMs ?? Math.max(0, Date.now() - Date.parse(call.time)),
+          client: this.clientInfo?.name,
+          ...settledFields(outcome),
+        });
       if (this.closed) settle({ status: 'failed', error: 'The session ended before the call finished.' });
       else this.forwarded.set(call.call, settle);
     }
@@ -213,15 +222,16 @@ export class BrokerHalf implements GateSession {
     if (this.reports || this.closing) return false;
     this.reports = new ReportReader(
       socket,
-      (lines) => this.deps.batchAudit(() => {
-        for (const line of lines) {
-          try {
-            this.report(reportItems(JSON.parse(line.toString('utf8')) as Record<string, unknown>));
-          } catch {
-            // A bad report is dropped, as a bad notification on the control socket is.
+      (lines) =>
+        this.deps.batchAudit(() => {
+          for (const line of lines) {
+            try {
+              this.report(reportItems(JSON.parse(line.toString('utf8')) as Record<string, unknown>));
+            } catch {
+              // A bad report is dropped, as a bad notification on the control socket is.
+            }
           }
-        }
-      }),
+        }),
       (why) => void this.close(`its report connection broke (${why})`),
     );
     return true;
@@ -262,8 +272,14 @@ export class BrokerHalf implements GateSession {
   /** A `decide` that is not decided: logged as refused, and answered so that nothing runs. */
   private refuseDecide(p: Record<string, unknown>, why: string): DecideReply {
     const args = p.tooDeepIn !== undefined || depthRefusal(p.arguments) ? TOO_DEEP_ARGUMENTS : p.arguments;
-    this.deps.audit(refusedCallEntry(this.serverName, this.clientInfo?.name, { tool: typeof p.tool === 'string' ? p.tool : '', arguments: args, certain: true, reason: why }));
-    return { forward: false, result: errorResult(`Countersign refused this call before deciding it: ${why}. It was not run.`), upstreamTimeoutMs: this.deps.upstreamTimeoutMs() };
+    this.deps.audit(
+      refusedCallEntry(this.serverName, this.clientInfo?.name, { tool: typeof p.tool === 'string' ? p.tool : '', arguments: args, certain: true, reason: why }),
+    );
+    return {
+      forward: false,
+      result: errorResult(`Countersign refused this call before deciding it: ${why}. It was not run.`),
+      upstreamTimeoutMs: this.deps.upstreamTimeoutMs(),
+    };
   }
 
   private async decide(p: z.infer<typeof wire.decide>): Promise<DecideReply> {

@@ -26,7 +26,10 @@ export class AttachedUpstream implements MessageTransport {
   private exitWaiter?: () => void;
   private closedFired = false;
 
-  constructor(private readonly socketPath: string, private readonly token: string) {}
+  constructor(
+    private readonly socketPath: string,
+    private readonly token: string,
+  ) {}
 
   async start(): Promise<void> {
     const socket = await openSocket(this.socketPath);

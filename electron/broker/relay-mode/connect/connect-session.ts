@@ -54,7 +54,12 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   // decide, long after it is open. Once there, it carries every report (the broker reads the control
   // socket at once, so reports sent there before come first).
   let link: ReportLink | undefined;
-  const linking = opts.reports ? openReportLink(opts.reports.path, opts.reports.token).then((l) => (link = l), () => undefined) : undefined;
+  const linking = opts.reports
+    ? openReportLink(opts.reports.path, opts.reports.token).then(
+        (l) => (link = l),
+        () => undefined,
+      )
+    : undefined;
   // Each report is written at once (report-order.ts): a crash of this process loses no log entry.
   const report = (item: Report): void => {
     if (link) link.send(item);
@@ -66,7 +71,11 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
   let nextCall = 1;
 
   // Set up before anything flows: the lane needs the session, which needs the transports.
-  const lane = fastLane(() => session.bytes, () => downstream, upstream);
+  const lane = fastLane(
+    () => session.bytes,
+    () => downstream,
+    upstream,
+  );
   upstream.takeLine = lane.fromServer;
   const downstream: LineTransport = new LineTransport({
     input: opts.input,
@@ -119,8 +128,13 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
       const argsDeep = deep !== undefined && nestingDepth(ctx.arguments) > MAX_ARGUMENT_DEPTH;
       // `reported`: the broker reads that many report lines before it decides, so entries keep their order.
       const params = {
-        call, tool: ctx.toolName, arguments: argsDeep ? TOO_DEEP_ARGUMENTS : ctx.arguments, progress: ctx.progressRequested,
-        input: deep ? undefined : ctx.input, ...(deep ? { tooDeepIn: deep } : {}), ...(link ? { reported: link.written } : {}),
+        call,
+        tool: ctx.toolName,
+        arguments: argsDeep ? TOO_DEEP_ARGUMENTS : ctx.arguments,
+        progress: ctx.progressRequested,
+        input: deep ? undefined : ctx.input,
+        ...(deep ? { tooDeepIn: deep } : {}),
+        ...(link ? { reported: link.written } : {}),
       };
       const reply = await channel.request<DecideReply>('decide', params);
       upstreamTimeoutMs = reply.upstreamTimeoutMs;
@@ -150,7 +164,8 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
       channel.notify('initialized', { client: s.clientInfo, result, elicitation: session.clientElicits });
     },
     onToolsListed: (_s, tools) => channel.notify('listed', { tools }),
-    onServerRequest: (_s, request, calls, declined) => channel.notify('server-request', { method: request.method, params: request.params, calls, ...(declined ? { declined } : {}) }),
+    onServerRequest: (_s, request, calls, declined) =>
+      channel.notify('server-request', { method: request.method, params: request.params, calls, ...(declined ? { declined } : {}) }),
     refuseImitation: async () => (await channel.request<{ refuse?: unknown }>('imitation', {})).refuse !== false,
     rewriteToolsList: async (_s, tools) => (await channel.request<{ tools?: ToolDefinition[] }>('rewrite', { tools })).tools,
     upstreamTimeoutMs: () => upstreamTimeoutMs,
@@ -195,7 +210,9 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     };
     channel.onclose = () => {
       upstream.brokerGone();
-      void session.end('Countersign stopped while this request was in flight, so it did not finish. Start Countersign again, then restart this server in your client.');
+      void session.end(
+        'Countersign stopped while this request was in flight, so it did not finish. Start Countersign again, then restart this server in your client.',
+      );
     };
   });
   opts.signal?.addEventListener('abort', () => void session.close('connect was asked to stop'), { once: true });

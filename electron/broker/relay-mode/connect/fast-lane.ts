@@ -13,7 +13,13 @@ import { unambiguous } from '../../wire/unambiguous-json.js';
 
 /** Client requests relayed without a look inside: nothing in them is decided, recorded or rewritten. */
 const PASS_METHODS: ReadonlySet<string> = new Set([
-  'ping', 'resources/list', 'resources/templates/list', 'resources/read', 'prompts/list', 'prompts/get', 'completion/complete',
+  'ping',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'prompts/list',
+  'prompts/get',
+  'completion/complete',
 ]);
 
 const INPUT_REQUIRED = Buffer.from('input_required');
@@ -25,11 +31,7 @@ export interface FastLane {
   fromServer(line: Buffer): boolean;
 }
 
-export function fastLane(
-  session: () => BytePass,
-  client: () => LineTransport,
-  server: AttachedUpstream,
-): FastLane {
+export function fastLane(session: () => BytePass, client: () => LineTransport, server: AttachedUpstream): FastLane {
   return {
     fromClient(line) {
       // Invalid UTF-8 is refused by the ordinary path.
@@ -62,7 +64,9 @@ export function fastLane(
       if (claim === null) return true;
       // Reported before the client sees the result, as on the ordinary path.
       claim.onSettled?.({ status: env.resultIsError ? 'error' : 'ok' });
-      void client().sendBytes(withId(line, env, JSON.stringify(claim.downId))).catch(() => undefined);
+      void client()
+        .sendBytes(withId(line, env, JSON.stringify(claim.downId)))
+        .catch(() => undefined);
       return true;
     },
   };

@@ -10,6 +10,8 @@ export function isoTime(ms: number): string {
   const year = d.getUTCFullYear();
   if (!(year >= 0 && year <= 9999)) return d.toISOString();
   const msPart = d.getUTCMilliseconds();
-  return `${String(year).padStart(4, '0')}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}T${pad2(d.getUTCHours())}:` +
-    `${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}.${msPart < 10 ? '00' : msPart < 100 ? '0' : ''}${msPart}Z`;
+  return (
+    `${String(year).padStart(4, '0')}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}T${pad2(d.getUTCHours())}:` +
+    `${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}.${msPart < 10 ? '00' : msPart < 100 ? '0' : ''}${msPart}Z`
+  );
 }

@@ -48,7 +48,8 @@ export function imitation(params: Record<string, unknown> | undefined): string |
   const sentences = raw.split(/[\n\r\v\f\u0085\u2028\u2029]+/u).flatMap((line) => readerFold(line).split(/(?<=[.!?:;])\s+/u));
   for (const sentence of sentences) {
     const words = sentence.replace(/[^\p{L}\p{N}?]+/gu, ' ').trim();
-    if (bare(words).startsWith(APPROVE) && ` ${words} `.includes(` ${ON} `) && words.endsWith('?')) return 'its message asks "Approve … on …?" as Countersign\'s form does';
+    if (bare(words).startsWith(APPROVE) && ` ${words} `.includes(` ${ON} `) && words.endsWith('?'))
+      return 'its message asks "Approve … on …?" as Countersign\'s form does';
   }
   if (message.includes(PREVIEW)) return 'its message points to a "Full preview" as Countersign\'s form does';
   for (const text of titles(params)) {
@@ -59,7 +60,8 @@ export function imitation(params: Record<string, unknown> | undefined): string |
   const schema = params.requestedSchema;
   const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : {};
   for (const [name, property] of Object.entries(properties).slice(0, 1000)) {
-    if (FIELDS.has(readerFold(name)) || FIELDS.has(bare(readerFold(name)))) return `it asks for a field named like Countersign's ('${escapeControl(name.slice(0, 80))}')`;
+    if (FIELDS.has(readerFold(name)) || FIELDS.has(bare(readerFold(name))))
+      return `it asks for a field named like Countersign's ('${escapeControl(name.slice(0, 80))}')`;
     for (const text of choicesOf(property)) {
       const folded = readerFold(text.slice(0, 200));
       if (CHOICES.has(folded) || CHOICES.has(bare(folded))) return `it offers Countersign's choices ('${escapeControl(text.slice(0, 80))}')`;
@@ -84,8 +86,10 @@ function choicesOf(property: unknown, depth = 0): string[] {
   if (!isObject(property) || depth > 3) return [];
   const out: string[] = [];
   for (const key of ['title', 'description', 'const', 'default']) if (typeof property[key] === 'string') out.push(property[key] as string);
-  for (const key of ['enum', 'enumNames']) if (Array.isArray(property[key])) out.push(...(property[key] as unknown[]).filter((v): v is string => typeof v === 'string').slice(0, 1000));
-  for (const key of ['oneOf', 'anyOf']) if (Array.isArray(property[key])) for (const option of (property[key] as unknown[]).slice(0, 1000)) out.push(...choicesOf(option, depth + 1));
+  for (const key of ['enum', 'enumNames'])
+    if (Array.isArray(property[key])) out.push(...(property[key] as unknown[]).filter((v): v is string => typeof v === 'string').slice(0, 1000));
+  for (const key of ['oneOf', 'anyOf'])
+    if (Array.isArray(property[key])) for (const option of (property[key] as unknown[]).slice(0, 1000)) out.push(...choicesOf(option, depth + 1));
   if (isObject(property.items)) out.push(...choicesOf(property.items, depth + 1));
   return out;
 }

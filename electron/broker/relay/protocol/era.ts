@@ -52,9 +52,10 @@ export function envelopeOf(message: JsonRpcMessage): Envelope | undefined {
   const picked: Record<string, unknown> = {};
   for (const key of ENVELOPE_KEYS) if (meta[key] !== undefined) picked[key] = meta[key];
   const info = meta[META.clientInfo] as { name?: unknown; version?: unknown } | undefined;
-  const clientInfo = info && typeof info === 'object'
-    ? { name: typeof info.name === 'string' ? info.name : undefined, version: typeof info.version === 'string' ? info.version : undefined }
-    : undefined;
+  const clientInfo =
+    info && typeof info === 'object'
+      ? { name: typeof info.name === 'string' ? info.name : undefined, version: typeof info.version === 'string' ? info.version : undefined }
+      : undefined;
   return { meta: picked, revision, clientInfo };
 }
 

@@ -16,15 +16,17 @@ export function isInputRequired(result: Record<string, unknown>): boolean {
 export function inputRequested(result: Record<string, unknown>): InputRequested[] {
   const requests = result.inputRequests;
   if (typeof requests !== 'object' || requests === null) return [];
-  return Object.entries(requests as Record<string, unknown>).slice(0, 50).map(([key, value]) => {
-    const r = (typeof value === 'object' && value !== null ? value : {}) as { method?: unknown; params?: Record<string, unknown> };
-    const params = r.params ?? {};
-    const out: InputRequested = { key, method: typeof r.method === 'string' ? r.method : 'unknown' };
-    if (params.mode === 'url' || params.mode === 'form') out.mode = params.mode;
-    if (typeof params.message === 'string') out.message = params.message.slice(0, 2000);
-    if (typeof params.url === 'string') out.url = params.url.slice(0, 2000);
-    return out;
-  });
+  return Object.entries(requests as Record<string, unknown>)
+    .slice(0, 50)
+    .map(([key, value]) => {
+      const r = (typeof value === 'object' && value !== null ? value : {}) as { method?: unknown; params?: Record<string, unknown> };
+      const params = r.params ?? {};
+      const out: InputRequested = { key, method: typeof r.method === 'string' ? r.method : 'unknown' };
+      if (params.mode === 'url' || params.mode === 'form') out.mode = params.mode;
+      if (typeof params.message === 'string') out.message = params.message.slice(0, 2000);
+      if (typeof params.url === 'string') out.url = params.url.slice(0, 2000);
+      return out;
+    });
 }
 
 /** One line for the log: what the server asked for instead of running the tool. */

@@ -57,7 +57,16 @@ export function refusedCallEntry(server: string, client: string | undefined, cal
     ? `Countersign refused this call before deciding it: ${call.reason}. It was not run.`
     : `Countersign refused a message it could not read, which may have been a tool call: ${call.reason}. Nothing was run.`;
   return {
-    time: new Date().toISOString(), server, tool: call.tool, arguments: call.arguments, decision: 'deny', decidedBy: 'policy',
-    reasons: ['refused-message'], durationMs: 0, status: 'denied', detail, client,
+    time: new Date().toISOString(),
+    server,
+    tool: call.tool,
+    arguments: call.arguments,
+    decision: 'deny',
+    decidedBy: 'policy',
+    reasons: ['refused-message'],
+    durationMs: 0,
+    status: 'denied',
+    detail,
+    client,
   };
 }

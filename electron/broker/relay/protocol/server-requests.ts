@@ -14,17 +14,18 @@ export function describeServerRequest(method: string, params: Params): string {
   switch (method) {
     case 'elicitation/create': {
       const url = text(params?.url);
-      if (params?.mode === 'url' || url) return `The server asked the client to open a URL (shown here; Countersign does not open it): ${url ?? '(none given)'}${text(params?.message) ? ` — "${text(params?.message)}"` : ''}`;
+      if (params?.mode === 'url' || url)
+        return `The server asked the client to open a URL (shown here; Countersign does not open it): ${url ?? '(none given)'}${text(params?.message) ? ` — "${text(params?.message)}"` : ''}`;
       return `The server asked the client's user for input: "${text(params?.message) ?? ''}"`;
     }
     case 'sampling/createMessage': {
       const messages = Array.isArray(params?.messages) ? (params.messages as Array<{ content?: unknown }>) : [];
       const last = messages.at(-1)?.content;
-      const said = text((Array.isArray(last) ? last[0] : last as { text?: unknown } | undefined)?.text as unknown);
+      const said = text((Array.isArray(last) ? last[0] : (last as { text?: unknown } | undefined))?.text as unknown);
       return `The server asked the client's model to write a reply (sampling)${said ? `: "${said}"` : ''}`;
     }
     case 'roots/list':
-      return "The server asked the client for its roots (the folders it works in)";
+      return 'The server asked the client for its roots (the folders it works in)';
     case 'ping':
       return 'The server pinged the client';
     default:
@@ -33,7 +34,14 @@ export function describeServerRequest(method: string, params: Params): string {
 }
 
 /** `declined`: why Countersign declined it for the server instead of relaying it (an imitation of its own form). */
-export function serverRequestEntry(server: string, client: string | undefined, method: string, params: Params, calls: string[], declined?: string): NewAuditEntry {
+export function serverRequestEntry(
+  server: string,
+  client: string | undefined,
+  method: string,
+  params: Params,
+  calls: string[],
+  declined?: string,
+): NewAuditEntry {
   if (declined) {
     return {
       ...serverRequestEntry(server, client, method, params, calls),

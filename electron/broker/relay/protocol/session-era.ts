@@ -39,16 +39,21 @@ export class SessionEra {
    * version pin is checked). A server that does not say who it is is reported without serverInfo, which
    * a version pin refuses: identity that cannot be established is not trusted.
    */
-  ensureIdentity(discover: (params: Record<string, unknown>) => Promise<Record<string, unknown>>, report: (identity: Record<string, unknown>) => void): Promise<void> {
+  ensureIdentity(
+    discover: (params: Record<string, unknown>) => Promise<Record<string, unknown>>,
+    report: (identity: Record<string, unknown>) => void,
+  ): Promise<void> {
     const envelope = this.envelope;
     if (!envelope || this.identified) return Promise.resolve();
-    this.identity ??= discover(this.ownParams({})).then(
-      (result) => identityFromDiscover(result, envelope.revision),
-      () => identityFromDiscover(undefined, envelope.revision),
-    ).then((identity) => {
-      this.identified = true;
-      report(identity);
-    });
+    this.identity ??= discover(this.ownParams({}))
+      .then(
+        (result) => identityFromDiscover(result, envelope.revision),
+        () => identityFromDiscover(undefined, envelope.revision),
+      )
+      .then((identity) => {
+        this.identified = true;
+        report(identity);
+      });
     return this.identity;
   }
 }

@@ -24,8 +24,10 @@ export interface NpxLocations {
 }
 
 export function npxCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const cache = env.npm_config_cache || env.NPM_CONFIG_CACHE
-    || (process.platform === 'win32' ? path.join(env.LOCALAPPDATA || path.join(os.homedir(), 'AppData', 'Local'), 'npm-cache') : path.join(os.homedir(), '.npm'));
+  const cache =
+    env.npm_config_cache ||
+    env.NPM_CONFIG_CACHE ||
+    (process.platform === 'win32' ? path.join(env.LOCALAPPDATA || path.join(os.homedir(), 'AppData', 'Local'), 'npm-cache') : path.join(os.homedir(), '.npm'));
   return path.join(cache, '_npx');
 }
 
@@ -66,8 +68,10 @@ function binOf(dir: string, name: string, bin: unknown): string | undefined {
 
 /** The copy `npx <spec>` would run from `where`, or undefined when npx would download it first. */
 export function findNpxPackage(name: string, version: string, spec: string, where: NpxLocations): InstalledPackage | undefined {
-  return readInstalled(path.join(npmPrefix(where.cwd), 'node_modules'), name, version, 'launch-folder')
-    ?? readInstalled(path.join(npxSpecDir(where.npxCache, spec), 'node_modules'), name, version, 'npx-cache');
+  return (
+    readInstalled(path.join(npmPrefix(where.cwd), 'node_modules'), name, version, 'launch-folder') ??
+    readInstalled(path.join(npxSpecDir(where.npxCache, spec), 'node_modules'), name, version, 'npx-cache')
+  );
 }
 
 /** Every copy of this version in npx's cache (whichever spec installed it). */

@@ -76,7 +76,9 @@ export async function checkPinnedLaunch(name: string, config: ServerConfig, pinn
   }
   // Under limits the package runs offline from a copy Countersign prepared: the same content check.
   if (ctx.prepared && underLimits(config)) {
-    const nodeModules = existsSync(ctx.prepared.nodeModules(launch.name, launch.version!)) ? ctx.prepared.nodeModules(launch.name, launch.version!) : await ctx.prepared.install(launch.name, launch.version!).catch(() => undefined);
+    const nodeModules = existsSync(ctx.prepared.nodeModules(launch.name, launch.version!))
+      ? ctx.prepared.nodeModules(launch.name, launch.version!)
+      : await ctx.prepared.install(launch.name, launch.version!).catch(() => undefined);
     const copy = nodeModules ? readInstalled(nodeModules, launch.name, launch.version!, 'prepared') : undefined;
     if (copy) {
       const contentHash = await hashPackageDir(copy.dir);
@@ -89,8 +91,11 @@ export async function checkPinnedLaunch(name: string, config: ServerConfig, pinn
   }
   return {
     ok: false,
-    why: stopped(name, `the pinned package ${pinned.spec} (content ${pinned.contentHash}) is not installed where Countersign can check it, and npx would fetch it now`) +
-      ' To run what npx installs now, unpin the server and pin it again.',
+    why:
+      stopped(
+        name,
+        `the pinned package ${pinned.spec} (content ${pinned.contentHash}) is not installed where Countersign can check it, and npx would fetch it now`,
+      ) + ' To run what npx installs now, unpin the server and pin it again.',
   };
 }
 
@@ -99,11 +104,14 @@ export async function installedForPin(pinned: ServerConfig, original: ServerConf
   const launch = npxLaunch(pinned);
   if (!launch || !('command' in pinned)) return undefined;
   const before = npxLaunch(original);
-  const found = findNpxPackage(launch.name, launch.version!, launch.spec, locations(pinned, ctx))
-    ?? (before ? findNpxPackage(launch.name, launch.version!, before.spec, locations(pinned, ctx)) : undefined)
-    ?? npxCacheCopies(launch.name, launch.version!, ctx.npxCache)[0]
+  const found =
+    findNpxPackage(launch.name, launch.version!, launch.spec, locations(pinned, ctx)) ??
+    (before ? findNpxPackage(launch.name, launch.version!, before.spec, locations(pinned, ctx)) : undefined) ??
+    npxCacheCopies(launch.name, launch.version!, ctx.npxCache)[0] ??
     // A server under limits ran the copy Countersign prepared for it.
-    ?? (ctx.prepared && underLimits(pinned) ? readInstalled(ctx.prepared.nodeModules(launch.name, launch.version!), launch.name, launch.version!, 'prepared') : undefined);
+    (ctx.prepared && underLimits(pinned)
+      ? readInstalled(ctx.prepared.nodeModules(launch.name, launch.version!), launch.name, launch.version!, 'prepared')
+      : undefined);
   return found ? { ...found, contentHash: await hashPackageDir(found.dir) } : undefined;
 }
 

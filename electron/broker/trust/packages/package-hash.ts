@@ -20,7 +20,9 @@ export async function hashPackageDir(dir: string): Promise<string> {
       if (st.isSymbolicLink()) entries.push(`L ${relPath} ${await readlink(full)}`);
       else if (st.isDirectory()) await walk(relPath);
       else if (st.isFile()) {
-        const digest = createHash('sha256').update(await readFile(full)).digest('hex');
+        const digest = createHash('sha256')
+          .update(await readFile(full))
+          .digest('hex');
         entries.push(`F ${relPath} ${st.mode & 0o111 ? 'x' : '-'} ${digest}`);
       }
     }

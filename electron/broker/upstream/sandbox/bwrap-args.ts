@@ -6,8 +6,15 @@ import { depth, type Mount } from './mounts.js';
 
 /** The namespaces and the privileges every Linux server gets; the probe (detect.ts) runs with these too. */
 export const BWRAP_ISOLATION = [
-  '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
-  '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
+  '--unshare-user',
+  '--unshare-pid',
+  '--unshare-ipc',
+  '--unshare-uts',
+  '--unshare-cgroup-try',
+  '--die-with-parent',
+  '--new-session',
+  '--cap-drop',
+  'ALL',
 ];
 /** bubblewrap 0.8+: the server cannot make a user namespace of its own (where it would have capabilities). */
 export const NO_NESTED_USERNS = '--disable-userns';
@@ -62,4 +69,3 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   if (plan.chdir) args.push('--chdir', plan.chdir);
   return args;
 }
-

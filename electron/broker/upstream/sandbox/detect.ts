@@ -31,7 +31,10 @@ function run(file: string, args: string[]): Promise<{ ok: boolean; why: string }
 
 /** A limited server's flags, on a small mount table: system read-only, private /tmp, a masked folder. */
 function probeArgs(noNetwork: boolean, blockNestedUserns: boolean, truth: string): string[] {
-  const mounts = [{ kind: 'ro' as const, src: '/', dest: '/' }, { kind: 'tmpfs' as const, dest: '/tmp' }];
+  const mounts = [
+    { kind: 'ro' as const, src: '/', dest: '/' },
+    { kind: 'tmpfs' as const, dest: '/tmp' },
+  ];
   const masks = [{ kind: 'mask-dir' as const, dest: '/tmp/countersign-probe' }];
   return [...bwrapArgs({ noNetwork, blockNestedUserns, mounts, masks }), '--', truth];
 }
@@ -52,23 +55,37 @@ async function detectBwrap(paths: string[]): Promise<SandboxSupport> {
   const nestedUserns = blocked ? ('blocked' as const) : { open: oldBubblewrap.caveat };
   const fixes = [...(net.ok ? [] : [namespaceFix(net.why, 'network')]), ...(blocked ? [] : [oldBubblewrap.fix])];
   return {
-    kind: 'bubblewrap', path, network: net.ok, nestedUserns,
+    kind: 'bubblewrap',
+    path,
+    network: net.ok,
+    nestedUserns,
     ...(net.ok ? {} : { networkReason: `no network namespace here (${net.why || 'it failed'})` }),
     ...(fixes.length ? { fix: fixes.join('; ') } : {}),
   };
 }
 
 async function detectSandboxExec(path: string): Promise<SandboxSupport> {
-  if (!existsSync(path)) return { kind: 'none', reason: `sandbox-exec is missing (${path})`, fix: 'sandbox-exec ships with macOS in /usr/bin: restore it (it is part of the system)' };
+  if (!existsSync(path))
+    return {
+      kind: 'none',
+      reason: `sandbox-exec is missing (${path})`,
+      fix: 'sandbox-exec ships with macOS in /usr/bin: restore it (it is part of the system)',
+    };
   const probe = await run(path, ['-p', '(version 1)(allow default)', '/usr/bin/true']);
-  return probe.ok ? { kind: 'sandbox-exec', path } : { kind: 'none', reason: `sandbox-exec does not work here (${probe.why})`, fix: 'run Countersign outside another sandbox (sandbox-exec cannot nest)' };
+  return probe.ok
+    ? { kind: 'sandbox-exec', path }
+    : { kind: 'none', reason: `sandbox-exec does not work here (${probe.why})`, fix: 'run Countersign outside another sandbox (sandbox-exec cannot nest)' };
 }
 
 export function detectSandbox(opts: DetectOptions = {}): Promise<SandboxSupport> {
   const platform = opts.platform ?? process.platform;
   if (platform === 'linux') return detectBwrap(opts.bwrapPaths ?? BWRAP_PATHS);
   if (platform === 'darwin') return detectSandboxExec(opts.sandboxExecPath ?? '/usr/bin/sandbox-exec');
-  return Promise.resolve({ kind: 'none', reason: `no sandbox is available on ${platform}`, fix: 'none on this system: run the server without limits only if you trust it (Servers → Limits)' });
+  return Promise.resolve({
+    kind: 'none',
+    reason: `no sandbox is available on ${platform}`,
+    fix: 'none on this system: run the server without limits only if you trust it (Servers → Limits)',
+  });
 }
 
 let cached: Promise<SandboxSupport> | undefined;

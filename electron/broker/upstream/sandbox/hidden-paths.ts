@@ -96,7 +96,8 @@ export function maskHidden(mounts: Mount[] | 'host', spec: HideSpec, fs: RealFs 
       if (e.writable) for (let d = dirname(h.real); d !== e.real && isWithin(d, e.real); d = dirname(d)) pins.push({ kind: 'rw', src: d, dest: at(d) });
       mask(at(h.real), h.dir, h.what, pins);
       // The whole file system has no mount of its own for a prepared package: lend it back, read-only.
-      if (mounts === 'host') for (const l of lent) if (isWithin(l, h.real)) lendBack.push({ kind: 'ro', src: l, dest: normalizePath(join(e.dest, relative(e.real, l))) });
+      if (mounts === 'host')
+        for (const l of lent) if (isWithin(l, h.real)) lendBack.push({ kind: 'ro', src: l, dest: normalizePath(join(e.dest, relative(e.real, l))) });
     }
   }
   // A mask inside another adds nothing.

@@ -4,7 +4,15 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isWithin, limitsProblems, NO_LIMITS, unenforcedLimits, type LimitsEnforcement, type LimitsProfile, type LimitState } from '../../../../shared/limits.js';
+import {
+  isWithin,
+  limitsProblems,
+  NO_LIMITS,
+  unenforcedLimits,
+  type LimitsEnforcement,
+  type LimitsProfile,
+  type LimitState,
+} from '../../../../shared/limits.js';
 import { scrubbedEnv } from '../scrub-env.js';
 import { bwrapArgs } from './bwrap-args.js';
 import type { SandboxSupport } from './detect.js';
@@ -39,7 +47,10 @@ export interface LaunchPlan {
 
 /** The server cannot start as asked; the message says why (the command is missing, a path…). */
 export class LaunchRefused extends Error {
-  constructor(message: string, readonly code?: string) {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
     super(message);
   }
 }
@@ -56,10 +67,13 @@ export function unenforceableText(limits: LimitsProfile, enforcement: LimitsEnfo
   const missing = unenforcedLimits(enforcement);
   const what = missing.map((k) => (k === 'network' ? 'no network' : 'its file limits')).join(' and ');
   const name = server ? `'${server}'` : 'the server';
-  return `Countersign has not started ${name}: ${what} cannot be enforced here (${enforcement.reason ?? 'no sandbox'}).` +
+  return (
+    `Countersign has not started ${name}: ${what} cannot be enforced here (${enforcement.reason ?? 'no sandbox'}).` +
     (enforcement.fix ? ` Fix: ${enforcement.fix}.` : '') +
     ` Or, to run it without its limits on this machine, say so for this server in Countersign (Servers → Limits)` +
-    (server ? ` or run: countersign servers limits ${server} --run-without-limits` : '') + '.';
+    (server ? ` or run: countersign servers limits ${server} --run-without-limits` : '') +
+    '.'
+  );
 }
 
 export interface PlanOptions {
@@ -85,22 +99,35 @@ export function planEnforcement(limits: LimitsProfile, support: SandboxSupport):
   const fsAsked = limits.filesystem !== 'host';
   if (support.kind === 'none') {
     return {
-      sandbox: 'none', reason: support.reason, ...(support.fix ? { fix: support.fix } : {}),
-      network: asked(netAsked, false), filesystem: asked(fsAsked, false), env: 'enforced', processes: 'not enforced',
+      sandbox: 'none',
+      reason: support.reason,
+      ...(support.fix ? { fix: support.fix } : {}),
+      network: asked(netAsked, false),
+      filesystem: asked(fsAsked, false),
+      env: 'enforced',
+      processes: 'not enforced',
     };
   }
   if (support.kind === 'sandbox-exec') {
     return {
-      sandbox: 'sandbox-exec', reason: 'macOS has no PID namespace: the process tree is ended by a descendant sweep, best effort',
-      network: asked(netAsked, true), filesystem: asked(fsAsked, true), env: 'enforced', processes: 'not enforced',
+      sandbox: 'sandbox-exec',
+      reason: 'macOS has no PID namespace: the process tree is ended by a descendant sweep, best effort',
+      network: asked(netAsked, true),
+      filesystem: asked(fsAsked, true),
+      env: 'enforced',
+      processes: 'not enforced',
     };
   }
   const netMissing = netAsked && !support.network;
   const caveats = support.nestedUserns === 'blocked' ? [] : [support.nestedUserns.open];
   return {
-    sandbox: 'bubblewrap', reason: netMissing ? support.networkReason : undefined,
+    sandbox: 'bubblewrap',
+    reason: netMissing ? support.networkReason : undefined,
     ...(support.fix && (netMissing || caveats.length) ? { fix: support.fix } : {}),
-    network: asked(netAsked, support.network), filesystem: asked(fsAsked, true), env: 'enforced', processes: 'enforced',
+    network: asked(netAsked, support.network),
+    filesystem: asked(fsAsked, true),
+    env: 'enforced',
+    processes: 'enforced',
     ...(caveats.length ? { caveats } : {}),
   };
 }
@@ -140,7 +167,12 @@ export function planLaunch(spec: LaunchSpec, opts: PlanOptions): LaunchPlan {
   // sandbox-exec adds nothing to a server with no limits (it has no PID namespace): run it as it is.
   const unlimited = fsLimit === 'host' && limits.network !== 'none';
   if (support.kind === 'none' || (support.kind === 'sandbox-exec' && unlimited)) {
-    if (support.kind === 'sandbox-exec') result.enforcement = { ...result.enforcement, sandbox: 'none', reason: 'no limits asked; macOS has no PID namespace: the process tree is ended by a descendant sweep, best effort' };
+    if (support.kind === 'sandbox-exec')
+      result.enforcement = {
+        ...result.enforcement,
+        sandbox: 'none',
+        reason: 'no limits asked; macOS has no PID namespace: the process tree is ended by a descendant sweep, best effort',
+      };
     if (platform === 'linux') {
       result.treeMarker = randomBytes(16).toString('hex');
       env[TREE_MARKER] = result.treeMarker;
@@ -168,7 +200,12 @@ export function planLaunch(spec: LaunchSpec, opts: PlanOptions): LaunchPlan {
     const lent = fsLimit === 'host' ? lentRoots : runtime.filter((p) => lentRoots.some((l) => isWithin(p, l)));
     result.enforcement = { ...result.enforcement, hidden };
     result.command = support.path;
-    result.args = [...sandboxExecArgs({ network: limits.network !== 'none', runtime, read, write, tmp: env.TMPDIR, hidden: hidden.map((h) => h.path), lent }), '--', resolved!, ...args];
+    result.args = [
+      ...sandboxExecArgs({ network: limits.network !== 'none', runtime, read, write, tmp: env.TMPDIR, hidden: hidden.map((h) => h.path), lent }),
+      '--',
+      resolved!,
+      ...args,
+    ];
     return result;
   }
   const noNetwork = limits.network === 'none' && support.network;

@@ -13,10 +13,27 @@ export type Mount =
 
 /** What the system lends every limited server, read-only: enough to run, none of the person's files. */
 export const SYSTEM_PATHS = [
-  '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/nix/store',
-  '/etc/ld.so.cache', '/etc/ld.so.conf', '/etc/ld.so.conf.d', '/etc/alternatives', '/etc/localtime',
-  '/etc/passwd', '/etc/group', '/etc/nsswitch.conf', '/etc/hosts',
-  '/etc/ssl', '/etc/ca-certificates', '/etc/pki', '/etc/crypto-policies',
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/nix/store',
+  '/etc/ld.so.cache',
+  '/etc/ld.so.conf',
+  '/etc/ld.so.conf.d',
+  '/etc/alternatives',
+  '/etc/localtime',
+  '/etc/passwd',
+  '/etc/group',
+  '/etc/nsswitch.conf',
+  '/etc/hosts',
+  '/etc/ssl',
+  '/etc/ca-certificates',
+  '/etc/pki',
+  '/etc/crypto-policies',
 ];
 /** Only when the server may use the network: how to find hosts. */
 export const NETWORK_PATHS = ['/etc/resolv.conf', '/etc/host.conf', '/etc/gai.conf'];

@@ -78,7 +78,8 @@ export class NpmPreparer implements PackagePreparer {
 
   async prepare(spec: LaunchSpec, launch: PackageLaunch): Promise<LaunchSpec> {
     const version = launch.exact ? launch.version! : this.opts.resolve ? asResolved(await this.opts.resolve(launch)).version : undefined;
-    if (!version) throw new LaunchRefused(`pin ${launch.name} to an exact version first: under limits its package is installed before the sandbox, and run offline`);
+    if (!version)
+      throw new LaunchRefused(`pin ${launch.name} to an exact version first: under limits its package is installed before the sandbox, and run offline`);
     const pkgDir = join(await this.ensureInstalled(launch.name, version), launch.name);
     const { bin, rest } = npxTail(spec.args ?? [], launch);
     const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { name?: string; bin?: string | Record<string, string> };
@@ -107,14 +108,34 @@ export class NpmPreparer implements PackagePreparer {
     // CA files they name) pass by default, as to every server (scrub-env.ts, runtime-paths.ts).
     const read = [npmrc].filter((p) => existsSync(p));
     const limits: LimitsProfile = { network: 'unrestricted', filesystem: { read, write: [staging, cache] }, passEnv: [] };
-    const args = [npmCli, 'install', '--prefix', staging, '--cache', cache, '--prefer-offline', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', pkgSpec];
+    const args = [
+      npmCli,
+      'install',
+      '--prefix',
+      staging,
+      '--cache',
+      cache,
+      '--prefer-offline',
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      pkgSpec,
+    ];
     // These limits are Countersign's own care, not the person's: where no sandbox works, the install
     // runs as npx would (a server under unenforceable limits is refused before it gets here).
-    const plan = planLaunch({ command: node, args, cwd: staging }, { limits, support: await this.opts.support, source, hide: hideFrom(this.opts.hide?.(), staging), allowUnenforced: true });
+    const plan = planLaunch(
+      { command: node, args, cwd: staging },
+      { limits, support: await this.opts.support, source, hide: hideFrom(this.opts.hide?.(), staging), allowUnenforced: true },
+    );
     try {
       await new Promise<void>((resolve, reject) => {
         execFile(plan.command, plan.args, { env: plan.env, cwd: plan.cwd, timeout: INSTALL_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 }, (err, _out, stderr) => {
-          if (err) reject(new LaunchRefused(`could not install ${pkgSpec} before the sandbox: ${String(stderr).trim().split('\n').slice(-3).join(' ') || err.message}`));
+          if (err)
+            reject(
+              new LaunchRefused(`could not install ${pkgSpec} before the sandbox: ${String(stderr).trim().split('\n').slice(-3).join(' ') || err.message}`),
+            );
           else resolve();
         });
       });
@@ -143,7 +164,10 @@ export async function prepareForLimits(spec: LaunchSpec, limits: LimitsProfile |
   const launch = findPackageLaunch({ command: spec.command, args: spec.args });
   if (!launch) return spec;
   if (launch.kind === 'uvx') throw new LaunchRefused('a uvx launch cannot run under network or file limits yet: run the installed tool by its path instead');
-  if (launch.kind === 'docker') throw new LaunchRefused('a docker launch runs in the docker daemon, outside any limits Countersign could set: use docker\'s own --network none and volume options');
+  if (launch.kind === 'docker')
+    throw new LaunchRefused(
+      "a docker launch runs in the docker daemon, outside any limits Countersign could set: use docker's own --network none and volume options",
+    );
   if (!preparer) throw new LaunchRefused(`the npx package ${launch.name} must be installed before the sandbox, and nothing here can prepare it`);
   return preparer.prepare(spec, launch);
 }

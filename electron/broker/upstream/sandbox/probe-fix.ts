@@ -1,7 +1,8 @@
 // What to do when the sandbox probe fails: bubblewrap's error, read as the kernel setting or package
 // that would make it work. Shown in the status and in every refusal of a server under limits.
 
-export const INSTALL_BUBBLEWRAP = 'install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap; Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap), then restart Countersign';
+export const INSTALL_BUBBLEWRAP =
+  'install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap; Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap), then restart Countersign';
 
 /** bubblewrap older than 0.8 does not know the flag. */
 export const NO_DISABLE_USERNS = /unknown option.*--disable-userns|unrecognized option.*disable-userns/i;
@@ -23,7 +24,8 @@ export function namespaceFix(why: string, what: 'sandbox' | 'network' = 'sandbox
   if (/uid map|gid map|setgroups/i.test(why)) {
     return `allow unprivileged user namespaces for bubblewrap (Ubuntu 23.10 and later: an AppArmor profile for /usr/bin/bwrap, or sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0)${restart}`;
   }
-  if (what === 'network') return `allow network namespaces for unprivileged users (in a container: start it with a seccomp profile that permits unshare(CLONE_NEWNET))${restart}`;
+  if (what === 'network')
+    return `allow network namespaces for unprivileged users (in a container: start it with a seccomp profile that permits unshare(CLONE_NEWNET))${restart}`;
   if (/operation not permitted|permission denied/i.test(why)) {
     return `allow user namespaces here (in a container: start it with a seccomp profile that permits unshare and mount, or run Countersign on the host)${restart}`;
   }

@@ -44,7 +44,12 @@ export function runtimePaths(commandPath: string): string[] {
 /** The outermost `node_modules` folder `path` is in, if any. */
 function outermostNodeModules(path: string): string | undefined {
   const at = path.split('/').indexOf('node_modules');
-  return at === -1 ? undefined : path.split('/').slice(0, at + 1).join('/');
+  return at === -1
+    ? undefined
+    : path
+        .split('/')
+        .slice(0, at + 1)
+        .join('/');
 }
 
 /**

@@ -49,7 +49,13 @@ export function sbplProfile(input: SbplInput): { profile: string; params: Record
     '(allow sysctl-read)',
     `(allow file-read* ${SYSTEM_READ.map((p) => `(subpath "${p}")`).join(' ')})`,
     // An SBPL rule with no filter allows everything: emit one only with its paths.
-    ...(above.length ? [`(allow file-read-metadata ${param('A', above).map((p) => `(literal ${p})`).join(' ')})`] : []),
+    ...(above.length
+      ? [
+          `(allow file-read-metadata ${param('A', above)
+            .map((p) => `(literal ${p})`)
+            .join(' ')})`,
+        ]
+      : []),
     '(allow file-write-data (literal "/dev/null") (literal "/dev/tty"))',
     ...(readable.length ? [`(allow file-read* ${readable.map((p) => `(subpath ${p})`).join(' ')})`] : []),
     `(allow file-read* file-write* ${writable.map((p) => `(subpath ${p})`).join(' ')})`,

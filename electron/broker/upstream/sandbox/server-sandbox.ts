@@ -67,7 +67,11 @@ export class ServerSandbox {
 
   packagePreparer(): NpmPreparer {
     this.preparer ??= new NpmPreparer({
-      root: join(this.opts.dataDir, 'packages'), support: this.support(), resolve: this.opts.resolver, source: this.opts.env, hide: () => this.hide(undefined),
+      root: join(this.opts.dataDir, 'packages'),
+      support: this.support(),
+      resolve: this.opts.resolver,
+      source: this.opts.env,
+      hide: () => this.hide(undefined),
     });
     return this.preparer;
   }

@@ -17,12 +17,16 @@ interface Proc {
 
 async function linuxProcs(): Promise<Proc[]> {
   const names = await readdir('/proc').catch(() => [] as string[]);
-  const procs = await Promise.all(names.filter((n) => /^\d+$/.test(n)).map(async (n) => {
-    const stat = await readFile(`/proc/${n}/stat`, 'utf8').catch(() => '');
-    // "pid (comm) state ppid …": comm may hold spaces and parentheses; read after the last ')'.
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    return { pid: Number(n), ppid };
-  }));
+  const procs = await Promise.all(
+    names
+      .filter((n) => /^\d+$/.test(n))
+      .map(async (n) => {
+        const stat = await readFile(`/proc/${n}/stat`, 'utf8').catch(() => '');
+        // "pid (comm) state ppid …": comm may hold spaces and parentheses; read after the last ')'.
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        return { pid: Number(n), ppid };
+      }),
+  );
   return procs.filter((p) => Number.isFinite(p.ppid));
 }
 
@@ -30,7 +34,13 @@ function psProcs(): Promise<Proc[]> {
   return new Promise((resolve) => {
     execFile('ps', ['-A', '-o', 'pid=,ppid='], { timeout: 5000 }, (err, stdout) => {
       if (err) return resolve([]);
-      resolve(String(stdout).trim().split('\n').map((l) => l.trim().split(/\s+/).map(Number)).map(([pid, ppid]) => ({ pid: pid!, ppid: ppid! })));
+      resolve(
+        String(stdout)
+          .trim()
+          .split('\n')
+          .map((l) => l.trim().split(/\s+/).map(Number))
+          .map(([pid, ppid]) => ({ pid: pid!, ppid: ppid! })),
+      );
     });
   });
 }
@@ -54,10 +64,14 @@ export function descendantsOf(root: number, procs: Proc[]): number[] {
 async function markedProcs(marker: string): Promise<number[]> {
   const names = await readdir('/proc').catch(() => [] as string[]);
   const needle = `\0${TREE_MARKER}=${marker}\0`;
-  const hits = await Promise.all(names.filter((n) => /^\d+$/.test(n) && Number(n) !== process.pid).map(async (n) => {
-    const env = await readFile(`/proc/${n}/environ`, 'latin1').catch(() => '');
-    return `\0${env}`.includes(needle) ? Number(n) : undefined;
-  }));
+  const hits = await Promise.all(
+    names
+      .filter((n) => /^\d+$/.test(n) && Number(n) !== process.pid)
+      .map(async (n) => {
+        const env = await readFile(`/proc/${n}/environ`, 'latin1').catch(() => '');
+        return `\0${env}`.includes(needle) ? Number(n) : undefined;
+      }),
+  );
   return hits.filter((p): p is number => p !== undefined);
 }
 
