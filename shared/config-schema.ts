@@ -47,6 +47,12 @@ export function isHttpUrl(text: string): boolean {
   }
 }
 
+/** The name of a placeholder a client fills at launch: the text inside `${…}`, e.g. `input:api-key`. */
+export const FILL_NAME = /^[A-Za-z][A-Za-z0-9_.:-]{0,199}$/;
+export const MAX_FILLS = 32;
+/** The longest value `connect` may pass for one placeholder. */
+export const MAX_FILL_VALUE = 4096;
+
 /** A server's launch config: the one definition (the API's arguments and the settings store use it). */
 export const stdioConfigSchema = z
   .object({
@@ -55,6 +61,11 @@ export const stdioConfigSchema = z
     env: stringMap.optional(),
     cwd: z.string().max(10_000).optional(),
     limits: limitsSchema.optional(),
+    /**
+     * Placeholders (`${name}`, kept as written in command, args, cwd and env) that the client fills when it
+     * starts `countersign connect`, which passes the values on (trust/launch-fill.ts). Only these are filled.
+     */
+    fills: z.array(z.string().regex(FILL_NAME)).min(1).max(MAX_FILLS).optional(),
   })
   .strict();
 export const remoteConfigSchema = z

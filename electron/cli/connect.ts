@@ -14,6 +14,7 @@ import { UsageError } from './args.js';
 import { currentAgent } from './agent-process.js';
 import { readSocketSecret, unreadableSecret } from '../broker/local/secret-file.js';
 import { LineFramer } from '../broker/wire/line-framer.js';
+import { fillsFromEnv, type FillValues } from '../broker/trust/launch-fill.js';
 
 export interface ConnectOptions {
   /** The client's name (`--client`), which `wrap` always writes; without it the agent is looked up. */
@@ -46,12 +47,20 @@ export async function runConnect(server: string, dataDir: string, opts: ConnectO
     socket.destroy();
     return refuse(`Countersign did not send its socket secret to ${path}: that socket belongs to another user.`);
   }
+  let fills: FillValues | undefined;
+  try {
+    fills = fillsFromEnv(process.env);
+  } catch (err) {
+    socket.destroy();
+    return refuse(`Countersign could not read the values the client filled in: ${(err as Error).message}`);
+  }
   const hello = {
     countersign: HANDSHAKE_VERSION,
     server,
     relay: true,
     ...(client ? { client } : { agent: currentAgent() }),
     ...(secret.ok ? { secret: secret.secret.connect } : {}),
+    ...(fills && { fills }),
   };
   socket.write(JSON.stringify(hello) + '\n');
   let reply: HelloReply;

@@ -25,6 +25,16 @@ export async function view(api: CoreApi, name: string): Promise<ServerView> {
   return found;
 }
 
+/**
+ * The launch `approve` shows: for a server whose client fills variables at launch, the latest one waiting
+ * (filled in, as it would run); otherwise the stored one.
+ */
+async function launchToApprove(api: CoreApi, s: ServerView): Promise<ServerView['launch']> {
+  if (!('fills' in s.config) || !s.config.fills) return s.launch;
+  const waiting = (await api.listLaunchRequests()).filter((r) => r.server === s.name).sort((a, b) => b.lastAt - a.lastAt);
+  return waiting[0]?.launch ?? s.launch;
+}
+
 export async function runServers(argv: string[], dataDir: string): Promise<number> {
   const [verb, ...rest] = argv;
   const args = parseArgs(rest, {
@@ -46,7 +56,7 @@ export async function runServers(argv: string[], dataDir: string): Promise<numbe
       });
     case 'approve':
       return withCore(dataDir, async (api) => {
-        const { launch } = await view(api, name!);
+        const launch = await launchToApprove(api, await view(api, name!));
         say(launchText(name!, launch));
         const hash = bound(args, launch.hash);
         if (!(await consent('Let it run?', { yes: args.bools.has('yes'), bound: [launchBound(args, launch.hash)] }))) return cancelled();

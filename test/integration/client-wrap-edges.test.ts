@@ -84,6 +84,8 @@ describe('wrap and unwrap, beyond the fixtures', () => {
     const result = await broker.unwrapClient('vscode', {});
     expect(result.files[0]!.entries).toEqual([
       { entry: 'notes', outcome: 'restored' },
+      // Wrapped too: its ${input:perplexity-key} stays for VS Code to fill at launch.
+      { entry: 'perplexity', outcome: 'restored' },
       { entry: 'github', outcome: 'kept', why: 'it was changed since the wrap, so it is left as you have it' },
     ]);
     const servers = (parseJsonc(readFileSync(file, 'utf8')) as { servers: Record<string, Record<string, unknown>> }).servers;
@@ -103,7 +105,8 @@ describe('wrap and unwrap, beyond the fixtures', () => {
     expect(clash).toMatchObject({ action: 'add', note: "named 'filesystem-cursor': Countersign's 'filesystem' starts a different command" });
     expect(preview.files[1]!.diff).toContain('+        "filesystem-cursor",');
     const result = await broker.wrapClient('cursor', { project: h.project }, preview.planHash);
-    expect(result).toMatchObject({ added: ['browser', 'brave', 'filesystem-cursor'], reused: ['filesystem'] });
+    // 'search' too: its ${env:SEARCH_KEY} in args stays for Cursor to fill at launch.
+    expect(result).toMatchObject({ added: ['browser', 'brave', 'search', 'filesystem-cursor'], reused: ['filesystem'] });
     // Unwrapping one client leaves the servers the other still uses.
     const undone = await broker.unwrapClient('claude-desktop', {});
     expect(undone.servers).toEqual(['filesystem', 'github']);

@@ -64,32 +64,28 @@ const CASES: Case[] = [
     edit: ['"numStartups": 42', '"numStartups": 43'],
   },
   {
+    // ${env:SEARCH_KEY} in args stays for Cursor to fill when it starts `connect` (trust/launch-fill.ts).
     client: 'cursor',
-    wraps: ['filesystem', 'browser', 'brave', 'filesystem'],
-    refuses: {
-      search:
-        /^\$\{env:SEARCH_KEY\} in args\[3\] is filled in by Cursor from its environment when it starts the server; Countersign passes a variable through only as the whole value of the env entry of the same name/,
-    },
-    kept: ['"disabled": false', '"--key", "${env:SEARCH_KEY}"'],
+    wraps: ['filesystem', 'browser', 'brave', 'search', 'filesystem'],
+    refuses: {},
+    kept: ['"disabled": false', '"COUNTERSIGN_FILL_0": "env:SEARCH_KEY=${env:SEARCH_KEY}"'],
     // The project's ${workspaceFolder} is filled in; its name clashes with the user file's filesystem.
     stored: ['filesystem-cursor', (h) => ({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', `${h.project}/docs`], cwd: h.project })],
     secrets: ['cursor-fixture-key'],
-    edit: ['"--key"', '"--api-key"'],
+    // A server the person adds after the wrap, beside Countersign's entries.
+    edit: ['"mcpServers": {', '"mcpServers": {\n    "added": { "command": "added-later" },'],
   },
   {
+    // ${input:perplexity-key} stays for VS Code to ask and fill when it starts `connect` (trust/launch-fill.ts).
     client: 'vscode',
-    wraps: ['notes', 'github', 'time'],
-    refuses: {
-      perplexity:
-        /^\$\{input:perplexity-key\} in env\.PERPLEXITY_API_KEY is asked of you by VS Code each time it starts the server, and Countersign cannot ask on its behalf/,
-      'workspace-files': /envFile/,
-    },
+    wraps: ['notes', 'perplexity', 'github', 'time'],
+    refuses: { 'workspace-files': /envFile/ },
     kept: [
       '// VS Code user MCP servers',
       '/* Files in my notes folder */',
       '"dev": { "watch": "src/**/*.ts" }, // unknown to Countersign: kept',
       '"id": "perplexity-key"',
-      '"PERPLEXITY_API_KEY": "${input:perplexity-key}",',
+      '"COUNTERSIGN_FILL_0": "input:perplexity-key=${input:perplexity-key}"',
     ],
     stored: ['notes', (h) => ({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', `${h.home}/notes`] })],
     secrets: ['vscode-fixture-token'],
@@ -204,7 +200,10 @@ describe.each(CASES)('$client', (c) => {
     expect(wrapped.map(([, v]) => v.args)).toEqual(servers.map((s) => [...cli.args, 'connect', s, '--client', c.client, '--data-dir', dataDir]));
     for (const [, v] of wrapped) {
       expect(v.command).toBe(cli.command);
-      for (const gone of ['env', 'cwd', 'url', 'serverUrl', 'httpUrl', 'headers', 'http_headers']) expect(v).not.toHaveProperty(gone);
+      for (const gone of ['cwd', 'url', 'serverUrl', 'httpUrl', 'headers', 'http_headers']) expect(v).not.toHaveProperty(gone);
+      // The only env left carries the values of the placeholders the client fills when it starts connect.
+      for (const [k, val] of Object.entries((v as { env?: Record<string, string> }).env ?? {}))
+        expect(`${k}=${val}`).toMatch(/^COUNTERSIGN_FILL_\d+=([\w.:-]+)=\$\{\1\}$/);
     }
 
     const [name, config] = c.stored;

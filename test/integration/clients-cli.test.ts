@@ -44,7 +44,9 @@ describe('countersign clients / wrap / unwrap', () => {
     const list = await cs('clients');
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/Claude Desktop \(claude-desktop\)\n {2}.*claude_desktop_config\.json\n {4}NOT protected {2}filesystem/);
-    expect(list.stdout).toContain('wrap leaves it alone: ${input:perplexity-key} in env.PERPLEXITY_API_KEY');
+    // ${input:perplexity-key} is VS Code's to fill when it starts connect: wrap no longer leaves it alone.
+    expect(list.stdout).toMatch(/NOT protected {2}perplexity {2}npx -y server-perplexity-ask\n/);
+    expect(list.stdout).not.toContain('wrap leaves it alone');
     expect(list.stdout).toContain(
       'Not found: Claude Code, Cursor, Windsurf, Codex, Gemini CLI, Cline, Roo Code, Continue, Crush, goose, Kiro, LM Studio, opencode, Zed, Amazon Q Developer, GitHub Copilot CLI.',
     );

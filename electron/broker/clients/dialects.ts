@@ -2,7 +2,7 @@
 // named entries, the whole file), which keys hold the command, env, URL and headers, and which values
 // mean a legacy SSE server or a server the client runs itself. Entry interpretation (entry.ts), the wrap
 // plan (plan.ts) and the formats read this instead of assuming Claude Desktop's shape everywhere.
-import type { PlaceholderStyle } from './placeholders.js';
+import type { PlaceholderKind, PlaceholderStyle } from './placeholders.js';
 
 /** Where an entry is: a path of keys and indexes (TOML: ['mcp_servers', name]). */
 export type EntryKey = Array<string | number>;
@@ -45,6 +45,11 @@ export interface Dialect {
   /** Where env and header values are in an entry, so previews can mask them. */
   secrets: EntryKey[];
   placeholders: PlaceholderStyle;
+  /**
+   * The placeholders the client fills when it starts the entry's command (in command, args, cwd and env):
+   * wrap keeps them, and the client's values reach Countersign through `connect` (trust/launch-fill.ts).
+   */
+  expands?: PlaceholderKind[];
 }
 
 const typeIs =
@@ -80,8 +85,10 @@ function standard(over: Base & Partial<Dialect> = {}): Dialect {
 
 export const DIALECTS = {
   'claude-desktop': standard(),
+  // Claude Code expands ${VAR} (and ${VAR:-default}) in command, args, env, url and headers at launch.
   'claude-code': standard({
     placeholders: 'claude-code',
+    expands: ['env'],
     containers: (probe) => {
       const list = mapAt(probe, ['mcpServers']);
       const projects = probe.at(['projects']);
@@ -92,13 +99,18 @@ export const DIALECTS = {
       return list;
     },
   }),
-  cursor: standard({ placeholders: 'vscode' }),
+  // Cursor fills ${env:NAME}, ${userHome}, ${workspaceFolder}, ${workspaceFolderBasename} and ${pathSeparator}
+  // in command, args, env, url and headers; it has no ${input:…}.
+  cursor: standard({ placeholders: 'vscode', expands: ['env', 'workspace'] }),
+  // VS Code fills its predefined variables and ${input:…} (asked once, kept by VS Code) when it starts a server.
   vscode: standard({
     placeholders: 'vscode',
+    expands: ['env', 'workspace', 'input'],
     // mcp.json has `servers`; settings.json keeps them under `mcp.servers`.
     containers: (probe, file) => mapAt(probe, /settings\.json$/i.test(file) ? ['mcp', 'servers'] : ['servers']),
   }),
-  windsurf: standard({ placeholders: 'windsurf', urlKeys: ['serverUrl', 'url'] }),
+  // Windsurf fills ${env:NAME} (and ${file:…}) in command, args, env, serverUrl and headers.
+  windsurf: standard({ placeholders: 'windsurf', urlKeys: ['serverUrl', 'url'], expands: ['env'] }),
   codex: standard({ headers: 'http_headers', secrets: [['env'], ['http_headers']], containers: (probe) => mapAt(probe, ['mcp_servers']) }),
   gemini: standard({
     placeholders: 'gemini',
@@ -108,7 +120,8 @@ export const DIALECTS = {
   }),
   // Cline: a URL without a type is SSE; Streamable HTTP says so.
   cline: standard({ sse: (raw) => raw.type !== 'streamableHttp' && raw.transportType !== 'streamableHttp' }),
-  'roo-code': standard({ placeholders: 'env-colon', sse: (raw) => raw.type !== 'streamable-http' }),
+  // Roo Code fills ${env:NAME} in args and env.
+  'roo-code': standard({ placeholders: 'env-colon', expands: ['env'], sse: (raw) => raw.type !== 'streamable-http' }),
   continue: standard({
     placeholders: 'continue',
     containers: (probe, file) => {

@@ -8,6 +8,8 @@ import type { ClientDef } from './catalogue.js';
 import { isPlainObject } from './config-format.js';
 import { parseCountersignArgv, type CountersignRef } from './countersign-entry.js';
 import { resolvePlaceholders, type PlaceholderContext, type Unresolved } from './placeholders.js';
+import { FILL_NAME, MAX_FILLS } from '../../../shared/config-schema.js';
+import { LOADER_ENV } from '../trust/launch-fill.js';
 
 export interface EntryContext extends PlaceholderContext {
   client: ClientDef;
@@ -103,7 +105,7 @@ function stdio(raw: Record<string, unknown>, launch: Launch, form: LaunchForm, c
     (cwdRaw !== undefined && typeof cwdRaw !== 'string' ? 'its cwd is not a string' : undefined) ??
     (raw.type !== undefined && !d.stdioTypes.includes(raw.type as string) ? `its type is ${JSON.stringify(raw.type)} but it has a command` : undefined);
   if (problem) return { view, problem, moved, form };
-  const filled = fill(ctx, { command, args: args as string[], env: env as Record<string, string>, cwd: view.cwd });
+  const filled = fill(ctx, { command, args: args as string[], env: env as Record<string, string>, cwd: view.cwd }, form === 'command');
   if ('problem' in filled) return { view, problem: filled.problem, moved, form };
   const { command: cmd, args: a, env: e } = filled.value;
   const cwd = workingFolder(filled.value.cwd, ctx);
@@ -114,6 +116,7 @@ function stdio(raw: Record<string, unknown>, launch: Launch, form: LaunchForm, c
     ...(Object.keys(e).length > 0 && { env: e }),
     ...(cwd !== undefined && { cwd }),
     ...(filled.passEnv.length > 0 && { limits: { ...NO_LIMITS, passEnv: filled.passEnv } }),
+    ...(filled.fills.length > 0 && { fills: filled.fills }),
   };
   return { view, config, moved, form };
 }
@@ -152,16 +155,28 @@ function clientSide(raw: Record<string, unknown>, ctx: EntryContext): string | u
 
 /**
  * Fills every string of a launch. An env value that is exactly a variable of the client's environment
- * with the env entry's own name passes through (`passEnv`); the first placeholder left is the problem.
+ * with the env entry's own name passes through (`passEnv`); a placeholder the client fills when it starts
+ * the command stays as written (`fills`, when `started`: a local command); the first one left is the problem.
  */
-function fill<T extends object & { env?: Record<string, string> }>(ctx: EntryContext, launch: T): { value: T; passEnv: string[] } | { problem: string } {
+function fill<T extends object & { env?: Record<string, string> }>(
+  ctx: EntryContext,
+  launch: T,
+  started = false,
+): { value: T; passEnv: string[]; fills: string[] } | { problem: string } {
   const left: Array<{ where: string; placeholder: Unresolved }> = [];
   const passEnv: string[] = [];
+  const fills = new Set<string>();
   const style = ctx.client.dialect.placeholders;
+  const expands = started ? (ctx.client.dialect.expands ?? []) : [];
   const walk = (value: unknown, where: string): unknown => {
     if (typeof value === 'string') {
       const r = resolvePlaceholders(style, value, ctx);
-      for (const placeholder of r.unresolved) left.push({ where, placeholder });
+      for (const placeholder of r.unresolved) {
+        const name = placeholder.text.slice(2, -1);
+        const loader = where.startsWith('env.') && LOADER_ENV.test(where.slice(4));
+        if (expands.includes(placeholder.kind) && FILL_NAME.test(name) && !loader) fills.add(name);
+        else left.push({ where, placeholder: { ...placeholder, ...(loader && expands.includes(placeholder.kind) && { loader: true }) } });
+      }
       return r.value;
     }
     if (Array.isArray(value)) return value.map((v, i) => walk(v, `${where}[${i}]`));
@@ -181,14 +196,26 @@ function fill<T extends object & { env?: Record<string, string> }>(ctx: EntryCon
     value.env = kept;
   }
   const first = left[0];
-  if (!first) return { value, passEnv };
-  return { problem: placeholderProblem(ctx, first.placeholder, first.where, left.length - 1) };
+  if (!first && fills.size > MAX_FILLS)
+    return { problem: `it has ${fills.size} placeholders for ${ctx.client.name} to fill; Countersign passes at most ${MAX_FILLS}` };
+  if (!first) return { value, passEnv, fills: [...fills].sort() };
+  return { problem: placeholderProblem(ctx, first.placeholder, first.where, left.length - 1, started) };
 }
 
-function placeholderProblem(ctx: EntryContext, u: Unresolved, where: string, more: number): string {
+function placeholderProblem(ctx: EntryContext, u: Unresolved, where: string, more: number, started: boolean): string {
   const name = ctx.client.name;
   const at = `${u.text} in ${where}${more ? ` (and ${more} more)` : ''}`;
   const stays = 'so Countersign leaves this entry as it is (it still works, without Countersign)';
+  if (u.loader)
+    return `${at} would be filled by ${name} at launch into a variable that decides what code runs, where you would not see it when you approve the launch, ${stays}`;
+  const expands = ctx.client.dialect.expands;
+  if (expands?.includes(u.kind)) {
+    return started
+      ? `${at} is not a placeholder Countersign can pass on from ${name} (a name of letters, digits and _.:- only), ${stays}`
+      : `${at} is filled by ${name} when it connects, and Countersign passes such values on only for a server it starts (a command), not for a remote server's address or headers, ${stays}`;
+  }
+  if (expands && u.kind !== 'other')
+    return `${at}: ${name} does not fill ${u.kind === 'input' ? '${input:…}' : 'this'} variable when it starts a server (it fills ${expands.map(kindName).join(', ')}), ${stays}`;
   switch (u.kind) {
     case 'env':
       return `${at} is filled in by ${name} from its environment when it starts the server; Countersign passes a variable through only as the whole value of the env entry of the same name, ${stays}`;
@@ -199,4 +226,8 @@ function placeholderProblem(ctx: EntryContext, u: Unresolved, where: string, mor
     default:
       return `${at} is computed by ${name} when it starts the server, which Countersign cannot repeat, ${stays}`;
   }
+}
+
+function kindName(kind: Unresolved['kind']): string {
+  return kind === 'env' ? '${env:…}' : kind === 'input' ? '${input:…}' : kind === 'workspace' ? '${workspaceFolder}' : 'its other variables';
 }

@@ -30,6 +30,8 @@ export interface Unresolved {
   kind: PlaceholderKind;
   /** The variable, for `env`. */
   name?: string;
+  /** In the env value of a variable that decides what code runs (trust/launch-fill.ts LOADER_ENV). */
+  loader?: boolean;
 }
 
 export interface Resolved {

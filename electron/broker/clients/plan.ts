@@ -12,6 +12,7 @@ import type { Dialect } from './dialects.js';
 import { diffOfEdits, lineEndsOf, splice, type Edit } from './edits.js';
 import type { Interpreted } from './entry.js';
 import { chooseName } from './naming.js';
+import { fillEnvEntries } from '../trust/launch-fill.js';
 
 export interface PlannedEntry {
   entry: ScannedEntry;
@@ -71,7 +72,9 @@ function planFile(file: ScannedFile, input: PlanInput, taken: Map<string, string
     if (planned.change) {
       try {
         planned.text = file.format.editEntry(file.doc!, entry, planned.change, dialect);
-        edits.push({ start: entry.span[0], end: entry.span[1], text: planned.text, secrets: file.format.entrySecrets(planned.text, dialect) });
+        const shownFills = new Set(Object.values(fillEntries(planned.config)).map((v) => JSON.stringify(v)));
+        const secrets = file.format.entrySecrets(planned.text, dialect).filter(([s, e]) => !shownFills.has(planned.text!.slice(s, e)));
+        edits.push({ start: entry.span[0], end: entry.span[1], text: planned.text, secrets });
       } catch (err) {
         planned.plan = { ...planned.plan, action: 'refuse', server: undefined, note: undefined, reason: (err as Error).message };
         planned.change = undefined;
@@ -128,12 +131,19 @@ function planEntry(entry: ScannedEntry, input: PlanInput, taken: ReadonlyMap<str
   const raw = entry.value as Record<string, unknown>;
   const set = launchKeys(m, input.launch(chosen.name));
   if ('type' in raw && !dialect.stdioTypes.includes(raw.type as string)) set.push(['type', dialect.stdioTypes[0]]);
+  // The placeholders the client fills at launch go to `connect` in its env, which the client expands.
+  const fills = fillEntries(m.config);
+  if (Object.keys(fills).length) set.push([dialect.env, fills]);
   const moved = m.moved.filter((k) => !set.some(([s]) => s === k));
   for (const k of moved.filter((k) => dialect.keepEmpty?.includes(k))) set.push([k, {}]);
   const passed = 'limits' in m.config && m.config.limits ? m.config.limits.passEnv : [];
+  const declared = 'fills' in m.config ? (m.config.fills ?? []) : [];
   const notes = [
     chosen.note,
     passed.length ? `passes ${passed.join(', ')} from Countersign's environment when it starts the server (the client filled it in from its own)` : undefined,
+    declared.length
+      ? `${declared.map((n) => `\${${n}}`).join(', ')} ${declared.length === 1 ? 'is' : 'are'} still filled in by the client when it starts the server; each new value of the command line waits for your approval`
+      : undefined,
   ].filter(Boolean);
   return {
     entry,
@@ -141,6 +151,11 @@ function planEntry(entry: ScannedEntry, input: PlanInput, taken: ReadonlyMap<str
     plan: { ...base, action: chosen.reuse ? 'reuse' : 'add', server: chosen.name, ...(notes.length && { note: notes.join('; ') }) },
     change: { set, remove: moved.filter((k) => !dialect.keepEmpty?.includes(k)) },
   };
+}
+
+/** The env entries that carry the client's values of the launch's placeholders to `connect`. */
+function fillEntries(config: ServerConfig | undefined): Record<string, string> {
+  return config && 'fills' in config && config.fills ? fillEnvEntries(config.fills) : {};
 }
 
 /** The keys of the new launch, written the way the entry wrote its own. */

@@ -41,7 +41,7 @@ import { assertChangeSeen, assertLaunchSeen, assertListingSeen, ChangedSinceShow
 import { validateServerName } from '../store/settings-store.js';
 import { addServer, pickLaunch, redactConfig, removeServer, storeNewServer } from './server-service.js';
 import { heldChangeHash } from '../trust/definition-tracker.js';
-import { launchApproved, launchHash } from '../trust/launch-consent.js';
+import { launchApproved, launchHash, launchHash as hashOfLaunch } from '../trust/launch-consent.js';
 import { identityFingerprint } from '../trust/trust-manager.js';
 import type { LimitsProfile } from '../../../shared/limits.js';
 import { limitsView, setRunWithoutLimits, setServerLimits } from '../trust/server-limits.js';
@@ -89,9 +89,10 @@ export class BrokerApi implements CountersignApi {
   async listLaunchRequests(): Promise<LaunchRequest[]> {
     const { core } = this;
     // Still waiting: the same command, not approved since (by the queue, the Servers screen or the CLI).
-    return core.launchRequests.list((server, hash) => {
+    return core.launchRequests.list((server, hash, filled) => {
       const config = core.store.getServer(server);
-      return config !== undefined && launchHash(config) === hash && !launchApproved(config, core.trust.store.get(server));
+      if (config === undefined || launchHash(config) !== (filled ? filled.base : hash)) return false;
+      return !launchApproved(filled ? filled.consent : config, core.trust.store.get(server));
     });
   }
 
@@ -266,7 +267,10 @@ export class BrokerApi implements CountersignApi {
   }
 
   async approveLaunch(name: string, launchHash: string): Promise<void> {
-    const config = this.core.requireServer(name);
+    const stored = this.core.requireServer(name);
+    // A launch whose placeholders a client filled is approved as it waits: those values, that command line.
+    const filled = this.core.launchRequests.filledLaunch(name, launchHash);
+    const config = filled && filled.base === hashOfLaunch(stored) ? filled.consent : stored;
     assertLaunchSeen(name, config, launchHash);
     this.core.trust.approveLaunch(name, config, this.actor);
     this.core.emit({ type: 'servers-changed' });

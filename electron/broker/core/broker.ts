@@ -52,6 +52,7 @@ import { countersignCommand } from './cli-command.js';
 import { EventBus } from './event-bus.js';
 import { addServer, removeServer, UnknownServerError } from './server-service.js';
 import { startableConfig } from '../trust/start-check.js';
+import type { FillValues } from '../trust/launch-fill.js';
 
 export type { BrokerOptions } from './broker-options.js';
 
@@ -269,8 +270,8 @@ export class Broker implements BrokerCore {
   }
 
   /** Attaches a client connection to a new upstream session. Refuses unknown servers. */
-  async openSession(serverName: string, downstream: MessageTransport, clientKey: string): Promise<RelaySession> {
-    const config = await startableConfig(this, serverName, clientKey);
+  async openSession(serverName: string, downstream: MessageTransport, clientKey: string, fills?: FillValues): Promise<RelaySession> {
+    const config = await startableConfig(this, serverName, clientKey, fills);
     const common = this.sessionEvents.forSession(serverName, clientKey);
     const id = randomUUID();
     // An HTTP session's results pass as their own bytes when nothing in them is to be changed.
@@ -313,8 +314,8 @@ export class Broker implements BrokerCore {
    * data connection as its stdio, so the client's messages take one hop less. Decisions, records and
    * the log stay here. Undefined when relay mode does not apply (remote servers; Windows named pipes).
    */
-  async openBrokerHalf(serverName: string, channel: ControlChannel, clientKey: string): Promise<BrokerHalf | undefined> {
-    const config = await startableConfig(this, serverName, clientKey);
+  async openBrokerHalf(serverName: string, channel: ControlChannel, clientKey: string, fills?: FillValues): Promise<BrokerHalf | undefined> {
+    const config = await startableConfig(this, serverName, clientKey, fills);
     if ('url' in config || process.platform === 'win32') return undefined;
     const common = this.sessionEvents.forSession(serverName, clientKey);
     const session: BrokerHalf = new BrokerHalf(randomUUID(), serverName, clientKey, channel, {

@@ -2,9 +2,11 @@
 // After it, the socket carries plain newline-delimited JSON-RPC.
 import type { Socket } from 'node:net';
 import type { AgentProcess } from '../calls/client-key.js';
+import { parseFillValues, type FillValues } from '../trust/launch-fill.js';
 
 export const HANDSHAKE_VERSION = 1;
-const MAX_HELLO_BYTES = 8192;
+// Room for the placeholders' values (trust/launch-fill.ts: 32 of at most 4096 characters, each up to 6 bytes escaped).
+const MAX_HELLO_BYTES = 1024 * 1024;
 /** A challenge nonce: 32 random bytes, base64url. */
 export const NONCE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -19,6 +21,8 @@ export interface Hello {
   relay?: boolean;
   /** This broker run's connect secret (local/secret-file.ts): without it, no session. */
   secret?: string;
+  /** The client's values of the placeholders the server's launch declares (trust/launch-fill.ts). */
+  fills?: FillValues;
 }
 
 /** The CLI's connection: the typed API, as JSON-RPC (see local-api.ts), once it answered the challenge. */
@@ -122,7 +126,9 @@ export function parseHello(line: string): Hello | Attach | ApiHello {
   }
   if (typeof v.server !== 'string' || v.server.length === 0 || v.server.length > 200) throw new Error('handshake has no server name');
   if (v.secret !== undefined && (typeof v.secret !== 'string' || v.secret.length > 200)) throw new Error('handshake has a bad secret');
+  const fills = parseFillValues(v.fills);
   return {
+    ...(fills && { fills }),
     countersign: HANDSHAKE_VERSION,
     server: v.server,
     client: optionalClient(v.client),

@@ -177,7 +177,7 @@ export class LocalSocketServer {
     };
     try {
       if (hello.relay) {
-        const remote = await this.broker.openBrokerHalf(server, new ControlChannel(transport(CONTROL_MAX_BYTES, false)), key);
+        const remote = await this.broker.openBrokerHalf(server, new ControlChannel(transport(CONTROL_MAX_BYTES, false)), key, hello.fills);
         if (remote) {
           const { reportsPath } = this.opts;
           const reports = this.reportsServer && reportsPath !== undefined ? { path: reportsPath, token: remote.reportToken } : undefined;
@@ -194,7 +194,7 @@ export class LocalSocketServer {
           return;
         }
       }
-      session = await this.broker.openSession(server, transport(this.opts.maxMessageBytes, true), key);
+      session = await this.broker.openSession(server, transport(this.opts.maxMessageBytes, true), key, hello.fills);
     } catch (err) {
       // Refusals (unknown server, command awaiting consent, blocked by policy) explain themselves.
       const message = (err as Error).message;

@@ -3,7 +3,7 @@
 // Servers screen's own approveLaunch (bound to the hash shown, sealed). Every refusal is logged: the first
 // at once, the repeats of each quiet window as one entry with their count, so a retrying client cannot
 // flood the log.
-import type { LaunchRequest } from '../../../shared/api.js';
+import type { LaunchRequest, ServerConfig } from '../../../shared/api.js';
 import type { LaunchView } from '../../../shared/trust-types.js';
 import type { Change } from '../audit/change-entry.js';
 
@@ -15,6 +15,13 @@ interface Waiting {
   /** Refusals since the last entry about this launch. */
   unlogged: number;
   timer?: NodeJS.Timeout;
+  /** A launch whose placeholders the client filled: what the person approves, and the stored launch's hash. */
+  filled?: Filled;
+}
+
+export interface Filled {
+  consent: ServerConfig;
+  base: string;
 }
 
 export interface LaunchRequestsDeps {
@@ -30,7 +37,7 @@ export class LaunchRequests {
   constructor(private readonly deps: LaunchRequestsDeps) {}
 
   /** A client's launch of `server` was refused: `view` is what would have run, `client` who asked (when named). */
-  refused(server: string, view: LaunchView, reason: string, client: string | undefined): void {
+  refused(server: string, view: LaunchView, reason: string, client: string | undefined, filled?: Filled): void {
     const key = `${server}\u0000${view.hash}`;
     const now = Date.now();
     const known = this.waiting.get(key);
@@ -44,7 +51,7 @@ export class LaunchRequests {
       return;
     }
     const request: LaunchRequest = { server, launch: view, reason, firstAt: now, lastAt: now, attempts: 1, clients: client ? [client] : [] };
-    const item: Waiting = { request, unlogged: 0 };
+    const item: Waiting = { request, unlogged: 0, ...(filled && { filled }) };
     this.waiting.set(key, item);
     this.log(request, `launch refused: ${reason}; it waits for your approval`, client);
     item.timer = this.window(key);
@@ -52,15 +59,20 @@ export class LaunchRequests {
   }
 
   /** What waits, oldest first; `current` says whether a server's launch still needs the same approval. */
-  list(stillWaiting: (server: string, hash: string) => boolean): LaunchRequest[] {
+  list(stillWaiting: (server: string, hash: string, filled?: Filled) => boolean): LaunchRequest[] {
     let dropped = false;
     for (const [key, item] of this.waiting) {
-      if (stillWaiting(item.request.server, item.request.launch.hash)) continue;
+      if (stillWaiting(item.request.server, item.request.launch.hash, item.filled)) continue;
       this.drop(key, item);
       dropped = true;
     }
     if (dropped) this.deps.changed();
     return [...this.waiting.values()].map((i) => structuredClone(i.request)).sort((a, b) => a.firstAt - b.firstAt);
+  }
+
+  /** The filled launch waiting with this hash, for the person's approval of exactly it. */
+  filledLaunch(server: string, hash: string): Filled | undefined {
+    return this.waiting.get(`${server}\u0000${hash}`)?.filled;
   }
 
   /** Writes what was counted (Countersign is stopping). */

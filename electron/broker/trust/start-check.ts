@@ -4,20 +4,41 @@
 import type { ServerConfig } from '../../../shared/api.js';
 import type { BrokerCore } from '../core/broker-core.js';
 import { UnknownServerError } from '../core/server-service.js';
-import { LaunchConsentError, launchView } from './launch-consent.js';
+import { LaunchConsentError, launchHash, launchView } from './launch-consent.js';
+import { FillRefusedError, fillLaunch, type FillValues } from './launch-fill.js';
 import { assertLimitsEnforceable } from './server-limits.js';
 
 /** What to start for the server, when it exists and may start now (a pinned package checked first). */
-export async function startableConfig(core: BrokerCore, serverName: string, clientKey: string): Promise<ServerConfig> {
-  const config = core.store.getServer(serverName);
-  if (!config) throw new UnknownServerError(serverName, Object.keys(core.store.listServers()));
+export async function startableConfig(core: BrokerCore, serverName: string, clientKey: string, fills?: FillValues): Promise<ServerConfig> {
+  const stored = core.store.getServer(serverName);
+  if (!stored) throw new UnknownServerError(serverName, Object.keys(core.store.listServers()));
+  // The client's values for the placeholders the launch declares; consent covers the filled command line.
+  const client = clientKey.startsWith('client:') ? clientKey.slice('client:'.length) : undefined;
+  let filled: ReturnType<typeof fillLaunch>;
   try {
-    core.trust.assertCanStart(serverName, config);
+    filled = fillLaunch(serverName, stored, fills);
+  } catch (err) {
+    // Logged with the names passed, never their values.
+    if (err instanceof FillRefusedError) {
+      core.record({
+        kind: 'launch',
+        actor: 'countersign',
+        server: serverName,
+        what: err.message,
+        details: { filled: Object.keys(fills ?? {}), ...(client && { client }) },
+        decision: 'deny',
+      });
+    }
+    throw err;
+  }
+  const { run: config, consent } = filled;
+  try {
+    core.trust.assertCanStart(serverName, consent);
   } catch (err) {
     // Refused for want of consent: logged, and waiting in the queue for the person.
     if (err instanceof LaunchConsentError) {
-      const client = clientKey.startsWith('client:') ? clientKey.slice('client:'.length) : undefined;
-      core.launchRequests.refused(serverName, launchView(config, core.trust.store.get(serverName)), err.reason, client);
+      const waiting = consent === stored ? undefined : { consent, base: launchHash(stored) };
+      core.launchRequests.refused(serverName, launchView(consent, core.trust.store.get(serverName)), err.reason, client, waiting);
     }
     throw err;
   }
