@@ -149,6 +149,8 @@ describe.each(SCENARIOS)('wrap $client with variables the client fills at launch
     const launchEnv = { PATH: process.env.PATH ?? '', HOME: home };
     await expect(start(expand(wrapped, s.values(folderA)), launchEnv)).rejects.toThrow(/has not started 'files'.*waits for your approval/);
     const [waiting] = await broker.api<LaunchRequest[]>('listLaunchRequests');
+    const statusOf = async (): Promise<string | undefined> => (await broker.api<ServerView[]>('listServers')).find((v) => v.name === 'files')?.status;
+    expect(await statusOf()).toBe('needs-consent');
     expect(waiting!.launch.commandLine).toEqual([NODE, FILESYSTEM_SERVER, folderA]);
     expect(waiting!.launch.envNames).toEqual(['API_KEY']);
     if (s.client === 'vscode') await broker.api('approveLaunch', 'files', waiting!.launch.hash);
@@ -158,6 +160,8 @@ describe.each(SCENARIOS)('wrap $client with variables the client fills at launch
       expect(approved.stdout).toContain(folderA);
       expect(approved.stdout).not.toContain('${workspaceFolder}');
     }
+    // A filled launch approved: the server no longer waits for consent as a whole (its stored form never runs).
+    expect(await statusOf()).not.toBe('needs-consent');
 
     // Approved: the same values run, and the server is rooted at folder A.
     const client = await start(expand(wrapped, s.values(folderA)), launchEnv);

@@ -34,7 +34,10 @@ export function serverView(
     findings: findings.toolFindings(name, definition, listings),
   }));
   const quarantine = t.quarantined(name);
-  const status = blockedBy ? 'blocked' : quarantine.length ? 'quarantined' : !launch.approved ? 'needs-consent' : 'idle';
+  // A launch the client fills in is approved value by value (from the queue): its stored form never runs,
+  // so once a filled launch was approved the server does not wait for consent as a whole.
+  const filled = 'command' in config && (config.fills?.length ?? 0) > 0;
+  const status = blockedBy ? 'blocked' : quarantine.length ? 'quarantined' : !launch.approved && !(filled && record.launch) ? 'needs-consent' : 'idle';
   return {
     status,
     running: false,

@@ -31,7 +31,10 @@ export function LaunchPanel({ server }: { server: UiServer }) {
   const api = useApi();
   const { run, refreshServers } = useActions();
   const launch = server.launch ?? { ...fromConfig(server.config), approved: undefined };
-  const needsConsent = server.status === 'needs-consent' || server.launch?.approved === false;
+  // Placeholders the client fills at each start: each filled command line is approved from the queue,
+  // where its real values show; the stored form (with the placeholders) never runs, so it has no Approve.
+  const fills = 'command' in server.config ? (server.config.fills ?? []) : [];
+  const needsConsent = fills.length === 0 && (server.status === 'needs-consent' || server.launch?.approved === false);
 
   return (
     <section className={`block ${needsConsent ? 'block-attention' : ''}`} aria-labelledby={`launch-${server.name}`}>
@@ -39,6 +42,18 @@ export function LaunchPanel({ server }: { server: UiServer }) {
       {needsConsent && (
         <p>
           This command is new or has changed, so it will not start until you approve it. Read every argument: this is exactly what will run on this machine.
+        </p>
+      )}
+      {fills.length > 0 && (
+        <p>
+          The client fills{' '}
+          {fills.map((n, i) => (
+            <code key={i} className="name-chip">
+              <VisibleText text={`\${${n}}`} />
+            </code>
+          ))}{' '}
+          each time it starts this server. Each start with new values waits in the queue as &ldquo;needs your approval to start&rdquo;, showing the real command
+          line; approving one replaces the one before.
         </p>
       )}
       {launch.commandLine && <CommandLine argv={launch.commandLine} label="Command line, one argument per item" />}

@@ -91,6 +91,23 @@ describe('servers', () => {
     await waitFor(() => expect(within(server('new')).queryByRole('button', { name: 'Approve command' })).toBeNull());
   });
 
+  it('a launch the client fills in has no Approve of its stored form: each filled start is approved from the queue', async () => {
+    const api = new FakeApi();
+    api.servers = [
+      makeServer({
+        name: 'files',
+        status: 'idle',
+        config: { command: 'node', args: ['server.js', '${workspaceFolder}'], fills: ['workspaceFolder'] },
+        launch: { commandLine: ['node', 'server.js', '${workspaceFolder}'], envNames: [], headerNames: [], hash: 'd'.repeat(64), approved: false },
+      }),
+    ];
+    await renderApp(api, 'servers');
+    const detail = server('files');
+    expect(detail.textContent).toContain('The client fills ${workspaceFolder} each time it starts this server');
+    expect(within(detail).queryByRole('button', { name: 'Approve command' })).toBeNull();
+    expect(within(detail).queryByText('Needs your consent to start')).toBeNull();
+  });
+
   it('pins a server and shows the launch rewrite pinning made', async () => {
     const api = new FakeApi();
     api.pinResult = {
