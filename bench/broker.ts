@@ -46,6 +46,22 @@ export async function cli(dataDir: string, ...args: string[]): Promise<void> {
   await run(NODE, [CLI, '--data-dir', dataDir, ...args], { env: ENV });
 }
 
+/**
+ * A consent-giving command (`servers approve|trust …`) as a script that read what it grants: without a
+ * terminal the CLI refuses and names the flags that bind the grant to what it printed; run it again with them.
+ */
+export async function grantCli(dataDir: string, ...args: string[]): Promise<void> {
+  try {
+    await cli(dataDir, ...args);
+  } catch (err) {
+    const stderr = (err as { stderr?: unknown }).stderr;
+    const said = typeof stderr === 'string' ? stderr : '';
+    const flags = /run again with (--yes[^\n]*?)\.?$/m.exec(said)?.[1];
+    if (!flags) throw err;
+    await cli(dataDir, ...args, ...flags.split(' '));
+  }
+}
+
 export async function startBroker(servers: BenchServer[]): Promise<BenchBroker> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cs-bench-'));
   let stderr = '';
@@ -66,8 +82,8 @@ export async function startBroker(servers: BenchServer[]): Promise<BenchBroker> 
   try {
     for (const s of servers) {
       await cli(dataDir, 'servers', 'add', s.name, ...(s.addFlags ?? []), '--', ...s.command);
-      await cli(dataDir, 'servers', 'approve', s.name);
-      if (s.trusted) await cli(dataDir, 'servers', 'trust', s.name);
+      await grantCli(dataDir, 'servers', 'approve', s.name);
+      if (s.trusted) await grantCli(dataDir, 'servers', 'trust', s.name);
     }
     const c = spawn(NODE, [CLI, 'serve', '--data-dir', dataDir, '--port', '0', '--no-open'], { stdio: ['ignore', 'pipe', 'pipe'], env: ENV });
     child = c;
