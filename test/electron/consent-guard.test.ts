@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ServerView } from '../../shared/api.js';
 import { IPC } from '../../electron/ipc/channels.js';
+import { pollUntil } from '../helpers/patience.js';
 import { pickLaunch } from '../../electron/broker/core/server-service.js';
 import { launchHash } from '../../electron/broker/trust/launch-consent.js';
 import type { ConsentDialogOptions } from '../../electron/main/consent-dialog.js';
@@ -258,11 +259,12 @@ describe('native consent: grants written by hand', () => {
     data.settings.policyPath = other;
     writeFileSync(`${file}.tmp`, JSON.stringify(data), { mode: 0o600 });
     renameSync(`${file}.tmp`, file);
-    let grant: { kind: string; server: string; hash: string } | undefined;
-    for (let i = 0; i < 200 && !grant; i++) {
-      grant = (await page<Array<{ kind: string; server: string; hash: string }>>('listUnsealed')).find((g) => g.kind === 'policy');
-      if (!grant) await new Promise((r) => setTimeout(r, 10));
-    }
+    const unsealed = await pollUntil(
+      () => page<Array<{ kind: string; server: string; hash: string }>>('listUnsealed'),
+      (l) => l.some((g) => g.kind === 'policy'),
+      'the hand-set policy path among the unsealed grants',
+    );
+    const grant = unsealed.find((g) => g.kind === 'policy');
     await expect(page('confirmUnsealed', { kind: 'policy', server: '*', hash: grant!.hash })).rejects.toThrow(/did not confirm/);
     expect(dialogs.at(-1)).toMatchObject({ title: 'Team policy file', message: 'Use this file as the team policy?' });
     expect(dialogs.at(-1)!.detail).toContain(other);

@@ -13,7 +13,7 @@ import { launchHash } from '../../electron/broker/trust/launch-consent.js';
 import { TrustStore } from '../../electron/broker/trust/trust-store.js';
 import { GrantSeal } from '../../electron/broker/store/grant-seal.js';
 import { CLI, NODE } from './paths.js';
-import { PATIENCE_MS } from './patience.js';
+import { PATIENCE_MS, pollUntil } from './patience.js';
 
 export interface TestBroker {
   dataDir: string;
@@ -117,15 +117,13 @@ export async function startServe(
       await new Promise((r) => setTimeout(r, 10));
     }
   };
-  const serverWhen = async (name: string, ok: (view: ServerView) => boolean, timeoutMs = PATIENCE_MS): Promise<ServerView> => {
-    const end = Date.now() + timeoutMs;
-    for (;;) {
-      const view = (await api<ServerView[]>('listServers')).find((s) => s.name === name);
-      if (view && ok(view)) return view;
-      if (Date.now() > end) throw new Error(`server '${name}' did not reach the expected state: ${JSON.stringify(view)}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
+  const serverWhen = async (name: string, ok: (view: ServerView) => boolean, timeoutMs = PATIENCE_MS): Promise<ServerView> =>
+    (await pollUntil(
+      async () => (await api<ServerView[]>('listServers')).find((s) => s.name === name),
+      (view) => view !== undefined && ok(view),
+      `server '${name}' to reach the expected state`,
+      timeoutMs,
+    ))!;
   return {
     dataDir,
     baseUrl,
@@ -164,13 +162,13 @@ export function httpApi(baseUrl: string, apiToken: string): TestBroker['api'] {
 
 export function pendingWaiter(api: TestBroker['api']): TestBroker['waitForPending'] {
   return async (match: (c: PendingCall) => boolean = () => true, timeoutMs = PATIENCE_MS): Promise<PendingCall> => {
-    const end = Date.now() + timeoutMs;
-    while (Date.now() < end) {
-      const found = (await api<PendingCall[]>('listPending')).find(match);
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error('no pending call appeared');
+    const pending = await pollUntil(
+      () => api<PendingCall[]>('listPending'),
+      (l) => l.some(match),
+      'a pending call',
+      timeoutMs,
+    );
+    return pending.find(match)!;
   };
 }
 

@@ -6,7 +6,7 @@ import { chmodSync, closeSync, openSync, readFileSync, rmSync, writeFileSync } f
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { approveShown, viewOf } from '../helpers/consent.js';
-import { PATIENCE_MS } from '../helpers/patience.js';
+import { PATIENCE_MS, pollUntil } from '../helpers/patience.js';
 import { recordingTool, startInProcess, type InProcess } from '../helpers/in-process.js';
 import { makeUnwritable } from '../helpers/unwritable.js';
 
@@ -35,14 +35,8 @@ function makeFileUnwritable(file: string): () => void {
   throw new Error(`could not make ${file} unwritable`);
 }
 
-async function until<T>(find: () => T | undefined, timeoutMs = 3000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const found = find();
-    if (found !== undefined) return found;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
+async function until<T>(find: () => T | undefined): Promise<T> {
+  return (await pollUntil(find, (v) => v !== undefined, 'the state looked for')) as T;
 }
 
 const text = (r: unknown) => (r as { content: Array<{ text: string }> }).content[0]!.text;

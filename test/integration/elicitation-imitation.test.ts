@@ -15,7 +15,7 @@ import type { AuditEntry } from '../../shared/api.js';
 import { effectiveHints } from '../../shared/annotations.js';
 import { inlineMessage } from '../../electron/broker/calls/inline-approval.js';
 import { INLINE_SCHEMA } from '../../electron/broker/calls/inline-schema.js';
-import { PATIENCE_MS } from '../helpers/patience.js';
+import { pollUntil } from '../helpers/patience.js';
 import { configure, makeDataDir, removeDir, startServe, type TestBroker, type Via } from '../helpers/broker-harness.js';
 import { startInProcess, type Calls, type InProcess } from '../helpers/in-process.js';
 import { CLI, NODE, ROOT } from '../helpers/paths.js';
@@ -211,14 +211,12 @@ describe.each<Via>(['connect', 'http'])('the v2 packages via %s', (via) => {
       await broker.api('setInlineApproval', 'legacy-forms', true);
       expect(textOf(await ask(client, COPY))).toBe('answered: {"action":"decline"}');
       expect(seen).toHaveLength(1);
-      const declined = await (async () => {
-        for (const end = Date.now() + PATIENCE_MS; Date.now() < end;) {
-          const found = await declinedEntries('legacy-forms');
-          if (found.length) return found;
-          await new Promise((r) => setTimeout(r, 10)); // `connect` reports it a moment after
-        }
-        return [];
-      })();
+      // `connect` reports it a moment after.
+      const declined = await pollUntil(
+        () => declinedEntries('legacy-forms'),
+        (found) => found.length > 0,
+        'the declined form in the log',
+      );
       expect(declined.at(-1)!.detail).toMatch(/its message asks "Approve … on …\?" as Countersign's form does/);
     } finally {
       await broker.api('setInlineApproval', 'legacy-forms', false);

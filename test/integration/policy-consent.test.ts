@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry, BrokerStatus, ServerView, UnsealedGrant } from '../../shared/api.js';
-import { PATIENCE_MS } from '../helpers/patience.js';
+import { pollUntil } from '../helpers/patience.js';
 import { connectClient, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
 import { runCli } from '../helpers/cli-run.js';
 import { viewOf } from '../helpers/consent.js';
@@ -38,14 +38,7 @@ function editSettings(dataDir: string, change: (data: { servers: Record<string, 
   renameSync(`${file}.agent`, file);
 }
 
-async function until<T>(get: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  for (const end = Date.now() + PATIENCE_MS; Date.now() < end;) {
-    const v = await get();
-    if (ok(v)) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const until = pollUntil;
 
 const startError = (broker: TestBroker, name: string) =>
   connectClient(broker, name, 'connect').then(

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { AuditEntry, PendingCall } from '../../shared/api.js';
-import { PATIENCE_MS } from '../helpers/patience.js';
+import { pollUntil } from '../helpers/patience.js';
 import { configure, connectClient, makeDataDir, removeDir, startServe, type TestBroker } from '../helpers/broker-harness.js';
 import { EVERYTHING_SERVER, FILESYSTEM_SERVER, FIXTURE, NODE } from '../helpers/paths.js';
 
@@ -218,10 +218,11 @@ describe('policy across calls', () => {
       const pending = await broker.waitForPending((c) => c.tool === 'bump');
       ctrl.abort('changed my mind');
       await call;
-      const end = Date.now() + PATIENCE_MS;
-      while ((await broker.api<PendingCall[]>('listPending')).some((c) => c.id === pending.id) && Date.now() < end) {
-        await new Promise((r) => setTimeout(r, 25));
-      }
+      await pollUntil(
+        () => broker.api<PendingCall[]>('listPending'),
+        (l) => !l.some((c) => c.id === pending.id),
+        'the cancelled call to leave the queue',
+      );
       expect((await broker.api<PendingCall[]>('listPending')).some((c) => c.id === pending.id)).toBe(false);
       expect(await broker.api('decide', pending.id, { kind: 'allow-once' })).toEqual({ ok: false, error: 'not-pending' });
       await laterCallAnswered(broker, client, 'bump', join(scratch, 'cancel-later'));

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditEntry, ServerView } from '../../shared/api.js';
 import type { LimitsProfile } from '../../shared/limits.js';
-import { PATIENCE_MS } from '../helpers/patience.js';
+import { pollUntil } from '../helpers/patience.js';
 import { makeDataDir, removeDir } from '../helpers/broker-harness.js';
 import { grantCli, runCli } from '../helpers/cli-run.js';
 import { approveShown, viewOf } from '../helpers/consent.js';
@@ -56,13 +56,8 @@ const startError = (w: InProcess) =>
   );
 const viewNow = (w: InProcess) => viewOf(w.call, 'notes');
 /** Files are re-checked on a throttle: wait for the view to say what the test wrote. */
-async function until(w: InProcess, ok: (v: ServerView) => boolean): Promise<ServerView> {
-  for (const end = Date.now() + PATIENCE_MS; Date.now() < end;) {
-    const v = await viewNow(w);
-    if (ok(v)) return v;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('timed out waiting for the view');
+function until(w: InProcess, ok: (v: ServerView) => boolean): Promise<ServerView> {
+  return pollUntil(() => viewNow(w), ok, 'the view');
 }
 const notes = (s: Parameters<typeof recordingTool>[0], calls: Parameters<typeof recordingTool>[1]) =>
   void recordingTool(s, calls, 'read_notes', { readOnlyHint: true });

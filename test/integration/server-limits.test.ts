@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry, ServerConfig } from '../../shared/api.js';
 import { NO_LIMITS, type LimitsProfile } from '../../shared/limits.js';
 import { detectSandbox } from '../../electron/broker/upstream/sandbox/detect.js';
-import { PATIENCE_MS } from '../helpers/patience.js';
+import { pollUntil } from '../helpers/patience.js';
 import { approveShown, trustShown, viewOf } from '../helpers/consent.js';
 import { startInProcess, type InProcess } from '../helpers/in-process.js';
 import { removeDir } from '../helpers/broker-harness.js';
@@ -23,13 +23,15 @@ async function callTool(client: Client, name: string, args: Record<string, unkno
   return (await client.callTool({ name, arguments: args })) as ToolResult;
 }
 
+const isCall = (e: AuditEntry): boolean => e.kind === 'call' || e.kind === undefined;
+
 async function lastCall(ip: InProcess, server: string, tool: string): Promise<AuditEntry> {
-  for (const end = Date.now() + PATIENCE_MS; Date.now() < end;) {
-    const hit = (await ip.log({ server, tool })).find((e) => e.kind === 'call' || e.kind === undefined);
-    if (hit) return hit;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`no logged call of ${tool}`);
+  const log = await pollUntil(
+    () => ip.log({ server, tool }),
+    (l) => l.some(isCall),
+    `a logged call of ${tool}`,
+  );
+  return log.find(isCall)!;
 }
 
 async function addApproved(ip: InProcess, name: string, config: ServerConfig, trusted: boolean): Promise<void> {
