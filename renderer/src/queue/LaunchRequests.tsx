@@ -3,10 +3,10 @@
 // is the Servers screen's own approveLaunch, bound to the command shown (the broker refuses a command
 // that changed since). The client gave up when it was refused, so the person restarts the server there.
 import type { LaunchRequest } from '../../../shared/api';
-import { summarizeLimits } from '../../../shared/limits';
 import { count, dateTime } from '../lib/format';
 import { useActions, useApi, useApp } from '../store/context';
 import { CommandLine } from '../ui/CommandLine';
+import { LaunchLimits, LaunchPlace } from '../ui/LaunchPlace';
 import { VisibleText } from '../ui/VisibleText';
 
 function where(request: LaunchRequest): string {
@@ -41,22 +41,7 @@ function LaunchItem({ request }: { request: LaunchRequest }) {
         ), but <VisibleText text={request.reason} />, so it did not start. Read every argument: this is exactly what will run.
       </p>
       {launch.commandLine && <CommandLine argv={launch.commandLine} label={`Command line of ${server}, one argument per item`} />}
-      {launch.url && (
-        <p>
-          URL:{' '}
-          <code className="break">
-            <VisibleText text={launch.url} />
-          </code>
-        </p>
-      )}
-      {launch.cwd && (
-        <p className="small">
-          In folder{' '}
-          <code>
-            <VisibleText text={launch.cwd} />
-          </code>
-        </p>
-      )}
+      <LaunchPlace url={launch.url} cwd={launch.cwd} />
       {launch.envNames.length > 0 && (
         <p className="small">
           Environment variables (names only):{' '}
@@ -67,11 +52,7 @@ function LaunchItem({ request }: { request: LaunchRequest }) {
           ))}
         </p>
       )}
-      {launch.commandLine && (
-        <p className="small">
-          Limits: {launch.limits ? <VisibleText text={summarizeLimits(launch.limits)} /> : 'none (it reaches your files and the network as you do)'}
-        </p>
-      )}
+      {launch.commandLine && <LaunchLimits limits={launch.limits} />}
       <button type="button" className="btn btn-primary" onClick={() => void approve()}>
         Approve command
       </button>

@@ -1,10 +1,10 @@
 // What this server runs, exactly: the command line argument by argument (or the URL), the folder and
 // the names of the environment variables. A new or changed command needs the person's consent.
 import type { ServerConfig } from '../../../shared/api';
-import { summarizeLimits } from '../../../shared/limits';
 import { useApi, useActions } from '../store/context';
 import type { UiServer } from '../store/normalize';
 import { CommandLine } from '../ui/CommandLine';
+import { LaunchLimits, LaunchPlace } from '../ui/LaunchPlace';
 import { VisibleText } from '../ui/VisibleText';
 
 function fromConfig(config: ServerConfig) {
@@ -57,29 +57,9 @@ export function LaunchPanel({ server }: { server: UiServer }) {
         </p>
       )}
       {launch.commandLine && <CommandLine argv={launch.commandLine} label="Command line, one argument per item" />}
-      {launch.url && (
-        <p>
-          URL:{' '}
-          <code className="break">
-            <VisibleText text={launch.url} />
-          </code>
-        </p>
-      )}
-      {launch.cwd && (
-        <p className="small">
-          In folder{' '}
-          <code>
-            <VisibleText text={launch.cwd} />
-          </code>
-        </p>
-      )}
+      <LaunchPlace url={launch.url} cwd={launch.cwd} />
       <Names names={launch.envNames ?? []} what="Environment variables" />
-      {launch.commandLine && server.launch && (
-        <p className="small">
-          Limits:{' '}
-          {server.launch.limits ? <VisibleText text={summarizeLimits(server.launch.limits)} /> : 'none (it reaches your files and the network as you do)'}
-        </p>
-      )}
+      {launch.commandLine && server.launch && <LaunchLimits limits={server.launch.limits} />}
       <Names names={launch.headerNames ?? []} what="Headers" />
       {needsConsent ? (
         // Bound to the command on screen: if it changed meanwhile, the broker refuses and nothing runs.
