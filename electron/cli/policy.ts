@@ -4,7 +4,7 @@
 // checked, sealed and audited as the UI's.
 import type { BrokerStatus, UnsealedGrant } from '../../shared/api.js';
 import { escapeControl as e, terminalJson } from '../../shared/escape.js';
-import { policyChangeHash } from '../broker/trust/policy-path.js';
+import { policyChangeHash } from '../broker/policy/policy-path.js';
 import { lastFlag, parseArgs, UsageError } from './args.js';
 import { consent } from './confirm.js';
 import { withCore, type CoreApi } from './core-client.js';

@@ -1,5 +1,5 @@
 // The seam for a managed policy (issue 21, point 5): only a policy source that says it may pre-approve
-// stands in for the person's launch consent, and then only within limits (trust/policy-limits.ts). A
+// stands in for the person's launch consent, and then only within limits (policy/policy-limits.ts). A
 // user policy file says it may not, whatever its `command` entries say. Real stores, seal and files.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

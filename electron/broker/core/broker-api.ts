@@ -49,7 +49,7 @@ import { runsWithoutLimits } from '../trust/run-without-limits.js';
 import { confirmUnsealed, discardUnsealed, listUnsealed, storeWarnings } from '../store/unsealed-grants.js';
 import { commandNotFound } from '../explain/command-lookup.js';
 import type { DoctorReport } from '../../../shared/doctor.js';
-import { policyStatus, setPolicyPath } from '../trust/policy-setting.js';
+import { policyStatus, setPolicyPath } from '../policy/policy-setting.js';
 import { VERSION } from './version.js';
 
 const withSlowStart = (note: ServerView['slowStart']) => (note ? { slowStart: note } : {});
@@ -200,7 +200,7 @@ export class BrokerApi implements CountersignApi {
     const { core } = this;
     const { policyPath, ...rest } = patch;
     const before = core.store.getSettings();
-    // The policy path is the person's sealed choice (trust/policy-path.ts), checked before anything is saved.
+    // The policy path is the person's sealed choice (policy/policy-path.ts), checked before anything is saved.
     const unchanged = policyPath === (core.seal.policyPath() ?? null) && policyPath === (before.policyPath ?? null);
     if (policyPath !== undefined && !unchanged) setPolicyPath(core, policyPath, this.actor);
     const others = Object.values(rest).some((v) => v !== undefined);

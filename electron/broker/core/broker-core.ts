@@ -1,4 +1,4 @@
-// What the API (broker-api.ts) and the feature modules (trust/server-limits, trust/policy-path,
+// What the API (broker-api.ts) and the feature modules (trust/server-limits, policy/policy-path,
 // store/unsealed-grants, doctor/core-context, core/server-service) use of the broker: its stores and
 // services, how a change is recorded and announced, and its sessions as counts. They take this, not
 // the Broker class, so none of them imports the module that wires them together.
@@ -17,7 +17,7 @@ import type { StartTimes } from '../doctor/slow-start.js';
 import type { GrantSeal } from '../store/grant-seal.js';
 import type { SettingsStore } from '../store/settings-store.js';
 import type { LaunchRequests } from '../trust/launch-requests.js';
-import type { PolicyPathChoice } from '../trust/policy-path.js';
+import type { PolicyPathChoice } from '../policy/policy-path.js';
 import type { TrustManager } from '../trust/trust-manager.js';
 import type { HideSpec } from '../upstream/sandbox/hidden-paths.js';
 import type { BrokerOptions } from './broker-options.js';

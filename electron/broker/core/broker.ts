@@ -37,7 +37,7 @@ import { GrantSeal } from '../store/grant-seal.js';
 import { SettingsStore } from '../store/settings-store.js';
 import { cleanTmpLeftovers } from '../store/tmp-cleanup.js';
 import { LaunchRequests } from '../trust/launch-requests.js';
-import { policyPathChoice, type PolicyPathChoice } from '../trust/policy-path.js';
+import { policyPathChoice, type PolicyPathChoice } from '../policy/policy-path.js';
 import { TrustManager } from '../trust/trust-manager.js';
 import { ProbeTransport, probeTools } from '../upstream/probe-client.js';
 import type { HideSpec } from '../upstream/sandbox/hidden-paths.js';
@@ -249,7 +249,7 @@ export class Broker implements BrokerCore {
     return protectedPaths({ dataDir: this.opts.dataDir, policy: this.policyPath(), where: this.clients.where(), more }, projects);
   }
 
-  /** The user policy file in effect: sealed as the person's choice, or COUNTERSIGN_POLICY (trust/policy-path.ts). */
+  /** The user policy file in effect: sealed as the person's choice, or COUNTERSIGN_POLICY (policy/policy-path.ts). */
   policyChoice(): PolicyPathChoice {
     return policyPathChoice(this.opts.env ?? process.env, this.store, this.seal);
   }

@@ -5,7 +5,7 @@ import type { CountersignApi, ServerView } from '../../../shared/api.js';
 import type { BrokerCore } from '../core/broker-core.js';
 import { VERSION } from '../core/version.js';
 import type { PolicyInUse } from './policy-check.js';
-import { policyPathChoice } from '../trust/policy-path.js';
+import { policyPathChoice } from '../policy/policy-path.js';
 import type { DoctorContext } from './report.js';
 import type { LimitedServer } from './sandbox-check.js';
 

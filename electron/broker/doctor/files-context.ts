@@ -9,7 +9,7 @@ import { countersignCommand } from '../core/cli-command.js';
 import { ClientConfigs } from '../clients/client-configs.js';
 import { detectSandbox } from '../upstream/sandbox/detect.js';
 import { defaultKeyDir, keyringMayAnswer, vaultId } from '../store/key-vault.js';
-import { TeamPolicySource } from '../trust/team-policy.js';
+import { TeamPolicySource } from '../policy/team-policy.js';
 import type { DoctorContext } from './report.js';
 
 /** settings.json as it is, without the store's checks (nothing is written or moved aside here). */

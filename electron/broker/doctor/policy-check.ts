@@ -1,8 +1,8 @@
 // A team policy file in use: where it is named (COUNTERSIGN_POLICY, or the path the person set in
-// Countersign, which is sealed: trust/policy-path.ts), whether it reads, what it does, and a path
+// Countersign, which is sealed: policy/policy-path.ts), whether it reads, what it does, and a path
 // settings.json names that nobody confirmed (ignored until the person does).
 import type { DoctorFinding } from '../../../shared/doctor.js';
-import type { PolicyState } from '../trust/team-policy.js';
+import type { PolicyState } from '../policy/team-policy.js';
 
 export interface PolicyInUse {
   state: PolicyState;

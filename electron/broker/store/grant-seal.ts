@@ -3,7 +3,7 @@
 // (key-vault.ts). A grant takes effect only when the files say so AND the seal says so: a hand edit that
 // adds trust, consent or a rule changes nothing until the person confirms it; one that removes them
 // applies at once (a policy path is the exception: removing it removes friction, see
-// trust/policy-path.ts). The generation sealed along must match the vault's, so an older sealed copy
+// policy/policy-path.ts). The generation sealed along must match the vault's, so an older sealed copy
 // cannot be replayed.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
@@ -49,7 +49,7 @@ const grantsSchema = z
      */
     unenforced: z.record(sha).optional(),
     /**
-     * The user policy file the person set or confirmed in Countersign (trust/policy-path.ts). Optional:
+     * The user policy file the person set or confirmed in Countersign (policy/policy-path.ts). Optional:
      * files sealed before it existed verify as written.
      */
     policy: z.string().min(1).max(4096).optional(),

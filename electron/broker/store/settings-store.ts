@@ -298,7 +298,7 @@ export class SettingsStore {
     return this.#read().settings;
   }
 
-  /** Writes settings; `policyPath: null` removes it (trust/policy-path.ts seals it, this only writes). */
+  /** Writes settings; `policyPath: null` removes it (policy/policy-path.ts seals it, this only writes). */
   updateSettings(patch: SettingsPatch): Settings {
     const defined = Object.fromEntries(Object.entries(patch ?? {}).filter(([, v]) => v !== undefined));
     const next: Record<string, unknown> = { ...this.#read().settings, ...defined };

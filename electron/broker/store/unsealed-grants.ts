@@ -6,8 +6,8 @@ import { escapeControl } from '../../../shared/escape.js';
 import type { BrokerCore } from '../core/broker-core.js';
 import { ChangedSinceShownError, assertLaunchSeen } from '../core/seen-check.js';
 import { isStdio, launchApproved, launchHash, launchView } from '../trust/launch-consent.js';
-import { policyPathHash, policyPathWarnings } from '../trust/policy-path.js';
-import { setPolicyPath } from '../trust/policy-setting.js';
+import { policyPathHash, policyPathWarnings } from '../policy/policy-path.js';
+import { setPolicyPath } from '../policy/policy-setting.js';
 import { ruleHash } from './grant-seal.js';
 
 const q = (text: string): string => `'${escapeControl(text)}'`;
@@ -152,7 +152,7 @@ function unsealedWarnings(core: BrokerCore): string[] {
   } catch {
     return [];
   }
-  // The policy path has its own line (trust/policy-path.ts), with how to confirm it.
+  // The policy path has its own line (policy/policy-path.ts), with how to confirm it.
   grants = grants.filter((g) => g.kind !== 'policy');
   if (!grants.length) return [];
   const names = grants.map((g) => (g.kind === 'rule' ? `rule ${q(g.server)}/${q(g.tool ?? '')}` : `${g.kind} of ${q(g.server)}`));

@@ -3,8 +3,8 @@
 import type { Actor, ServerConfig } from '../../../shared/api.js';
 import { isPerson } from '../audit/change-entry.js';
 import { isStdio, launchApproved, launchHash, LaunchConsentError, launchView } from './launch-consent.js';
-import { policyLimitsRefusal, sealLimitsBaseline } from './policy-limits.js';
-import { sameArgv } from './team-policy.js';
+import { policyLimitsRefusal, sealLimitsBaseline } from '../policy/policy-limits.js';
+import { sameArgv } from '../policy/team-policy.js';
 import type { TrustRecords } from './trust-records.js';
 
 export class BlockedServerError extends Error {}

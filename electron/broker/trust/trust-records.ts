@@ -7,7 +7,7 @@ import type { SettingsStore } from '../store/settings-store.js';
 import type { GrantSeal } from '../store/grant-seal.js';
 import { DefinitionTracker } from './definition-tracker.js';
 import type { PackageContext } from './packages/package-check.js';
-import { TeamPolicySource } from './team-policy.js';
+import { TeamPolicySource } from '../policy/team-policy.js';
 import { TrustStore, type IdentityRecord, type PinRecord } from './trust-store.js';
 import type { VersionResolver } from './version-resolver.js';
 
@@ -18,7 +18,7 @@ export interface TrustManagerOptions {
   record(change: Change): void;
   emit(event: BrokerEvent): void;
   warn(text: string): void;
-  /** The user policy file in effect (trust/policy-path.ts). */
+  /** The user policy file in effect (policy/policy-path.ts). */
   policyPath(): string | undefined;
   /**
    * Whether that policy's `command` entries stand in for the person's launch consent. Never for a user

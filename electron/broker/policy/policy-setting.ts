@@ -1,4 +1,4 @@
-// Setting the user policy path through the core (trust/policy-path.ts says which path is in effect):
+// Setting the user policy path through the core (policy/policy-path.ts says which path is in effect):
 // sealed, then written, audited; and what the status says of it.
 import fs from 'node:fs';
 import path from 'node:path';

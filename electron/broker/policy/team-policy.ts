@@ -6,49 +6,13 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import type { ServerConfig } from '../../../shared/api.js';
-import { limitsSchema } from '../../../shared/config-schema.js';
 import { escapeControl } from '../../../shared/escape.js';
+import { teamPolicySchema as policySchema, type TeamPolicy } from '../../../shared/managed-policy-schema.js';
 import { isLooser, NO_LIMITS, summarizeLimits } from '../../../shared/limits.js';
 import { FileVersion } from '../store/file-version.js';
 
-const policySchema = z
-  .object({
-    version: z.literal(1),
-    servers: z
-      .record(
-        z
-          .object({
-            /**
-             * The exact command line the team reviewed: a launch of another command is refused. The person still
-             * approves this one (only a policy that may pre-approve stands in for them).
-             */
-            command: z.array(z.string()).min(1).optional(),
-            /**
-             * The limits the team reviewed it with: a launch with looser limits is refused. For a policy that
-             * may pre-approve, its pre-approval covers only these or tighter (policy-limits.ts).
-             */
-            limits: limitsSchema.optional(),
-            pin: z
-              .object({
-                version: z.string().optional(),
-                definitionsHash: z
-                  .string()
-                  .regex(/^[0-9a-f]{64}$/)
-                  .optional(),
-                package: z.string().optional(),
-              })
-              .strict()
-              .optional(),
-          })
-          .strict(),
-      )
-      .default({}),
-    block: z.array(z.string()).default([]),
-    alwaysAsk: z.array(z.object({ server: z.string(), tool: z.string() }).strict()).default([]),
-  })
-  .strict();
+export type { TeamPolicy };
 
-export type TeamPolicy = z.infer<typeof policySchema>;
 
 export type PolicyState =
   | { kind: 'none' }
