@@ -34,6 +34,8 @@ export interface BrokerOptions {
   clientsProject?: string;
   /** What sandbox works here; probed once per process when omitted (replaceable in tests). */
   sandbox?: Promise<SandboxSupport>;
+  /** The managed policy file to read instead of the OS-managed path (tests). */
+  managedPolicyPath?: string;
   /** Milliseconds, for how long servers take to start (replaceable in tests). */
   clock?: () => number;
 }

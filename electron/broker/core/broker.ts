@@ -133,6 +133,7 @@ export class Broker implements BrokerCore {
       emit: (event) => this.emit(event),
       warn: (text) => this.warn(text),
       policyPath: () => this.policyPath(),
+      managedPolicyPath: () => opts.managedPolicyPath,
       resolver: opts.resolver,
       npxCache: opts.npxCache,
       seal: this.seal,

@@ -7,6 +7,7 @@ import type { SettingsStore } from '../store/settings-store.js';
 import type { GrantSeal } from '../store/grant-seal.js';
 import { DefinitionTracker } from './definition-tracker.js';
 import type { PackageContext } from './packages/package-check.js';
+import { ManagedPolicySource } from '../policy/managed-source.js';
 import { TeamPolicySource } from '../policy/team-policy.js';
 import { TrustStore, type IdentityRecord, type PinRecord } from './trust-store.js';
 import type { VersionResolver } from './version-resolver.js';
@@ -18,6 +19,8 @@ export interface TrustManagerOptions {
   record(change: Change): void;
   emit(event: BrokerEvent): void;
   warn(text: string): void;
+  /** The managed policy file in effect (policy/managed-source.ts); it outranks the user policy. */
+  managedPolicyPath?(): string | undefined;
   /** The user policy file in effect (policy/policy-path.ts). */
   policyPath(): string | undefined;
   /**
@@ -40,6 +43,8 @@ export class TrustRecords {
   readonly store: TrustStore;
   readonly tracker: DefinitionTracker;
   readonly policy: TeamPolicySource;
+  /** The organization's managed policy, when one is deployed. */
+  readonly managed: ManagedPolicySource;
   /** What each server said about itself at its last initialize. */
   readonly identities = new Map<string, IdentityRecord>();
   /** Quarantines the disk would not take: they hold in memory all the same. */
@@ -49,6 +54,7 @@ export class TrustRecords {
   constructor(readonly opts: TrustManagerOptions) {
     this.store = TrustStore.open(opts.dataDir, (text) => this.recordsLost(text), opts.seal);
     this.policy = new TeamPolicySource(opts.policyPath, opts.warn, opts.policyMayPreapprove ?? false);
+    this.managed = new ManagedPolicySource(() => opts.managedPolicyPath?.(), opts.warn);
     this.tracker = new DefinitionTracker(this.store, {
       note: (server, tool, what, details, actor) =>
         opts.record({ kind: 'review', actor, server, tool, what, details, decision: what === 'change rejected' ? 'deny' : 'allow' }),
