@@ -29,6 +29,7 @@ import { listChanges, review, serverView, type TrustServerView } from './trust-v
 export type { TrustManagerOptions } from './trust-records.js';
 export { BlockedServerError } from './launch-approval.js';
 export { PackageRefusedError } from './pins.js';
+export { CatalogueRefusedError } from '../policy/catalogue-trust.js';
 export { identityFingerprint } from './trust-views.js';
 
 export class TrustManager {
@@ -60,6 +61,11 @@ export class TrustManager {
 
   approveLaunch(name: string, config: ServerConfig, actor: Actor): void {
     approveLaunch(this.t, name, config, actor);
+  }
+
+  /** The organization's catalogue: what runs is checked, and a managed restriction may refuse it. */
+  beforeStart(name: string, config: ServerConfig, spawned?: ServerConfig): Promise<void> {
+    return this.t.catalogue.beforeStart(name, config, spawned);
   }
 
   carryLaunchApproval(name: string, before: ServerConfig, after: ServerConfig): boolean {
@@ -150,5 +156,6 @@ export class TrustManager {
     forgetLimitsBaseline(this.t.opts.seal, server);
     if (this.t.opts.seal) withdrawWithoutLimits(this.t.opts.seal, server);
     this.t.identities.delete(server);
+    this.t.catalogue.forget(server);
   }
 }

@@ -1,0 +1,133 @@
+// What a configured server runs, for matching against the catalogue (catalogue-match.ts): its command
+// line and limits, the package it runs (npx, an installed copy run with node, uvx, pipx, docker run)
+// and, when asked, that package's content: the installed files' hash (the one pins record,
+// trust/packages/package-hash.ts) and what the registry says of that exact version (VersionResolver).
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import type { ServerConfig } from '../../../shared/api.js';
+import { findPackageLaunch, type PackageLaunch } from '../trust/package-launch.js';
+import { hashPackageDir } from '../trust/packages/package-hash.js';
+import { findNpxPackage, npxCacheCopies } from '../trust/packages/npx-resolution.js';
+import { asResolved, resolveExactVersion, type VersionResolver } from '../trust/version-resolver.js';
+import type { LaunchFacts, PackageFacts } from './catalogue-match.js';
+
+export interface FactsContext {
+  npxCache: string;
+  resolver?: VersionResolver;
+  /** What the start will actually spawn (a checked npx copy runs as node on its bin). */
+  spawned?: ServerConfig;
+}
+
+const EXACT_SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
+
+/** The facts that need no I/O beyond reading a package.json: enough to name the entry it is compared with. */
+export function launchFactsNow(server: string, config: ServerConfig): LaunchFacts {
+  if (!('command' in config)) return { server, remoteUrl: config.url, contentChecked: false };
+  const argv = [config.command, ...(config.args ?? [])];
+  return { server, argv, limits: config.limits, package: packageOf(config), contentChecked: false };
+}
+
+/** Every fact, content included: run before a start, when the catalogue or a restriction needs it. */
+export async function gatherLaunchFacts(server: string, config: ServerConfig, ctx: FactsContext): Promise<LaunchFacts> {
+  const facts = launchFactsNow(server, config);
+  const pkg = facts.package;
+  if (!pkg || !('command' in config)) return { ...facts, contentChecked: true };
+  const problems: string[] = [];
+  const found: PackageFacts = { ...pkg, problems };
+  if (pkg.kind === 'npm' && pkg.version) {
+    const dir = pkg.where ?? npxCopy(pkg.name, pkg.version, config, ctx);
+    if (dir) {
+      found.where = dir;
+      found.contentHash = await hashPackageDir(dir).catch((err: Error) => void problems.push(err.message));
+    } else problems.push(`${pkg.name}@${pkg.version} is not installed where Countersign can check it (npx would fetch it now)`);
+    const resolved = await registry(ctx, { kind: 'npx', index: 0, name: pkg.name, version: pkg.version, exact: true }, problems);
+    found.integrity = resolved?.integrity?.[0];
+  }
+  if (pkg.kind === 'pypi' && pkg.version) {
+    const resolved = await registry(ctx, { kind: 'uvx', index: 0, name: pkg.name, version: pkg.version, exact: true }, problems);
+    if (resolved && resolved.version !== pkg.version) problems.push(`PyPI answered for version ${resolved.version}, not ${pkg.version}`);
+    else found.files = resolved?.integrity?.flatMap((i) => /^sha256-([0-9a-f]{64})\b/.exec(i)?.[1] ?? []);
+  }
+  return { ...facts, package: found, contentChecked: true };
+}
+
+/** Registry answers for an exact version do not change: asked once per process. */
+const answers = new Map<string, Promise<ReturnType<typeof asResolved>>>();
+
+async function registry(ctx: FactsContext, launch: PackageLaunch, problems: string[]): Promise<ReturnType<typeof asResolved> | undefined> {
+  const key = `${launch.kind}:${launch.name}@${launch.version}`;
+  const resolver = ctx.resolver ?? resolveExactVersion;
+  let answer = ctx.resolver ? undefined : answers.get(key);
+  if (!answer) {
+    answer = resolver(launch).then(asResolved);
+    if (!ctx.resolver) answers.set(key, answer.catch((err) => (answers.delete(key), Promise.reject(err))));
+  }
+  try {
+    return await answer;
+  } catch (err) {
+    problems.push((err as Error).message);
+    return undefined;
+  }
+}
+
+/** The copy npx would run: from the launch folder or its cache (as pins check it), or the checked copy the start spawns. */
+function npxCopy(name: string, version: string, config: Extract<ServerConfig, { command: string }>, ctx: FactsContext): string | undefined {
+  const spawned = ctx.spawned && 'command' in ctx.spawned ? installedScriptPackage(ctx.spawned) : undefined;
+  if (spawned?.name === name && spawned.version === version) return spawned.where;
+  const launch = findPackageLaunch(config);
+  const spec = launch ? config.args![launch.index]! : `${name}@${version}`;
+  return (
+    findNpxPackage(name, version, spec, { cwd: config.cwd ?? process.cwd(), npxCache: ctx.npxCache })?.dir ??
+    npxCacheCopies(name, version, ctx.npxCache)[0]?.dir
+  );
+}
+
+function packageOf(config: Extract<ServerConfig, { command: string }>): PackageFacts | undefined {
+  const launch = findPackageLaunch(config);
+  if (launch?.kind === 'npx') return { kind: 'npm', name: launch.name, version: launch.exact ? launch.version : undefined };
+  if (launch?.kind === 'uvx') return { kind: 'pypi', name: launch.name, version: launch.exact ? launch.version : undefined };
+  if (launch?.kind === 'docker') return { kind: 'docker', name: launch.name, version: launch.exact ? launch.version : undefined };
+  return pipxPackage(config) ?? installedScriptPackage(config);
+}
+
+/** `pipx run [--spec name==v] name==v …`. */
+function pipxPackage(config: Extract<ServerConfig, { command: string }>): PackageFacts | undefined {
+  if (path.basename(config.command).replace(/\.exe$/i, '').toLowerCase() !== 'pipx') return undefined;
+  const args = config.args ?? [];
+  if (args[0] !== 'run') return undefined;
+  const specAt = args.indexOf('--spec');
+  const spec = specAt !== -1 ? args[specAt + 1] : args.slice(1).find((a) => !a.startsWith('-'));
+  const m = spec ? /^([A-Za-z0-9._-]+)(?:\[[^\]]*\])?(?:==([0-9][0-9A-Za-z.+!-]*))?$/.exec(spec) : null;
+  return m ? { kind: 'pypi', name: m[1]!, version: m[2] } : undefined;
+}
+
+/** `node …/node_modules/pkg/dist/index.js` (or a package's bin run directly): the package that holds the script. */
+function installedScriptPackage(config: Extract<ServerConfig, { command: string }>): PackageFacts | undefined {
+  const base = path.basename(config.command).replace(/\.exe$/i, '').toLowerCase();
+  const isNode = base === 'node' || config.command === process.execPath;
+  const script = isNode ? (config.args ?? []).find((a) => !a.startsWith('-')) : config.command;
+  if (!script || !path.isAbsolute(script) || !existsSync(script)) return undefined;
+  let dir: string;
+  try {
+    dir = path.dirname(realpathSync(script));
+  } catch {
+    return undefined;
+  }
+  for (; ; dir = path.dirname(dir)) {
+    const manifest = readManifest(path.join(dir, 'package.json'));
+    if (manifest) {
+      // Only a published package: a project's own package.json names no registry content.
+      if (typeof manifest.name !== 'string' || typeof manifest.version !== 'string' || !EXACT_SEMVER.test(manifest.version)) return undefined;
+      return { kind: 'npm', name: manifest.name, version: manifest.version, where: dir };
+    }
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+function readManifest(file: string): { name?: unknown; version?: unknown } | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown; version?: unknown };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,235 @@
+// The organization's catalogue through a real broker and real servers (server-filesystem,
+// server-everything, server-memory run with node from node_modules), with the managed policy in a
+// root-owned folder: an exact match is trusted by the organization (its read-only tools run without a
+// prompt, logged with why), each kind of mismatch leaves it untrusted and says what differs, the person's
+// "do not trust" wins, and the restrictions onlyCatalogue and minimumLimits refuse what they should.
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditEntry, ServerConfig, ServerView } from '../../shared/api.js';
+import type { LimitsProfile } from '../../shared/limits.js';
+import { hashPackageDir } from '../../electron/broker/trust/packages/package-hash.js';
+import { approveShown, viewOf } from '../helpers/consent.js';
+import { startInProcess, type InProcess } from '../helpers/in-process.js';
+import { managedFolder, type ManagedFolder } from '../helpers/managed-folder.js';
+import { EVERYTHING_SERVER, FILESYSTEM_SERVER, MEMORY_SERVER, NODE, ROOT } from '../helpers/paths.js';
+import { removeDir } from '../helpers/broker-harness.js';
+
+type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
+
+const FS_PKG = '@modelcontextprotocol/server-filesystem';
+const MEM_PKG = '@modelcontextprotocol/server-memory';
+const EV_PKG = '@modelcontextprotocol/server-everything';
+const VERSION = '2026.8.31';
+const dirOf = (pkg: string) => join(ROOT, 'node_modules', ...pkg.split('/'));
+const TIGHT: LimitsProfile = { network: 'none', filesystem: 'host', passEnv: [] };
+/** What the fake registry says of each package's tarball (npm's dist.integrity). */
+const INTEGRITY: Record<string, string> = { [FS_PKG]: 'sha512-ZnNpbnRlZ3JpdHk=', [MEM_PKG]: 'sha512-bWVtaW50ZWdyaXR5' };
+
+describe('the catalogue of reviewed servers', () => {
+  let folder: ManagedFolder;
+  let scratch: string;
+  let fsContent: string;
+  let memContent: string;
+  const open: InProcess[] = [];
+
+  beforeAll(async () => {
+    folder = managedFolder();
+    scratch = mkdtempSync(join(tmpdir(), 'cs-catalogue-'));
+    writeFileSync(join(scratch, 'a.txt'), 'hello');
+    // The installed packages' content hashes, as `countersign policy hash` prints them.
+    fsContent = await hashPackageDir(dirOf(FS_PKG));
+    memContent = await hashPackageDir(dirOf(MEM_PKG));
+  });
+
+  afterAll(async () => {
+    await Promise.allSettled(open.map((b) => b.close()));
+    folder?.remove();
+    removeDir(scratch);
+  });
+
+  const fsEntry = (extra: Record<string, unknown> = {}) => ({
+    name: 'Filesystem (reviewed)',
+    source: { npm: { name: FS_PKG, version: VERSION, integrity: INTEGRITY[FS_PKG], contentHash: fsContent } },
+    ...extra,
+  });
+  const fsConfig = (): ServerConfig => ({ command: NODE, args: [FILESYSTEM_SERVER, scratch] });
+
+  /** A broker under this managed policy, with these servers added and their launches approved. */
+  async function brokerWith(policy: Record<string, unknown>, servers: Record<string, ServerConfig>): Promise<InProcess> {
+    folder.write({ version: 1, ...policy });
+    const b = await startInProcess({
+      managedPolicyPath: folder.file,
+      // The registry, as the package code's resolver asks it (npm view name@version dist.integrity).
+      resolver: async (launch) => ({ version: launch.version!, integrity: INTEGRITY[launch.name] ? [INTEGRITY[launch.name]!] : undefined }),
+    });
+    open.push(b);
+    for (const [name, config] of Object.entries(servers)) {
+      await b.api.addServer(name, config);
+      await approveShown(b.call, name);
+    }
+    return b;
+  }
+
+  /** Lists, then calls a tool; whether it ran at once or waited for the person (then denied). */
+  async function callOnce(b: InProcess, server: string, tool: string, args: Record<string, unknown>): Promise<'ran' | 'asked'> {
+    const client = await b.connect(server);
+    await client.listTools();
+    let settled = false;
+    const call = client.callTool({ name: tool, arguments: args }).finally(() => (settled = true));
+    // Until the call settles: a pending card means it asked (denied here, so nothing runs).
+    while (!settled) {
+      const pending = b.broker.pending.list().find((p) => p.server === server && p.tool === tool);
+      if (pending) {
+        await b.api.decide(pending.id, { kind: 'deny' });
+        await call;
+        return 'asked';
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const result = (await call) as ToolResult;
+    if (result.isError) throw new Error(`refused: ${JSON.stringify(result)}`);
+    return 'ran';
+  }
+
+  const callEntries = async (b: InProcess, server: string, tool: string): Promise<AuditEntry[]> =>
+    (await b.log({})).filter((e) => (e.kind ?? 'call') === 'call' && e.server === server && e.tool === tool);
+
+  it('an exact npm match (version, installed content, integrity) is trusted by the organization: its read-only tool runs without a prompt and is logged with why', async () => {
+    const b = await brokerWith({ catalogue: [fsEntry()] }, { fs: fsConfig() });
+    expect(await callOnce(b, 'fs', 'list_allowed_directories', {})).toBe('ran');
+    const [entry] = await callEntries(b, 'fs', 'list_allowed_directories');
+    expect(entry).toMatchObject({ decision: 'allow', decidedBy: 'policy', trustedBy: 'trusted by your organization: catalogue entry Filesystem (reviewed)' });
+    const view = await viewOf(b.call, 'fs');
+    expect(view.trusted).toBe(false); // the person did not trust it; the organization did
+    expect(view.catalogue).toMatchObject({ state: 'trusted', entry: 'Filesystem (reviewed)', contentChecked: true });
+    // A tool that writes still asks: organization trust is trust, no more.
+    expect(await callOnce(b, 'fs', 'write_file', { path: join(scratch, 'b.txt'), content: 'x' })).toBe('asked');
+    const changes = (await b.log({})).filter((e) => e.kind === 'trust' && e.server === 'fs');
+    expect(changes.map((e) => e.detail)).toContain('trusted by your organization: catalogue entry Filesystem (reviewed)');
+  });
+
+  it('an exact command match is trusted by the organization; another command is a mismatch that says what runs', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'cs-catalogue-other-'));
+    try {
+      const b = await brokerWith(
+        {
+          catalogue: [
+            { name: 'fs', source: { command: [NODE, FILESYSTEM_SERVER, other] } },
+            { name: 'memory by command', source: { command: [NODE, MEMORY_SERVER] } },
+          ],
+        },
+        { fs: fsConfig(), memory: { command: NODE, args: [MEMORY_SERVER] } },
+      );
+      expect(await callOnce(b, 'memory', 'read_graph', {})).toBe('ran');
+      expect(await callOnce(b, 'fs', 'list_allowed_directories', {})).toBe('asked');
+      const view = await viewOf(b.call, 'fs');
+      expect(view.catalogue?.state).toBe('mismatch');
+      expect(view.catalogue?.differences?.[0]).toContain(`it runs ${NODE} ${FILESYSTEM_SERVER} ${scratch}, not the reviewed command`);
+      const [entry] = await callEntries(b, 'fs', 'list_allowed_directories');
+      expect(entry?.trustedBy).toBeUndefined();
+    } finally {
+      removeDir(other);
+    }
+  });
+
+  it.each([
+    {
+      kind: 'another version',
+      entry: { name: 'everything', source: { npm: { name: EV_PKG, version: '2025.1.1', contentHash: 'MEM' } } },
+      server: { command: NODE, args: [EVERYTHING_SERVER] },
+      tool: 'echo',
+      args: { message: 'hi' },
+      says: `it runs ${EV_PKG} version ${VERSION}, not the reviewed 2025.1.1`,
+    },
+    {
+      kind: 'other installed content',
+      entry: { name: 'memory', source: { npm: { name: MEM_PKG, version: VERSION, contentHash: `sha256:${'0'.repeat(64)}` } } },
+      server: { command: NODE, args: [MEMORY_SERVER] },
+      tool: 'read_graph',
+      args: {},
+      says: `its installed content (${realpathSync(dirOf(MEM_PKG))}) is MEM, not the reviewed sha256:${'0'.repeat(64)}`,
+    },
+    {
+      kind: 'another npm integrity',
+      entry: { name: 'memory', source: { npm: { name: MEM_PKG, version: VERSION, integrity: 'sha512-b3RoZXI=', contentHash: 'MEM' } } },
+      server: { command: NODE, args: [MEMORY_SERVER] },
+      tool: 'read_graph',
+      args: {},
+      says: `npm's dist.integrity for ${MEM_PKG}@${VERSION} is ${INTEGRITY[MEM_PKG]}, not the reviewed sha512-b3RoZXI=`,
+    },
+    {
+      kind: 'looser limits',
+      entry: { name: 'memory', source: { command: [NODE, MEMORY_SERVER] }, limits: TIGHT },
+      server: { command: NODE, args: [MEMORY_SERVER] },
+      tool: 'read_graph',
+      args: {},
+      says: "it runs with no limits, looser than the entry's no network",
+    },
+  ])('$kind: untrusted, and the Servers screen and the log say what differs', async ({ entry, server, tool, args, says }) => {
+    const fill = (text: string) => text.replaceAll('MEM', memContent);
+    const b = await brokerWith({ catalogue: [JSON.parse(fill(JSON.stringify(entry)))] }, { s: server });
+    expect(await callOnce(b, 's', tool, args)).toBe('asked');
+    const view = await viewOf(b.call, 's');
+    expect(view.catalogue).toMatchObject({ state: 'mismatch', entry: entry.name, contentChecked: true });
+    expect(view.catalogue?.differences).toContain(fill(says));
+    const withheld = (await b.log({})).find((e) => e.kind === 'trust' && e.server === 's' && e.decision === 'deny');
+    expect(withheld?.detail).toContain(fill(says));
+  });
+
+  it('changed tool definitions: untrusted, the difference shown, until the listing is the reviewed one', async () => {
+    const b = await brokerWith({ catalogue: [fsEntry({ definitionsHash: 'f'.repeat(64) })] }, { fs: fsConfig() });
+    expect(await callOnce(b, 'fs', 'list_allowed_directories', {})).toBe('asked');
+    const view = await viewOf(b.call, 'fs');
+    expect(view.catalogue?.state).toBe('mismatch');
+    expect(view.catalogue?.differences).toEqual([
+      `its tool definitions (listing hash ${view.listingHash}) differ from the reviewed ones (${'f'.repeat(64)})`,
+    ]);
+    // The reviewed hash is the listing hash a pin records: with it, the same server is trusted.
+    const b2 = await brokerWith({ catalogue: [fsEntry({ definitionsHash: view.listingHash })] }, { fs: fsConfig() });
+    expect(await callOnce(b2, 'fs', 'list_allowed_directories', {})).toBe('ran');
+  });
+
+  it("the person's \"do not trust\" beats the organization's trust", async () => {
+    const b = await brokerWith({ catalogue: [fsEntry()] }, { fs: fsConfig() });
+    await b.api.setTrust('fs', false);
+    expect(await callOnce(b, 'fs', 'list_allowed_directories', {})).toBe('asked');
+    const view: ServerView = await viewOf(b.call, 'fs');
+    expect(view.catalogue).toMatchObject({ state: 'trusted', declined: true });
+    const [entry] = await callEntries(b, 'fs', 'list_allowed_directories');
+    expect(entry?.trustedBy).toBeUndefined();
+  });
+
+  it('onlyCatalogue: a server that matches no entry never starts, with the reason the file gives; a catalogue server runs', async () => {
+    const b = await brokerWith(
+      { catalogue: [fsEntry()], restrictions: { onlyCatalogue: { reason: 'Security review SR-12: only reviewed servers.' } } },
+      { fs: fsConfig(), everything: { command: NODE, args: [EVERYTHING_SERVER] } },
+    );
+    const view = await viewOf(b.call, 'everything');
+    expect(view.status).toBe('blocked');
+    expect(view.catalogue?.refused).toBe(
+      'your organization lets only the servers in its catalogue run (its reason: "Security review SR-12: only reviewed servers."), and it matches no catalogue entry',
+    );
+    await expect(b.connect('everything')).rejects.toThrow(/only the servers in its catalogue run .*Security review SR-12/);
+    const refusal = (await b.log({})).find((e) => e.kind === 'launch' && e.server === 'everything' && e.decision === 'deny');
+    expect(refusal?.detail).toContain('it matches no catalogue entry');
+    expect(await callOnce(b, 'fs', 'list_allowed_directories', {})).toBe('ran');
+  });
+
+  it('minimumLimits: a server outside the catalogue with looser limits is refused, with the reason; the Servers screen says so', async () => {
+    const b = await brokerWith(
+      { catalogue: [fsEntry()], restrictions: { minimumLimits: { limits: TIGHT, reason: 'No network for unreviewed servers.' } } },
+      { everything: { command: NODE, args: [EVERYTHING_SERVER] }, tight: { command: NODE, args: [EVERYTHING_SERVER], limits: TIGHT }, fs: fsConfig() },
+    );
+    const loose = await viewOf(b.call, 'everything');
+    expect(loose.catalogue?.refused).toBe(
+      'your organization requires servers outside its catalogue to run with no network or tighter (its reason: "No network for unreviewed servers."); it is set to run with no limits',
+    );
+    expect(loose.status).toBe('blocked');
+    await expect(b.connect('everything')).rejects.toThrow(/No network for unreviewed servers/);
+    // Limits as tight: not refused. A catalogue server is not held to them.
+    expect((await viewOf(b.call, 'tight')).catalogue?.refused).toBeUndefined();
+    expect(await callOnce(b, 'fs', 'list_allowed_directories', {})).toBe('ran');
+  });
+});
