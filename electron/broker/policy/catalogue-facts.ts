@@ -18,13 +18,22 @@ export interface FactsContext {
   spawned?: ServerConfig;
 }
 
+/**
+ * Variables that load other code into the same command or fetch other packages for it: the runtimes'
+ * preload and path options, the dynamic linker's, the package managers' (registry, index, cache) and
+ * docker's daemon. The environment servers are started with is scrubbed of Countersign's own.
+ */
+const LOADER_ENV =
+  /^(NODE_OPTIONS|NODE_PATH|LD_\w+|DYLD_\w+|PYTHON\w*|PIP_\w+|UV_\w+|PIPX_\w+|NPM_CONFIG_\w+|BASH_ENV|ENV|PERL5?LIB|PERL5OPT|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|DOCKER_\w+|PATH|PATHEXT|COMSPEC)$/i;
+
 const EXACT_SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 
 /** The facts that need no I/O beyond reading a package.json: enough to name the entry it is compared with. */
 export function launchFactsNow(server: string, config: ServerConfig): LaunchFacts {
   if (!('command' in config)) return { server, remoteUrl: config.url, contentChecked: false };
   const argv = [config.command, ...(config.args ?? [])];
-  return { server, argv, limits: config.limits, package: packageOf(config), contentChecked: false };
+  const loaderEnv = [...Object.keys(config.env ?? {}), ...(config.limits?.passEnv ?? [])].filter((n) => LOADER_ENV.test(n));
+  return { server, argv, limits: config.limits, package: packageOf(config), contentChecked: false, ...(loaderEnv.length ? { loaderEnv } : {}) };
 }
 
 /** Every fact, content included: run before a start, when the catalogue or a restriction needs it. */
@@ -32,20 +41,20 @@ export async function gatherLaunchFacts(server: string, config: ServerConfig, ct
   const facts = launchFactsNow(server, config);
   const pkg = facts.package;
   if (!pkg || !('command' in config)) return { ...facts, contentChecked: true };
-  const problems: string[] = [];
-  const found: PackageFacts = { ...pkg, problems };
+  const found: PackageFacts = { ...pkg };
+  const registryProblem = (err: Error) => void (found.registryProblem = err.message);
   if (pkg.kind === 'npm' && pkg.version) {
     const dir = pkg.where ?? npxCopy(pkg.name, pkg.version, config, ctx);
     if (dir) {
       found.where = dir;
-      found.contentHash = await hashPackageDir(dir).catch((err: Error) => void problems.push(err.message));
-    } else problems.push(`${pkg.name}@${pkg.version} is not installed where Countersign can check it (npx would fetch it now)`);
-    const resolved = await registry(ctx, { kind: 'npx', index: 0, name: pkg.name, version: pkg.version, exact: true }, problems);
+      found.contentHash = await hashPackageDir(dir).catch((err: Error) => void (found.contentProblem = err.message));
+    } else found.contentProblem = `${pkg.name}@${pkg.version} is not installed where Countersign can check it (npx would fetch it now)`;
+    const resolved = await registry(ctx, { kind: 'npx', index: 0, name: pkg.name, version: pkg.version, exact: true }).catch(registryProblem);
     found.integrity = resolved?.integrity?.[0];
   }
   if (pkg.kind === 'pypi' && pkg.version) {
-    const resolved = await registry(ctx, { kind: 'uvx', index: 0, name: pkg.name, version: pkg.version, exact: true }, problems);
-    if (resolved && resolved.version !== pkg.version) problems.push(`PyPI answered for version ${resolved.version}, not ${pkg.version}`);
+    const resolved = await registry(ctx, { kind: 'uvx', index: 0, name: pkg.name, version: pkg.version, exact: true }).catch(registryProblem);
+    if (resolved && resolved.version !== pkg.version) found.registryProblem = `PyPI answered for version ${resolved.version}, not ${pkg.version}`;
     else found.files = resolved?.integrity?.flatMap((i) => /^sha256-([0-9a-f]{64})\b/.exec(i)?.[1] ?? []);
   }
   return { ...facts, package: found, contentChecked: true };
@@ -54,20 +63,17 @@ export async function gatherLaunchFacts(server: string, config: ServerConfig, ct
 /** Registry answers for an exact version do not change: asked once per process. */
 const answers = new Map<string, Promise<ReturnType<typeof asResolved>>>();
 
-async function registry(ctx: FactsContext, launch: PackageLaunch, problems: string[]): Promise<ReturnType<typeof asResolved> | undefined> {
+function registry(ctx: FactsContext, launch: PackageLaunch): Promise<ReturnType<typeof asResolved>> {
+  if (ctx.resolver) return ctx.resolver(launch).then(asResolved);
   const key = `${launch.kind}:${launch.name}@${launch.version}`;
-  const resolver = ctx.resolver ?? resolveExactVersion;
-  let answer = ctx.resolver ? undefined : answers.get(key);
+  let answer = answers.get(key);
   if (!answer) {
-    answer = resolver(launch).then(asResolved);
-    if (!ctx.resolver) answers.set(key, answer.catch((err) => (answers.delete(key), Promise.reject(err))));
+    answer = resolveExactVersion(launch).then(asResolved);
+    // A failed answer is asked again next time.
+    answers.set(key, answer);
+    answer.catch(() => answers.delete(key));
   }
-  try {
-    return await answer;
-  } catch (err) {
-    problems.push((err as Error).message);
-    return undefined;
-  }
+  return answer;
 }
 
 /** The copy npx would run: from the launch folder or its cache (as pins check it), or the checked copy the start spawns. */
@@ -105,8 +111,9 @@ function pipxPackage(config: Extract<ServerConfig, { command: string }>): Packag
 function installedScriptPackage(config: Extract<ServerConfig, { command: string }>): PackageFacts | undefined {
   const base = path.basename(config.command).replace(/\.exe$/i, '').toLowerCase();
   const isNode = base === 'node' || config.command === process.execPath;
-  const script = isNode ? (config.args ?? []).find((a) => !a.startsWith('-')) : config.command;
-  if (!script || !path.isAbsolute(script) || !existsSync(script)) return undefined;
+  // Only node on the script itself: an option before it (--require, --import, -e) runs other code too.
+  const script = isNode ? config.args?.[0] : config.command;
+  if (!script || script.startsWith('-') || !path.isAbsolute(script) || !existsSync(script)) return undefined;
   let dir: string;
   try {
     dir = path.dirname(realpathSync(script));

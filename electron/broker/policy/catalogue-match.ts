@@ -16,6 +16,8 @@ export interface LaunchFacts {
   package?: PackageFacts;
   /** The hash of its last tool listing (trust/definition-tracker.ts listingHash); undefined before one. */
   listingHash?: string;
+  /** Variables it is given that change what code runs (NODE_OPTIONS, LD_PRELOAD, PYTHONPATH, npm_config_registry…). */
+  loaderEnv?: string[];
   /** False until the content was checked (at a start): until then content differences are "not checked yet". */
   contentChecked: boolean;
 }
@@ -32,8 +34,10 @@ export interface PackageFacts {
   integrity?: string;
   /** PyPI: the sha256 of every file the registry serves for name==version. */
   files?: string[];
-  /** Why a content fact could not be read (not installed, the registry did not answer). */
-  problems?: string[];
+  /** Why the installed content could not be read (npx would fetch it now). */
+  contentProblem?: string;
+  /** Why the registry's answer could not be read. */
+  registryProblem?: string;
 }
 
 export type CatalogueVerdict =
@@ -72,6 +76,8 @@ function sameSubject(entry: CatalogueEntry, facts: LaunchFacts): boolean {
 
 function differencesFrom(entry: CatalogueEntry, facts: LaunchFacts, opts: MatchOptions): string[] {
   const out = sourceDifferences(entry, facts, opts.assumeContent === true && !facts.contentChecked);
+  // The same files with another loader, preload or package index are not what was reviewed.
+  if (facts.loaderEnv?.length) out.push(`its environment sets ${facts.loaderEnv.map((n) => e(n)).join(', ')}, which change what code runs`);
   if (entry.limits) {
     if (!facts.argv) out.push(`it is a remote server, so it cannot run with the limits the entry requires (${summarizeLimits(entry.limits)})`);
     else if (isLooser(facts.limits ?? NO_LIMITS, entry.limits)) {
@@ -100,14 +106,14 @@ function sourceDifferences(entry: CatalogueEntry, facts: LaunchFacts, assumeCont
     if (assumeContent) return out;
     if (want.contentHash) {
       if (!facts.contentChecked) out.push('its installed content is not checked yet (it is checked when it starts)');
-      else if (p.contentHash === undefined) out.push(`its installed content could not be checked: ${problems(p)}`);
+      else if (p.contentHash === undefined) out.push(`its installed content could not be checked: ${problem(p.contentProblem)}`);
       else if (p.contentHash !== want.contentHash) {
         out.push(`its installed content${p.where ? ` (${e(p.where)})` : ''} is ${p.contentHash}, not the reviewed ${want.contentHash}`);
       }
     }
     if (want.integrity) {
       if (!facts.contentChecked) out.push("npm's integrity for it is not checked yet (it is checked when it starts)");
-      else if (p.integrity === undefined) out.push(`npm's integrity for it could not be read: ${problems(p)}`);
+      else if (p.integrity === undefined) out.push(`npm's integrity for it could not be read: ${problem(p.registryProblem)}`);
       else if (p.integrity !== want.integrity) out.push(`npm's dist.integrity for ${e(want.name)}@${e(want.version)} is ${e(p.integrity)}, not the reviewed ${want.integrity}`);
     }
     return out;
@@ -118,7 +124,7 @@ function sourceDifferences(entry: CatalogueEntry, facts: LaunchFacts, assumeCont
     if (p.version !== want.version) return [`it runs ${e(want.name)} version ${e(p.version ?? '(unnamed: the latest)')}, not the reviewed ${e(want.version)}`];
     if (assumeContent) return [];
     if (!facts.contentChecked) return ["PyPI's file hashes for it are not checked yet (they are checked when it starts)"];
-    if (!p.files?.length) return [`PyPI's file hashes for it could not be read: ${problems(p)}`];
+    if (!p.files?.length) return [`PyPI's file hashes for it could not be read: ${problem(p.registryProblem)}`];
     const unreviewed = p.files.filter((h) => !want.sha256.includes(h));
     return unreviewed.length ? [`PyPI serves files for ${e(want.name)}==${e(want.version)} that were not reviewed (sha256 ${unreviewed.join(', ')})`] : [];
   }
@@ -148,6 +154,6 @@ function shown(argv: readonly string[]): string {
   return argv.map((a) => e(a)).join(' ');
 }
 
-function problems(p: PackageFacts): string {
-  return p.problems?.length ? p.problems.map((x) => e(x)).join('; ') : 'unknown';
+function problem(text: string | undefined): string {
+  return text ? e(text) : 'it gave no answer';
 }
