@@ -344,6 +344,8 @@ export interface BrokerStatus {
   httpSessions?: { sessions: number; stateless: number; idleTimeoutSeconds: number };
   /** The team policy file: which is in effect and why, and one written by hand that is ignored. */
   policy?: PolicyStatus;
+  /** With a managed catalogue or its restrictions: each server the organization trusts, finds different, or refuses. */
+  catalogue?: Array<CatalogueView & { server: string }>;
 }
 
 export interface PolicyStatus {

@@ -15,6 +15,7 @@ import { startInProcess, type InProcess } from '../helpers/in-process.js';
 import { managedFolder, type ManagedFolder } from '../helpers/managed-folder.js';
 import { EVERYTHING_SERVER, FILESYSTEM_SERVER, MEMORY_SERVER, NODE, ROOT } from '../helpers/paths.js';
 import { removeDir } from '../helpers/broker-harness.js';
+import { catalogueText } from '../../electron/cli/server-text.js';
 
 type ToolResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };
 
@@ -104,6 +105,9 @@ describe('the catalogue of reviewed servers', () => {
     const view = await viewOf(b.call, 'fs');
     expect(view.trusted).toBe(false); // the person did not trust it; the organization did
     expect(view.catalogue).toMatchObject({ state: 'trusted', entry: 'Filesystem (reviewed)', contentChecked: true });
+    // `countersign servers fs` and the status say the same.
+    expect(catalogueText(view)).toBe('Trusted by your organization: catalogue entry Filesystem (reviewed).\n');
+    expect((await b.api.getStatus()).catalogue).toEqual([{ server: 'fs', ...view.catalogue }]);
     // A tool that writes still asks: organization trust is trust, no more.
     expect(await callOnce(b, 'fs', 'write_file', { path: join(scratch, 'b.txt'), content: 'x' })).toBe('asked');
     const changes = (await b.log({})).filter((e) => e.kind === 'trust' && e.server === 'fs');
@@ -212,6 +216,8 @@ describe('the catalogue of reviewed servers', () => {
       'your organization lets only the servers in its catalogue run (its reason: "Security review SR-12: only reviewed servers."), and it matches no catalogue entry',
     );
     await expect(b.connect('everything')).rejects.toThrow(/only the servers in its catalogue run .*Security review SR-12/);
+    expect((await b.api.getStatus()).catalogue?.find((c) => c.server === 'everything')?.refused).toBe(view.catalogue?.refused);
+    expect(catalogueText(view)).toContain(`It will not start: ${view.catalogue?.refused}.`);
     const refusal = (await b.log({})).find((e) => e.kind === 'launch' && e.server === 'everything' && e.decision === 'deny');
     expect(refusal?.detail).toContain('it matches no catalogue entry');
     expect(await callOnce(b, 'fs', 'list_allowed_directories', {})).toBe('ran');

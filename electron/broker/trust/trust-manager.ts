@@ -9,7 +9,7 @@
 //   trust-findings.ts   scans of servers, tools and arguments
 //   trust-views.ts      the Servers and Changes screens, and review
 //   pins.ts             pins and the package check
-import type { Actor, ServerConfig } from '../../../shared/api.js';
+import type { Actor, CatalogueView, ServerConfig } from '../../../shared/api.js';
 import type { Finding } from '../../../shared/findings.js';
 import type { ToolDefinition } from '../../../shared/tool.js';
 import type { PinView, ReviewAction, ServerChanges } from '../../../shared/trust-types.js';
@@ -121,6 +121,11 @@ export class TrustManager {
 
   serverView(name: string, config: ServerConfig, tools: ToolDefinition[], listings: Listings): TrustServerView {
     return serverView(this.t, this.findings, name, config, tools, listings);
+  }
+
+  /** How the server stands with the organization's catalogue (undefined without one). */
+  catalogueView(name: string, config: ServerConfig): CatalogueView | undefined {
+    return this.t.catalogue.view(name, config);
   }
 
   listChanges(listings: Listings): Promise<ServerChanges[]> {
