@@ -254,6 +254,15 @@ describe('the catalogue of reviewed servers', () => {
     expect(entry?.trustedBy).toBeUndefined();
   });
 
+  it('a policy that always asks adds friction to a server the organization trusts', async () => {
+    const policy = join(scratch, 'team-policy.json');
+    writeFileSync(policy, JSON.stringify({ version: 1, alwaysAsk: [{ server: 'fs', tool: 'list_allowed_directories' }] }));
+    const b = await brokerWith({ catalogue: [fsEntry()] }, { fs: fsConfig() });
+    await b.api.updateSettings({ policyPath: policy });
+    expect(await callOnce(b, 'fs', 'list_allowed_directories', {})).toBe('asked');
+    expect(await callOnce(b, 'fs', 'list_directory', { path: scratch })).toBe('ran');
+  });
+
   it('onlyCatalogue: a server that matches no entry never starts, with the reason the file gives; a catalogue server runs', async () => {
     const b = await brokerWith(
       { catalogue: [fsEntry()], restrictions: { onlyCatalogue: { reason: 'Security review SR-12: only reviewed servers.' } } },
