@@ -43,10 +43,11 @@ export type TeamPolicy = z.infer<typeof teamPolicySchema>;
  * What a catalogue entry says runs. Exactly one of: the command line; an npm package (run through npx or
  * an installed copy) with its registry `dist.integrity` and/or the installed content hash
  * (trust/packages/package-hash.ts); a PyPI distribution (uvx/pipx) with its file hashes; a docker image
- * by digest.
+ * by digest; or a remote server by its exact URL (nothing of it runs here: only its address is held).
  */
 export const catalogueSourceSchema = z.union([
   z.object({ command: z.array(z.string().min(1)).min(1) }).strict(),
+  z.object({ url: z.string().url().max(2000) }).strict(),
   z
     .object({
       npm: z

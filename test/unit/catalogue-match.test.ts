@@ -162,6 +162,17 @@ describe('which entry a server is compared with', () => {
     expect(matchCatalogue([e], launchFactsNow('fs', { url: 'https://example.com/mcp' })).kind).toBe('mismatch');
   });
 
+  it('a remote server matches by its exact URL; another URL, or a local command, does not', () => {
+    const e = entry({ name: 'remote', source: { url: 'https://mcp.example.com/mcp' } });
+    expect(matchCatalogue([e], launchFactsNow('r', { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'x' } }))).toEqual({ kind: 'trusted', entry: 'remote' });
+    expect(matchCatalogue([e], launchFactsNow('remote', { url: 'https://mcp.example.com/mcp/other' }))).toEqual({
+      kind: 'mismatch',
+      entry: 'remote',
+      differences: ['it is the remote server https://mcp.example.com/mcp/other, not the reviewed remote server https://mcp.example.com/mcp'],
+    });
+    expect(matchCatalogue([e], launchFactsNow('r', { url: 'https://mcp.example.com/mcp/other' })).kind).toBe('none');
+  });
+
   it('the schema takes content hashes as package-hash prints them, and refuses an npm entry with neither hash', () => {
     expect(() => entry({ name: 'x', source: { npm: { name: 'p', version: '1.0.0', contentHash: H('a') } } })).toThrow(/sha256:/);
     expect(() => entry({ name: 'x', source: { npm: { name: 'p', version: '1.0.0' } } })).toThrow(/integrity, contentHash or both/);

@@ -69,6 +69,7 @@ function sameSubject(entry: CatalogueEntry, facts: LaunchFacts): boolean {
   const s = entry.source;
   const p = facts.package;
   if ('command' in s) return facts.argv !== undefined && sameArgv(s.command, facts.argv);
+  if ('url' in s) return facts.remoteUrl === s.url;
   if ('npm' in s) return p?.kind === 'npm' && p.name === s.npm.name;
   if ('pypi' in s) return p?.kind === 'pypi' && pypiName(p.name) === pypiName(s.pypi.name);
   return p?.kind === 'docker' && imageName(p.name) === imageName(s.docker.image);
@@ -98,6 +99,7 @@ function sourceDifferences(entry: CatalogueEntry, facts: LaunchFacts, assumeCont
   const p = facts.package;
   const runs = facts.argv ? `it runs ${shown(facts.argv)}` : `it is the remote server ${e(facts.remoteUrl ?? '')}`;
   if ('command' in s) return facts.argv && sameArgv(s.command, facts.argv) ? [] : [`${runs}, not the reviewed command ${shown(s.command)}`];
+  if ('url' in s) return facts.remoteUrl === s.url ? [] : [`${runs}, not the reviewed remote server ${e(s.url)}`];
   if ('npm' in s) {
     const want = s.npm;
     if (p?.kind !== 'npm' || p.name !== want.name) return [`${runs}, not the npm package ${e(want.name)}@${e(want.version)}`];

@@ -20,6 +20,8 @@ export interface CatalogueDeps {
   /** The person said "do not trust" this server: organization trust does not apply. */
   declined(server: string): boolean;
   record(change: Change): void;
+  /** Organization trust changed: the screens refresh, and `connect`'s leases end (they may rest on it). */
+  changed(): void;
   context(): Omit<FactsContext, 'spawned'>;
 }
 
@@ -116,6 +118,7 @@ export class CatalogueTrust {
     if (this.logged.get(server) === key) return;
     const first = !this.logged.has(server);
     this.logged.set(server, key);
+    if (!first) this.deps.changed();
     if (verdict.kind === 'none' || (first && verdict.kind === 'mismatch' && verdict.differences.every((d) => d.includes('not known yet')))) return;
     this.deps.record(
       verdict.kind === 'trusted'

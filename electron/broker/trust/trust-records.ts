@@ -63,6 +63,7 @@ export class TrustRecords {
       managed: this.managed,
       declined: (server) => this.store.get(server).declined === true,
       record: opts.record,
+      changed: () => opts.emit({ type: 'servers-changed' }),
       context: () => ({ npxCache: opts.npxCache ?? npxCacheDir(), resolver: opts.resolver }),
     });
     this.tracker = new DefinitionTracker(this.store, {
