@@ -48,8 +48,12 @@ export class CatalogueTrust {
   async beforeStart(server: string, config: ServerConfig, spawned?: ServerConfig): Promise<void> {
     const policy = this.policy();
     if (!policy) return;
-    const facts = await gatherLaunchFacts(server, config, { ...this.deps.context(), spawned });
-    this.facts.set(server, { launch: this.launchOf(config), facts });
+    const gathered = await gatherLaunchFacts(server, config, { ...this.deps.context(), spawned });
+    const launch = this.launchOf(config);
+    // The same launch again: its last listing stands until the new session lists its tools.
+    const before = this.facts.get(server);
+    const facts = before?.launch === launch && before.facts.listingHash ? { ...gathered, listingHash: before.facts.listingHash } : gathered;
+    this.facts.set(server, { launch, facts });
     const verdict = matchCatalogue(policy.catalogue, facts, { ignoreDefinitions: true });
     this.note(server, matchCatalogue(policy.catalogue, facts));
     const refused = restrictionRefusal(policy, verdict, config);
@@ -116,10 +120,12 @@ export class CatalogueTrust {
   private note(server: string, verdict: CatalogueVerdict): void {
     const key = JSON.stringify(verdict);
     if (this.logged.get(server) === key) return;
+    // Waiting for a listing is not a finding: the listing decides.
+    if (verdict.kind === 'mismatch' && verdict.differences.every((d) => d.includes('not known yet'))) return;
     const first = !this.logged.has(server);
     this.logged.set(server, key);
     if (!first) this.deps.changed();
-    if (verdict.kind === 'none' || (first && verdict.kind === 'mismatch' && verdict.differences.every((d) => d.includes('not known yet')))) return;
+    if (verdict.kind === 'none') return;
     this.deps.record(
       verdict.kind === 'trusted'
         ? { kind: 'trust', actor: 'policy', server, what: `trusted by your organization: catalogue entry ${verdict.entry}`, details: { entry: verdict.entry } }
