@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { ServerConfig } from '../../../shared/api.js';
-import { findPackageLaunch, type PackageLaunch } from '../trust/package-launch.js';
+import { EXACT_SEMVER, findPackageLaunch, type PackageLaunch } from '../trust/package-launch.js';
 import { hashPackageDir } from '../trust/packages/package-hash.js';
 import { findNpxPackage, npxCacheCopies } from '../trust/packages/npx-resolution.js';
 import { asResolved, resolveExactVersion, type VersionResolver } from '../trust/version-resolver.js';
@@ -25,8 +25,6 @@ export interface FactsContext {
  */
 const LOADER_ENV =
   /^(NODE_OPTIONS|NODE_PATH|LD_\w+|DYLD_\w+|PYTHON\w*|PIP_\w+|UV_\w+|PIPX_\w+|NPM_CONFIG_\w+|BASH_ENV|ENV|PERL5?LIB|PERL5OPT|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|DOCKER_\w+|PATH|PATHEXT|COMSPEC)$/i;
-
-const EXACT_SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 
 /** The facts that need no I/O beyond reading a package.json: enough to name the entry it is compared with. */
 export function launchFactsNow(server: string, config: ServerConfig): LaunchFacts {

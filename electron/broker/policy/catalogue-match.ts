@@ -4,6 +4,7 @@
 import type { CatalogueEntry } from '../../../shared/managed-policy-schema.js';
 import { escapeControl as e } from '../../../shared/escape.js';
 import { isLooser, NO_LIMITS, summarizeLimits, type LimitsProfile } from '../../../shared/limits.js';
+import { sameArgv } from './team-policy.js';
 
 /** What runs, as far as it is known. */
 export interface LaunchFacts {
@@ -134,10 +135,6 @@ function sourceDifferences(entry: CatalogueEntry, facts: LaunchFacts, assumeCont
   if (p?.kind !== 'docker' || imageName(p.name) !== imageName(want.image)) return [`${runs}, not the docker image ${e(want.image)}@${want.digest}`];
   if (p.version !== want.digest) return [`it runs ${e(p.name)} ${p.version ? `by digest ${e(p.version)}` : 'without a digest (whatever the tag points to)'}, not the reviewed ${want.digest}`];
   return [];
-}
-
-export function sameArgv(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /** PEP 503: names compare lowercased, with runs of - _ . as one -. */
