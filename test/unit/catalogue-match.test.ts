@@ -91,6 +91,12 @@ describe('npm entries', () => {
     expect(reviewed.package).toMatchObject({ kind: 'npm', name: '@modelcontextprotocol/server-filesystem', version: '2026.8.31' });
     const e = entry({ name: 'fs', source: { npm: { name: '@modelcontextprotocol/server-filesystem', version: '2026.8.31', contentHash: reviewed.package!.contentHash } } });
     expect(matchCatalogue([e], reviewed).kind).toBe('trusted');
+    // A package.json can claim any name and version: the registry's integrity says nothing of these files.
+    const integrityOnly = entry({ name: 'fs', source: { npm: { name: '@modelcontextprotocol/server-filesystem', version: '2026.8.31', integrity: 'sha512-eA==' } } });
+    const claimed = matchCatalogue([integrityOnly], { ...reviewed, package: { ...reviewed.package!, integrity: 'sha512-eA==' } });
+    expect(claimed.kind === 'mismatch' && claimed.differences).toEqual([
+      `it runs an installed copy (${reviewed.package!.where}), which only a contentHash can check, and the entry names none`,
+    ]);
     const evil = join(root, 'evil.js');
     writeFileSync(evil, '');
     for (const args of [['--require', evil, FILESYSTEM_SERVER], ['--import', FILESYSTEM_SERVER, evil], ['-e', 'x', FILESYSTEM_SERVER]]) {

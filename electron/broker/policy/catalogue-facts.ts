@@ -120,10 +120,11 @@ function installedScriptPackage(config: Extract<ServerConfig, { command: string 
   }
   for (; ; dir = path.dirname(dir)) {
     const manifest = readManifest(path.join(dir, 'package.json'));
-    if (manifest) {
+    // A nested package.json without a name (`{"type":"module"}` in dist/) is not the package's own.
+    if (manifest && manifest.name !== undefined) {
       // Only a published package: a project's own package.json names no registry content.
       if (typeof manifest.name !== 'string' || typeof manifest.version !== 'string' || !EXACT_SEMVER.test(manifest.version)) return undefined;
-      return { kind: 'npm', name: manifest.name, version: manifest.version, where: dir };
+      return { kind: 'npm', name: manifest.name, version: manifest.version, where: dir, installed: true };
     }
     if (path.dirname(dir) === dir) return undefined;
   }

@@ -31,6 +31,8 @@ export interface PackageFacts {
   /** npm: the installed copy's content hash (package-hash.ts); with `where` it was found. */
   contentHash?: string;
   where?: string;
+  /** npm: run as node on an installed copy's script, not through npx. */
+  installed?: boolean;
   /** npm: the registry's dist.integrity for name@version. */
   integrity?: string;
   /** PyPI: the sha256 of every file the registry serves for name==version. */
@@ -106,6 +108,8 @@ function sourceDifferences(entry: CatalogueEntry, facts: LaunchFacts, assumeCont
     if (p?.kind !== 'npm' || p.name !== want.name) return [`${runs}, not the npm package ${e(want.name)}@${e(want.version)}`];
     if (p.version !== want.version) return [`it runs ${e(want.name)} version ${e(p.version ?? '(unnamed: whatever npx finds)')}, not the reviewed ${e(want.version)}`];
     const out: string[] = [];
+    // npx checks a download against the registry's integrity; a copy run with node is only its files.
+    if (p.installed && !want.contentHash) out.push(`it runs an installed copy (${e(p.where ?? '')}), which only a contentHash can check, and the entry names none`);
     if (assumeContent) return out;
     if (want.contentHash) {
       if (!facts.contentChecked) out.push('its installed content is not checked yet (it is checked when it starts)');
