@@ -154,6 +154,10 @@ describe('docker entries', () => {
     expect(matchCatalogue([e], await facts({ command: 'docker', args: ['run', '-i', `mcp/fetch:latest@${digest}`] })).kind).toBe('trusted');
     const other = matchCatalogue([e], await facts({ command: 'docker', args: ['run', '-i', `mcp/fetch@sha256:${H('e')}`] }));
     expect(other.kind === 'mismatch' && other.differences).toEqual([`it runs mcp/fetch by digest sha256:${H('e')}, not the reviewed ${digest}`]);
+    for (const flag of [['--entrypoint', 'sh'], ['--entrypoint=sh']]) {
+      const replaced = matchCatalogue([e], await facts({ command: 'docker', args: ['run', '-i', ...flag, `mcp/fetch@${digest}`] }));
+      expect(replaced.kind === 'mismatch' && replaced.differences).toEqual(["it replaces the image's entrypoint (--entrypoint)"]);
+    }
     const tag = matchCatalogue([e], await facts({ command: 'docker', args: ['run', '-i', 'mcp/fetch:latest'] }));
     expect(tag.kind === 'mismatch' && tag.differences).toEqual([`it runs mcp/fetch:latest without a digest (whatever the tag points to), not the reviewed ${digest}`]);
   });

@@ -138,6 +138,8 @@ function sourceDifferences(entry: CatalogueEntry, facts: LaunchFacts, assumeCont
   const want = s.docker;
   if (p?.kind !== 'docker' || imageName(p.name) !== imageName(want.image)) return [`${runs}, not the docker image ${e(want.image)}@${want.digest}`];
   if (p.version !== want.digest) return [`it runs ${e(p.name)} ${p.version ? `by digest ${e(p.version)}` : 'without a digest (whatever the tag points to)'}, not the reviewed ${want.digest}`];
+  // The reviewed image, running another program of it.
+  if (facts.argv?.some((a) => a === '--entrypoint' || a.startsWith('--entrypoint='))) return ["it replaces the image's entrypoint (--entrypoint)"];
   return [];
 }
 
