@@ -46,6 +46,8 @@ async function imageDigest(image: string): Promise<number> {
   }
   const digest = digests[0]?.split('@')[1];
   if (!digest) throw new UsageError(`${e(image)} has no registry digest: pull it from its registry first`);
-  say(`${e(image)}\ndigest ${e(digest)}\nCatalogue entry: ${JSON.stringify({ name: image, source: { docker: { image: image.replace(/@.*$/, ''), digest } } })}\n`);
+  say(
+    `${e(image)}\ndigest ${e(digest)}\nCatalogue entry: ${JSON.stringify({ name: image, source: { docker: { image: image.replace(/@.*$/, ''), digest } } })}\n`,
+  );
   return 0;
 }

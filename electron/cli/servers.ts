@@ -52,7 +52,11 @@ export async function runServers(argv: string[], dataDir: string): Promise<numbe
     case 'show':
       return withCore(dataDir, async (api) => {
         const s = await view(api, name!);
-        say(args.bools.has('json') ? terminalJson(s, 2) + '\n' : launchText(s.name, s.launch) + catalogueText(s) + limitsText(s) + toolsText(s) + pinText(s) + slowStartText(s));
+        say(
+          args.bools.has('json')
+            ? terminalJson(s, 2) + '\n'
+            : launchText(s.name, s.launch) + catalogueText(s) + limitsText(s) + toolsText(s) + pinText(s) + slowStartText(s),
+        );
         return 0;
       });
     case 'approve':

@@ -205,9 +205,7 @@ describe('the catalogue of reviewed servers', () => {
     expect(await callOnce(b, 'fs', 'list_allowed_directories', {})).toBe('asked');
     const view = await viewOf(b.call, 'fs');
     expect(view.catalogue?.state).toBe('mismatch');
-    expect(view.catalogue?.differences).toEqual([
-      `its tool definitions (listing hash ${view.listingHash}) differ from the reviewed ones (${'f'.repeat(64)})`,
-    ]);
+    expect(view.catalogue?.differences).toEqual([`its tool definitions (listing hash ${view.listingHash}) differ from the reviewed ones (${'f'.repeat(64)})`]);
     // The reviewed hash is the listing hash a pin records: with it, the same server is trusted.
     const b2 = await brokerWith({ catalogue: [fsEntry({ definitionsHash: view.listingHash })] }, { fs: fsConfig() });
     expect(await callOnce(b2, 'fs', 'list_allowed_directories', {})).toBe('ran');
@@ -244,7 +242,7 @@ describe('the catalogue of reviewed servers', () => {
     expect(view.catalogue?.differences).toEqual([`its tool definitions (listing hash ${view.listingHash}) differ from the reviewed ones (${reviewed})`]);
   });
 
-  it("the person's \"do not trust\" beats the organization's trust", async () => {
+  it('the person\'s "do not trust" beats the organization\'s trust', async () => {
     const b = await brokerWith({ catalogue: [fsEntry()] }, { fs: fsConfig() });
     await b.api.setTrust('fs', false);
     expect(await callOnce(b, 'fs', 'list_allowed_directories', {})).toBe('asked');

@@ -2,7 +2,7 @@
 // as pins hash it, and the registry's integrity through the package code's resolver), PyPI (uvx and pipx,
 // every file the registry serves for the version), docker digests, and what makes the same files run
 // other code (node options before the script, loader variables).
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -48,7 +48,10 @@ describe('npm entries', () => {
     const dir = installFixturePackage(join(npxSpecDir(npxCache, `${FIXTURE_PKG}@${FIXTURE_VERSION}`), 'node_modules'));
     const content = await hashPackageDir(dir);
     registry[`${FIXTURE_PKG}@${FIXTURE_VERSION}`] = { version: FIXTURE_VERSION, integrity: ['sha512-Z29vZA=='] };
-    const good = entry({ name: 'fixture', source: { npm: { name: FIXTURE_PKG, version: FIXTURE_VERSION, integrity: 'sha512-Z29vZA==', contentHash: content } } });
+    const good = entry({
+      name: 'fixture',
+      source: { npm: { name: FIXTURE_PKG, version: FIXTURE_VERSION, integrity: 'sha512-Z29vZA==', contentHash: content } },
+    });
     expect(matchCatalogue([good], await facts(npx()))).toEqual({ kind: 'trusted', entry: 'fixture' });
     expect(asked).toEqual([`npx ${FIXTURE_PKG}@${FIXTURE_VERSION}`]);
 
@@ -56,7 +59,9 @@ describe('npm entries', () => {
     installFixturePackage(join(npxSpecDir(npxCache, `${FIXTURE_PKG}@${FIXTURE_VERSION}`), 'node_modules'), 'evil');
     const swapped = matchCatalogue([good], await facts(npx()));
     expect(swapped).toMatchObject({ kind: 'mismatch', entry: 'fixture' });
-    expect(swapped.kind === 'mismatch' && swapped.differences[0]).toMatch(new RegExp(`installed content \\(${dir}\\) is sha256:[0-9a-f]{64}, not the reviewed ${content}`));
+    expect(swapped.kind === 'mismatch' && swapped.differences[0]).toMatch(
+      new RegExp(`installed content \\(${dir}\\) is sha256:[0-9a-f]{64}, not the reviewed ${content}`),
+    );
 
     registry[`${FIXTURE_PKG}@${FIXTURE_VERSION}`] = { version: FIXTURE_VERSION, integrity: ['sha512-YmFk'] };
     const integrityOnly = entry({ name: 'fixture', source: { npm: { name: FIXTURE_PKG, version: FIXTURE_VERSION, integrity: 'sha512-Z29vZA==' } } });
@@ -68,7 +73,10 @@ describe('npm entries', () => {
   });
 
   it('a copy npx would fetch now, or a registry that does not answer, is never a match', async () => {
-    const e = entry({ name: 'fixture', source: { npm: { name: FIXTURE_PKG, version: FIXTURE_VERSION, integrity: 'sha512-Z29vZA==', contentHash: `sha256:${H('a')}` } } });
+    const e = entry({
+      name: 'fixture',
+      source: { npm: { name: FIXTURE_PKG, version: FIXTURE_VERSION, integrity: 'sha512-Z29vZA==', contentHash: `sha256:${H('a')}` } },
+    });
     const verdict = matchCatalogue([e], await facts(npx()));
     expect(verdict.kind === 'mismatch' && verdict.differences).toEqual([
       `its installed content could not be checked: ${FIXTURE_PKG}@${FIXTURE_VERSION} is not installed where Countersign can check it (npx would fetch it now)`,
@@ -89,17 +97,27 @@ describe('npm entries', () => {
   it('an installed copy run with node matches by the package that holds the script; an option before the script does not', async () => {
     const reviewed = await gatherLaunchFacts('s', { command: NODE, args: [FILESYSTEM_SERVER, '/data'] }, { npxCache, resolver });
     expect(reviewed.package).toMatchObject({ kind: 'npm', name: '@modelcontextprotocol/server-filesystem', version: '2026.8.31' });
-    const e = entry({ name: 'fs', source: { npm: { name: '@modelcontextprotocol/server-filesystem', version: '2026.8.31', contentHash: reviewed.package!.contentHash } } });
+    const e = entry({
+      name: 'fs',
+      source: { npm: { name: '@modelcontextprotocol/server-filesystem', version: '2026.8.31', contentHash: reviewed.package!.contentHash } },
+    });
     expect(matchCatalogue([e], reviewed).kind).toBe('trusted');
     // A package.json can claim any name and version: the registry's integrity says nothing of these files.
-    const integrityOnly = entry({ name: 'fs', source: { npm: { name: '@modelcontextprotocol/server-filesystem', version: '2026.8.31', integrity: 'sha512-eA==' } } });
+    const integrityOnly = entry({
+      name: 'fs',
+      source: { npm: { name: '@modelcontextprotocol/server-filesystem', version: '2026.8.31', integrity: 'sha512-eA==' } },
+    });
     const claimed = matchCatalogue([integrityOnly], { ...reviewed, package: { ...reviewed.package!, integrity: 'sha512-eA==' } });
     expect(claimed.kind === 'mismatch' && claimed.differences).toEqual([
       `it runs an installed copy (${reviewed.package!.where}), which only a contentHash can check, and the entry names none`,
     ]);
     const evil = join(root, 'evil.js');
     writeFileSync(evil, '');
-    for (const args of [['--require', evil, FILESYSTEM_SERVER], ['--import', FILESYSTEM_SERVER, evil], ['-e', 'x', FILESYSTEM_SERVER]]) {
+    for (const args of [
+      ['--require', evil, FILESYSTEM_SERVER],
+      ['--import', FILESYSTEM_SERVER, evil],
+      ['-e', 'x', FILESYSTEM_SERVER],
+    ]) {
       expect(matchCatalogue([e], await gatherLaunchFacts('s', { command: NODE, args }, { npxCache, resolver })).kind).not.toBe('trusted');
     }
   });
@@ -110,7 +128,11 @@ describe('npm entries', () => {
       const verdict = matchCatalogue([reviewed], launchFactsNow('s', { command: NODE, args: [FILESYSTEM_SERVER], env: { [name]: 'x' } }));
       expect(verdict).toEqual({ kind: 'mismatch', entry: 'cmd', differences: [`its environment sets ${name}, which change what code runs`] });
     }
-    const passed = launchFactsNow('s', { command: NODE, args: [FILESYSTEM_SERVER], limits: { network: 'none', filesystem: 'host', passEnv: ['NODE_OPTIONS'] } });
+    const passed = launchFactsNow('s', {
+      command: NODE,
+      args: [FILESYSTEM_SERVER],
+      limits: { network: 'none', filesystem: 'host', passEnv: ['NODE_OPTIONS'] },
+    });
     expect(matchCatalogue([reviewed], passed).kind).toBe('mismatch');
     expect(matchCatalogue([reviewed], launchFactsNow('s', { command: NODE, args: [FILESYSTEM_SERVER], env: { API_TOKEN: 'x' } })).kind).toBe('trusted');
   });
@@ -159,7 +181,9 @@ describe('docker entries', () => {
       expect(replaced.kind === 'mismatch' && replaced.differences).toEqual(["it replaces the image's entrypoint (--entrypoint)"]);
     }
     const tag = matchCatalogue([e], await facts({ command: 'docker', args: ['run', '-i', 'mcp/fetch:latest'] }));
-    expect(tag.kind === 'mismatch' && tag.differences).toEqual([`it runs mcp/fetch:latest without a digest (whatever the tag points to), not the reviewed ${digest}`]);
+    expect(tag.kind === 'mismatch' && tag.differences).toEqual([
+      `it runs mcp/fetch:latest without a digest (whatever the tag points to), not the reviewed ${digest}`,
+    ]);
   });
 });
 
@@ -174,7 +198,10 @@ describe('which entry a server is compared with', () => {
 
   it('a remote server matches by its exact URL; another URL, or a local command, does not', () => {
     const e = entry({ name: 'remote', source: { url: 'https://mcp.example.com/mcp' } });
-    expect(matchCatalogue([e], launchFactsNow('r', { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'x' } }))).toEqual({ kind: 'trusted', entry: 'remote' });
+    expect(matchCatalogue([e], launchFactsNow('r', { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'x' } }))).toEqual({
+      kind: 'trusted',
+      entry: 'remote',
+    });
     expect(matchCatalogue([e], launchFactsNow('remote', { url: 'https://mcp.example.com/mcp/other' }))).toEqual({
       kind: 'mismatch',
       entry: 'remote',

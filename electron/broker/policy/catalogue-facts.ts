@@ -96,7 +96,13 @@ function packageOf(config: Extract<ServerConfig, { command: string }>): PackageF
 
 /** `pipx run [--spec name==v] name==v …`. */
 function pipxPackage(config: Extract<ServerConfig, { command: string }>): PackageFacts | undefined {
-  if (path.basename(config.command).replace(/\.exe$/i, '').toLowerCase() !== 'pipx') return undefined;
+  if (
+    path
+      .basename(config.command)
+      .replace(/\.exe$/i, '')
+      .toLowerCase() !== 'pipx'
+  )
+    return undefined;
   const args = config.args ?? [];
   if (args[0] !== 'run') return undefined;
   const specAt = args.indexOf('--spec');
@@ -107,7 +113,10 @@ function pipxPackage(config: Extract<ServerConfig, { command: string }>): Packag
 
 /** `node …/node_modules/pkg/dist/index.js` (or a package's bin run directly): the package that holds the script. */
 function installedScriptPackage(config: Extract<ServerConfig, { command: string }>): PackageFacts | undefined {
-  const base = path.basename(config.command).replace(/\.exe$/i, '').toLowerCase();
+  const base = path
+    .basename(config.command)
+    .replace(/\.exe$/i, '')
+    .toLowerCase();
   const isNode = base === 'node' || config.command === process.execPath;
   // Only node on the script itself: an option before it (--require, --import, -e) runs other code too.
   const script = isNode ? config.args?.[0] : config.command;

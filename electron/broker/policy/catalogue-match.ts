@@ -43,10 +43,7 @@ export interface PackageFacts {
   registryProblem?: string;
 }
 
-export type CatalogueVerdict =
-  | { kind: 'trusted'; entry: string }
-  | { kind: 'mismatch'; entry: string; differences: string[] }
-  | { kind: 'none' };
+export type CatalogueVerdict = { kind: 'trusted'; entry: string } | { kind: 'mismatch'; entry: string; differences: string[] } | { kind: 'none' };
 
 export interface MatchOptions {
   /** At a start the tools are not listed yet: the definitions are checked when they are. */
@@ -106,10 +103,12 @@ function sourceDifferences(entry: CatalogueEntry, facts: LaunchFacts, assumeCont
   if ('npm' in s) {
     const want = s.npm;
     if (p?.kind !== 'npm' || p.name !== want.name) return [`${runs}, not the npm package ${e(want.name)}@${e(want.version)}`];
-    if (p.version !== want.version) return [`it runs ${e(want.name)} version ${e(p.version ?? '(unnamed: whatever npx finds)')}, not the reviewed ${e(want.version)}`];
+    if (p.version !== want.version)
+      return [`it runs ${e(want.name)} version ${e(p.version ?? '(unnamed: whatever npx finds)')}, not the reviewed ${e(want.version)}`];
     const out: string[] = [];
     // npx checks a download against the registry's integrity; a copy run with node is only its files.
-    if (p.installed && !want.contentHash) out.push(`it runs an installed copy (${e(p.where ?? '')}), which only a contentHash can check, and the entry names none`);
+    if (p.installed && !want.contentHash)
+      out.push(`it runs an installed copy (${e(p.where ?? '')}), which only a contentHash can check, and the entry names none`);
     if (assumeContent) return out;
     if (want.contentHash) {
       if (!facts.contentChecked) out.push('its installed content is not checked yet (it is checked when it starts)');
@@ -121,7 +120,8 @@ function sourceDifferences(entry: CatalogueEntry, facts: LaunchFacts, assumeCont
     if (want.integrity) {
       if (!facts.contentChecked) out.push("npm's integrity for it is not checked yet (it is checked when it starts)");
       else if (p.integrity === undefined) out.push(`npm's integrity for it could not be read: ${problem(p.registryProblem)}`);
-      else if (p.integrity !== want.integrity) out.push(`npm's dist.integrity for ${e(want.name)}@${e(want.version)} is ${e(p.integrity)}, not the reviewed ${want.integrity}`);
+      else if (p.integrity !== want.integrity)
+        out.push(`npm's dist.integrity for ${e(want.name)}@${e(want.version)} is ${e(p.integrity)}, not the reviewed ${want.integrity}`);
     }
     return out;
   }
@@ -137,7 +137,10 @@ function sourceDifferences(entry: CatalogueEntry, facts: LaunchFacts, assumeCont
   }
   const want = s.docker;
   if (p?.kind !== 'docker' || imageName(p.name) !== imageName(want.image)) return [`${runs}, not the docker image ${e(want.image)}@${want.digest}`];
-  if (p.version !== want.digest) return [`it runs ${e(p.name)} ${p.version ? `by digest ${e(p.version)}` : 'without a digest (whatever the tag points to)'}, not the reviewed ${want.digest}`];
+  if (p.version !== want.digest)
+    return [
+      `it runs ${e(p.name)} ${p.version ? `by digest ${e(p.version)}` : 'without a digest (whatever the tag points to)'}, not the reviewed ${want.digest}`,
+    ];
   // The reviewed image, running another program of it.
   if (facts.argv?.some((a) => a === '--entrypoint' || a.startsWith('--entrypoint='))) return ["it replaces the image's entrypoint (--entrypoint)"];
   return [];

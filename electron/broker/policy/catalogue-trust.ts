@@ -146,7 +146,10 @@ export function restrictionRefusal(policy: ManagedPolicy, verdict: CatalogueVerd
   if (verdict.kind === 'trusted') return undefined;
   const r = policy.restrictions;
   if (r.onlyCatalogue) {
-    const why = verdict.kind === 'mismatch' ? `it differs from catalogue entry '${e(verdict.entry)}': ${verdict.differences.join('; ')}` : 'it matches no catalogue entry';
+    const why =
+      verdict.kind === 'mismatch'
+        ? `it differs from catalogue entry '${e(verdict.entry)}': ${verdict.differences.join('; ')}`
+        : 'it matches no catalogue entry';
     return `your organization lets only the servers in its catalogue run (its reason: ${quoted(r.onlyCatalogue.reason)}), and ${why}`;
   }
   if (r.minimumLimits) {

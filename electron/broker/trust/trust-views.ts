@@ -38,7 +38,8 @@ export function serverView(
   // so once a filled launch was approved the server does not wait for consent as a whole.
   const filled = 'command' in config && (config.fills?.length ?? 0) > 0;
   const catalogue = t.catalogue.view(name, config);
-  const status = blockedBy || catalogue?.refused ? 'blocked' : quarantine.length ? 'quarantined' : !launch.approved && !(filled && record.launch) ? 'needs-consent' : 'idle';
+  const status =
+    blockedBy || catalogue?.refused ? 'blocked' : quarantine.length ? 'quarantined' : !launch.approved && !(filled && record.launch) ? 'needs-consent' : 'idle';
   return {
     status,
     running: false,

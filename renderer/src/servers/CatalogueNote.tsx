@@ -18,7 +18,8 @@ export function CatalogueNote({ view }: { view?: CatalogueView }) {
       )}
       {view.state === 'mismatch' && (
         <div className="banner banner-warning" role="note" aria-label="Your organization's catalogue">
-          <strong>Not trusted by your organization</strong>: it differs from catalogue entry “<VisibleText text={view.entry ?? ''} />”:
+          <strong>Not trusted by your organization</strong>: it differs from catalogue entry “<VisibleText text={view.entry ?? ''} />
+          ”:
           <ul>
             {(view.differences ?? []).map((d, i) => (
               <li key={i}>

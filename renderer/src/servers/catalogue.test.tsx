@@ -48,7 +48,9 @@ describe('the Servers screen and the catalogue', () => {
     expect(within(list()).getByText('Untrusted')).toBeTruthy();
     const note = within(detail('fs')).getByRole('note', { name: "Your organization's catalogue" });
     expect(note.textContent).toContain('Not trusted by your organization: it differs from catalogue entry “memory”:');
-    const items = within(note).getAllByRole('listitem').map((li) => li.textContent);
+    const items = within(note)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
     expect(items[0]).toBe('it runs memory version 2.0.0, not the reviewed 1.0.0');
     // A control character from the file or the server is shown, never applied.
     expect(items[1]).not.toContain('\u202e');
@@ -56,8 +58,7 @@ describe('the Servers screen and the catalogue', () => {
 
   it("shows a managed restriction's refusal with the organization's reason, and the server as blocked", async () => {
     const api = new FakeApi();
-    const refused =
-      'your organization lets only the servers in its catalogue run (its reason: "Security review SR-12"), and it matches no catalogue entry';
+    const refused = 'your organization lets only the servers in its catalogue run (its reason: "Security review SR-12"), and it matches no catalogue entry';
     api.servers = [makeServer({ status: 'blocked', catalogue: { state: 'none', contentChecked: false, refused } })];
     await renderApp(api, 'servers');
     const note = within(detail('fs')).getByRole('note', { name: 'Refused by your organization' });
