@@ -116,7 +116,9 @@ export function ServerActions({ server, onRemoved }: { server: UiServer; onRemov
       <p className="muted small">
         {server.trusted
           ? 'Trusted: tools that say they only read run without asking (and are logged). Everything else still asks.'
-          : 'Untrusted: every call asks, whatever the server claims about its tools.'}
+          : organizationTrusts(server.catalogue)
+            ? 'Trusted by your organization: tools that say they only read run without asking (and are logged). Everything else still asks. Untrust it to have every call ask.'
+            : 'Untrusted: every call asks, whatever the server claims about its tools.'}
       </p>
       {pin && (
         <div className="pin" role="status">

@@ -18,6 +18,7 @@ describe('the Servers screen and the catalogue', () => {
     expect(within(list()).getByText('Trusted by your organization')).toBeTruthy();
     const note = within(detail('fs')).getByRole('note', { name: "Your organization's catalogue" });
     expect(note.textContent).toContain('Trusted by your organization: it runs exactly what catalogue entry “Filesystem (reviewed)” names.');
+    expect(within(detail('fs')).getByText(/^Trusted by your organization: tools that say they only read run without asking/)).toBeTruthy();
     await userEvent.click(within(detail('fs')).getByRole('button', { name: 'Untrust' }));
     await waitFor(() => expect(api.callsOf('setTrust')).toEqual([['fs', false]]));
   });
