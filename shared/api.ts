@@ -84,6 +84,25 @@ export interface ServerView {
   slowStart?: SlowStart;
   /** Its command is not on the PATH servers are started with: why, with the PATH searched and the fix. */
   commandNotFound?: string;
+  /** Set when a managed policy has a catalogue or catalogue restrictions: how this server stands with them. */
+  catalogue?: CatalogueView;
+}
+
+/** A server against the organization's catalogue of reviewed servers (docs/admin.md, "The catalogue"). */
+export interface CatalogueView {
+  /**
+   * 'trusted': it runs exactly what the entry names ("trusted by your organization"); 'mismatch': it
+   * differs from the entry named, in `differences`; 'none': no catalogue entry names it.
+   */
+  state: 'trusted' | 'mismatch' | 'none';
+  entry?: string;
+  differences?: string[];
+  /** Its package content was checked (at its last start); before that only its command line is known. */
+  contentChecked: boolean;
+  /** The person chose not to trust it: the organization's trust does not apply (friction wins). */
+  declined?: boolean;
+  /** A managed restriction (only catalogue servers, minimum limits) will not let it start: why, with the organization's reason. */
+  refused?: string;
 }
 
 export interface SlowStart {
@@ -263,6 +282,8 @@ export interface AuditEntry {
   client?: string;
   /** A call's server's limits in force when it ran ("no network · read-only ~/p (enforced)"). */
   limits?: string;
+  /** Why the server counted as trusted when not by the person ("trusted by your organization: catalogue entry …"). */
+  trustedBy?: string;
   /**
    * Every time the call was sent, in order, when it was sent more than once: a trusted server's idempotent
    * call that timed out is cancelled and sent once more. `status` and `detail` are then the last attempt's.
@@ -323,6 +344,8 @@ export interface BrokerStatus {
   httpSessions?: { sessions: number; stateless: number; idleTimeoutSeconds: number };
   /** The team policy file: which is in effect and why, and one written by hand that is ignored. */
   policy?: PolicyStatus;
+  /** With a managed catalogue or its restrictions: each server the organization trusts, finds different, or refuses. */
+  catalogue?: Array<CatalogueView & { server: string }>;
 }
 
 export interface PolicyStatus {

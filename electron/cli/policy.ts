@@ -7,6 +7,7 @@ import { escapeControl as e, terminalJson } from '../../shared/escape.js';
 import { policyChangeHash } from '../broker/policy/policy-path.js';
 import { lastFlag, parseArgs, UsageError } from './args.js';
 import { consent } from './confirm.js';
+import { runPolicyHash } from './policy-hash.js';
 import { withCore, type CoreApi } from './core-client.js';
 import { POLICY_USAGE } from './usage.js';
 
@@ -20,6 +21,8 @@ const FROM: Record<NonNullable<NonNullable<BrokerStatus['policy']>['from']>, str
 
 export async function runPolicy(argv: string[], dataDir: string): Promise<number> {
   const [verb, ...rest] = argv;
+  // Needs no broker: a hash for a catalogue entry.
+  if (verb === 'hash') return runPolicyHash(rest);
   const args = parseArgs(rest, { values: ['hash'], booleans: ['json', 'yes'] });
   const bound = (printed: string) => [{ flag: 'hash', printed, given: lastFlag(args, 'hash'), checkHere: true }];
   return withCore(dataDir, async (api) => {

@@ -4,6 +4,7 @@
 import type { LaunchView, ServerChanges, ServerView } from '../../shared/api.js';
 import { escapeControl as e } from '../../shared/escape.js';
 import { summarizeLimits } from '../../shared/limits.js';
+import { catalogueLines } from '../../shared/catalogue-text.js';
 import { hintStanding, type HintName } from '../../shared/call-warnings.js';
 import type { EffectiveHints } from '../../shared/tool.js';
 
@@ -88,6 +89,12 @@ export function changesText(changes: ServerChanges): string {
 }
 
 /** A command not on PATH, and a start past 10 s: how long, and what usually causes it. */
+/** The organization's catalogue: its trust, what differs from the entry, and a managed restriction's refusal. */
+export function catalogueText(server: ServerView): string {
+  const lines = catalogueLines(server.catalogue);
+  return lines.length ? lines.map((l) => e(l)).join('\n') + '\n' : '';
+}
+
 export function slowStartText(server: ServerView): string {
   const missing = server.commandNotFound ? `It will not start: ${e(server.commandNotFound)}\n` : '';
   const slow = server.slowStart;

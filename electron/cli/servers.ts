@@ -8,7 +8,8 @@ import { keyValues, lastFlag, parseArgs, UsageError, type ParsedArgs } from './a
 import { consent, type Bound } from './confirm.js';
 import { withCore, type CoreApi } from './core-client.js';
 import { runReview } from './server-review.js';
-import { launchText, pinText, slowStartText, toolsText } from './server-text.js';
+import { catalogueText, launchText, pinText, slowStartText, toolsText } from './server-text.js';
+import { catalogueStanding } from '../../shared/catalogue-text.js';
 import { SERVERS_USAGE } from './usage.js';
 import { LIMIT_BOOLEANS, LIMIT_VALUES, limitsForAdd, limitsText, OVERRIDE_BOOLEANS, runLimits } from './server-limits.js';
 import { summarizeLimits } from '../../shared/limits.js';
@@ -51,7 +52,11 @@ export async function runServers(argv: string[], dataDir: string): Promise<numbe
     case 'show':
       return withCore(dataDir, async (api) => {
         const s = await view(api, name!);
-        say(args.bools.has('json') ? terminalJson(s, 2) + '\n' : launchText(s.name, s.launch) + limitsText(s) + toolsText(s) + pinText(s) + slowStartText(s));
+        say(
+          args.bools.has('json')
+            ? terminalJson(s, 2) + '\n'
+            : launchText(s.name, s.launch) + catalogueText(s) + limitsText(s) + toolsText(s) + pinText(s) + slowStartText(s),
+        );
         return 0;
       });
     case 'approve':
@@ -140,6 +145,7 @@ async function list(args: ParsedArgs, dataDir: string): Promise<number> {
       limits: 'command' in s.config && s.config.limits ? s.limits?.badge : undefined,
       slowStart: s.slowStart,
       commandNotFound: s.commandNotFound,
+      catalogue: s.catalogue,
     }));
     say(terminalJson(out, 2) + '\n');
     return 0;
@@ -151,8 +157,9 @@ async function list(args: ParsedArgs, dataDir: string): Promise<number> {
   for (const s of servers) {
     const c = s.config;
     const target = 'url' in c ? c.url : [c.command, ...(c.args ?? [])].join(' ');
+    const org = catalogueStanding(s.catalogue);
     say(
-      `${escapeControl(s.name)}\t${s.trusted ? 'trusted' : 'untrusted'}\t${escapeControl(target)}${'command' in c && c.limits && s.limits ? `\t${escapeControl(s.limits.badge)}` : ''}${s.commandNotFound ? '\tcommand not found (countersign doctor)' : ''}${s.slowStart ? `\tslow start: ${Math.round(s.slowStart.ms / 1000)} s (countersign doctor)` : ''}\n`,
+      `${escapeControl(s.name)}\t${s.trusted ? 'trusted' : 'untrusted'}${org ? ` (${escapeControl(org)})` : ''}\t${escapeControl(target)}${'command' in c && c.limits && s.limits ? `\t${escapeControl(s.limits.badge)}` : ''}${s.commandNotFound ? '\tcommand not found (countersign doctor)' : ''}${s.slowStart ? `\tslow start: ${Math.round(s.slowStart.ms / 1000)} s (countersign doctor)` : ''}\n`,
     );
   }
   return 0;

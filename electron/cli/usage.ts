@@ -23,7 +23,8 @@ countersign servers limits <name> --run-without-limits [--hash H] [--yes] | --re
 export const POLICY_USAGE = `countersign policy [--json]           (the team policy file in effect, who set it, one written by hand)
 countersign policy set <file> [--hash H] [--yes]   (an absolute path to a valid policy; it only adds friction)
 countersign policy unset [--hash H] [--yes]
-countersign policy confirm [--hash H] [--yes] | discard   (a path written into settings.json by hand)`;
+countersign policy confirm [--hash H] [--yes] | discard   (a path written into settings.json by hand)
+countersign policy hash <package folder | docker image>   (the content hash or digest for a catalogue entry)`;
 
 export const CLIENTS_USAGE = `countersign clients [--json] [--project DIR]
 countersign wrap <client> [--only a,b] [--dry-run] [--yes] [--project DIR]

@@ -154,6 +154,7 @@ export class CallGate {
         client: session.clientInfo?.name,
         ...(fields.decidedBy === 'rule' && decision.rule ? { rule: { id: decision.rule.id, text: ruleText(decision.rule) } } : {}),
         ...limitsNote(facts),
+        ...(facts.trustedBy !== undefined ? { trustedBy: facts.trustedBy } : {}),
         ...(decided.schemaNote !== undefined ? { detail: decided.schemaNote } : {}),
         ...fields,
       });

@@ -48,7 +48,10 @@ export interface FactSources {
 
 /** What the policy decides over (gate-decision.ts), and what acting on it needs. Plain data. */
 export interface DecisionFacts {
+  /** Trusted by the person, or by the organization (an exact catalogue match the person did not untrust). */
   trusted: boolean;
+  /** Why it counts as trusted when the person did not trust it: for the log. */
+  trustedBy?: string;
   /** The tool as the server last listed it; undefined when it never listed it. */
   tool: ToolDefinition | undefined;
   arguments: unknown;
@@ -105,8 +108,10 @@ export async function gatherCallFacts(ctx: ToolCallContext, src: FactSources, no
   const scope = src.protectScope(server);
   const rules = src.rules();
   const bound = rules.some((r) => r.definitionHash && r.server === server && r.tool === toolName);
+  const byPerson = src.isTrusted(server);
   const call: Omit<DecisionFacts, 'schema'> = {
-    trusted: src.isTrusted(server),
+    trusted: byPerson || trust.organization !== undefined,
+    ...(!byPerson && trust.organization !== undefined ? { trustedBy: `trusted by your organization: catalogue entry ${trust.organization}` } : {}),
     tool,
     arguments: ctx.arguments,
     rules,

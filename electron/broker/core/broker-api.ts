@@ -79,6 +79,7 @@ export class BrokerApi implements CountersignApi {
       sandbox: await core.sandbox(),
       httpSessions: core.httpSessions?.(),
       policy: policyStatus(core),
+      ...catalogueStatus(core),
     };
   }
 
@@ -422,3 +423,12 @@ function connectLaunch(dataDir: string, env: NodeJS.ProcessEnv): Pick<BrokerStat
 }
 
 const SERVER_PLACEHOLDER = '<server>';
+
+/** Servers the organization's catalogue trusts, finds different or refuses (none listed without a catalogue). */
+function catalogueStatus(core: BrokerCore): Pick<BrokerStatus, 'catalogue'> {
+  const views = Object.entries(core.store.listServers()).flatMap(([server, config]) => {
+    const view = core.trust.catalogueView(server, config);
+    return view && (view.state !== 'none' || view.refused) ? [{ server, ...view }] : [];
+  });
+  return views.length ? { catalogue: views } : {};
+}

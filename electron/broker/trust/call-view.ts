@@ -16,12 +16,15 @@ export interface CallTrust {
   alwaysAsk: boolean;
   /** What the server said at its last initialize (the schema dialect follows it). */
   protocolVersion?: string;
+  /** The catalogue entry that makes it trusted by the organization (a person's "do not trust" cancels it). */
+  organization?: string;
 }
 
 export function callView(t: TrustRecords, server: string, tool: ToolDefinition | undefined, name: string): CallTrust {
   const block = callBlock(t, server, tool, name);
   if (block) return { block, alwaysAsk: false };
-  return { alwaysAsk: t.policy.alwaysAsk(server, name), protocolVersion: t.identities.get(server)?.protocolVersion };
+  const organization = t.catalogue.organizationTrust(server, t.opts.settings.getServer(server));
+  return { alwaysAsk: t.policy.alwaysAsk(server, name), protocolVersion: t.identities.get(server)?.protocolVersion, ...(organization ? { organization } : {}) };
 }
 
 export function callBlock(t: TrustRecords, server: string, tool: ToolDefinition | undefined, name: string): CallBlock | undefined {

@@ -31,6 +31,11 @@ export function onInitialized(t: TrustRecords, server: string, result: Record<st
 export function onListing(t: TrustRecords, server: string, tools: ToolDefinition[]): void {
   // Unsaved, a changed definition is still held: its state is computed from the listing each time.
   t.saveOrWarn(`the tool listing of '${server}'`, () => t.tracker.onListing(server, tools));
+  t.catalogue.onListing(server, t.opts.settings.getServer(server), tools);
+  // Trusted by the organization, its definitions are recorded as the person's trust records them: a later change is held for review.
+  if (!t.tracker.hasRecord(server) && t.catalogue.organizationTrust(server, t.opts.settings.getServer(server))) {
+    t.saveOrWarn(`what '${server}' looked like when your organization's trust applied`, () => recordNow(t, server, tools));
+  }
   for (const pin of t.pinsOf(server)) {
     if (pin.definitionsHash && listingHash(tools) !== pin.definitionsHash) {
       t.quarantine(server, `its tool definitions differ from the pinned ones${pin.by === 'policy' ? ' (pinned by the team policy)' : ''}`);
@@ -52,6 +57,13 @@ export function onTrust(
   details: Record<string, unknown> = {},
 ): void {
   if (trusted && !t.tracker.hasRecord(server)) recordNow(t, server, tools);
+  // A person's "do not trust" outranks the organization's trust; trusting again lifts it.
+  if (trusted === (t.store.get(server).declined === true)) {
+    t.store.update(server, (r) => {
+      if (trusted) delete r.declined;
+      else r.declined = true;
+    });
+  }
   t.opts.record({
     kind: 'trust',
     actor,

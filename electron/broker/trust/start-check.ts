@@ -45,6 +45,8 @@ export async function startableConfig(core: BrokerCore, serverName: string, clie
   // Limits this machine cannot enforce stop it here, audited, before anything is installed or run.
   await assertLimitsEnforceable(core, serverName, config);
   const prepared = await core.trust.prepareLaunch(serverName, config);
+  // The organization's catalogue: what runs now (its content included), and the restrictions that need it.
+  await core.trust.beforeStart(serverName, config, prepared);
   // A pinned package runs as node on its checked copy: with the limits its consent covers.
   return 'command' in config && 'command' in prepared ? { ...prepared, limits: config.limits } : prepared;
 }

@@ -9,7 +9,7 @@
 //   trust-findings.ts   scans of servers, tools and arguments
 //   trust-views.ts      the Servers and Changes screens, and review
 //   pins.ts             pins and the package check
-import type { Actor, ServerConfig } from '../../../shared/api.js';
+import type { Actor, CatalogueView, ServerConfig } from '../../../shared/api.js';
 import type { Finding } from '../../../shared/findings.js';
 import type { ToolDefinition } from '../../../shared/tool.js';
 import type { PinView, ReviewAction, ServerChanges } from '../../../shared/trust-types.js';
@@ -29,6 +29,7 @@ import { listChanges, review, serverView, type TrustServerView } from './trust-v
 export type { TrustManagerOptions } from './trust-records.js';
 export { BlockedServerError } from './launch-approval.js';
 export { PackageRefusedError } from './pins.js';
+export { CatalogueRefusedError } from '../policy/catalogue-trust.js';
 export { identityFingerprint } from './trust-views.js';
 
 export class TrustManager {
@@ -60,6 +61,11 @@ export class TrustManager {
 
   approveLaunch(name: string, config: ServerConfig, actor: Actor): void {
     approveLaunch(this.t, name, config, actor);
+  }
+
+  /** The organization's catalogue: what runs is checked, and a managed restriction may refuse it. */
+  beforeStart(name: string, config: ServerConfig, spawned?: ServerConfig): Promise<void> {
+    return this.t.catalogue.beforeStart(name, config, spawned);
   }
 
   carryLaunchApproval(name: string, before: ServerConfig, after: ServerConfig): boolean {
@@ -117,6 +123,11 @@ export class TrustManager {
     return serverView(this.t, this.findings, name, config, tools, listings);
   }
 
+  /** How the server stands with the organization's catalogue (undefined without one). */
+  catalogueView(name: string, config: ServerConfig): CatalogueView | undefined {
+    return this.t.catalogue.view(name, config);
+  }
+
   listChanges(listings: Listings): Promise<ServerChanges[]> {
     return listChanges(this.t, this.findings, listings);
   }
@@ -150,5 +161,6 @@ export class TrustManager {
     forgetLimitsBaseline(this.t.opts.seal, server);
     if (this.t.opts.seal) withdrawWithoutLimits(this.t.opts.seal, server);
     this.t.identities.delete(server);
+    this.t.catalogue.forget(server);
   }
 }

@@ -7,6 +7,8 @@ import type { SettingsStore } from '../store/settings-store.js';
 import type { GrantSeal } from '../store/grant-seal.js';
 import { DefinitionTracker } from './definition-tracker.js';
 import type { PackageContext } from './packages/package-check.js';
+import { npxCacheDir } from './packages/npx-resolution.js';
+import { CatalogueTrust } from '../policy/catalogue-trust.js';
 import { ManagedPolicySource } from '../policy/managed-source.js';
 import { TeamPolicySource } from '../policy/team-policy.js';
 import { TrustStore, type IdentityRecord, type PinRecord } from './trust-store.js';
@@ -45,6 +47,8 @@ export class TrustRecords {
   readonly policy: TeamPolicySource;
   /** The organization's managed policy, when one is deployed. */
   readonly managed: ManagedPolicySource;
+  /** The managed policy's catalogue of reviewed servers: organization trust, and its restrictions. */
+  readonly catalogue: CatalogueTrust;
   /** What each server said about itself at its last initialize. */
   readonly identities = new Map<string, IdentityRecord>();
   /** Quarantines the disk would not take: they hold in memory all the same. */
@@ -55,6 +59,13 @@ export class TrustRecords {
     this.store = TrustStore.open(opts.dataDir, (text) => this.recordsLost(text), opts.seal);
     this.policy = new TeamPolicySource(opts.policyPath, opts.warn, opts.policyMayPreapprove ?? false);
     this.managed = new ManagedPolicySource(() => opts.managedPolicyPath?.(), opts.warn);
+    this.catalogue = new CatalogueTrust({
+      managed: this.managed,
+      declined: (server) => this.store.get(server).declined === true,
+      record: opts.record,
+      changed: () => opts.emit({ type: 'servers-changed' }),
+      context: () => ({ npxCache: opts.npxCache ?? npxCacheDir(), resolver: opts.resolver }),
+    });
     this.tracker = new DefinitionTracker(this.store, {
       note: (server, tool, what, details, actor) =>
         opts.record({ kind: 'review', actor, server, tool, what, details, decision: what === 'change rejected' ? 'deny' : 'allow' }),

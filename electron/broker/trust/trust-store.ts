@@ -49,6 +49,8 @@ const serverTrust = z.object({
   pin: pin.optional(),
   quarantine: z.array(z.string()).optional(),
   launch: z.object({ hash: z.string(), approvedAt: z.string(), by: z.enum(['person', 'policy']) }).optional(),
+  /** The person untrusted it: the organization's trust (a catalogue match) does not apply until they trust it. */
+  declined: z.boolean().optional(),
 });
 
 const fileSchema = z.object({ version: z.literal(1), servers: z.record(serverTrust) });

@@ -37,7 +37,9 @@ export function serverView(
   // A launch the client fills in is approved value by value (from the queue): its stored form never runs,
   // so once a filled launch was approved the server does not wait for consent as a whole.
   const filled = 'command' in config && (config.fills?.length ?? 0) > 0;
-  const status = blockedBy ? 'blocked' : quarantine.length ? 'quarantined' : !launch.approved && !(filled && record.launch) ? 'needs-consent' : 'idle';
+  const catalogue = t.catalogue.view(name, config);
+  const status =
+    blockedBy || catalogue?.refused ? 'blocked' : quarantine.length ? 'quarantined' : !launch.approved && !(filled && record.launch) ? 'needs-consent' : 'idle';
   return {
     status,
     running: false,
@@ -50,6 +52,7 @@ export function serverView(
     blockedBy,
     tools: toolViews,
     listingHash: tools.length ? listingHash(tools) : undefined,
+    ...(catalogue ? { catalogue } : {}),
   };
 }
 

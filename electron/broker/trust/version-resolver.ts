@@ -31,11 +31,13 @@ async function npm(launch: PackageLaunch): Promise<ResolvedVersion> {
 }
 
 async function pypi(launch: PackageLaunch): Promise<ResolvedVersion> {
-  const res = await fetch(`https://pypi.org/pypi/${encodeURIComponent(launch.name)}/json`, { signal: AbortSignal.timeout(30_000) });
+  // An exact version is asked for by name: its own files, not the latest release's.
+  const which = launch.exact && launch.version ? `${encodeURIComponent(launch.name)}/${encodeURIComponent(launch.version)}` : encodeURIComponent(launch.name);
+  const res = await fetch(`https://pypi.org/pypi/${which}/json`, { signal: AbortSignal.timeout(30_000) });
   if (!res.ok) throw new Error(`PyPI answered ${res.status}`);
   const body = (await res.json()) as { info?: { version?: unknown }; urls?: Array<{ filename?: unknown; digests?: { sha256?: unknown } }> };
   if (typeof body.info?.version !== 'string') throw new Error('PyPI gave no version');
-  // `urls` lists the wheels and sdist of that (latest) version: whichever uv picks, its hash is here.
+  // `urls` lists the wheels and sdist of that version: whichever uv picks, its hash is here.
   const integrity = (body.urls ?? []).flatMap((u) => (typeof u.digests?.sha256 === 'string' ? [`sha256-${u.digests.sha256} ${String(u.filename)}`] : []));
   return { version: body.info.version, integrity: integrity.length ? integrity : undefined };
 }

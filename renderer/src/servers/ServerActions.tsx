@@ -1,5 +1,6 @@
 // Trust, pin and remove. Trust lets a server's read-only tools run without asking; a pin holds it to
 // the exact version and definitions running now.
+import { organizationTrusts } from '../../../shared/catalogue-text';
 import { useEffect, useRef, useState } from 'react';
 import type { PinView, SeenServer } from '../../../shared/api';
 import { useApi, useActions, useApp } from '../store/context';
@@ -37,7 +38,7 @@ export function ServerActions({ server, onRemoved }: { server: UiServer; onRemov
   return (
     <section className="block" aria-label="Trust and version">
       <div className="btn-row">
-        {server.trusted ? (
+        {server.trusted || organizationTrusts(server.catalogue) ? (
           <button type="button" className="btn" onClick={() => void act('setTrust', () => api.setTrust(server.name, false))}>
             <Icon name="shieldOff" />
             Untrust
@@ -115,7 +116,9 @@ export function ServerActions({ server, onRemoved }: { server: UiServer; onRemov
       <p className="muted small">
         {server.trusted
           ? 'Trusted: tools that say they only read run without asking (and are logged). Everything else still asks.'
-          : 'Untrusted: every call asks, whatever the server claims about its tools.'}
+          : organizationTrusts(server.catalogue)
+            ? 'Trusted by your organization: tools that say they only read run without asking (and are logged). Everything else still asks. Untrust it to have every call ask.'
+            : 'Untrusted: every call asks, whatever the server claims about its tools.'}
       </p>
       {pin && (
         <div className="pin" role="status">

@@ -3,7 +3,9 @@ import type { UiServer } from '../store/normalize';
 import { useApp } from '../store/context';
 import { StatusBadge, TrustBadge } from '../ui/Badges';
 import { VisibleText } from '../ui/VisibleText';
+import { CatalogueNote } from './CatalogueNote';
 import { ChangeReview } from './ChangeReview';
+import { organizationTrusts } from '../../../shared/catalogue-text';
 import { Findings } from './Findings';
 import { LaunchPanel } from './LaunchPanel';
 import { LimitsBadge } from './LimitsBadge';
@@ -25,7 +27,7 @@ export function ServerDetail({ server, onRemoved }: { server: UiServer; onRemove
         </h2>
         <div className="badge-row">
           <StatusBadge status={server.status} />
-          <TrustBadge trusted={server.trusted} />
+          <TrustBadge trusted={server.trusted} organization={organizationTrusts(server.catalogue)} />
           <LimitsBadge view={server.limits} />
           <span className="muted small">{server.sessions === 1 ? '1 open session' : `${server.sessions} open sessions`}</span>
         </div>
@@ -36,6 +38,7 @@ export function ServerDetail({ server, onRemoved }: { server: UiServer; onRemove
         )}
       </header>
       <Findings findings={server.findings ?? []} />
+      <CatalogueNote view={server.catalogue} />
       {server.blockedBy && (
         <div className="banner banner-danger">
           Blocked by the team policy: <VisibleText text={server.blockedBy} />

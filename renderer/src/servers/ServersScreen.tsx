@@ -1,4 +1,5 @@
 // Servers: a list with status and trust on the left, the selected server (or the add form) on the right.
+import { organizationTrusts } from '../../../shared/catalogue-text';
 import { useState } from 'react';
 import { useApp } from '../store/context';
 import { StatusBadge, TrustBadge } from '../ui/Badges';
@@ -50,7 +51,7 @@ export function ServersScreen() {
                 </span>
                 <span className="server-item-badges">
                   <StatusBadge status={s.status} />
-                  <TrustBadge trusted={s.trusted} />
+                  <TrustBadge trusted={s.trusted} organization={organizationTrusts(s.catalogue)} />
                   <LimitsBadge view={s.limits} />
                   {s.pendingChanges > 0 && <span className="badge badge-warning">{s.pendingChanges} to review</span>}
                 </span>

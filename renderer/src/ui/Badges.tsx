@@ -4,7 +4,16 @@ import type { Severity } from '../../../shared/decision';
 import { SEVERITY_LABEL } from '../../../shared/reasons';
 import { Icon } from './Icon';
 
-export function TrustBadge({ trusted }: { trusted: boolean }) {
+/** `organization`: an exact match of the organization's catalogue that the person did not untrust. */
+export function TrustBadge({ trusted, organization = false }: { trusted: boolean; organization?: boolean }) {
+  if (!trusted && organization) {
+    return (
+      <span className="badge badge-trusted">
+        <Icon name="shield" size={13} />
+        Trusted by your organization
+      </span>
+    );
+  }
   return trusted ? (
     <span className="badge badge-trusted">
       <Icon name="shield" size={13} />
