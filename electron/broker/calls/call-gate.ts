@@ -15,7 +15,7 @@ import { gatherCallFacts, gatherCardFacts, gatherLateBlock, type ClientHistory, 
 import { afterApproval, afterWait, decideGate, forwardPlan, type Decided, type ForwardPlan, type StopPlan } from './gate-decision.js';
 import { errorResult, type CallOutcome, type GateVerdict, type ToolCallContext } from './gate-contract.js';
 import { elapsedMs, monotonicMs } from '../core/clock.js';
-import { changedTargets } from '../../../shared/undo.js';
+import { changedTargets, UNDO_DEFAULTS, undoAvailability } from '../../../shared/undo.js';
 import type { CallSnapshot } from '../undo/undo-service.js';
 
 /** When a call's decision began: the entry's time (wall clock) and the start of its duration (monotonic). */
@@ -239,6 +239,8 @@ export class CallGate {
       ...(ctx.input ? { input: ctx.input } : {}),
       facts: card.facts,
       ...limitsNote(facts),
+      // Said before the person decides: whether undo will be able to put this back.
+      undo: undoAvailability(ctx.toolName, ctx.arguments, card.facts.targets, (this.deps.settings().undoMaxFileMB ?? UNDO_DEFAULTS.maxFileMB) * 1e6),
     };
     const { patience } = this.deps;
     const waiting = this.deps.pending.wait(call, {

@@ -62,6 +62,15 @@ export class SnapshotStore {
     const targets = changedTargets(call.tool, call.arguments).filter((t) => path.isAbsolute(t.path));
     if (!targets.length) return undefined;
     const files = await Promise.all(targets.map(async (t) => this.#keep(t.path, t.role)));
+    // Folders a call may make on the way (create_directory is mkdir -p): "did not exist", deepest first.
+    const seen = new Set(files.map((f) => f.real));
+    for (const t of targets) {
+      for (const folder of missingFolders(t.path)) {
+        const real = resolvedPath(folder);
+        if (!seen.has(real)) files.push({ path: folder, real, role: 'write', state: { kind: 'missing' } });
+        seen.add(real);
+      }
+    }
     return this.record(call, files, extra);
   }
 
@@ -120,6 +129,20 @@ export class SnapshotStore {
   exists(): boolean {
     return fs.existsSync(this.dir);
   }
+}
+
+/** The folders above `p` that do not exist yet, deepest first. */
+function missingFolders(p: string): string[] {
+  const out: string[] = [];
+  for (let dir = path.dirname(p); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    try {
+      fs.lstatSync(dir);
+      break;
+    } catch {
+      out.push(dir);
+    }
+  }
+  return out;
 }
 
 function notRestorable(s: FileState): boolean {

@@ -3,6 +3,7 @@
 // a file that is not what the call left is a conflict the person must confirm. The preview's hash binds
 // the person's consent to exactly this.
 import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 import { canonicalJson } from '../../../shared/canonical-json.js';
 import type { FileState, UndoAction, UndoFilePlan, UndoPreview, UndoTarget, UndoVersion } from '../../../shared/undo.js';
 import type { BlobStore } from './blob-store.js';
@@ -85,6 +86,16 @@ export async function planUndo(
       ...(blocked ? { blocked } : {}),
     });
   }
+  // A folder is removed only when empty once the steps before it ran (a folder the call made inside it).
+  const removed = new Set(files.filter((f) => (f.action === 'remove' || f.action === 'remove-folder') && !f.blocked).map((f) => f.real));
+  for (const f of files) {
+    if (f.action !== 'remove-folder' || f.blocked || f.now.state.kind !== 'dir') continue;
+    const left = f.now.state.entries.filter((e) => !removed.has(join(f.real, e)));
+    if (left.length) {
+      f.blocked = 'The folder has files in it now; undo removes only an empty folder.';
+      removed.delete(f.real);
+    }
+  }
   // A folder moved back also puts back its destination: that path needs no step of its own.
   const movedTo = new Set(files.filter((f) => f.action === 'move-back').map((f) => f.realFrom));
   const kept = files.filter((f) => !(movedTo.has(f.real) && f.action !== 'move-back'));
@@ -116,9 +127,7 @@ function actionOf(becomes: FileState, now: FileState, moveBack: boolean, fromNow
   switch (becomes.kind) {
     case 'missing':
       if (now.kind === 'missing') return { action: 'unchanged' };
-      if (now.kind === 'dir') {
-        return now.entries.length ? { action: 'remove-folder', blocked: 'The folder has files in it now; undo removes only an empty folder.' } : { action: 'remove-folder' };
-      }
+      if (now.kind === 'dir') return { action: 'remove-folder' }; // only when empty: see planUndo
       return { action: 'remove' };
     case 'file':
       if (becomes.notKept) return { action: 'restore', blocked: 'Its content was over the size limit, so it was not kept.' };
