@@ -3,11 +3,11 @@
 // a file that is not what the call left is a conflict the person must confirm. The preview's hash binds
 // the person's consent to exactly this.
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { canonicalJson } from '../../../shared/canonical-json.js';
 import type { FileState, UndoAction, UndoFilePlan, UndoPreview, UndoTarget, UndoVersion } from '../../../shared/undo.js';
 import type { BlobStore } from './blob-store.js';
-import { readNoFollow, sameState, stateOf } from './safe-path.js';
+import { checkNoLinks, readNoFollow, sameState, stateOf } from './safe-path.js';
 import type { Before, Catalog } from './undo-catalog.js';
 import { viewOf } from './undo-catalog.js';
 
@@ -72,7 +72,9 @@ export async function planUndo(
   for (const s of steps.values()) {
     const now = nowOf.get(s.real)!;
     const fromNow = s.from ? await stateOf(s.from.real) : undefined;
-    const { action, blocked } = actionOf(s.becomes, now, s.from !== undefined, fromNow);
+    const planned = actionOf(s.becomes, now, s.from !== undefined, fromNow);
+    const { action } = planned;
+    const blocked = planned.blocked ?? linkOnTheWay(s.real, s.from?.real);
     files.push({
       path: s.path,
       real: s.real,
@@ -108,6 +110,17 @@ export async function planUndo(
   };
   preview.hash = previewHash(preview, kept);
   return { preview, files: kept, calls };
+}
+
+/** A folder on the way that became a symbolic link since the call: undo will not go through it. */
+function linkOnTheWay(real: string, from?: string): string | undefined {
+  try {
+    checkNoLinks(dirname(real));
+    if (from) checkNoLinks(from, { leaf: false });
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
 }
 
 /** A move of a folder is undone by moving it back (its content was never copied). */
