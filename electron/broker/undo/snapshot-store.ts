@@ -10,8 +10,9 @@ import { changedTargets } from '../../../shared/undo.js';
 import { BlobStore } from './blob-store.js';
 import { resolvedPath, stateOf } from './safe-path.js';
 import { SnapshotIndex, type IndexRecord, type SnapFile } from './snapshot-index.js';
+import { SNAPSHOTS_DIR } from './snapshots-dir.js';
 
-export const SNAPSHOTS_DIR = 'snapshots';
+export { SNAPSHOTS_DIR };
 
 /** The call a snapshot is for. */
 export interface SnapshotCall {

@@ -119,6 +119,12 @@ export class UndoService {
     return (id) => map.get(id);
   }
 
+  /** Resolves once after-states and a prune under way are done (tests, and a clean stop). */
+  async idle(): Promise<void> {
+    await this.store.settled();
+    await this.#pruning;
+  }
+
   /** Keeps the bounds: now and then, and whenever the store grew by a twentieth of its limit. */
   #maybePrune(): void {
     const b = this.bounds();
