@@ -70,7 +70,10 @@ export const undoSnapshot: BenchCase = {
         const times = { on: [] as number[], off: [] as number[] };
         const stall = { on: 0, off: 0 };
         for (let i = 0; i < n + 5; i++) {
-          for (const [key, s] of [['on', on], ['off', off]] as const) {
+          for (const [key, s] of [
+            ['on', on],
+            ['off', off],
+          ] as const) {
             const h = monitorEventLoopDelay({ resolution: 1 });
             h.enable();
             const ms = await write(s, 'f.txt', i % 2 ? content : other);
@@ -95,7 +98,11 @@ export const undoSnapshot: BenchCase = {
           stall.on.toFixed(1),
         ]);
       }
-      for (const l of table(['write_file', 'off median ms', 'on median ms', 'added ms', 'ratio', 'off p99', 'on p99', 'off max stall ms', 'on max stall ms'], rows)) out(l);
+      for (const l of table(
+        ['write_file', 'off median ms', 'on median ms', 'added ms', 'ratio', 'off p99', 'on p99', 'off max stall ms', 'on max stall ms'],
+        rows,
+      ))
+        out(l);
       out('Targets: under 1 ms added for 100 kB where a clone is available; no extra stall over 50 ms for 10 MB.');
     } finally {
       await on.world.close();

@@ -62,7 +62,9 @@ export class SnapshotIndex {
 
   #tag(rec: IndexRecord): string {
     this.#key ??= this.keyOf();
-    return createHmac('sha256', this.#key).update(canonicalJson(JSON.parse(JSON.stringify(rec)))).digest('hex');
+    return createHmac('sha256', this.#key)
+      .update(canonicalJson(JSON.parse(JSON.stringify(rec))))
+      .digest('hex');
   }
 
   line(rec: IndexRecord): string {
