@@ -95,6 +95,19 @@ const unsealedRef = z.union([
   z.object({ kind: z.literal('policy'), server: z.literal('*'), hash: sha256 }).strict(),
 ]);
 
+const undoTarget = z.union([
+  z.object({ seq: z.number().int().min(1) }).strict(),
+  z.object({ snapshot: z.string().regex(/^[0-9a-f]{16}$/, 'a snapshot id from listUndoable') }).strict(),
+  z
+    .object({
+      client: z.string().min(1).max(500).optional(),
+      session: z.string().min(1).max(500).optional(),
+      server: serverName.optional(),
+      since: z.string().min(1).max(100).optional(),
+    })
+    .strict(),
+]);
+
 /** Positional arguments of each method, as a tuple. */
 export const apiArgs = {
   getStatus: z.tuple([]),
@@ -144,6 +157,9 @@ export const apiArgs = {
   runDoctor: z.union([z.tuple([]), z.tuple([scanOptions])]),
   listInlineApproval: z.tuple([]),
   setInlineApproval: z.tuple([z.string().min(1).max(200), z.boolean()]),
+  listUndoable: z.tuple([]),
+  previewUndo: z.tuple([undoTarget]),
+  undo: z.union([z.tuple([undoTarget, sha256]), z.tuple([undoTarget, sha256, z.object({ confirmConflicts: z.boolean().optional() }).strict()])]),
 } satisfies Record<ApiMethod, z.ZodTypeAny>;
 
 export const API_METHODS = Object.keys(apiArgs) as ApiMethod[];

@@ -1,5 +1,7 @@
 // The one API between the broker and any UI. The HTTP bridge (countersign serve) and the Electron IPC
 // bridge both bind exactly this interface; the renderer only ever sees it.
+import type { UndoableCall, UndoAvailability, UndoPreview, UndoResult, UndoTarget } from './undo.js';
+export type { FileState, UndoableCall, UndoAction, UndoAvailability, UndoFilePlan, UndoPreview, UndoResult, UndoTarget, UndoVersion } from './undo.js';
 import type { ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResult, WrapOptions, WrapPreview, WrapResult } from './clients.js';
 import type { DecidedBy, Reason, Rule } from './decision.js';
 import type { EffectiveHints, ToolDefinition } from './tool.js';
@@ -164,6 +166,11 @@ export interface PendingCall {
   facts?: CallFacts;
   /** The limits its server runs under, as a badge ("no network (enforced)"); absent when it has none. */
   limits?: string;
+  /**
+   * Whether the call can be undone once it ran (shared/undo.ts undoText gives the card's words): "Undo
+   * available", "No undo: Countersign cannot tell which files this changes", or a file over the size limit.
+   */
+  undo?: UndoAvailability;
   createdAt: number;
   expiresAt: number;
   /** When the agent is likely to stop waiting for this call (before `expiresAt`, often). */
@@ -266,7 +273,7 @@ export interface AuditEntry {
    * 'call' for tool calls; the others record changes of state: trust decisions, servers, rules, settings, client
    * configs wrapped or unwrapped; 'access': connections the local socket refused (no proof of its secret).
    */
-  kind?: 'call' | 'review' | 'trust' | 'pin' | 'launch' | 'server' | 'rule' | 'settings' | 'client' | 'server-request' | 'access';
+  kind?: 'call' | 'review' | 'trust' | 'pin' | 'launch' | 'server' | 'rule' | 'settings' | 'client' | 'server-request' | 'access' | 'undo';
   /** Who made a change (absent on tool calls, and on entries written before actors were recorded). */
   actor?: Actor;
   decision: 'allow' | 'deny';
@@ -289,6 +296,8 @@ export interface AuditEntry {
    * call that timed out is cancelled and sent once more. `status` and `detail` are then the last attempt's.
    */
   attempts?: CallAttempt[];
+  /** The undo snapshot of what the call changed (kept before it was forwarded), or an undo's own. */
+  snapshot?: string;
   prev: string;
   hash: string;
 }
@@ -479,6 +488,23 @@ export interface CountersignApi {
    * policy and the ports. Reads only.
    */
   runDoctor(opts?: ClientScanOptions): Promise<DoctorReport>;
+  /**
+   * Calls whose file changes can be undone, newest first: each with its snapshot id, its log `seq` once
+   * written, its files, and `undoneBy` once undone (an undo is listed too, with `undoOf`).
+   */
+  listUndoable(): Promise<UndoableCall[]>;
+  /**
+   * What undoing would do: one call (`{ seq }` or `{ snapshot }`) or every change of a client, session or
+   * server since a time (newest change per file undone first). Each file with what it becomes, what the
+   * call left and what is there now (three versions); `conflicts` counts files changed since. Reads only.
+   */
+  previewUndo(target: UndoTarget): Promise<UndoPreview>;
+  /**
+   * Puts the files back as the preview showed (consent bound to its `hash`: refused when anything moved
+   * since). With conflicts it is refused unless `confirmConflicts`. Audited (who, files) and snapshotted
+   * itself, so it can be undone. The desktop app asks in a native dialog.
+   */
+  undo(target: UndoTarget, previewHash: string, opts?: { confirmConflicts?: boolean }): Promise<UndoResult>;
   /** Returns the function that ends the subscription. */
   subscribe(listener: (event: BrokerEvent) => void): () => void;
 }

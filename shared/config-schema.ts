@@ -87,6 +87,10 @@ export const settingsSchema = z
      * is ignored until confirmed). COUNTERSIGN_POLICY overrides it.
      */
     policyPath: z.string().min(1).max(4096).optional(),
+    /** Undo snapshots: the store's size (MB) and age (days) limits, and the largest file kept (MB). */
+    undoMaxMB: z.number().int().min(1).max(1_000_000).optional(),
+    undoMaxDays: z.number().int().min(1).max(3650).optional(),
+    undoMaxFileMB: z.number().int().min(1).max(100_000).optional(),
   })
   .strict();
 /** A change of settings; `policyPath: null` removes the team policy file. */

@@ -3,7 +3,7 @@
 // (main.ts) and by the desktop app's command-line mode (electron/main/entry.ts).
 import { resolveDataDir } from '../broker/store/data-dir.js';
 import { intFlag, lastFlag, parseArgs, splitDataDir, UsageError } from './args.js';
-import { CLIENTS_USAGE, POLICY_USAGE, SERVERS_USAGE } from './usage.js';
+import { CLIENTS_USAGE, POLICY_USAGE, SERVERS_USAGE, UNDO_USAGE } from './usage.js';
 import { connectArgs } from './connect-argv.js';
 
 const USAGE = `Countersign: approve what AI agents do through MCP.
@@ -13,6 +13,7 @@ countersign connect <server> [--client <id>]
 ${SERVERS_USAGE}
 ${POLICY_USAGE}
 ${CLIENTS_USAGE}
+${UNDO_USAGE}
 countersign log [--json] [--follow] [--verify] [--show-secrets]
 countersign doctor [--json] [--project DIR]   (checks this setup and explains each problem with its fix)
 
@@ -55,6 +56,7 @@ const COMMANDS: Record<string, Command> = {
   wrap: async (sub, dataDir) => (await import('./wrap.js')).runWrap(sub, dataDir),
   unwrap: async (sub, dataDir) => (await import('./wrap.js')).runUnwrap(sub, dataDir),
   doctor: async (sub, dataDir) => (await import('./doctor.js')).runDoctor(sub, dataDir),
+  undo: async (sub, dataDir) => (await import('./undo.js')).runUndo(sub, dataDir),
 };
 
 async function dispatch(command: string | undefined, sub: string[], dataDir: string, opts: CliOptions): Promise<number> {

@@ -32,3 +32,9 @@ countersign unwrap <client> [--hash H] [--yes] [--project DIR]   (without a term
   (clients: claude-desktop, claude-code, cursor, vscode, windsurf, codex, gemini, cline, roo-code,
    continue, crush, goose, kiro, lmstudio, opencode, zed, amazon-q, copilot-cli;
    project files are looked for in the current folder, or in --project DIR)`;
+
+export const UNDO_USAGE = `countersign undo --list [--json]            (calls whose file changes can be undone, with their log #)
+countersign undo <seq|snapshot> [--dry-run] [--hash H] [--yes] [--confirm-conflicts]
+countersign undo --client <id> [--session <id>] [--server <name>] [--since <14:05|ISO time>] [...]
+  (prints every file and what it becomes; without a terminal: --yes --hash of the preview printed,
+   and --confirm-conflicts when a file changed since the call)`;

@@ -39,6 +39,7 @@ export type ConsentRequest =
       files: Array<{ path: string; entries: Array<{ entry: string; action: string; server?: string; launch?: LaunchShown }> }>;
     }
   | { kind: 'unwrap-client'; client: string; files: Array<{ path: string; how: string; entries: Array<{ entry: string; outcome: string }> }> }
+  | { kind: 'undo'; calls: string[]; files: Array<{ path: string; action: string; conflict?: string; blocked?: string }> }
   | { kind: 'other'; method: string; args: unknown[] };
 
 export interface ConsentDialogOptions {
@@ -275,6 +276,22 @@ export function consentDialog(request: ConsentRequest): ConsentDialogOptions {
           'Its servers then start without Countersign: their calls are no longer held for you.',
         ],
         'Unwrap',
+      );
+    case 'undo':
+      return options(
+        'Undo',
+        `Put back ${request.files.length} file(s) as they were before ${request.calls.length} call(s)?`,
+        [
+          ...request.calls.map((c) => `Call: ${e(c)}`),
+          '',
+          ...request.files.map((f) =>
+            [
+              `${e(f.path)}: ${f.blocked ? `left as it is (${e(f.blocked)})` : f.action}`,
+              ...(f.conflict ? [`  changed since the call: ${e(f.conflict)} It will be overwritten.`] : []),
+            ].join('\n'),
+          ),
+        ],
+        'Undo',
       );
     case 'other':
       return options(

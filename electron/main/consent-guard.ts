@@ -2,7 +2,7 @@
 // starts or changes a command, or lets calls through without asking, is only a request from it: the
 // main process shows a native dialog with exactly what would happen, and only that dialog's confirm
 // acts. Every API method is classified here; a new method fails to typecheck until it is.
-import type { ClientId, ClientScanOptions, ClientServerView, ServerConfig, ServerView, UnsealedRef, WrapOptions } from '../../shared/api.js';
+import type { ClientId, ClientScanOptions, ClientServerView, ServerConfig, ServerView, UndoTarget, UnsealedRef, WrapOptions } from '../../shared/api.js';
 import { API_METHODS } from '../../shared/api-schema.js';
 import { isLooser, NO_LIMITS, type LimitsProfile } from '../../shared/limits.js';
 import type { ApiMethod, CountersignApi } from '../../shared/api.js';
@@ -73,6 +73,10 @@ export const CONSENT_POLICY = {
   // Letting a client's own form answer pending calls asks; turning it off only takes away.
   listInlineApproval: 'free',
   setInlineApproval: 'ask-if',
+  // Undo writes files: always a native dialog listing them, bound to the preview's hash.
+  listUndoable: 'free',
+  previewUndo: 'free',
+  undo: 'consent',
 } as const satisfies Record<ApiMethod, 'free' | 'consent' | 'ask-if'>;
 
 export interface DialogAnswer {
@@ -253,6 +257,18 @@ export function guardConsent(api: GuardedApi, deps: ConsentGuardDeps): GuardedAp
       });
       // Bound to the plan the dialog showed.
       return api.unwrapClient(client, opts, preview.planHash);
+    },
+    undo: async (target: UndoTarget, previewHash: string, opts?: { confirmConflicts?: boolean }) => {
+      const preview = await api.previewUndo(target);
+      if (preview.hash !== previewHash)
+        throw new ConsentDeclinedError('The files changed after the undo preview was shown to you, so nothing was written. Look at it again.');
+      await ask({
+        kind: 'undo',
+        calls: preview.calls.map((c) => `${c.tool} on ${c.server} at ${c.time}`),
+        files: preview.files.map((f) => ({ path: f.path, action: f.action, conflict: f.conflict, blocked: f.blocked })),
+      });
+      // Bound to the preview the dialog showed.
+      return api.undo(target, preview.hash, opts);
     },
     confirmUnsealed: async (ref: UnsealedRef) => {
       const grant = (await api.listUnsealed()).find((g) => g.kind === ref.kind && g.server === ref.server && g.hash === ref.hash && g.ruleId === ref.ruleId);

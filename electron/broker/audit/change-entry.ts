@@ -17,6 +17,8 @@ export interface Change {
   details?: unknown;
   /** 'deny' for changes that take something away (untrust, reject, quarantine). */
   decision?: 'allow' | 'deny';
+  /** The snapshot an undo kept of what it replaced (undo/). */
+  snapshot?: string;
 }
 
 /** A person made it through a surface; the team policy and Countersign itself decide as 'policy'. */
@@ -38,5 +40,6 @@ export function changeEntry(change: Change): NewAuditEntry {
     durationMs: 0,
     status: 'ok',
     detail: change.what,
+    ...(change.snapshot ? { snapshot: change.snapshot } : {}),
   };
 }

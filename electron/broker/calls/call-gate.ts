@@ -15,6 +15,8 @@ import { gatherCallFacts, gatherCardFacts, gatherLateBlock, type ClientHistory, 
 import { afterApproval, afterWait, decideGate, forwardPlan, type Decided, type ForwardPlan, type StopPlan } from './gate-decision.js';
 import { errorResult, type CallOutcome, type GateVerdict, type ToolCallContext } from './gate-contract.js';
 import { elapsedMs, monotonicMs } from '../core/clock.js';
+import { changedTargets, UNDO_DEFAULTS, undoAvailability } from '../../../shared/undo.js';
+import type { CallSnapshot } from '../undo/undo-service.js';
 
 /** When a call's decision began: the entry's time (wall clock) and the start of its duration (monotonic). */
 interface Started {
@@ -51,6 +53,11 @@ export interface GateDeps extends FactSources {
   inline?: InlineApprovalSettings;
   /** Where the UI is, for the form's link to the full preview (never with a token). */
   previewUrl?(): string | undefined;
+  /**
+   * Keeps what an allowed call will change (undo/), on disk before the call is forwarded: here the
+   * broker's decision is final, for its own sessions and for relay mode's `connect` alike.
+   */
+  snapshot?(ctx: ToolCallContext): Promise<CallSnapshot>;
 }
 
 export class CallGate {
@@ -143,7 +150,9 @@ export class CallGate {
   ): Promise<GateVerdict> {
     const { session } = ctx;
     const { decision, reasons } = decided;
-    const log = (fields: Pick<AuditEntry, 'decision' | 'decidedBy' | 'status'> & { detail?: string; actor?: Actor }): void | Promise<boolean> => {
+    const log = (
+      fields: Pick<AuditEntry, 'decision' | 'decidedBy' | 'status'> & { detail?: string; actor?: Actor; snapshot?: string },
+    ): void | Promise<boolean> => {
       return this.deps.audit({
         time: new Date(started.at).toISOString(),
         server: session.serverName,
@@ -172,14 +181,31 @@ export class CallGate {
         await this.deps.onLocalRead?.(session.clientKey);
       }
     }
-    // `connect` checks each leased call against the schema with this; none it can use: no lease.
-    const check = plan.leasable ? await leaseSchema(facts.tool, facts.protocolVersion) : undefined;
+    // A call that changes files is kept first (undo); one that could not be kept is not run.
+    let kept: CallSnapshot | undefined;
+    try {
+      kept = await this.deps.snapshot?.(ctx);
+    } catch (err) {
+      const text = `Countersign could not keep the files this call changes (for undo), so it was not run: ${(err as Error).message}`;
+      await log({ decision: 'deny', decidedBy: 'policy', status: 'denied', detail: text });
+      return { forward: false, result: errorResult(text) };
+    }
+    // `connect` checks each leased call against the schema with this; none it can use: no lease. A call
+    // that changes files is never leased: each one is snapshotted here first.
+    const changes = changedTargets(ctx.toolName, ctx.arguments).length > 0;
+    const check = plan.leasable && !changes ? await leaseSchema(facts.tool, facts.protocolVersion) : undefined;
     this.deps.expectAudit?.();
     const { decidedBy, actor } = plan;
+    const snapshot = kept?.snapshot;
     return {
       forward: true,
       retryOnTimeout: plan.retryOnTimeout,
-      onSettled: (outcome: CallOutcome) => log({ decision: 'allow', decidedBy, actor, ...settledFields(outcome) }),
+      onSettled: async (outcome: CallOutcome) => {
+        // Recorded beside the answer, not before it: undo waits for it (UndoService), a crash only
+        // leaves the call's end unseen, which undo treats as a conflict to confirm.
+        if (kept) void kept.settle(outcome.status);
+        return (await log({ decision: 'allow', decidedBy, actor, ...(snapshot ? { snapshot } : {}), ...settledFields(outcome) })) ?? true;
+      },
       decidedBy: plan.granted,
       lease:
         check === undefined
@@ -216,6 +242,8 @@ export class CallGate {
       ...(ctx.input ? { input: ctx.input } : {}),
       facts: card.facts,
       ...limitsNote(facts),
+      // Said before the person decides: whether undo will be able to put this back.
+      undo: undoAvailability(ctx.toolName, ctx.arguments, card.facts.targets, (this.deps.settings().undoMaxFileMB ?? UNDO_DEFAULTS.maxFileMB) * 1e6),
     };
     const { patience } = this.deps;
     const waiting = this.deps.pending.wait(call, {

@@ -51,6 +51,7 @@ import { commandNotFound } from '../explain/command-lookup.js';
 import type { DoctorReport } from '../../../shared/doctor.js';
 import { policyStatus, setPolicyPath } from '../policy/policy-setting.js';
 import { VERSION } from './version.js';
+import type { UndoableCall, UndoPreview, UndoResult, UndoTarget } from '../../../shared/undo.js';
 
 const withSlowStart = (note: ServerView['slowStart']) => (note ? { slowStart: note } : {});
 
@@ -346,6 +347,19 @@ export class BrokerApi implements CountersignApi {
       decision: enabled ? 'allow' : 'deny',
     });
     this.core.emit({ type: 'settings-changed' });
+  }
+
+  listUndoable(): Promise<UndoableCall[]> {
+    return this.core.undo.list();
+  }
+
+  previewUndo(target: UndoTarget): Promise<UndoPreview> {
+    return this.core.undo.preview(target);
+  }
+
+  /** Consent-bound: the core re-plans and refuses when the preview's hash moved (see UndoService.apply). */
+  undo(target: UndoTarget, previewHash: string, opts: { confirmConflicts?: boolean } = {}): Promise<UndoResult> {
+    return this.core.undo.apply(target, previewHash, opts, this.actor);
   }
 
   async readFileForPreview(path: string): Promise<FilePreview> {

@@ -21,6 +21,7 @@ import type { PolicyPathChoice } from '../policy/policy-path.js';
 import type { TrustManager } from '../trust/trust-manager.js';
 import type { HideSpec } from '../upstream/sandbox/hidden-paths.js';
 import type { BrokerOptions } from './broker-options.js';
+import type { UndoService } from '../undo/undo-service.js';
 
 export interface BrokerCore {
   readonly opts: BrokerOptions;
@@ -33,6 +34,7 @@ export interface BrokerCore {
   readonly rules: RuleBook;
   readonly clients: ClientConfigs;
   readonly launchRequests: LaunchRequests;
+  readonly undo: UndoService;
   readonly inlineApproval: InlineApprovalSettings;
   /** Each server's last complete tool listing, as a client (or a probe) saw it. */
   readonly lastTools: Map<string, ToolDefinition[]>;

@@ -52,6 +52,8 @@ import { countersignCommand } from './cli-command.js';
 import { EventBus } from './event-bus.js';
 import { addServer, removeServer, UnknownServerError } from './server-service.js';
 import { startableConfig } from '../trust/start-check.js';
+import { UndoService } from '../undo/undo-service.js';
+import { snapshotPauseHook } from '../undo/pause-hook.js';
 import type { FillValues } from '../trust/launch-fill.js';
 
 export type { BrokerOptions } from './broker-options.js';
@@ -71,6 +73,8 @@ export class Broker implements BrokerCore {
   readonly clients: ClientConfigs;
   /** Launches refused for want of consent, waiting in the queue (one per server and command). */
   readonly launchRequests: LaunchRequests;
+  /** Undo: snapshots of what allowed calls change, and putting them back. */
+  readonly undo: UndoService;
   private readonly gate: CallGate;
   private readonly sessions = new SessionRegistry();
   private readonly sessionEvents = new SessionEvents(this, this.sessions);
@@ -164,6 +168,14 @@ export class Broker implements BrokerCore {
       onRemoved: (id, why) => this.emit({ type: 'pending-removed', id, why }),
     });
     this.rules = new RuleBook({ store: this.store, record: (change) => this.record(change), changed: () => this.emit({ type: 'rules-changed' }) });
+    this.undo = new UndoService({
+      dataDir: opts.dataDir,
+      keyOf: () => this.seal.derivedKey('undo-index'),
+      settings: () => this.effectiveSettings(),
+      record: (change) => this.record(change),
+      entries: () => this.audit.query({}),
+      afterKept: opts.afterSnapshotKept ?? snapshotPauseHook(opts.env ?? process.env),
+    });
     this.gate = new CallGate({
       pending: this.pending,
       isTrusted: (s) => this.store.isTrusted(s),
@@ -186,6 +198,17 @@ export class Broker implements BrokerCore {
       previewUrl: () => this.endpoints.httpUrl,
       limitsOf: (session) => this.sessions.limitsInForce(session.id),
       home: () => opts.home ?? os.homedir(),
+      snapshot: (ctx) =>
+        opts.snapshots === false
+          ? Promise.resolve({ settle: async () => undefined })
+          : this.undo.beforeForward({
+              server: ctx.session.serverName,
+              tool: ctx.toolName,
+              arguments: ctx.arguments,
+              client: ctx.session.clientInfo?.name,
+              clientKey: ctx.session.clientKey,
+              session: ctx.session.id,
+            }),
     });
   }
 

@@ -109,6 +109,11 @@ export class GrantSeal {
     return this.#vault.where;
   }
 
+  /** A key for another sealed store (the undo index), derived from the seal key so the two never coincide. */
+  derivedKey(purpose: string): Buffer {
+    return createHmac('sha256', this.#vault.load().key).update(`countersign:${purpose}`).digest();
+  }
+
   /** The key file, when there is one: no tool call may touch it without the person. */
   protectedPaths(): ProtectedPath[] {
     return this.#vault.keyFile ? [{ path: this.#vault.keyFile, what: "Countersign's seal key" }] : [];

@@ -27,6 +27,7 @@ import type { ClientId, ClientScanOptions, ClientView, UnwrapPreview, UnwrapResu
 import type { Rule } from '../../../shared/decision';
 import type { DoctorReport } from '../../../shared/doctor';
 import type { LaunchRequest, RulePatch } from '../../../shared/api';
+import type { UndoableCall, UndoPreview, UndoResult, UndoTarget } from '../../../shared/undo';
 import type { EffectiveHints } from '../../../shared/tool';
 
 export const CAUTIOUS_HINTS: EffectiveHints = {
@@ -137,6 +138,10 @@ export class FakeApi implements CountersignApi {
   clients: ClientView[] = [makeClient()];
   wrapPreview?: WrapPreview;
   unwrapPreview?: UnwrapPreview;
+  /** Undo: the calls listed, and the preview and result the next calls answer with. */
+  undoable: UndoableCall[] = [];
+  undoPreview?: UndoPreview;
+  undoResult?: UndoResult;
   doctor: DoctorReport = {
     version: 1,
     countersign: '0.1.0',
@@ -338,6 +343,19 @@ export class FakeApi implements CountersignApi {
       this.emit({ type: 'clients-changed' });
       return { client, files: [], servers: [] };
     });
+  }
+  listUndoable() {
+    return this.answer('listUndoable', [], () => structuredClone(this.undoable));
+  }
+  previewUndo(target: UndoTarget) {
+    return this.answer('previewUndo', [target], (): UndoPreview =>
+      structuredClone(this.undoPreview ?? { target, calls: [], files: [], conflicts: 0, hash: PLAN_HASH }),
+    );
+  }
+  undo(target: UndoTarget, previewHash: string, opts?: { confirmConflicts?: boolean }) {
+    return this.answer('undo', opts ? [target, previewHash, opts] : [target, previewHash], (): UndoResult =>
+      structuredClone(this.undoResult ?? { snapshot: '0'.repeat(16), files: [] }),
+    );
   }
   subscribe(listener: (event: BrokerEvent) => void): () => void {
     this.listeners.add(listener);

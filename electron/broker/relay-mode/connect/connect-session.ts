@@ -23,6 +23,7 @@ import type { DecideReply } from '../protocol.js';
 import { reportsBeforeCalls } from './report-order.js';
 import type { Report } from '../protocol.js';
 import { fastLane } from './fast-lane.js';
+import { changedTargets } from '../../../../shared/undo.js';
 import { isoTime } from './iso-time.js';
 import { openReportLink, type ReportLink } from './report-link.js';
 
@@ -98,6 +99,8 @@ export async function runRelayMode(opts: RelayModeOptions): Promise<void> {
     // Self-protection holds under a lease too: a call naming Countersign's files asks the broker.
     if (lease.protect && isCritical(findProtected(args, lease.protect.scope), lease.protect.toolOnlyReads)) return undefined;
     if (depthRefusal(args)) return undefined; // the broker refuses and logs it
+    // A call that changes files asks the broker, which keeps them (undo) before it goes on.
+    if (changedTargets(tool, args).length) return undefined;
     // The broker checked the schema for the call that earned the lease; each later call is checked here
     // with the validator it sent, and asks the broker (which checks and asks) when it breaks the schema.
     if (lease.schema !== undefined && !checks.passes(lease.schema, args)) return undefined;
