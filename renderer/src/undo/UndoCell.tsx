@@ -26,7 +26,8 @@ export function UndoCell({ entry, undoable, onUndo, onShow }: Props) {
     const seq = undoable.get(call.undoneBy)?.seq;
     return (
       <span className="log-undo undo-done small">
-        <Icon name="check" size={13} /> Undone
+        <Icon name="check" size={13} />
+        Undone
         {seq !== undefined && (
           <>
             {' '}
