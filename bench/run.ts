@@ -12,6 +12,7 @@ import { sandboxStartup } from './sandbox-startup.js';
 import { scriptedSession } from './scripted-session.js';
 import { throughput } from './throughput.js';
 import { uiQueue } from './ui-queue.js';
+import { undoSnapshot } from './undo-snapshot.js';
 
 // Add a case (e.g. a UI benchmark) by writing a module that exports a BenchCase and listing it here.
 const CASES: BenchCase[] = [
@@ -26,6 +27,7 @@ const CASES: BenchCase[] = [
   scriptedSession,
   clientWrap,
   npxStartup,
+  undoSnapshot,
 ];
 
 async function main(argv: string[]): Promise<number> {

@@ -48,10 +48,7 @@ export function undoText(a: UndoAvailability): string {
 }
 
 /** Which calls to undo: one (by its log seq or snapshot id), or every call of a client/session since a time. */
-export type UndoTarget =
-  | { seq: number }
-  | { snapshot: string }
-  | { client?: string; session?: string; server?: string; since?: string };
+export type UndoTarget = { seq: number } | { snapshot: string } | { client?: string; session?: string; server?: string; since?: string };
 
 /** A call that can be undone, as `listUndoable` gives it. */
 export interface UndoableCall {

@@ -117,7 +117,9 @@ function printFile(f: UndoFilePlan): void {
   say(`  ${esc(f.path)} ${f.blocked ? `is left as it is: ${esc(f.blocked)}` : what}\n`);
   if (f.conflict) {
     say(`    CONFLICT: ${esc(f.conflict)}\n`);
-    say(`      before the call: ${describe(f.becomes)}\n      after it:        ${f.after ? describe(f.after) : 'not seen'}\n      now:             ${describe(f.now)}\n`);
+    say(
+      `      before the call: ${describe(f.becomes)}\n      after it:        ${f.after ? describe(f.after) : 'not seen'}\n      now:             ${describe(f.now)}\n`,
+    );
   }
 }
 

@@ -285,7 +285,10 @@ export function consentDialog(request: ConsentRequest): ConsentDialogOptions {
           ...request.calls.map((c) => `Call: ${e(c)}`),
           '',
           ...request.files.map((f) =>
-            [`${e(f.path)}: ${f.blocked ? `left as it is (${e(f.blocked)})` : f.action}`, ...(f.conflict ? [`  changed since the call: ${e(f.conflict)} It will be overwritten.`] : [])].join('\n'),
+            [
+              `${e(f.path)}: ${f.blocked ? `left as it is (${e(f.blocked)})` : f.action}`,
+              ...(f.conflict ? [`  changed since the call: ${e(f.conflict)} It will be overwritten.`] : []),
+            ].join('\n'),
           ),
         ],
         'Undo',

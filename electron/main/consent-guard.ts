@@ -260,7 +260,8 @@ export function guardConsent(api: GuardedApi, deps: ConsentGuardDeps): GuardedAp
     },
     undo: async (target: UndoTarget, previewHash: string, opts?: { confirmConflicts?: boolean }) => {
       const preview = await api.previewUndo(target);
-      if (preview.hash !== previewHash) throw new ConsentDeclinedError('The files changed after the undo preview was shown to you, so nothing was written. Look at it again.');
+      if (preview.hash !== previewHash)
+        throw new ConsentDeclinedError('The files changed after the undo preview was shown to you, so nothing was written. Look at it again.');
       await ask({
         kind: 'undo',
         calls: preview.calls.map((c) => `${c.tool} on ${c.server} at ${c.time}`),

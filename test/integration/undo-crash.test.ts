@@ -44,9 +44,10 @@ describe('undo crash ordering', () => {
         const listed = await second.broker.api<UndoableCall[]>('listUndoable');
         expect(listed.map((c) => c.snapshot)).toEqual([id]);
         expect((await second.preview({ snapshot: id })).files.map((f) => f.action)).toEqual(['unchanged']);
-        // A call that ran; then the broker dies at once.
+        // A call that ran and whose end was recorded (listUndoable waits for that); then the broker dies.
         await second.run('write_file', { path: b, content: 'written' });
         expect(readFileSync(b, 'utf8')).toBe('written');
+        expect((await second.broker.api<UndoableCall[]>('listUndoable')).length).toBe(2);
         await kill9(second);
       } finally {
         await second.close();

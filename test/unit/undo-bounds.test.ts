@@ -31,7 +31,9 @@ function service(): UndoService {
 const call = (path: string) => ({ server: 'fs', tool: 'write_file', arguments: { path, content: 'x' }, clientKey: 'k', session: 's1' });
 const blobCount = (): number =>
   existsSync(join(root, 'data', 'snapshots', 'blobs'))
-    ? readdirSync(join(root, 'data', 'snapshots', 'blobs')).filter((d) => !d.startsWith('.')).flatMap((d) => readdirSync(join(root, 'data', 'snapshots', 'blobs', d))).length
+    ? readdirSync(join(root, 'data', 'snapshots', 'blobs'))
+        .filter((d) => !d.startsWith('.'))
+        .flatMap((d) => readdirSync(join(root, 'data', 'snapshots', 'blobs', d))).length
     : 0;
 
 beforeEach(() => {
@@ -84,7 +86,9 @@ describe('undo bounds', () => {
     await undo.idle();
     expect((await undo.list()).map((c) => c.snapshot)).toEqual([ids[3], ids[2], ids[1]]);
     expect(blobCount()).toBe(2); // c and a2 share one blob
-    expect(changes.map((c) => c.what)).toEqual([expect.stringMatching(/pruned, oldest first: 1 call\(s\) \(0 older than the age limit, 1 over the size limit\)/)]);
+    expect(changes.map((c) => c.what)).toEqual([
+      expect.stringMatching(/pruned, oldest first: 1 call\(s\) \(0 older than the age limit, 1 over the size limit\)/),
+    ]);
     expect(await undo.prune()).toMatchObject({ calls: 0, storeBytes: 800_000 });
   });
 

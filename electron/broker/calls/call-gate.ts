@@ -200,7 +200,9 @@ export class CallGate {
       forward: true,
       retryOnTimeout: plan.retryOnTimeout,
       onSettled: async (outcome: CallOutcome) => {
-        if (kept) await kept.settle(outcome.status);
+        // Recorded beside the answer, not before it: undo waits for it (UndoService), a crash only
+        // leaves the call's end unseen, which undo treats as a conflict to confirm.
+        if (kept) void kept.settle(outcome.status);
         return (await log({ decision: 'allow', decidedBy, actor, ...(snapshot ? { snapshot } : {}), ...settledFields(outcome) })) ?? true;
       },
       decidedBy: plan.granted,

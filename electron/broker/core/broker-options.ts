@@ -36,6 +36,8 @@ export interface BrokerOptions {
   sandbox?: Promise<SandboxSupport>;
   /** The managed policy file to read instead of the OS-managed path (tests). */
   managedPolicyPath?: string;
+  /** false: no undo snapshots (the benchmark's baseline only; there is no setting for it). */
+  snapshots?: boolean;
   /** Called once a call's undo snapshot is synced, before the call goes on (tests: crash ordering). */
   afterSnapshotKept?: (id: string) => Promise<void>;
   /** Milliseconds, for how long servers take to start (replaceable in tests). */

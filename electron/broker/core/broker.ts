@@ -199,14 +199,16 @@ export class Broker implements BrokerCore {
       limitsOf: (session) => this.sessions.limitsInForce(session.id),
       home: () => opts.home ?? os.homedir(),
       snapshot: (ctx) =>
-        this.undo.beforeForward({
-          server: ctx.session.serverName,
-          tool: ctx.toolName,
-          arguments: ctx.arguments,
-          client: ctx.session.clientInfo?.name,
-          clientKey: ctx.session.clientKey,
-          session: ctx.session.id,
-        }),
+        opts.snapshots === false
+          ? Promise.resolve({ settle: async () => undefined })
+          : this.undo.beforeForward({
+              server: ctx.session.serverName,
+              tool: ctx.toolName,
+              arguments: ctx.arguments,
+              client: ctx.session.clientInfo?.name,
+              clientKey: ctx.session.clientKey,
+              session: ctx.session.id,
+            }),
     });
   }
 

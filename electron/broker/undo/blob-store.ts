@@ -22,11 +22,11 @@ export class BlobStore {
   }
 
   /** Keeps the bytes of `src` (a regular file, already checked not to be a link); returns their hash. */
-  async putFile(src: string): Promise<string> {
+  async putFile(src: string, opts: { sync?: boolean } = {}): Promise<string> {
     const tmp = await this.#tmp();
     try {
       await fs.promises.copyFile(src, tmp, fs.constants.COPYFILE_FICLONE);
-      return await this.#settle(tmp, await hashFile(tmp));
+      return await this.#settle(tmp, await hashFile(tmp), opts.sync !== false);
     } finally {
       await fs.promises.rm(tmp, { force: true });
     }
@@ -76,19 +76,21 @@ export class BlobStore {
   }
 
   /** fsync the copy, move it to its name (kept once), fsync its folder. */
-  async #settle(tmp: string, hash: string): Promise<string> {
-    const fh = await fs.promises.open(tmp, 'r+');
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
+  async #settle(tmp: string, hash: string, sync = true): Promise<string> {
+    if (sync) {
+      const fh = await fs.promises.open(tmp, 'r+');
+      try {
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
     }
     const dest = this.pathOf(hash);
     const folder = path.dirname(dest);
     await fs.promises.mkdir(folder, { recursive: true, mode: 0o700 });
     await fs.promises.chmod(tmp, 0o600);
     await fs.promises.rename(tmp, dest);
-    await syncDir(folder);
+    if (sync) await syncDir(folder);
     return hash;
   }
 }

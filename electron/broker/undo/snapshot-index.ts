@@ -62,7 +62,9 @@ export class SnapshotIndex {
 
   #tag(rec: IndexRecord): string {
     this.#key ??= this.keyOf();
-    return createHmac('sha256', this.#key).update(canonicalJson(JSON.parse(JSON.stringify(rec)))).digest('hex');
+    return createHmac('sha256', this.#key)
+      .update(canonicalJson(JSON.parse(JSON.stringify(rec))))
+      .digest('hex');
   }
 
   line(rec: IndexRecord): string {
@@ -70,7 +72,8 @@ export class SnapshotIndex {
   }
 
   /** Appends records and syncs them (file and folder) before resolving. Appends run one at a time. */
-  append(...recs: IndexRecord[]): Promise<void> {
+  append(recs: IndexRecord | IndexRecord[], opts: { sync?: boolean } = {}): Promise<void> {
+    if (!Array.isArray(recs)) recs = [recs];
     const text = recs.map((r) => this.line(r)).join('');
     const run = this.#chain.then(async () => {
       await fs.promises.mkdir(this.dir, { recursive: true, mode: 0o700 });
@@ -78,7 +81,7 @@ export class SnapshotIndex {
       const fh = await fs.promises.open(this.file, 'a', 0o600);
       try {
         await fh.write(text);
-        await fh.sync();
+        if (opts.sync !== false) await fh.sync();
       } finally {
         await fh.close();
       }

@@ -101,12 +101,13 @@ export class SnapshotStore {
     return { path: p, real, role, state: await this.keepState(real) };
   }
 
-  async keepState(real: string): Promise<FileState> {
+  /** `sync: false` for an after-state: not needed for crash ordering, so not worth an fsync. */
+  async keepState(real: string, opts: { sync?: boolean } = {}): Promise<FileState> {
     const limit = this.opts.maxFileBytes();
     const seen = await stateOf(real, 0); // lstat only: the blob's hash is the content's
     if (seen.kind !== 'file') return seen;
     if (seen.size > limit) return { kind: 'file', size: seen.size, mode: seen.mode, notKept: 'too-large' };
-    const hash = await this.blobs.putFile(real);
+    const hash = await this.blobs.putFile(real, opts);
     this.addedBytes += seen.size;
     return { kind: 'file', size: seen.size, mode: seen.mode, hash };
   }
@@ -114,8 +115,8 @@ export class SnapshotStore {
   /** Records what the call left (its result arrived, or it failed); undo compares the disk with it. */
   after(kept: Kept, files: string[], status: string): Promise<void> {
     const run = (async () => {
-      const states = await Promise.all(files.map(async (real) => ({ real, state: await this.keepState(real) })));
-      await this.index.append({ type: 'after', id: kept.id, time: new Date().toISOString(), status, files: states });
+      const states = await Promise.all(files.map(async (real) => ({ real, state: await this.keepState(real, { sync: false }) })));
+      await this.index.append([{ type: 'after', id: kept.id, time: new Date().toISOString(), status, files: states }], { sync: false });
     })();
     const settled = run.catch(() => undefined).finally(() => this.#afters.delete(kept.id));
     this.#afters.set(kept.id, settled);

@@ -23,7 +23,9 @@ export async function prune(store: SnapshotStore, bounds: Bounds, now = Date.now
   const { records } = store.index.read();
   const befores = records.filter((r): r is Extract<IndexRecord, { type: 'before' }> => r.type === 'before');
   const hashesOf = (id: string): string[] =>
-    records.flatMap((r) => ((r.type === 'before' || r.type === 'after') && r.id === id ? r.files.flatMap((f) => (f.state.kind === 'file' && f.state.hash ? [f.state.hash] : [])) : []));
+    records.flatMap((r) =>
+      (r.type === 'before' || r.type === 'after') && r.id === id ? r.files.flatMap((f) => (f.state.kind === 'file' && f.state.hash ? [f.state.hash] : [])) : [],
+    );
   const sizes = new Map<string, number>();
   for (const r of records) {
     if (r.type === 'before' || r.type === 'after') for (const f of r.files) if (f.state.kind === 'file' && f.state.hash) sizes.set(f.state.hash, f.state.size);

@@ -35,13 +35,7 @@ interface Step {
   from?: { path: string; real: string };
 }
 
-export async function planUndo(
-  target: UndoTarget,
-  calls: Before[],
-  cat: Catalog,
-  blobs: BlobStore,
-  seqOf: (id: string) => number | undefined,
-): Promise<Plan> {
+export async function planUndo(target: UndoTarget, calls: Before[], cat: Catalog, blobs: BlobStore, seqOf: (id: string) => number | undefined): Promise<Plan> {
   const sim = new Map<string, FileState>();
   const current = async (real: string): Promise<FileState> => sim.get(real) ?? (await stateOf(real));
   const steps = new Map<string, Step>();
@@ -187,5 +181,7 @@ function previewHash(preview: UndoPreview, files: PlannedFile[]): string {
       blocked: f.blocked,
     })),
   };
-  return createHash('sha256').update(canonicalJson(JSON.parse(JSON.stringify(bound)))).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson(JSON.parse(JSON.stringify(bound))))
+    .digest('hex');
 }

@@ -76,7 +76,8 @@ export class UndoService {
   /** Applies the undo the person saw (`hash`); a conflict needs `confirmConflicts`. */
   async apply(target: UndoTarget, hash: string, opts: { confirmConflicts?: boolean }, actor: Actor): Promise<UndoResult> {
     const plan = await this.#plan(target);
-    if (plan.preview.hash !== hash) throw new UndoConsentError('The files changed after the undo preview was shown, so nothing was written. Look at the preview again.');
+    if (plan.preview.hash !== hash)
+      throw new UndoConsentError('The files changed after the undo preview was shown, so nothing was written. Look at the preview again.');
     if (plan.preview.conflicts && !opts.confirmConflicts) {
       throw new UndoConsentError(
         `${plan.preview.conflicts} file(s) changed since the call; nothing was written. Confirm the conflict to overwrite them with the state before the call.`,
@@ -105,7 +106,8 @@ export class UndoService {
     if ('seq' in target) {
       const entry = (await this.deps.entries()).find((e) => e.seq === target.seq);
       if (!entry) throw new Error(`No log entry #${target.seq}.`);
-      if (!entry.snapshot) throw new Error(`#${target.seq} (${entry.tool}) has no snapshot: Countersign could not tell which files it changes, so it cannot undo it.`);
+      if (!entry.snapshot)
+        throw new Error(`#${target.seq} (${entry.tool}) has no snapshot: Countersign could not tell which files it changes, so it cannot undo it.`);
       resolved = { snapshot: entry.snapshot };
     }
     const calls = selectCalls(cat, resolved);

@@ -348,10 +348,14 @@ export class FakeApi implements CountersignApi {
     return this.answer('listUndoable', [], () => structuredClone(this.undoable));
   }
   previewUndo(target: UndoTarget) {
-    return this.answer('previewUndo', [target], (): UndoPreview => structuredClone(this.undoPreview ?? { target, calls: [], files: [], conflicts: 0, hash: PLAN_HASH }));
+    return this.answer('previewUndo', [target], (): UndoPreview =>
+      structuredClone(this.undoPreview ?? { target, calls: [], files: [], conflicts: 0, hash: PLAN_HASH }),
+    );
   }
   undo(target: UndoTarget, previewHash: string, opts?: { confirmConflicts?: boolean }) {
-    return this.answer('undo', opts ? [target, previewHash, opts] : [target, previewHash], (): UndoResult => structuredClone(this.undoResult ?? { snapshot: '0'.repeat(16), files: [] }));
+    return this.answer('undo', opts ? [target, previewHash, opts] : [target, previewHash], (): UndoResult =>
+      structuredClone(this.undoResult ?? { snapshot: '0'.repeat(16), files: [] }),
+    );
   }
   subscribe(listener: (event: BrokerEvent) => void): () => void {
     this.listeners.add(listener);
