@@ -18,7 +18,6 @@ export function SessionRevert({ undoable }: { undoable: UndoableCall[] }) {
   const [since, setSince] = useState('');
   const [review, setReview] = useState<{ target: UndoTarget; title: string }>();
   const session = sessions.find((s) => s.session === picked) ?? sessions[0];
-  if (!sessions.length) return null;
 
   const start = () => {
     if (!session) return;
@@ -29,6 +28,9 @@ export function SessionRevert({ undoable }: { undoable: UndoableCall[] }) {
     setReview({ target, title: `Revert everything ${agent} changed ${scope}${at ? ` since ${dateTime(at)}` : ''}` });
   };
 
+  // The review stays open after it applied (then nothing is left to revert): it shows what was done.
+  if (review) return <UndoReview target={review.target} title={review.title} onClose={() => (setReview(undefined), setOpen(false))} />;
+  if (!sessions.length) return null;
   if (!open)
     return (
       <button type="button" className="btn btn-small" onClick={() => setOpen(true)}>
@@ -36,7 +38,6 @@ export function SessionRevert({ undoable }: { undoable: UndoableCall[] }) {
         Revert a session…
       </button>
     );
-  if (review) return <UndoReview target={review.target} title={review.title} onClose={() => (setReview(undefined), setOpen(false))} />;
   return (
     <form
       className="session-revert block"

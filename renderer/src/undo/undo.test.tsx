@@ -283,4 +283,27 @@ describe('Activity: revert a session', () => {
     expect(target.client).toBe('claude-code');
     expect(new Date(target.since).getTime()).toBe(new Date('2026-12-04T10:05').getTime());
   });
+
+  it('keeps showing what it did once nothing is left to revert', async () => {
+    const api = activityApi();
+    api.undoPreview = plan({ target: { session: 'sess-a' } });
+    api.undoResult = { snapshot: '7'.repeat(16), files: [{ path: '/p/1.txt', action: 'restore', done: true }, { path: '/p/new.txt', action: 'remove', done: false, error: 'EACCES' }] };
+    await openActivity(api);
+    await userEvent.click(screen.getByRole('button', { name: 'Revert a session…' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Preview the revert' }));
+    const review = await screen.findByRole('region', { name: 'Revert everything claude-code changed in this session' });
+    await userEvent.click(await within(review).findByRole('button', { name: 'Undo 2 files' }));
+    expect(api.callsOf('undo')).toEqual([[{ session: 'sess-a' }, HASH]]);
+    // The undo is logged: every call of the session is now undone.
+    api.undoable = api.undoable.map((c) => ({ ...c, undoneBy: c.undoneBy ?? '7'.repeat(16) }));
+    const undo = entry(6, { kind: 'undo', server: '*', tool: '*', snapshot: '7'.repeat(16) });
+    api.emit({ type: 'log-appended', entry: undo });
+    await waitFor(() => expect(row(1).querySelector('.log-undo')!.textContent).toBe('Undone'));
+    // Still on screen (not a detached node): the person sees what was done and what failed.
+    expect(review.isConnected).toBe(true);
+    expect(within(review).getByText('Undone: 1 file put back.')).toBeTruthy();
+    expect(within(review).getByRole('list', { name: 'Not put back' }).textContent).toBe('/p/new.txt: EACCES');
+    await userEvent.click(within(review).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('button', { name: 'Revert a session…' })).toBeNull();
+  });
 });
