@@ -110,21 +110,58 @@ export const undoSnapshot: BenchCase = {
       rmSync(on.dir, { recursive: true, force: true });
       rmSync(off.dir, { recursive: true, force: true });
     }
+    await alone(out);
     await many(out);
   },
 };
+
+/** The snapshot of one file alone (no call around it): its time and the longest it held the event loop. */
+async function alone(out: (line: string) => void): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), 'cs-bench-undo-'));
+  try {
+    const undo = service(root);
+    const rows: string[][] = [];
+    for (const [label, bytes] of SIZES) {
+      const file = join(root, `f-${bytes}`);
+      const times: number[] = [];
+      let stall = 0;
+      for (let i = 0; i < 12; i++) {
+        writeFileSync(file, Buffer.alloc(bytes, 97 + (i % 26)));
+        const h = monitorEventLoopDelay({ resolution: 1 });
+        h.enable();
+        const t = performance.now();
+        const kept = await undo.beforeForward({ server: 'fs', tool: 'write_file', arguments: { path: file, content: 'x' } });
+        times.push(performance.now() - t);
+        h.disable();
+        if (i >= 2) stall = Math.max(stall, h.max / 1e6);
+        await kept.settle('ok');
+      }
+      const s = summarize(times.slice(2));
+      rows.push([label, s.median.toFixed(2), s.p99.toFixed(2), stall.toFixed(1)]);
+    }
+    out('');
+    out('The snapshot alone (before the call is forwarded: copy, hash, fsync of blob, folder and index):');
+    for (const l of table(['file', 'median ms', 'max ms', 'max event-loop stall ms'], rows)) out(l);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function service(root: string): UndoService {
+  return new UndoService({
+    dataDir: join(root, 'data'),
+    keyOf: () => Buffer.alloc(32, 1),
+    settings: () => ({ approvalTimeoutSeconds: 120, upstreamTimeoutSeconds: 300, theme: 'system' }),
+    record: () => undefined,
+    entries: async () => [],
+  });
+}
 
 /** The store after MANY snapshots of distinct 1 kB files: its size, one snapshot's cost, a listing. */
 async function many(out: (line: string) => void): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'cs-bench-undo-'));
   try {
-    const undo = new UndoService({
-      dataDir: join(root, 'data'),
-      keyOf: () => Buffer.alloc(32, 1),
-      settings: () => ({ approvalTimeoutSeconds: 120, upstreamTimeoutSeconds: 300, theme: 'system' }),
-      record: () => undefined,
-      entries: async () => [],
-    });
+    const undo = service(root);
     const file = join(root, 'f.txt');
     const cost: number[] = [];
     const started = performance.now();

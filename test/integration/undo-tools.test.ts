@@ -107,6 +107,27 @@ describe('undo one call (server-filesystem, relay mode)', () => {
   });
 });
 
+describe('leases', () => {
+  it('under an always-allow rule, every write reaches the broker (no lease) and is snapshotted first', async () => {
+    const w = (world = await undoWorld());
+    // "Always allow" write_file: an automatic allow, which would otherwise earn `connect` a lease. No call
+    // that names files to write gets one (relative path included), so every write is kept first.
+    const first = w.client.callTool({ name: 'write_file', arguments: { path: 'rel.txt', content: 'x' } });
+    const card = await w.broker.waitForPending((c) => c.tool === 'write_file');
+    await w.broker.api('decide', card.id, { kind: 'always-allow' });
+    await first;
+    const target = join(w.files, 'leased.txt');
+    for (let i = 0; i < 5; i++) {
+      await w.client.callTool({ name: 'write_file', arguments: { path: 'rel.txt', content: String(i) } });
+      await w.client.callTool({ name: 'write_file', arguments: { path: target, content: String(i) } });
+    }
+    const log = await w.broker.logWhen({ server: 'fs' }, (e) => e.filter((x) => x.tool === 'write_file').length >= 11);
+    const absolute = log.filter((e) => (e.arguments as { path?: string }).path === target);
+    expect(absolute).toHaveLength(5);
+    expect(absolute.every((e) => typeof e.snapshot === 'string')).toBe(true);
+  });
+});
+
 describe('undo a session', () => {
   it('every file the session changed, newest change first, in one preview', async () => {
     const w = (world = await undoWorld());

@@ -52,6 +52,11 @@ export class SnapshotIndex {
   readonly file: string;
   #key?: Buffer;
   #chain: Promise<unknown> = Promise.resolve();
+  /**
+   * What the last read verified, with the file's identity then: read again only when the file changed
+   * other than by this process's own appends (which extend it).
+   */
+  #cache?: { stamp: string; read: IndexRead };
 
   constructor(
     readonly dir: string,
@@ -73,15 +78,22 @@ export class SnapshotIndex {
 
   /** Appends records and syncs them (file and folder) before resolving. Appends run one at a time. */
   append(recs: IndexRecord | IndexRecord[], opts: { sync?: boolean } = {}): Promise<void> {
-    if (!Array.isArray(recs)) recs = [recs];
-    const text = recs.map((r) => this.line(r)).join('');
+    const list = (Array.isArray(recs) ? recs : [recs]).map((r) => JSON.parse(JSON.stringify(r)) as IndexRecord);
+    const text = list.map((r) => this.line(r)).join('');
     const run = this.#chain.then(async () => {
       await fs.promises.mkdir(this.dir, { recursive: true, mode: 0o700 });
       const created = !fs.existsSync(this.file);
       const fh = await fs.promises.open(this.file, 'a', 0o600);
       try {
+        const before = stampOf(await fh.stat());
         await fh.write(text);
         if (opts.sync !== false) await fh.sync();
+        const cached = this.#cache;
+        // Our own lines extend what was verified; anything else makes the next read verify it all.
+        this.#cache =
+          cached && cached.stamp === before
+            ? { stamp: stampOf(await fh.stat()), read: { ...cached.read, records: [...cached.read.records, ...list] } }
+            : undefined;
       } finally {
         await fh.close();
       }
@@ -94,7 +106,10 @@ export class SnapshotIndex {
   /** Every record whose seal verifies, in order, and the lines that do not. */
   read(): IndexRead {
     let text: string;
+    let stamp: string;
     try {
+      stamp = stampOf(fs.statSync(this.file));
+      if (this.#cache?.stamp === stamp) return { records: [...this.#cache.read.records], forged: [...this.#cache.read.forged] };
       text = fs.readFileSync(this.file, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], forged: [] };
@@ -107,6 +122,7 @@ export class SnapshotIndex {
       if (rec) out.records.push(rec);
       else out.forged.push({ line: i + 1, id: claimedId(line) });
     });
+    this.#cache = { stamp, read: { records: [...out.records], forged: [...out.forged] } };
     return out;
   }
 
@@ -129,11 +145,17 @@ export class SnapshotIndex {
       const unsealed = text.split('\n').filter((l) => l.trim() && !this.#verify(l));
       if (unsealed.length) fs.appendFileSync(path.join(this.dir, 'index.unsealed.jsonl'), unsealed.join('\n') + '\n', { mode: 0o600 });
       writeFileAtomicSync(this.file, keep.map((r) => this.line(r)).join(''));
+      this.#cache = undefined;
       await syncDir(this.dir);
     });
     this.#chain = run.catch(() => undefined);
     return run;
   }
+}
+
+/** A file's identity and version: any write changes its ctime, which no one can set back. */
+function stampOf(st: fs.Stats): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
 }
 
 function claimedId(line: string): string | undefined {
