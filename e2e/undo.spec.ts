@@ -24,7 +24,9 @@ async function approve(page: Page, client: Client, name: string, args: Record<st
   await expect(card).toBeVisible();
   await expect(card.locator('.undo-note')).toHaveText('Undo available');
   await card.click();
-  await detail(page).getByRole('button', { name: /^Approve/ }).click();
+  await detail(page)
+    .getByRole('button', { name: /^Approve/ })
+    .click();
   const result = await call;
   expect(result.isError).toBeFalsy();
 }
@@ -36,11 +38,14 @@ async function openActivity(page: Page): Promise<Locator> {
 
 /** The newest Activity entry of a call to `tool` that can be undone, by its seq (the list grows above it). */
 async function undoableEntry(log: Locator, tool: string): Promise<Locator> {
-  const button = log.getByRole('listitem').filter({ hasText: tool }).getByRole('button', { name: /^Undo what #\d+ changed$/ }).first();
+  const button = log
+    .getByRole('listitem')
+    .filter({ hasText: tool })
+    .getByRole('button', { name: /^Undo what #\d+ changed$/ })
+    .first();
   const name = (await button.getAttribute('aria-label'))!;
   return log.locator(`#log-${/#(\d+)/.exec(name)![1]}`);
 }
-
 
 test('an approved write_file, undone from Activity, has its old content back on disk', async ({ page }) => {
   await world.openUi(page);

@@ -42,7 +42,11 @@ async function allowWrite(client: Awaited<ReturnType<InProcess['connect']>>, pat
   const pending = await world.waitForPending((c) => (c.arguments as { path?: string }).path === path);
   await world.api.decide(pending.id, { kind: 'allow-once' });
   await call;
-  await pollUntil(() => world.log(), (log) => log.some((e) => e.snapshot && (e.arguments as { content?: string }).content === content), 'the call logged');
+  await pollUntil(
+    () => world.log(),
+    (log) => log.some((e) => e.snapshot && (e.arguments as { content?: string }).content === content),
+    'the call logged',
+  );
   await world.api.listUndoable();
 }
 

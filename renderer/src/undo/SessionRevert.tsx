@@ -48,14 +48,18 @@ export function SessionRevert({ undoable }: { undoable: UndoableCall[] }) {
       }}
     >
       <h2>Revert everything an agent changed</h2>
-      <p className="small muted">Every file the agent changed in the session, or since the time you give, is put back; the newest change per file is undone first. You see every file before anything is written.</p>
+      <p className="small muted">
+        Every file the agent changed in the session, or since the time you give, is put back; the newest change per file is undone first. You see every file
+        before anything is written.
+      </p>
       <div className="filters">
         <div className="field field-grow">
           <label htmlFor={`${id}-session`}>Session</label>
           <select id={`${id}-session`} value={session?.session ?? ''} onChange={(e) => setPicked(e.target.value)}>
             {sessions.map((s) => (
               <option key={s.session} value={s.session}>
-                {escapeControl(s.client ?? 'an unnamed client')} · {s.calls} {s.calls === 1 ? 'change' : 'changes'} · {clockTime(Date.parse(s.first))}–{clockTime(Date.parse(s.last))}
+                {escapeControl(s.client ?? 'an unnamed client')} · {s.calls} {s.calls === 1 ? 'change' : 'changes'} · {clockTime(Date.parse(s.first))}–
+                {clockTime(Date.parse(s.last))}
               </option>
             ))}
           </select>
@@ -67,8 +71,8 @@ export function SessionRevert({ undoable }: { undoable: UndoableCall[] }) {
       </div>
       {session?.client && (
         <label className="check">
-          <input type="checkbox" checked={allOfAgent} onChange={(e) => setAllOfAgent(e.target.checked)} /> Every session of {escapeControl(session.client)}, not only
-          this one
+          <input type="checkbox" checked={allOfAgent} onChange={(e) => setAllOfAgent(e.target.checked)} /> Every session of {escapeControl(session.client)}, not
+          only this one
         </label>
       )}
       <div className="btn-row">

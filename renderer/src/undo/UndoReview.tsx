@@ -75,14 +75,14 @@ export function UndoReview({ target, title, onClose }: Props) {
                     <strong>
                       {files(preview.conflicts)} changed since the call{preview.calls.length === 1 ? '' : 's'}.
                     </strong>{' '}
-                    Someone or something edited {preview.conflicts === 1 ? 'it' : 'them'} after the agent did. Undo would overwrite those edits with the
-                    version from before the call. Compare the three versions above first.
+                    Someone or something edited {preview.conflicts === 1 ? 'it' : 'them'} after the agent did. Undo would overwrite those edits with the version
+                    from before the call. Compare the three versions above first.
                   </span>
                 </p>
               )}
               <p className="muted small undo-hash">
-                Preview <code title={preview.hash}>{preview.hash.slice(0, 16)}</code>: undo applies exactly this. If a file changes before you confirm, nothing is
-                written and you see the new preview. The desktop app asks once more in its own window.
+                Preview <code title={preview.hash}>{preview.hash.slice(0, 16)}</code>: undo applies exactly this. If a file changes before you confirm, nothing
+                is written and you see the new preview. The desktop app asks once more in its own window.
               </p>
             </>
           )}

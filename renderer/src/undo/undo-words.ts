@@ -16,7 +16,9 @@ export function actionWords(file: UndoFilePlan, roles: Set<string> | undefined):
     case 'restore':
       return roles?.has('move-from') ? 'moved back: put back here with its content from before the call' : 'restored to its content from before the call';
     case 'remove':
-      return roles?.has('move-to') ? 'removed from where the call moved it (it is put back at its old place)' : 'removed again (it did not exist before the call)';
+      return roles?.has('move-to')
+        ? 'removed from where the call moved it (it is put back at its old place)'
+        : 'removed again (it did not exist before the call)';
     case 'remove-folder':
       return 'folder removed again (it did not exist before the call)';
     case 'create-folder':

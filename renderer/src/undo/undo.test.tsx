@@ -64,7 +64,14 @@ const row = (seq: number) => document.getElementById(`log-${seq}`)!;
 
 const plan = (over: Partial<UndoPreview> = {}): UndoPreview => ({
   target: { snapshot: S1 },
-  calls: [call(S1, 1, { files: [{ path: '/p/1.txt', role: 'write' }, { path: '/p/new.txt', role: 'write' }] })],
+  calls: [
+    call(S1, 1, {
+      files: [
+        { path: '/p/1.txt', role: 'write' },
+        { path: '/p/new.txt', role: 'write' },
+      ],
+    }),
+  ],
   files: [
     {
       path: '/p/1.txt',
@@ -146,7 +153,10 @@ describe('Activity: the Undo button', () => {
     const api = activityApi();
     await openActivity(api);
     const before = api.callsOf('listUndoable').length;
-    api.undoable = [call('4444444444444444', 6, { undoOf: [S1] }), ...api.undoable.map((c) => (c.snapshot === S1 ? { ...c, undoneBy: '4444444444444444' } : c))];
+    api.undoable = [
+      call('4444444444444444', 6, { undoOf: [S1] }),
+      ...api.undoable.map((c) => (c.snapshot === S1 ? { ...c, undoneBy: '4444444444444444' } : c)),
+    ];
     const undo = entry(6, { kind: 'undo', snapshot: '4444444444444444' });
     api.log.push(undo);
     api.emit({ type: 'log-appended', entry: undo });
@@ -164,7 +174,13 @@ describe('Activity: the undo preview', () => {
   it('lists every file with what it becomes, shows the hash, and applies exactly that hash', async () => {
     const api = activityApi();
     api.undoPreview = plan();
-    api.undoResult = { snapshot: '5'.repeat(16), files: [{ path: '/p/1.txt', action: 'restore', done: true }, { path: '/p/new.txt', action: 'remove', done: true }] };
+    api.undoResult = {
+      snapshot: '5'.repeat(16),
+      files: [
+        { path: '/p/1.txt', action: 'restore', done: true },
+        { path: '/p/new.txt', action: 'remove', done: true },
+      ],
+    };
     await openActivity(api);
     await userEvent.click(within(row(1)).getByRole('button', { name: 'Undo what #1 changed' }));
     const review = await screen.findByRole('region', { name: 'Undo what #1 changed: write_file on fs' });
@@ -190,10 +206,30 @@ describe('Activity: the undo preview', () => {
   it('says a move is put back', async () => {
     const api = activityApi();
     api.undoPreview = plan({
-      calls: [call(S1, 1, { tool: 'move_file', files: [{ path: '/p/a.txt', role: 'move-from' }, { path: '/p/b.txt', role: 'move-to' }] })],
+      calls: [
+        call(S1, 1, {
+          tool: 'move_file',
+          files: [
+            { path: '/p/a.txt', role: 'move-from' },
+            { path: '/p/b.txt', role: 'move-to' },
+          ],
+        }),
+      ],
       files: [
-        { path: '/p/a.txt', snapshots: [S1], action: 'restore', becomes: { state: { kind: 'file', size: 2, mode: 420, hash: 'h' }, text: 'a\n' }, now: { state: { kind: 'missing' }, noText: 'missing' } },
-        { path: '/p/b.txt', snapshots: [S1], action: 'remove', becomes: { state: { kind: 'missing' }, noText: 'missing' }, now: { state: { kind: 'file', size: 2, mode: 420 }, text: 'a\n' } },
+        {
+          path: '/p/a.txt',
+          snapshots: [S1],
+          action: 'restore',
+          becomes: { state: { kind: 'file', size: 2, mode: 420, hash: 'h' }, text: 'a\n' },
+          now: { state: { kind: 'missing' }, noText: 'missing' },
+        },
+        {
+          path: '/p/b.txt',
+          snapshots: [S1],
+          action: 'remove',
+          becomes: { state: { kind: 'missing' }, noText: 'missing' },
+          now: { state: { kind: 'file', size: 2, mode: 420 }, text: 'a\n' },
+        },
       ],
     });
     await openActivity(api);
@@ -264,9 +300,12 @@ describe('Activity: revert a session', () => {
     await openActivity(api);
     await userEvent.click(screen.getByRole('button', { name: 'Revert a session…' }));
     const form = screen.getByRole('form', { name: 'Revert a session' });
-    const select = within(form).getByLabelText('Session') as HTMLSelectElement;
+    const select = within(form).getByLabelText<HTMLSelectElement>('Session');
     // Newest first; undone calls and undos are not counted.
-    expect([...select.options].map((o) => o.textContent)).toEqual([expect.stringMatching(/^cursor · 1 change · /), expect.stringMatching(/^claude-code · 1 change · /)]);
+    expect([...select.options].map((o) => o.textContent)).toEqual([
+      expect.stringMatching(/^cursor · 1 change · /),
+      expect.stringMatching(/^claude-code · 1 change · /),
+    ]);
     await userEvent.selectOptions(select, 'sess-a');
     await userEvent.click(within(form).getByRole('button', { name: 'Preview the revert' }));
     await screen.findByRole('region', { name: 'Revert everything claude-code changed in this session' });
@@ -287,7 +326,13 @@ describe('Activity: revert a session', () => {
   it('keeps showing what it did once nothing is left to revert', async () => {
     const api = activityApi();
     api.undoPreview = plan({ target: { session: 'sess-a' } });
-    api.undoResult = { snapshot: '7'.repeat(16), files: [{ path: '/p/1.txt', action: 'restore', done: true }, { path: '/p/new.txt', action: 'remove', done: false, error: 'EACCES' }] };
+    api.undoResult = {
+      snapshot: '7'.repeat(16),
+      files: [
+        { path: '/p/1.txt', action: 'restore', done: true },
+        { path: '/p/new.txt', action: 'remove', done: false, error: 'EACCES' },
+      ],
+    };
     await openActivity(api);
     await userEvent.click(screen.getByRole('button', { name: 'Revert a session…' }));
     await userEvent.click(screen.getByRole('button', { name: 'Preview the revert' }));

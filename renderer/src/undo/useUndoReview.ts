@@ -49,9 +49,7 @@ export function useUndoReview(target: UndoTarget): UndoReviewState {
       setError(undefined);
       try {
         // Exactly the hash shown; the target as the preview was asked for.
-        const done = confirmConflicts
-          ? await api.undo(preview.target, preview.hash, { confirmConflicts: true })
-          : await api.undo(preview.target, preview.hash);
+        const done = confirmConflicts ? await api.undo(preview.target, preview.hash, { confirmConflicts: true }) : await api.undo(preview.target, preview.hash);
         setResult(done);
         void refreshUndoable();
       } catch (err) {
