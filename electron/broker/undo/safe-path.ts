@@ -68,7 +68,7 @@ export async function hashFile(p: string): Promise<string> {
   const fh = await fs.promises.open(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
   try {
     const h = createHash('sha256');
-    for await (const chunk of fh.createReadStream({ highWaterMark: 1 << 20, autoClose: false })) h.update(chunk as Buffer);
+    for await (const chunk of fh.createReadStream({ highWaterMark: 1 << 18, autoClose: false })) h.update(chunk as Buffer);
     return h.digest('hex');
   } finally {
     await fh.close();
