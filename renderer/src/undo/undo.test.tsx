@@ -352,3 +352,24 @@ describe('Activity: revert a session', () => {
     expect(screen.queryByRole('button', { name: 'Revert a session…' })).toBeNull();
   });
 });
+
+describe('Settings: the undo store’s bounds', () => {
+  it('shows the defaults and saves what the person typed', async () => {
+    const api = new FakeApi();
+    await renderApp(api, 'settings');
+    const section = await screen.findByRole('region', { name: 'Undo snapshots' });
+    const size = within(section).getByLabelText('Keep up to (MB, all snapshots)');
+    expect(
+      [size, within(section).getByLabelText('For (days)'), within(section).getByLabelText('Largest file kept (MB)')].map((i) => (i as HTMLInputElement).value),
+    ).toEqual(['1024', '30', '100']);
+    const save = within(section).getByRole('button', { name: 'Save limits' });
+    expect((save as HTMLButtonElement).disabled).toBe(true);
+    await userEvent.clear(size);
+    await userEvent.type(size, '0');
+    expect((save as HTMLButtonElement).disabled).toBe(true);
+    await userEvent.clear(size);
+    await userEvent.type(size, '2048');
+    await userEvent.click(save);
+    expect(api.callsOf('updateSettings')).toEqual([[{ undoMaxMB: 2048, undoMaxDays: 30, undoMaxFileMB: 100 }]]);
+  });
+});
