@@ -75,6 +75,14 @@ test('an approved write_file, undone from Activity, has its old content back on 
   await entry.getByRole('link', { name: /^by #\d+$/ }).click();
   await expect(undoEntry.locator('.log-summary')).toBeFocused();
   await expect(undoEntry).toContainText('Undid 1 call(s): 1 file(s) put back.');
+
+  // Undoing the undo puts back what it replaced: the agent's version.
+  await undoEntry.getByRole('button', { name: 'Undo this undo: put back what it replaced' }).click();
+  const again = page.getByRole('region', { name: /^Undo what #\d+ changed: write_file on fs$/ });
+  await expect(again.getByRole('listitem').filter({ hasText: notes })).toContainText('restored to its content from before the call');
+  await again.getByRole('button', { name: 'Undo 1 file' }).click();
+  await expect(again).toContainText('Undone: 1 file put back.');
+  expect(readFileSync(notes, 'utf8')).toBe('the agent rewrote this\n');
 });
 
 test('a session revert puts back every file the agent changed, newest change first', async ({ page }) => {
