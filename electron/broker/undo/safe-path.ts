@@ -63,10 +63,18 @@ export async function stateOf(p: string, hashUpTo = Number.POSITIVE_INFINITY): P
   return { kind: 'file', size: st.size, mode, hash: await hashFile(p) };
 }
 
-/** sha256 of a file, read through O_NOFOLLOW in chunks (no long stall of the event loop). */
+/** Up to this size a file is hashed off the main thread (WebCrypto runs in libuv's pool), whole. */
+const DIGEST_WHOLE = 128 * 1024 * 1024;
+
+/** sha256 of a file, read through O_NOFOLLOW, without holding the event loop. */
 export async function hashFile(p: string): Promise<string> {
   const fh = await fs.promises.open(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
   try {
+    if ((await fh.stat()).size <= DIGEST_WHOLE) {
+      const bytes = await fh.readFile();
+      return Buffer.from(await crypto.subtle.digest('SHA-256', bytes)).toString('hex');
+    }
+    // Larger: in chunks, each a short hold of the main thread.
     const h = createHash('sha256');
     for await (const chunk of fh.createReadStream({ highWaterMark: 1 << 18, autoClose: false })) h.update(chunk as Buffer);
     return h.digest('hex');
