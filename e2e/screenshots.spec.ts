@@ -11,7 +11,7 @@ import { startTour, walk, type Tour } from './support/tour.js';
 
 const OUT = join(ROOT, 'docs', 'screenshots');
 /** The pictures this script writes; docs name only these (test/unit/doc-paths.test.ts checks they exist). */
-const SHOTS = ['empty-queue', 'queue', 'detail-diff', 'servers', 'clients', 'activity', 'rules'];
+const SHOTS = ['empty-queue', 'queue', 'detail-diff', 'servers', 'clients', 'activity', 'undo-preview', 'rules'];
 
 let tour: Tour;
 test.beforeEach(async () => {
@@ -64,6 +64,8 @@ test('screenshots of every main screen', async ({ page }) => {
         return take('clients');
       case 'activity':
         return take('activity');
+      case 'activity-undo':
+        return take('undo-preview');
       case 'settings': {
         const rules = page.getByRole('heading', { name: 'Saved rules' });
         await scrollToTop(rules);

@@ -15,7 +15,18 @@ export const SIZES = [
 ] as const;
 export const THEMES = ['light', 'dark'] as const;
 /** Every stop of the walk, in order ('queue-list' only where the detail covers the list). */
-export const SCREENS = ['queue-empty', 'queue-list', 'queue-detail', 'servers', 'clients', 'activity', 'settings', 'servers-empty', 'queue-no-servers'];
+export const SCREENS = [
+  'queue-empty',
+  'queue-list',
+  'queue-detail',
+  'servers',
+  'clients',
+  'activity',
+  'activity-undo',
+  'settings',
+  'servers-empty',
+  'queue-no-servers',
+];
 
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`);
 /** A server name as long as real ones get: the queue card must show it whole at 1280. */
@@ -107,6 +118,23 @@ export async function walk(page: Page, tour: Tour, visit: (screen: string) => Pr
   await expect(entries.filter({ hasText: 'write_file' }).first()).toBeVisible();
   await entries.filter({ hasText: 'write_file' }).first().getByRole('button').first().click();
   await visit('activity');
+
+  // An approved rewrite, and the preview of its undo: what each file goes back to.
+  const rewrite = lines(30)
+    .filter((l) => l !== 'line 9')
+    .map((l) => (l === 'line 12' ? 'line 12, rewritten by the agent' : l));
+  const approved = fs.callTool({ name: 'write_file', arguments: { path: join(world.scratch, 'config.txt'), content: `${rewrite.join('\n')}\n` } });
+  const held = await world.broker.waitForPending((c) => c.tool === 'write_file');
+  await world.broker.api('decide', held.id, { kind: 'allow-once' });
+  await approved;
+  await page
+    .getByRole('button', { name: /^Undo what #\d+ changed$/ })
+    .first()
+    .click();
+  const review = page.getByRole('region', { name: /^Undo what #\d+ changed: write_file on fs$/ });
+  await expect(review.getByRole('region', { name: 'Changes from Now to After undo' })).toBeVisible();
+  await visit('activity-undo');
+  await review.getByRole('button', { name: 'Cancel' }).click();
 
   await navButton(page, 'Settings').click();
   await expect(page.getByRole('heading', { name: 'Saved rules' })).toBeVisible();

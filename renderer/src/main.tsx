@@ -10,6 +10,7 @@ import './styles/layout.css';
 import './styles/queue.css';
 import './styles/detail.css';
 import './styles/screens.css';
+import './styles/undo.css';
 
 const root = createRoot(document.getElementById('root')!);
 const bridge = pickBridge();

@@ -1,5 +1,5 @@
 // One audit entry: a summary line, and on demand its full arguments, reasons and who decided.
-import { useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { AuditEntry } from '../../../shared/api';
 import { ArgumentsView } from '../args/ArgumentsView';
 import { dateTime } from '../lib/format';
@@ -18,6 +18,7 @@ const KIND: Record<string, string> = {
   client: 'Client config',
   'server-request': 'Server request',
   access: 'Local socket',
+  undo: 'Undo',
 };
 
 /** Who made a change: the surface a person used, or Countersign itself. */
@@ -40,13 +41,30 @@ const BY: Record<AuditEntry['decidedBy'], string> = {
   client: 'the agent (its client stopped waiting)',
 };
 
-export function ActivityRow({ entry }: { entry: AuditEntry }) {
+interface Props {
+  entry: AuditEntry;
+  /** Its undo state and button (Undo, Undone by #n), beside the summary. */
+  undo?: ReactNode;
+  /** The undo preview, when the person opened it for this entry. */
+  review?: ReactNode;
+  /** Set (with a new value each time) to open this entry and bring it into view. */
+  reveal?: number;
+}
+
+export function ActivityRow({ entry, undo, review, reveal }: Props) {
   const [open, setOpen] = useState(false);
+  const summary = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (reveal === undefined) return;
+    setOpen(true);
+    summary.current?.scrollIntoView?.({ block: 'center' });
+    summary.current?.focus();
+  }, [reveal]);
   const kind = entry.kind && entry.kind !== 'call' ? entry.kind : undefined;
   const label = entryLabel(entry);
   return (
-    <li className={`log-entry log-${entry.decision}`}>
-      <button type="button" className="log-summary" aria-expanded={open} onClick={() => setOpen(!open)}>
+    <li className={`log-entry log-${entry.decision}`} id={`log-${entry.seq}`}>
+      <button type="button" className="log-summary" ref={summary} aria-expanded={open} onClick={() => setOpen(!open)}>
         <span className="log-time">{dateTime(entry.time)}</span>
         <span className={`badge badge-${label.tone}`}>{label.text}</span>
         <span className="log-what">
@@ -69,6 +87,8 @@ export function ActivityRow({ entry }: { entry: AuditEntry }) {
           {entry.attempts ? ` · sent ${entry.attempts.length} times` : ''}
         </span>
       </button>
+      {undo}
+      {review && <div className="log-review">{review}</div>}
       {open && (
         <div className="log-body">
           <dl className="facts">
@@ -155,7 +175,7 @@ export function ActivityRow({ entry }: { entry: AuditEntry }) {
             )}
             <dt>Entry</dt>
             <dd className="muted small">
-              #{entry.seq} · hash {entry.hash.slice(0, 12)}…
+              #{entry.seq} · hash {entry.hash.slice(0, 12)}…{entry.snapshot ? ` · snapshot ${entry.snapshot}` : ''}
             </dd>
           </dl>
           <ArgumentsView value={entry.arguments} />

@@ -6,14 +6,23 @@ import { useApi, useActions, useApp } from '../store/context';
 import { Icon } from '../ui/Icon';
 import { ActivityRow } from './ActivityRow';
 import { downloadJsonl } from './export-jsonl';
+import { SessionRevert } from '../undo/SessionRevert';
+import { UndoCell } from '../undo/UndoCell';
+import { UndoReview } from '../undo/UndoReview';
+import { escapeControl } from '../../../shared/escape';
 
 const PAGE = 200;
 const SEARCH_DELAY_MS = 250;
 
 export function ActivityScreen() {
   const api = useApi();
-  const { run } = useActions();
+  const { run, refreshUndoable } = useActions();
   const logTail = useApp((s) => s.logTail);
+  const undoable = useApp((s) => s.undoable);
+  const bySnapshot = useMemo(() => (undoable ? new Map(undoable.map((c) => [c.snapshot, c])) : undefined), [undoable]);
+  // The entry whose undo preview is open (one at a time), and the entry to bring into view.
+  const [undoing, setUndoing] = useState<number>();
+  const [reveal, setReveal] = useState<{ seq: number; n: number }>();
   const servers = useApp((s) => s.servers) ?? [];
   const id = useId();
   const [server, setServer] = useState('');
@@ -77,6 +86,20 @@ export function ActivityScreen() {
       });
   }, [logTail, entries, query]);
 
+  // What can be undone is read when Activity opens; the store keeps it fresh from then on.
+  useEffect(() => void refreshUndoable(), [refreshUndoable]);
+
+  /** Opens an entry; one the filters hide is shown by clearing them. */
+  const show = (seq: number) => {
+    if (!entries?.some((e) => e.seq === seq)) {
+      setServer('');
+      setTool('');
+      setDecision('');
+      setSearch('');
+    }
+    setReveal((r) => ({ seq, n: (r?.n ?? 0) + 1 }));
+  };
+
   const exportAll = async () => {
     const all = await run('queryLog', () => api.queryLog({ ...query, limit: 100_000 }));
     if (all) downloadJsonl(all, `countersign-activity-${new Date().toISOString().replace(/[:.]/g, '-')}.jsonl`);
@@ -91,6 +114,7 @@ export function ActivityScreen() {
           Export JSONL
         </button>
       </header>
+      {undoable && <SessionRevert undoable={undoable} />}
       <form className="filters" role="search" aria-label="Filter activity" onSubmit={(e) => e.preventDefault()}>
         <div className="field">
           <label htmlFor={`${id}-server`}>Server</label>
@@ -135,7 +159,22 @@ export function ActivityScreen() {
           </p>
           <ul className="log-list" aria-label="Audit log">
             {entries.map((e) => (
-              <ActivityRow key={e.seq} entry={e} />
+              <ActivityRow
+                key={e.seq}
+                entry={e}
+                reveal={reveal?.seq === e.seq ? reveal.n : undefined}
+                undo={<UndoCell entry={e} undoable={bySnapshot} onUndo={() => setUndoing(e.seq)} onShow={show} />}
+                review={
+                  undoing === e.seq &&
+                  e.snapshot && (
+                    <UndoReview
+                      target={{ snapshot: e.snapshot }}
+                      title={`Undo what #${e.seq} changed: ${escapeControl(e.tool === '*' ? 'several calls' : e.tool)} on ${escapeControl(e.server === '*' ? 'Countersign' : e.server)}`}
+                      onClose={() => setUndoing(undefined)}
+                    />
+                  )
+                }
+              />
             ))}
           </ul>
           {entries.length === limit && (

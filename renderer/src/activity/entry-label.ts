@@ -43,6 +43,9 @@ export function entryLabel(entry: AuditEntry): EntryLabel {
       return { text: 'Connection refused', tone: 'danger' };
     case 'client':
       return { text: entry.tool === 'unwrap' ? 'Client unwrapped' : 'Client wrapped', tone: 'neutral' };
+    case 'undo':
+      if (what.startsWith('undo snapshots pruned')) return { text: 'Snapshots pruned', tone: 'neutral' };
+      return { text: 'Undo', tone: 'neutral' };
   }
   return deny ? { text: 'Denied', tone: 'danger' } : { text: 'Allowed', tone: 'ok' };
 }

@@ -13,6 +13,7 @@ import { DecisionBar } from './DecisionBar';
 import { DetailChips } from './DetailChips';
 import { InputRound } from './InputRound';
 import { WarningList } from './WarningList';
+import { UndoNote } from '../undo/UndoNote';
 
 interface Props {
   call: PendingCall;
@@ -65,6 +66,14 @@ export const CallDetail = forwardRef<HTMLHeadingElement, Props>(function CallDet
               <>
                 <dt>Agent</dt>
                 <dd className="client-wait">{clientSentence}</dd>
+              </>
+            )}
+            {call.undo && (
+              <>
+                <dt>Undo</dt>
+                <dd>
+                  <UndoNote undo={call.undo} />
+                </dd>
               </>
             )}
           </dl>

@@ -11,6 +11,7 @@ import { waitClock } from '../lib/client-wait';
 import { splitHeadline } from '../../../shared/card-order';
 import { suppliedTitleNote } from '../../../shared/call-warnings';
 import { ChipRow } from './ChipRow';
+import { UndoNote } from '../undo/UndoNote';
 
 interface Props {
   call: PendingCall;
@@ -68,6 +69,7 @@ export const QueueCard = memo(function QueueCard({ call, index, total, selected,
         </span>
       </div>
       <ChipRow headline={headline} moreNotable={moreNotable} label="About this call" none="No warnings" />
+      <UndoNote undo={call.undo} inCard />
     </div>
   );
 });

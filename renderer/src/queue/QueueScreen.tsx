@@ -13,7 +13,7 @@ import { QueueEmpty } from './QueueEmpty';
 import { StoppedNotices } from './StoppedNotices';
 import { LaunchRequests } from './LaunchRequests';
 
-export const CARD_HEIGHT = 112;
+export const CARD_HEIGHT = 130;
 
 export function QueueScreen() {
   const pending = useApp((s) => s.pending);

@@ -306,6 +306,6 @@ describe('queue', () => {
     const shown = screen.getAllByRole('option');
     expect(shown.length).toBeLessThan(30);
     expect(shown[0]!.getAttribute('aria-setsize')).toBe('1000');
-    expect(screen.getByRole('listbox').querySelector('.vlist-inner')!.getAttribute('style')).toContain('height: 112000px');
+    expect(screen.getByRole('listbox').querySelector('.vlist-inner')!.getAttribute('style')).toContain('height: 130000px');
   });
 });

@@ -8,6 +8,7 @@ import { DesktopSettings } from './DesktopSettings';
 import { InlineApproval } from './InlineApproval';
 import { RulesList } from './RulesList';
 import { TeamPolicy } from './TeamPolicy';
+import { UndoBounds } from '../undo/UndoBounds';
 
 export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
   const api = useApi();
@@ -60,6 +61,8 @@ export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
       </section>
 
       <InlineApproval />
+
+      <UndoBounds settings={settings} onSave={(patch) => void update(patch, 'Undo limits')} />
 
       <section className="block" aria-labelledby={`${id}-theme`}>
         <h2 id={`${id}-theme`}>Theme</h2>

@@ -13,6 +13,7 @@ import type {
   Settings,
   AuditEntry,
   LaunchRequest,
+  UndoableCall,
 } from '../../../shared/api';
 import type { Rule } from '../../../shared/decision';
 import { escapeControl } from '../../../shared/escape';
@@ -57,6 +58,8 @@ export interface AppState {
   logVersion: number;
   /** The latest audit entries as they were written (oldest first, at most LOG_TAIL): the Activity screen adds them without a query. */
   logTail: AuditEntry[];
+  /** Calls whose changes can be undone (listUndoable), once the Activity screen asked; kept fresh from then on. */
+  undoable?: UndoableCall[];
   selectedId?: string;
   notices: Notice[];
   /** Calls the agent stopped waiting for before anyone decided (newest last). */
@@ -84,6 +87,7 @@ export interface AppActions {
   refreshRules(): Promise<void>;
   refreshSettings(): Promise<void>;
   refreshStatus(): Promise<void>;
+  refreshUndoable(): Promise<void>;
   notify(kind: Notice['kind'], text: string): void;
   dismiss(id: number): void;
   dismissStopped(id: string): void;
@@ -176,6 +180,13 @@ export function createAppStore(api: CountersignApi): AppStore {
         },
       ),
     );
+    const refreshUndoable = coalesce(() =>
+      load(
+        'listUndoable',
+        () => api.listUndoable(),
+        (v) => set({ undoable: v }),
+      ),
+    );
 
     function say(text: string): void {
       set((s) => ({ announcements: [...s.announcements.slice(-(ANNOUNCE_KEEP - 1)), { id: ++announceId, text }] }));
@@ -266,6 +277,8 @@ export function createAppStore(api: CountersignApi): AppStore {
             break;
           case 'log-appended':
             set((s) => ({ logVersion: s.logVersion + 1, logTail: [...s.logTail.slice(-(LOG_TAIL - 1)), event.entry] }));
+            // A call with a snapshot, or an undo: what can be undone changed (only once someone looked).
+            if (get().undoable && (event.entry.snapshot || event.entry.kind === 'undo')) void refreshUndoable();
             break;
         }
       },
@@ -312,6 +325,7 @@ export function createAppStore(api: CountersignApi): AppStore {
       refreshRules,
       refreshSettings,
       refreshStatus,
+      refreshUndoable,
 
       notify(kind, text) {
         const id = ++noticeId;

@@ -20,6 +20,7 @@ const PATHS = {
   plus: 'M12 5v14M5 12h14',
   download: 'M12 4v11M7 10l5 5 5-5M5 20h14',
   key: 'M15 3a6 6 0 1 0 0 12 6 6 0 0 0 0-12zM10.8 13.2L3 21M6 18l2 2',
+  undo: 'M9 14L4 9l5-5M4 9h10.5a5.5 5.5 0 0 1 0 11H11',
 } as const;
 
 export type IconName = keyof typeof PATHS;
