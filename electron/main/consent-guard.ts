@@ -262,6 +262,10 @@ export function guardConsent(api: GuardedApi, deps: ConsentGuardDeps): GuardedAp
       const preview = await api.previewUndo(target);
       if (preview.hash !== previewHash)
         throw new ConsentDeclinedError('The files changed after the undo preview was shown to you, so nothing was written. Look at it again.');
+      // Refused before the dialog, as the core would refuse after it: the person is never asked to
+      // overwrite what the page did not confirm.
+      if (preview.conflicts && !opts?.confirmConflicts)
+        throw new ConsentDeclinedError(`${preview.conflicts} file(s) changed since the call; nothing was written. Confirm the conflict first.`);
       await ask({
         kind: 'undo',
         calls: preview.calls.map((c) => `${c.tool} on ${c.server} at ${c.time}`),

@@ -86,6 +86,19 @@ describe('the undo dialog and a compromisable renderer', () => {
     expect(readFileSync(file, 'utf8')).toBe('the person kept writing');
   });
 
+  it('a conflict the page did not confirm is refused before any dialog: the person is never asked to overwrite it', async () => {
+    const file = join(dir, 'kept.md');
+    writeFileSync(file, 'before');
+    const client = await world.connect('files');
+    await allowWrite(client, file, 'agent');
+    writeFileSync(file, 'the person kept writing');
+    const preview = await page<UndoPreview>('previewUndo', { server: 'files' });
+    expect(preview.conflicts).toBe(1);
+    await expect(page('undo', { server: 'files' }, preview.hash)).rejects.toThrow(/Confirm the conflict first/);
+    expect(dialogs).toHaveLength(0);
+    expect(readFileSync(file, 'utf8')).toBe('the person kept writing');
+  });
+
   it('a file that changes while the dialog is open: the confirmed undo writes nothing', async () => {
     const file = join(dir, 'a.txt');
     writeFileSync(file, 'mine');

@@ -201,9 +201,11 @@ export class CallGate {
       forward: true,
       retryOnTimeout: plan.retryOnTimeout,
       onSettled: async (outcome: CallOutcome) => {
-        // Recorded beside the answer, not before it: undo waits for it (UndoService), a crash only
-        // leaves the call's end unseen, which undo treats as a conflict to confirm.
-        if (kept) void kept.settle(outcome.status);
+        // What the call left is recorded before the client hears the answer: after it, the person or
+        // the agent may change the file again, and that must show as a change since the call (a
+        // conflict), not as what the call left. Not synced: a crash only leaves the call's end unseen,
+        // which undo treats as a conflict to confirm.
+        if (kept) await kept.settle(outcome.status);
         return (await log({ decision: 'allow', decidedBy, actor, ...(snapshot ? { snapshot } : {}), ...settledFields(outcome) })) ?? true;
       },
       decidedBy: plan.granted,

@@ -21,12 +21,16 @@ export class BlobStore {
     return path.join(this.dir, hash.slice(0, 2), hash);
   }
 
-  /** Keeps the bytes of `src` (a regular file, already checked not to be a link); returns their hash. */
-  async putFile(src: string, opts: { sync?: boolean } = {}): Promise<string> {
+  /**
+   * Keeps the bytes of `src` (a regular file, already checked not to be a link); returns their hash and
+   * size, both of the copy (the file may change while it is copied: the two must describe the same bytes).
+   */
+  async putFile(src: string, opts: { sync?: boolean } = {}): Promise<{ hash: string; size: number }> {
     const tmp = await this.#tmp();
     try {
       await fs.promises.copyFile(src, tmp, fs.constants.COPYFILE_FICLONE);
-      return await this.#settle(tmp, await hashFile(tmp), opts.sync !== false);
+      const { size } = await fs.promises.stat(tmp);
+      return { hash: await this.#settle(tmp, await hashFile(tmp), opts.sync !== false), size };
     } finally {
       await fs.promises.rm(tmp, { force: true });
     }

@@ -107,9 +107,9 @@ export class SnapshotStore {
     const seen = await stateOf(real, 0); // lstat only: the blob's hash is the content's
     if (seen.kind !== 'file') return seen;
     if (seen.size > limit) return { kind: 'file', size: seen.size, mode: seen.mode, notKept: 'too-large' };
-    const hash = await this.blobs.putFile(real, opts);
-    this.addedBytes += seen.size;
-    return { kind: 'file', size: seen.size, mode: seen.mode, hash };
+    const { hash, size } = await this.blobs.putFile(real, opts);
+    this.addedBytes += size;
+    return { kind: 'file', size, mode: seen.mode, hash };
   }
 
   /** Records what the call left (its result arrived, or it failed); undo compares the disk with it. */
