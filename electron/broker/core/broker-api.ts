@@ -50,6 +50,7 @@ import { confirmUnsealed, discardUnsealed, listUnsealed, storeWarnings } from '.
 import { commandNotFound } from '../explain/command-lookup.js';
 import type { DoctorReport } from '../../../shared/doctor.js';
 import { policyStatus, setPolicyPath } from '../policy/policy-setting.js';
+import { setAuditExport, shownSettings } from '../audit-export/export-setting.js';
 import { VERSION } from './version.js';
 
 const withSlowStart = (note: ServerView['slowStart']) => (note ? { slowStart: note } : {});
@@ -72,13 +73,14 @@ export class BrokerApi implements CountersignApi {
     return {
       version: VERSION,
       dataDir: core.opts.dataDir,
-      warnings: [...core.warnings, ...storeWarnings(core)],
+      warnings: [...core.warnings, ...storeWarnings(core), ...core.auditExport.warnings()],
       ...core.endpoints,
       ...connectLaunch(core.opts.dataDir, core.opts.env ?? process.env),
       paused: core.paused,
       sandbox: await core.sandbox(),
       httpSessions: core.httpSessions?.(),
       policy: policyStatus(core),
+      auditExport: core.auditExport.status(),
     };
   }
 
@@ -193,16 +195,17 @@ export class BrokerApi implements CountersignApi {
   }
 
   async getSettings(): Promise<Settings> {
-    return this.core.effectiveSettings();
+    return shownSettings(this.core.effectiveSettings());
   }
 
   async updateSettings(patch: SettingsPatch): Promise<Settings> {
     const { core } = this;
-    const { policyPath, ...rest } = patch;
+    const { policyPath, auditExport, ...rest } = patch;
     const before = core.store.getSettings();
     // The policy path is the person's sealed choice (policy/policy-path.ts), checked before anything is saved.
     const unchanged = policyPath === (core.seal.policyPath() ?? null) && policyPath === (before.policyPath ?? null);
     if (policyPath !== undefined && !unchanged) setPolicyPath(core, policyPath, this.actor);
+    if (auditExport !== undefined) setAuditExport(core, auditExport, this.actor);
     const others = Object.values(rest).some((v) => v !== undefined);
     if (others) {
       core.store.updateSettings(rest);
@@ -210,7 +213,7 @@ export class BrokerApi implements CountersignApi {
       core.record({ kind: 'settings', actor: this.actor, server: '*', what: 'settings changed', details: { from: pick(before, rest), to: rest } });
       core.emit({ type: 'settings-changed' });
     }
-    return core.effectiveSettings();
+    return shownSettings(core.effectiveSettings());
   }
 
   async queryLog(query: LogQuery): Promise<AuditEntry[]> {

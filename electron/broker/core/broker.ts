@@ -13,6 +13,8 @@ import type { ToolDefinition } from '../../../shared/tool.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { AuditGuard } from '../audit/audit-guard.js';
 import { AuditRecorder } from '../audit/audit-recorder.js';
+import { AuditExport } from '../audit-export/audit-export.js';
+import { logSource } from '../audit-export/export-source.js';
 import type { Change } from '../audit/change-entry.js';
 import { CallGate } from '../calls/call-gate.js';
 import { ClientPatience } from '../calls/client-patience.js';
@@ -71,6 +73,8 @@ export class Broker implements BrokerCore {
   readonly clients: ClientConfigs;
   /** Launches refused for want of consent, waiting in the queue (one per server and command). */
   readonly launchRequests: LaunchRequests;
+  /** Every audit entry to the organization's pipeline (OTLP, syslog), off the call path. */
+  readonly auditExport: AuditExport;
   private readonly gate: CallGate;
   private readonly sessions = new SessionRegistry();
   private readonly sessionEvents = new SessionEvents(this, this.sessions);
@@ -163,6 +167,15 @@ export class Broker implements BrokerCore {
       onAdded: (call) => this.emit({ type: 'pending-added', call }),
       onRemoved: (id, why) => this.emit({ type: 'pending-removed', id, why }),
     });
+    this.auditExport = new AuditExport({
+      dataDir: opts.dataDir,
+      source: logSource(opts.dataDir, this.audit.path),
+      managed: () => this.trust.managed.current(),
+      settings: () => this.store.getSettings(),
+      changed: () => this.emit({ type: 'status-changed' }),
+      warn: (text) => this.warn(text),
+    });
+    this.auditExport.start();
     this.rules = new RuleBook({ store: this.store, record: (change) => this.record(change), changed: () => this.emit({ type: 'rules-changed' }) });
     this.gate = new CallGate({
       pending: this.pending,
@@ -409,6 +422,7 @@ export class Broker implements BrokerCore {
   async close(): Promise<void> {
     await this.sessions.closeAll('Countersign is shutting down');
     this.launchRequests.close();
+    await this.auditExport.close();
     this.recorder.calls.flush();
     this.audit.close();
     this.auditGuard.stop();
