@@ -119,7 +119,8 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     held: 0,
     setMode: (m) => void (mode = m),
     release: () => {
-      for (const res of heldResponses.splice(0)) res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      // One whose client is gone (it gave up, or was killed) is not answered: its records were never taken.
+      for (const res of heldResponses.splice(0)) if (!res.destroyed && !res.socket?.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       receiver.held = 0;
     },
     stop: async () => {
