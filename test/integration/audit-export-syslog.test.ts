@@ -2,7 +2,10 @@
 // the fields rsyslog itself parsed (PRI, version, timestamp, hostname, app-name, procid, msgid, the
 // countersign@32473 structured data, the entry as MSG), over TCP (octet counting), UDP and a unix
 // stream socket, and nothing lost while rsyslog is down. On Linux a missing rsyslogd fails (never skips).
-import os from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../shared/api.js';
 import { UDP_MAX_OCTETS } from '../../electron/broker/audit-export/syslog-format.js';
@@ -121,5 +124,45 @@ describe.skipIf(process.platform !== 'linux')('audit export to a real rsyslogd',
     expect(seqsOf(rsyslog.records())).toEqual(range(1, last));
     const after = await pollUntil(() => world.api.getStatus(), (s) => s.auditExport?.sinks[0]?.state === 'ok', 'the export to be back');
     expect(after.auditExport?.sinks[0]).toMatchObject({ exportedSeq: last, backlog: 0 });
+  });
+});
+
+/** A CA and a certificate for 127.0.0.1 it signs, made with openssl; and a second CA that signed nothing. */
+function makeCerts(dir: string): { ca: string; cert: string; key: string; otherCa: string } {
+  const run = (...args: string[]) => {
+    const r = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`openssl ${args[0]}: ${r.stderr}`);
+  };
+  run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=countersign-test-ca');
+  run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'other.key', '-out', 'other.pem', '-days', '2', '-subj', '/CN=someone-else');
+  run('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost');
+  writeFileSync(join(dir, 'ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
+  run('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'ext');
+  return { ca: join(dir, 'ca.pem'), cert: join(dir, 'server.pem'), key: join(dir, 'server.key'), otherCa: join(dir, 'other.pem') };
+}
+
+describe.skipIf(process.platform !== 'linux')('audit export to a real rsyslogd over TLS (gtls)', () => {
+  it('arrives over TLS when the receiver proves itself with the configured CA; a receiver the CA did not sign gets nothing', async () => {
+    const certDir = mkdtempSync(join(tmpdir(), 'cs-certs-'));
+    const certs = makeCerts(certDir);
+    const rsyslog = await startRsyslog({ tls: certs });
+    const world = await startInProcess();
+    try {
+      const tls = { transport: 'tls' as const, host: '127.0.0.1', port: rsyslog.tlsPort!, facility: 13, enterpriseId: 32473 };
+      await world.api.updateSettings({ auditExport: { syslog: { ...tls, ca: certs.otherCa } } });
+      await world.api.updateSettings({ theme: 'dark' });
+      const refused = await pollUntil(() => world.api.getStatus(), (st) => (st.auditExport?.sinks[0]?.failures ?? 0) > 0, 'the TLS check to refuse');
+      expect(refused.auditExport?.sinks[0]?.lastError).toMatch(/certificate|self.signed|verify/i);
+      expect(rsyslog.records()).toHaveLength(0);
+      await world.api.updateSettings({ auditExport: { syslog: { ...tls, ca: certs.ca } } });
+      const last = (await world.log()).at(-1)!.seq;
+      await pollUntil(() => seqsOf(rsyslog.records()), (s) => s.at(-1) === last, 'the entries over TLS');
+      expect(seqsOf(rsyslog.records())).toEqual(range(1, last));
+      expect(rsyslog.records().every((r) => r.version === '1' && r.appname === 'countersign')).toBe(true);
+    } finally {
+      await world.close();
+      await rsyslog.close();
+      rmSync(certDir, { recursive: true, force: true });
+    }
   });
 });
