@@ -43,7 +43,7 @@ describe.skipIf(process.platform !== 'linux')('audit export to a real rsyslogd',
     await client.callTool({ name: 'read_notes', arguments: { path: '/tmp/a "quoted] \\ path' } });
     const denied = client.callTool({ name: 'write_notes', arguments: { content: 'token ghp_abcdefghijklmnopqrstuvwxyz0123456789' } });
     const pending = await world.waitForPending();
-    await world.api.decide(pending.id, 'deny', 'not now');
+    await world.api.decide(pending.id, { kind: 'deny' });
     await denied.catch(() => undefined);
     const last = await lastSeq();
     await pollUntil(() => seqsOf(rsyslog.records()), (s) => s.at(-1) === last, 'rsyslog to have every entry');
@@ -51,6 +51,7 @@ describe.skipIf(process.platform !== 'linux')('audit export to a real rsyslogd',
     const log = await world.log();
     const records = rsyslog.records();
     expect(seqsOf(records)).toEqual(range(1, last));
+    expect(records).toHaveLength(last); // each once
     for (const r of records) {
       const { id, params } = sdParams(r.sd);
       const seq = Number(params.seq![0]);

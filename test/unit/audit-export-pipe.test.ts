@@ -94,7 +94,7 @@ describe('the audit export pipe', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const open = (source: EntrySource, sink: ExportSink, changed = () => undefined) => {
+  const open = (source: EntrySource, sink: ExportSink, changed: () => void = () => undefined) => {
     const pipe = new ExportPipe({ sink, cursor: new ExportCursor(dir, (w) => warnings.push(w)), source, changed, warn: (w) => warnings.push(w), random: () => 0.5 });
     pipes.push(pipe);
     pipe.start();
