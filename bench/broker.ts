@@ -89,7 +89,12 @@ export async function startBroker(servers: BenchServer[], settings?: SettingsPat
       await grantCli(dataDir, 'servers', 'approve', s.name);
       if (s.trusted) await grantCli(dataDir, 'servers', 'trust', s.name);
     }
-    if (settings) SettingsStore.open({ dataDir, seal: GrantSeal.open(dataDir, ENV, () => undefined) }).store.updateSettings(settings);
+    if (settings) {
+      // As Countersign saves them: an audit export destination is sealed (the copy in effect), then written.
+      const seal = GrantSeal.open(dataDir, ENV, () => undefined);
+      if (settings.auditExport) seal.update((g) => void (g.auditExport = settings.auditExport ?? undefined));
+      SettingsStore.open({ dataDir, seal }).store.updateSettings(settings);
+    }
     const c = spawn(NODE, [CLI, 'serve', '--data-dir', dataDir, '--port', '0', '--no-open'], { stdio: ['ignore', 'pipe', 'pipe'], env: ENV });
     child = c;
     process.once('exit', killNow);

@@ -2,6 +2,8 @@
 // definitions (test/helpers/otlp-receiver.ts), protobuf and JSON; and its faults: the receiver down for
 // a while, a receiver that holds every request open (calls are not slowed), the broker killed with
 // SIGKILL mid-export and started again (nothing lost, duplicates only of the same seq and hash).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../shared/api.js';
 import { SettingsStore } from '../../electron/broker/store/settings-store.js';
@@ -74,6 +76,31 @@ describe('audit export over OTLP/HTTP', () => {
     });
   }
 
+  it("settings.json edited by hand (an agent with a file tool) neither points the export elsewhere nor turns it off", async () => {
+    const { receiver, world } = await setUp('http/protobuf');
+    const elsewhere = await startOtlpReceiver();
+    try {
+      const file = join(world.dataDir, 'settings.json');
+      const edit = (auditExport: unknown) => {
+        const raw = JSON.parse(readFileSync(file, 'utf8')) as { settings: Record<string, unknown> };
+        if (auditExport === undefined) delete raw.settings.auditExport;
+        else raw.settings.auditExport = auditExport;
+        writeFileSync(file, JSON.stringify(raw));
+      };
+      edit({ otlp: { endpoint: elsewhere.url, protocol: 'http/json' } });
+      const warned = await pollUntil(() => world.api.getStatus(), (s) => s.warnings.some((w) => /not set in Countersign.*ignored/.test(w)), 'the hand edit to be noticed');
+      expect(warned.auditExport?.sinks[0]?.target).toBe(`http/protobuf http://127.0.0.1:${receiver.port}/v1/logs`);
+      expect((await world.api.getSettings()).auditExport?.otlp?.endpoint).toBe(receiver.url);
+      edit(undefined);
+      await world.api.updateSettings({ theme: 'dark' });
+      const last = (await world.log()).at(-1)!.seq;
+      await pollUntil(() => receiver.seqs(), (s) => s.at(-1) === last, 'the export to go on to the sealed destination');
+      expect(elsewhere.records).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   it('the receiver down for a while (refusing, then its port closed), then back: nothing is lost; the status warns meanwhile', async () => {
     const { receiver, world } = await setUp('http/protobuf');
     const client = await world.connect('notes');
@@ -126,8 +153,11 @@ describe('audit export across a broker killed with SIGKILL mid-export', () => {
   it('restarted, it sends again from its durable cursor: nothing lost, duplicates only of the same seq and hash', async () => {
     receiver = await startOtlpReceiver();
     dataDir = makeDataDir();
+    // As Countersign saves the person's choice: sealed (the copy in effect), and in settings.json.
+    const destination = { otlp: { endpoint: receiver.url, protocol: 'http/protobuf' as const } };
     const seal = GrantSeal.open(dataDir, process.env, () => undefined);
-    SettingsStore.open({ dataDir, seal }).store.updateSettings({ auditExport: { otlp: { endpoint: receiver.url, protocol: 'http/protobuf' } } });
+    seal.update((g) => void (g.auditExport = destination));
+    SettingsStore.open({ dataDir, seal }).store.updateSettings({ auditExport: destination });
     broker = await startServe(dataDir);
     for (let i = 0; i < 5; i++) await broker.api('updateSettings', { theme: i % 2 ? 'dark' : 'light' });
     await pollUntil(() => receiver!.seqs(), (s) => s.length >= 5, 'the first entries');

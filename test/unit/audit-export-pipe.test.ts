@@ -167,7 +167,7 @@ describe('the audit export pipe', () => {
       dataDir: dir,
       source,
       managed: () => ({ kind: 'none' }),
-      settings: () => ({ approvalTimeoutSeconds: 60, upstreamTimeoutSeconds: 60, theme: 'system', auditExport: { otlp: { endpoint: 'http://127.0.0.1:1/v1/logs', protocol: 'http/protobuf' } } }),
+      person: () => ({ otlp: { endpoint: 'http://127.0.0.1:1/v1/logs', protocol: 'http/protobuf' } }),
       changed: () => undefined,
       warn: (w) => warnings.push(w),
       sinks: () => [sink],

@@ -11,7 +11,6 @@ import type { ExportSink } from './export-sink.js';
 import { OtlpSink } from './otlp-sink.js';
 import { SyslogSink } from './syslog-sink.js';
 import type { ManagedState } from '../policy/managed-source.js';
-import type { Settings } from '../../../shared/api.js';
 
 /** How often the destination is looked at again (a managed policy deployed while Countersign runs). */
 export const RECHECK_MS = 5000;
@@ -20,7 +19,10 @@ export interface AuditExportOptions {
   dataDir: string;
   source: EntrySource;
   managed: () => ManagedState;
-  settings: () => Settings;
+  /** The person's destination, as sealed (export-setting.ts). */
+  person: () => AuditExportDestination | undefined;
+  /** What to say when settings.json names another destination than the sealed one. */
+  handEdited?: () => string | undefined;
   changed: () => void;
   warn: (text: string) => void;
   /** Replaceable in tests. */
@@ -54,7 +56,7 @@ export class AuditExport {
     if (this.closed) return;
     let choice: ReturnType<typeof exportChoice>;
     try {
-      choice = exportChoice(this.o.managed(), this.o.settings());
+      choice = exportChoice(this.o.managed(), this.o.person());
     } catch {
       return; // settings unreadable for now: keep what runs
     }
@@ -91,6 +93,8 @@ export class AuditExport {
   /** What the status warnings say (shown as banners): a destination down, a backlog past its bound. */
   warnings(status = this.status()): string[] {
     const out: string[] = [];
+    const edited = this.o.handEdited?.();
+    if (edited) out.push(edited);
     for (const s of status?.sinks ?? []) {
       if (s.state === 'down') {
         out.push(

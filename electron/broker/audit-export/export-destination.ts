@@ -1,7 +1,6 @@
 // Where the audit log goes: the managed policy's `auditExport` when it names one (the organization's,
-// which the person cannot change), else the person's settings. A managed policy that cannot be read
+// which the person cannot change), else the person's (as sealed: export-setting.ts). A managed policy that cannot be read
 // changes nothing here: the export goes on to the destination in effect before (fail closed).
-import type { Settings } from '../../../shared/api.js';
 import type { AuditExportDestination } from '../../../shared/audit-export-schema.js';
 import type { ManagedState } from '../policy/managed-source.js';
 
@@ -13,13 +12,13 @@ export interface ExportChoice {
 }
 
 /** The destination in effect; 'unchanged' while the managed policy is broken. */
-export function exportChoice(managed: ManagedState, settings: Settings): ExportChoice | undefined | 'unchanged' {
+export function exportChoice(managed: ManagedState, person: AuditExportDestination | undefined): ExportChoice | undefined | 'unchanged' {
   if (managed.kind === 'broken') return 'unchanged';
   if (managed.kind === 'loaded' && managed.policy.auditExport) {
     const required = managed.policy.restrictions.auditExportRequired;
     return { source: 'managed', destination: managed.policy.auditExport, ...(required && { required: { reason: required.reason } }) };
   }
-  return settings.auditExport ? { source: 'person', destination: settings.auditExport } : undefined;
+  return person ? { source: 'person', destination: person } : undefined;
 }
 
 /** Refuses a change of the person's export while the managed policy decides it, saying why. */

@@ -195,7 +195,7 @@ export class BrokerApi implements CountersignApi {
   }
 
   async getSettings(): Promise<Settings> {
-    return shownSettings(this.core.effectiveSettings());
+    return shownSettings(this.core.effectiveSettings(), this.core.seal);
   }
 
   async updateSettings(patch: SettingsPatch): Promise<Settings> {
@@ -213,7 +213,7 @@ export class BrokerApi implements CountersignApi {
       core.record({ kind: 'settings', actor: this.actor, server: '*', what: 'settings changed', details: { from: pick(before, rest), to: rest } });
       core.emit({ type: 'settings-changed' });
     }
-    return shownSettings(core.effectiveSettings());
+    return shownSettings(core.effectiveSettings(), core.seal);
   }
 
   async queryLog(query: LogQuery): Promise<AuditEntry[]> {

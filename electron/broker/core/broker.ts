@@ -15,6 +15,7 @@ import { AuditGuard } from '../audit/audit-guard.js';
 import { AuditRecorder } from '../audit/audit-recorder.js';
 import { AuditExport } from '../audit-export/audit-export.js';
 import { logSource } from '../audit-export/export-source.js';
+import { handEditedExport } from '../audit-export/export-setting.js';
 import type { Change } from '../audit/change-entry.js';
 import { CallGate } from '../calls/call-gate.js';
 import { ClientPatience } from '../calls/client-patience.js';
@@ -171,7 +172,8 @@ export class Broker implements BrokerCore {
       dataDir: opts.dataDir,
       source: logSource(opts.dataDir, this.audit.path),
       managed: () => this.trust.managed.current(),
-      settings: () => this.store.getSettings(),
+      person: () => this.seal.auditExport(),
+      handEdited: () => handEditedExport(this.store, this.seal),
       changed: () => this.emit({ type: 'status-changed' }),
       warn: (text) => this.warn(text),
     });
