@@ -79,14 +79,19 @@ export const auditExportBench: BenchCase = {
       }
       const stats = sides.map((s) => ({ side: s, sum: summarize(s.samples), cpu: s.cpu.perCall(s.samples.length) }));
       const [off, on] = stats as [(typeof stats)[0], (typeof stats)[0]];
-      out(`Audit export cost: ${CALLS} sequential echo calls per broker over its HTTP endpoint, interleaved in blocks of ${BLOCK} (${WARMUP} warm-up calls each not counted);`);
+      out(
+        `Audit export cost: ${CALLS} sequential echo calls per broker over its HTTP endpoint, interleaved in blocks of ${BLOCK} (${WARMUP} warm-up calls each not counted);`,
+      );
       out('one broker exports every entry over OTLP/HTTP (protobuf) to a collector in this process, the other exports nothing.');
       out(machine());
       out('');
       const rows = stats.map((s) => [s.side.name, s.sum.median.toFixed(3), s.sum.p99.toFixed(3), s.cpu === undefined ? 'n/a' : s.cpu.toFixed(0)]);
       for (const line of table(['broker', 'median ms', 'p99 ms', 'broker CPU µs/call (export included)'], rows)) out(line);
       out('');
-      out(`export on ÷ off: median ${(on.sum.median / off.sum.median).toFixed(2)}×, p99 ${(on.sum.p99 / off.sum.p99).toFixed(2)}×` + (on.cpu && off.cpu ? `, broker CPU ${(on.cpu / off.cpu).toFixed(2)}×` : ''));
+      out(
+        `export on ÷ off: median ${(on.sum.median / off.sum.median).toFixed(2)}×, p99 ${(on.sum.p99 / off.sum.p99).toFixed(2)}×` +
+          (on.cpu && off.cpu ? `, broker CPU ${(on.cpu / off.cpu).toFixed(2)}×` : ''),
+      );
       out(`collector requests: ${sink.requests()} (batches of the exported entries)`);
     } finally {
       for (const s of sides) {

@@ -125,9 +125,15 @@ export const restrictionsSchema = z
       )
       .default([]),
     /** Every server outside the catalogue runs with these limits or tighter. */
-    minimumLimits: z.object({ limits: limitsSchema, ...withReason }).strict().optional(),
+    minimumLimits: z
+      .object({ limits: limitsSchema, ...withReason })
+      .strict()
+      .optional(),
     /** `none`: no rule may allow a call without asking; `not-exfiltration`: no rule may cover the exfiltration guard. */
-    alwaysAllow: z.object({ allowed: z.enum(['none', 'not-exfiltration']), ...withReason }).strict().optional(),
+    alwaysAllow: z
+      .object({ allowed: z.enum(['none', 'not-exfiltration']), ...withReason })
+      .strict()
+      .optional(),
     /** Approval inside the MCP client is turned off for every client. */
     inlineApprovalOff: z.object(withReason).strict().optional(),
     /** The longest a call may wait for the person (caps approvalTimeoutSeconds). */

@@ -41,7 +41,7 @@ type AnyValue = { stringValue?: string; intValue?: unknown; boolValue?: boolean;
 const valueOf = (v: AnyValue | undefined): AttrValue => {
   if (!v) return '';
   if (v.stringValue !== undefined) return v.stringValue;
-  if (v.intValue !== undefined) return Number(v.intValue as string);
+  if (v.intValue !== undefined) return Number(v.intValue);
   if (v.boolValue !== undefined) return v.boolValue;
   if (v.doubleValue !== undefined) return v.doubleValue;
   if (v.arrayValue) return (v.arrayValue.values ?? []).map(valueOf);
@@ -53,7 +53,7 @@ const attrs = (list: Array<{ key: string; value?: AnyValue }> | undefined): Reco
 /** The records of one request body, decoded with the official definitions. */
 export async function decodeLogs(body: Buffer, contentType: string, headers: ReceivedRecord['headers'] = {}): Promise<ReceivedRecord[]> {
   const type = await exportLogsRequest();
-  const message = contentType.includes('json') ? type.fromObject(JSON.parse(body.toString('utf8'))) : type.decode(body);
+  const message = contentType.includes('json') ? type.fromObject(JSON.parse(body.toString('utf8')) as Record<string, unknown>) : type.decode(body);
   const request = type.toObject(message, { longs: String, enums: Number, defaults: false }) as {
     resourceLogs?: Array<{
       resource?: { attributes?: Array<{ key: string; value?: AnyValue }> };
@@ -120,7 +120,8 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     setMode: (m) => void (mode = m),
     release: () => {
       // One whose client is gone (it gave up, or was killed) is not answered: its records were never taken.
-      for (const res of heldResponses.splice(0)) if (!res.destroyed && !res.socket?.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      for (const res of heldResponses.splice(0))
+        if (!res.destroyed && !res.socket?.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       receiver.held = 0;
     },
     stop: async () => {

@@ -43,9 +43,15 @@ describe.skipIf(process.platform === 'win32' || process.getuid?.() !== 0)('audit
     writePolicy({ version: 1, auditExport: { otlp: { endpoint: receiver.url } }, restrictions: { auditExportRequired: { reason: REASON } } });
     world = await startInProcess({ managedPolicyPath: policyFile });
     const status = await world.api.getStatus();
-    expect(status.auditExport).toMatchObject({ source: 'managed', required: { reason: REASON }, sinks: [{ kind: 'otlp', target: `http/protobuf http://127.0.0.1:${receiver.port}/v1/logs` }] });
+    expect(status.auditExport).toMatchObject({
+      source: 'managed',
+      required: { reason: REASON },
+      sinks: [{ kind: 'otlp', target: `http/protobuf http://127.0.0.1:${receiver.port}/v1/logs` }],
+    });
     for (const patch of [{ auditExport: null }, { auditExport: { otlp: { endpoint: other.url, protocol: 'http/json' as const } } }]) {
-      await expect(world.api.updateSettings(patch)).rejects.toThrow(/required by your organization \(Security keeps every agent decision for a year \(policy SEC-12\)\.\)\. It cannot be turned off or pointed elsewhere/);
+      await expect(world.api.updateSettings(patch)).rejects.toThrow(
+        /required by your organization \(Security keeps every agent decision for a year \(policy SEC-12\)\.\)\. It cannot be turned off or pointed elsewhere/,
+      );
     }
     // The CLI's and the desktop's surfaces take the same path.
     await expect(world.as('cli').updateSettings({ auditExport: null })).rejects.toThrow(/required by your organization/);
@@ -54,14 +60,20 @@ describe.skipIf(process.platform === 'win32' || process.getuid?.() !== 0)('audit
     const client = await world.connect('notes');
     await client.callTool({ name: 'read_notes', arguments: {} });
     const last = (await world.log()).at(-1)!.seq;
-    await pollUntil(() => receiver.seqs(), (s) => s.at(-1) === last, 'every entry at the organization\'s collector');
+    await pollUntil(
+      () => receiver.seqs(),
+      (s) => s.at(-1) === last,
+      "every entry at the organization's collector",
+    );
     expect(other.records).toHaveLength(0);
   });
 
   it("managed without the restriction: it still outranks the person's destination, and a change here is refused as useless", async () => {
     writePolicy({ version: 1, auditExport: { otlp: { endpoint: receiver.url, protocol: 'http/json' } } });
     world = await startInProcess({ managedPolicyPath: policyFile });
-    await expect(world.api.updateSettings({ auditExport: { otlp: { endpoint: other.url, protocol: 'http/json' } } })).rejects.toThrow(/managed by your organization/);
+    await expect(world.api.updateSettings({ auditExport: { otlp: { endpoint: other.url, protocol: 'http/json' } } })).rejects.toThrow(
+      /managed by your organization/,
+    );
     expect((await world.api.getStatus()).auditExport).toMatchObject({ source: 'managed' });
     expect((await world.api.getStatus()).auditExport?.required).toBeUndefined();
   });
@@ -70,15 +82,27 @@ describe.skipIf(process.platform === 'win32' || process.getuid?.() !== 0)('audit
     world = await startInProcess({ managedPolicyPath: policyFile });
     await world.api.updateSettings({ auditExport: { otlp: { endpoint: other.url, protocol: 'http/protobuf' } } });
     expect((await world.api.getStatus()).auditExport).toMatchObject({ source: 'person' });
-    await pollUntil(() => other.seqs(), (s) => s.length > 0, "the person's collector");
+    await pollUntil(
+      () => other.seqs(),
+      (s) => s.length > 0,
+      "the person's collector",
+    );
     writePolicy({ version: 1, auditExport: { otlp: { endpoint: receiver.url } }, restrictions: { auditExportRequired: { reason: REASON } } });
     world.broker.auditExport.refresh();
-    await pollUntil(() => world!.api.getStatus(), (s) => s.auditExport?.source === 'managed', 'the managed destination');
+    await pollUntil(
+      () => world!.api.getStatus(),
+      (s) => s.auditExport?.source === 'managed',
+      'the managed destination',
+    );
     writePolicy('{ not json');
     world.broker.auditExport.refresh();
     await world.api.updateSettings({ theme: 'dark' });
     const last = (await world.log()).at(-1)!.seq;
-    await pollUntil(() => receiver.seqs(), (s) => s.at(-1) === last, 'the export to go on while the managed file is broken');
+    await pollUntil(
+      () => receiver.seqs(),
+      (s) => s.at(-1) === last,
+      'the export to go on while the managed file is broken',
+    );
     expect((await world.api.getStatus()).auditExport).toMatchObject({ source: 'managed', required: { reason: REASON } });
   });
 });

@@ -41,7 +41,11 @@ describe('audit export over OTLP/HTTP', () => {
       await client.callTool({ name: 'read_notes', arguments: { path: '/tmp/x', text: 'key sk-ant-abcdefghijklmnopqrstuvwxyz' } });
       const log = await world.log();
       const last = log.at(-1)!.seq;
-      await pollUntil(() => receiver.seqs(), (s) => s.at(-1) === last, 'every entry at the receiver');
+      await pollUntil(
+        () => receiver.seqs(),
+        (s) => s.at(-1) === last,
+        'every entry at the receiver',
+      );
       expect(receiver.seqs()).toEqual(range(1, last));
       const call = receiver.records.find((r) => r.attributes['gen_ai.tool.name'] === 'read_notes')!;
       const entry = log.find((e) => e.seq === call.attributes['countersign.seq'])!;
@@ -76,7 +80,7 @@ describe('audit export over OTLP/HTTP', () => {
     });
   }
 
-  it("settings.json edited by hand (an agent with a file tool) neither points the export elsewhere nor turns it off", async () => {
+  it('settings.json edited by hand (an agent with a file tool) neither points the export elsewhere nor turns it off', async () => {
     const { receiver, world } = await setUp('http/protobuf');
     const elsewhere = await startOtlpReceiver();
     try {
@@ -88,13 +92,21 @@ describe('audit export over OTLP/HTTP', () => {
         writeFileSync(file, JSON.stringify(raw));
       };
       edit({ otlp: { endpoint: elsewhere.url, protocol: 'http/json' } });
-      const warned = await pollUntil(() => world.api.getStatus(), (s) => s.warnings.some((w) => /not set in Countersign.*ignored/.test(w)), 'the hand edit to be noticed');
+      const warned = await pollUntil(
+        () => world.api.getStatus(),
+        (s) => s.warnings.some((w) => /not set in Countersign.*ignored/.test(w)),
+        'the hand edit to be noticed',
+      );
       expect(warned.auditExport?.sinks[0]?.target).toBe(`http/protobuf http://127.0.0.1:${receiver.port}/v1/logs`);
       expect((await world.api.getSettings()).auditExport?.otlp?.endpoint).toBe(receiver.url);
       edit(undefined);
       await world.api.updateSettings({ theme: 'dark' });
       const last = (await world.log()).at(-1)!.seq;
-      await pollUntil(() => receiver.seqs(), (s) => s.at(-1) === last, 'the export to go on to the sealed destination');
+      await pollUntil(
+        () => receiver.seqs(),
+        (s) => s.at(-1) === last,
+        'the export to go on to the sealed destination',
+      );
       expect(elsewhere.records).toHaveLength(0);
     } finally {
       await elsewhere.close();
@@ -104,10 +116,18 @@ describe('audit export over OTLP/HTTP', () => {
   it('the receiver down for a while (refusing, then its port closed), then back: nothing is lost; the status warns meanwhile', async () => {
     const { receiver, world } = await setUp('http/protobuf');
     const client = await world.connect('notes');
-    await pollUntil(() => receiver.seqs(), (s) => s.length > 0, 'the first entries');
+    await pollUntil(
+      () => receiver.seqs(),
+      (s) => s.length > 0,
+      'the first entries',
+    );
     receiver.setMode('unavailable');
     for (let i = 0; i < 3; i++) await client.callTool({ name: 'read_notes', arguments: { text: `refused ${i}` } });
-    const down = await pollUntil(() => world.api.getStatus(), (s) => s.auditExport?.sinks[0]?.state === 'down', 'the export to be reported down');
+    const down = await pollUntil(
+      () => world.api.getStatus(),
+      (s) => s.auditExport?.sinks[0]?.state === 'down',
+      'the export to be reported down',
+    );
     expect(down.warnings.some((w) => /audit export .* is failing.*Nothing is lost/.test(w))).toBe(true);
     expect(down.auditExport?.sinks[0]?.backlog).toBeGreaterThan(0);
     await receiver.stop();
@@ -115,9 +135,17 @@ describe('audit export over OTLP/HTTP', () => {
     receiver.setMode('ok');
     await receiver.restart();
     const last = (await world.log()).at(-1)!.seq;
-    await pollUntil(() => receiver.seqs(), (s) => s.at(-1) === last, 'the entries made while it was down');
+    await pollUntil(
+      () => receiver.seqs(),
+      (s) => s.at(-1) === last,
+      'the entries made while it was down',
+    );
     expect(receiver.seqs()).toEqual(range(1, last));
-    const back = await pollUntil(() => world.api.getStatus(), (s) => s.auditExport?.sinks[0]?.state === 'ok', 'the export to be back');
+    const back = await pollUntil(
+      () => world.api.getStatus(),
+      (s) => s.auditExport?.sinks[0]?.state === 'ok',
+      'the export to be back',
+    );
     expect(back.warnings.some((w) => /audit export/.test(w))).toBe(false);
   });
 
@@ -125,7 +153,11 @@ describe('audit export over OTLP/HTTP', () => {
     const { receiver, world } = await setUp('http/protobuf');
     receiver.setMode('hold');
     const client = await world.connect('notes');
-    await pollUntil(() => receiver.held, (n) => n > 0, 'the export to be held');
+    await pollUntil(
+      () => receiver.held,
+      (n) => n > 0,
+      'the export to be held',
+    );
     const results = [];
     for (let i = 0; i < 20; i++) results.push(await client.callTool({ name: 'read_notes', arguments: { text: `call ${i}` } }));
     // Every call answered while the export was held and nothing had been taken.
@@ -135,7 +167,11 @@ describe('audit export over OTLP/HTTP', () => {
     receiver.setMode('ok');
     receiver.release();
     const last = (await world.log()).at(-1)!.seq;
-    await pollUntil(() => receiver.seqs(), (s) => s.at(-1) === last, 'the export to catch up');
+    await pollUntil(
+      () => receiver.seqs(),
+      (s) => s.at(-1) === last,
+      'the export to catch up',
+    );
     expect(receiver.seqs()).toEqual(range(1, last));
   });
 });
@@ -160,11 +196,19 @@ describe('audit export across a broker killed with SIGKILL mid-export', () => {
     SettingsStore.open({ dataDir, seal }).store.updateSettings({ auditExport: destination });
     broker = await startServe(dataDir);
     for (let i = 0; i < 5; i++) await broker.api('updateSettings', { theme: i % 2 ? 'dark' : 'light' });
-    await pollUntil(() => receiver!.seqs(), (s) => s.length >= 5, 'the first entries');
+    await pollUntil(
+      () => receiver!.seqs(),
+      (s) => s.length >= 5,
+      'the first entries',
+    );
     // Held: a batch is in flight, taken by nobody, when the broker dies.
     receiver.setMode('hold');
     for (let i = 0; i < 5; i++) await broker.api('updateSettings', { theme: i % 2 ? 'dark' : 'light' });
-    await pollUntil(() => receiver!.held, (n) => n > 0, 'an export in flight');
+    await pollUntil(
+      () => receiver!.held,
+      (n) => n > 0,
+      'an export in flight',
+    );
     const before = await broker.api<AuditEntry[]>('queryLog', {});
     broker.child.kill('SIGKILL');
     await new Promise((r) => broker!.child.once('exit', r));
@@ -175,7 +219,11 @@ describe('audit export across a broker killed with SIGKILL mid-export', () => {
     const log = await broker.api<AuditEntry[]>('queryLog', {});
     expect(log.length).toBeGreaterThan(before.length);
     const last = log.at(-1)!.seq;
-    await pollUntil(() => receiver!.seqs(), (s) => s.at(-1) === last, 'every entry after the restart');
+    await pollUntil(
+      () => receiver!.seqs(),
+      (s) => s.at(-1) === last,
+      'every entry after the restart',
+    );
     expect(receiver.seqs()).toEqual(range(1, last));
     // Duplicates, if any, are the same record: a receiver drops them by seq and hash.
     const bySeq = new Map<number, Set<string>>();

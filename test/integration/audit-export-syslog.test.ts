@@ -24,10 +24,14 @@ describe.skipIf(process.platform !== 'linux')('audit export to a real rsyslogd',
   beforeEach(async () => {
     rsyslog = await startRsyslog();
     world = await startInProcess();
-    await world.serve('notes', (s, calls) => {
-      recordingTool(s, calls, 'read_notes', { readOnlyHint: true });
-      recordingTool(s, calls, 'write_notes', { destructiveHint: true });
-    }, { trusted: true });
+    await world.serve(
+      'notes',
+      (s, calls) => {
+        recordingTool(s, calls, 'read_notes', { readOnlyHint: true });
+        recordingTool(s, calls, 'write_notes', { destructiveHint: true });
+      },
+      { trusted: true },
+    );
   });
 
   afterEach(async () => {
@@ -38,7 +42,9 @@ describe.skipIf(process.platform !== 'linux')('audit export to a real rsyslogd',
   const lastSeq = async () => (await world.log()).at(-1)!.seq;
 
   it('over TCP: every entry, calls and changes of state, arrives once with the RFC 5424 fields rsyslog parsed', async () => {
-    await world.api.updateSettings({ auditExport: { syslog: { transport: 'tcp', host: '127.0.0.1', port: rsyslog.tcpPort, facility: 13, enterpriseId: 32473 } } });
+    await world.api.updateSettings({
+      auditExport: { syslog: { transport: 'tcp', host: '127.0.0.1', port: rsyslog.tcpPort, facility: 13, enterpriseId: 32473 } },
+    });
     const client = await world.connect('notes');
     await client.callTool({ name: 'read_notes', arguments: { path: '/tmp/a "quoted] \\ path' } });
     const denied = client.callTool({ name: 'write_notes', arguments: { content: 'token ghp_abcdefghijklmnopqrstuvwxyz0123456789' } });
@@ -46,7 +52,11 @@ describe.skipIf(process.platform !== 'linux')('audit export to a real rsyslogd',
     await world.api.decide(pending.id, { kind: 'deny' });
     await denied.catch(() => undefined);
     const last = await lastSeq();
-    await pollUntil(() => seqsOf(rsyslog.records()), (s) => s.at(-1) === last, 'rsyslog to have every entry');
+    await pollUntil(
+      () => seqsOf(rsyslog.records()),
+      (s) => s.at(-1) === last,
+      'rsyslog to have every entry',
+    );
 
     const log = await world.log();
     const records = rsyslog.records();
@@ -86,11 +96,17 @@ describe.skipIf(process.platform !== 'linux')('audit export to a real rsyslogd',
   });
 
   it('over UDP, cut to 2048 octets (RFC 5426), and over a unix stream socket', async () => {
-    await world.api.updateSettings({ auditExport: { syslog: { transport: 'udp', host: '127.0.0.1', port: rsyslog.udpPort, facility: 13, enterpriseId: 32473 } } });
+    await world.api.updateSettings({
+      auditExport: { syslog: { transport: 'udp', host: '127.0.0.1', port: rsyslog.udpPort, facility: 13, enterpriseId: 32473 } },
+    });
     const client = await world.connect('notes');
     await client.callTool({ name: 'read_notes', arguments: { content: 'x'.repeat(5000) } });
     let last = await lastSeq();
-    await pollUntil(() => seqsOf(rsyslog.records()), (s) => s.at(-1) === last, 'rsyslog to have the UDP entries');
+    await pollUntil(
+      () => seqsOf(rsyslog.records()),
+      (s) => s.at(-1) === last,
+      'rsyslog to have the UDP entries',
+    );
     const big = rsyslog.records().find((r) => sdParams(r.sd).params.tool?.[0] === 'read_notes')!;
     expect(big.input).toBe('imudp');
     // Cut, but the header and structured data (seq, hash) are whole.
@@ -110,20 +126,38 @@ describe.skipIf(process.platform !== 'linux')('audit export to a real rsyslogd',
   });
 
   it('rsyslog down for a while, then back: nothing is lost, and the status says it was down', async () => {
-    await world.api.updateSettings({ auditExport: { syslog: { transport: 'tcp', host: '127.0.0.1', port: rsyslog.tcpPort, facility: 13, enterpriseId: 32473 } } });
+    await world.api.updateSettings({
+      auditExport: { syslog: { transport: 'tcp', host: '127.0.0.1', port: rsyslog.tcpPort, facility: 13, enterpriseId: 32473 } },
+    });
     const client = await world.connect('notes');
     await client.callTool({ name: 'read_notes', arguments: { text: 'before' } });
     let last = await lastSeq();
-    await pollUntil(() => seqsOf(rsyslog.records()), (s) => s.at(-1) === last, 'the first entries');
+    await pollUntil(
+      () => seqsOf(rsyslog.records()),
+      (s) => s.at(-1) === last,
+      'the first entries',
+    );
     await rsyslog.stop();
     for (let i = 0; i < 5; i++) await client.callTool({ name: 'read_notes', arguments: { text: `while down ${i}` } });
-    const status = await pollUntil(() => world.api.getStatus(), (s) => s.auditExport?.sinks[0]?.state !== 'ok', 'the export to notice');
+    const status = await pollUntil(
+      () => world.api.getStatus(),
+      (s) => s.auditExport?.sinks[0]?.state !== 'ok',
+      'the export to notice',
+    );
     expect(status.auditExport?.sinks[0]?.backlog).toBeGreaterThan(0);
     await rsyslog.restart();
     last = await lastSeq();
-    await pollUntil(() => seqsOf(rsyslog.records()), (s) => s.at(-1) === last, 'the entries made while rsyslog was down');
+    await pollUntil(
+      () => seqsOf(rsyslog.records()),
+      (s) => s.at(-1) === last,
+      'the entries made while rsyslog was down',
+    );
     expect(seqsOf(rsyslog.records())).toEqual(range(1, last));
-    const after = await pollUntil(() => world.api.getStatus(), (s) => s.auditExport?.sinks[0]?.state === 'ok', 'the export to be back');
+    const after = await pollUntil(
+      () => world.api.getStatus(),
+      (s) => s.auditExport?.sinks[0]?.state === 'ok',
+      'the export to be back',
+    );
     expect(after.auditExport?.sinks[0]).toMatchObject({ exportedSeq: last, backlog: 0 });
   });
 });
@@ -152,12 +186,20 @@ describe.skipIf(process.platform !== 'linux')('audit export to a real rsyslogd o
       const tls = { transport: 'tls' as const, host: '127.0.0.1', port: rsyslog.tlsPort!, facility: 13, enterpriseId: 32473 };
       await world.api.updateSettings({ auditExport: { syslog: { ...tls, ca: certs.otherCa } } });
       await world.api.updateSettings({ theme: 'dark' });
-      const refused = await pollUntil(() => world.api.getStatus(), (st) => (st.auditExport?.sinks[0]?.failures ?? 0) > 0, 'the TLS check to refuse');
+      const refused = await pollUntil(
+        () => world.api.getStatus(),
+        (st) => (st.auditExport?.sinks[0]?.failures ?? 0) > 0,
+        'the TLS check to refuse',
+      );
       expect(refused.auditExport?.sinks[0]?.lastError).toMatch(/certificate|self.signed|verify/i);
       expect(rsyslog.records()).toHaveLength(0);
       await world.api.updateSettings({ auditExport: { syslog: { ...tls, ca: certs.ca } } });
       const last = (await world.log()).at(-1)!.seq;
-      await pollUntil(() => seqsOf(rsyslog.records()), (s) => s.at(-1) === last, 'the entries over TLS');
+      await pollUntil(
+        () => seqsOf(rsyslog.records()),
+        (s) => s.at(-1) === last,
+        'the entries over TLS',
+      );
       expect(seqsOf(rsyslog.records())).toEqual(range(1, last));
       expect(rsyslog.records().every((r) => r.version === '1' && r.appname === 'countersign')).toBe(true);
     } finally {

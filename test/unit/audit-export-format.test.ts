@@ -48,7 +48,20 @@ describe('exported audit records', () => {
   it('structured data carries seq, hash, prev, decision, actor, server, rule, limits and each reason', () => {
     const sd = structuredData({ ...base, actor: 'cli' }, 32473);
     expect(sd.startsWith('[countersign@32473 ')).toBe(true);
-    for (const p of ['seq="42"', `hash="${base.hash}"`, `prev="${base.prev}"`, 'decision="deny"', 'decided_by="rule"', 'actor="cli"', 'server="notes"', 'rule="ask notes/*"', 'rule.id="r1"', 'limits="no network"', 'client="claude-code"', 'gen_ai.tool.name="write_notes"']) {
+    for (const p of [
+      'seq="42"',
+      `hash="${base.hash}"`,
+      `prev="${base.prev}"`,
+      'decision="deny"',
+      'decided_by="rule"',
+      'actor="cli"',
+      'server="notes"',
+      'rule="ask notes/*"',
+      'rule.id="r1"',
+      'limits="no network"',
+      'client="claude-code"',
+      'gen_ai.tool.name="write_notes"',
+    ]) {
       expect(sd).toContain(` ${p}`);
     }
     expect(sd).toContain(' reasons="writes a file" reasons="sends \\"data\\"\\]"');
@@ -81,7 +94,14 @@ describe('exported audit records', () => {
       detail: 'token sk-ant-abcdefghijklmnopqrstuvwxyz',
     };
     const out = JSON.stringify([exportedEntry(entry), exportAttributes(entry), formatSyslog(entry, { facility: 13, enterpriseId: 32473 })]);
-    for (const secret of ['plain-value-1', '/home/me', 'abcdefghijklmnopqrstuvwx', 'hunter2hunter2', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'sk-ant-abcdefghijklmnopqrstuvwxyz']) {
+    for (const secret of [
+      'plain-value-1',
+      '/home/me',
+      'abcdefghijklmnopqrstuvwx',
+      'hunter2hunter2',
+      'ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+      'sk-ant-abcdefghijklmnopqrstuvwxyz',
+    ]) {
       expect(out).not.toContain(secret);
     }
     const shown = exportedEntry(entry).arguments as { env: Record<string, string>; nested: { headers: Record<string, string> } };
@@ -91,7 +111,11 @@ describe('exported audit records', () => {
   });
 
   it('the GenAI attributes only on tool calls', () => {
-    expect(exportAttributes(base)).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'write_notes', 'gen_ai.tool.call.id': 'countersign-42' });
+    expect(exportAttributes(base)).toMatchObject({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'write_notes',
+      'gen_ai.tool.call.id': 'countersign-42',
+    });
     expect(exportAttributes({ ...base, kind: 'trust' })['gen_ai.operation.name']).toBeUndefined();
   });
 });

@@ -95,14 +95,24 @@ describe('the audit export pipe', () => {
   });
 
   const open = (source: EntrySource, sink: ExportSink, changed: () => void = () => undefined) => {
-    const pipe = new ExportPipe({ sink, cursor: new ExportCursor(dir, (w) => warnings.push(w)), source, changed, warn: (w) => warnings.push(w), random: () => 0.5 });
+    const pipe = new ExportPipe({
+      sink,
+      cursor: new ExportCursor(dir, (w) => warnings.push(w)),
+      source,
+      changed,
+      warn: (w) => warnings.push(w),
+      random: () => 0.5,
+    });
     pipes.push(pipe);
     pipe.start();
     return pipe;
   };
   const cursorSeq = () => {
     try {
-      return (JSON.parse(readFileSync(join(dir, CURSOR_FILE), 'utf8')) as { destinations: Record<string, { seq: number }> }).destinations['otlp test://sink']?.seq ?? 0;
+      return (
+        (JSON.parse(readFileSync(join(dir, CURSOR_FILE), 'utf8')) as { destinations: Record<string, { seq: number }> }).destinations['otlp test://sink']?.seq ??
+        0
+      );
     } catch {
       return 0;
     }
@@ -140,9 +150,23 @@ describe('the audit export pipe', () => {
   });
 
   it('the backoff has jitter (±20 %) so that many machines do not retry at once', () => {
-    const pipe = new ExportPipe({ sink: new FlakySink(), cursor: new ExportCursor(dir, () => undefined), source: new MemorySource(0), changed: () => undefined, warn: () => undefined, random: () => 0 });
+    const pipe = new ExportPipe({
+      sink: new FlakySink(),
+      cursor: new ExportCursor(dir, () => undefined),
+      source: new MemorySource(0),
+      changed: () => undefined,
+      warn: () => undefined,
+      random: () => 0,
+    });
     expect(pipe.backoff(1)).toBe(800);
-    const high = new ExportPipe({ sink: new FlakySink(), cursor: new ExportCursor(dir, () => undefined), source: new MemorySource(0), changed: () => undefined, warn: () => undefined, random: () => 0.999999 });
+    const high = new ExportPipe({
+      sink: new FlakySink(),
+      cursor: new ExportCursor(dir, () => undefined),
+      source: new MemorySource(0),
+      changed: () => undefined,
+      warn: () => undefined,
+      random: () => 0.999999,
+    });
     expect(high.backoff(10)).toBe(72_000);
   });
 

@@ -92,7 +92,9 @@ export class ExportPipe {
         this.queuedTo = entry.seq;
         return;
       }
-      this.o.warn(`The audit export to ${this.o.sink.target}: the entry at its cursor (seq ${v.seq}) is not the one it exported; it starts again from the first entry.`);
+      this.o.warn(
+        `The audit export to ${this.o.sink.target}: the entry at its cursor (seq ${v.seq}) is not the one it exported; it starts again from the first entry.`,
+      );
       return this.restartFromStart();
     }
     if (entry.seq <= this.queuedTo) return;

@@ -31,9 +31,7 @@ function paramName(name: string): string {
 
 /** A PARAM-VALUE: '"', '\' and ']' escaped with a backslash (RFC 5424 §6.3.3); control characters shown as \uXXXX. */
 export function escapeParamValue(value: string): string {
-  return value
-    .replace(/[\\"\]]/g, (c) => `\\${c}`)
-    .replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return value.replace(/[\\"\]]/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** The structured data: one element, each attribute a param (an array repeats its param, as RFC 5424 allows). */

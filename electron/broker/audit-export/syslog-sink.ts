@@ -40,7 +40,9 @@ export class SyslogSink implements ExportSink {
     await new Promise<void>((resolve, reject) => {
       socket.write(Buffer.concat(messages.map(octetCounted)), (error) => (error ? reject(error) : resolve()));
     });
-    if (this.failure) throw this.failure;
+    // The connection failed while the batch was written: not counted as sent.
+    const failed = this.failure as Error | undefined;
+    if (failed) throw failed;
   }
 
   private sendUdp(messages: string[]): Promise<void> {
@@ -50,7 +52,7 @@ export class SyslogSink implements ExportSink {
         before.then(
           () =>
             new Promise<void>((resolve, reject) => {
-              udp.send(datagram(message), this.d.port!, this.d.host!, (error) => (error ? reject(error) : resolve()));
+              udp.send(datagram(message), this.d.port, this.d.host, (error) => (error ? reject(error) : resolve()));
             }),
         ),
       Promise.resolve(),
@@ -78,7 +80,7 @@ export class SyslogSink implements ExportSink {
         this.socket = socket;
         resolve(socket);
       });
-      socket.on('error', (error) => {
+      socket.on('error', (error: Error) => {
         clearTimeout(timer);
         this.failure = error;
         reject(error);
