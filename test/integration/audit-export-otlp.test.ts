@@ -90,6 +90,8 @@ describe('audit export over OTLP/HTTP', () => {
         if (auditExport === undefined) delete raw.settings.auditExport;
         else raw.settings.auditExport = auditExport;
         writeFileSync(file, JSON.stringify(raw));
+        // What the periodic recheck (every RECHECK_MS) does, now: look at the destination again.
+        world.broker.auditExport.refresh();
       };
       edit({ otlp: { endpoint: elsewhere.url, protocol: 'http/json' } });
       const warned = await pollUntil(
