@@ -57,3 +57,27 @@ export function hideHeaders<T extends AuditExportInput>(d: T): T {
   if (!d.otlp?.headers) return d;
   return { ...d, otlp: { ...d.otlp, headers: Object.fromEntries(Object.keys(d.otlp.headers).map((k) => [k, HIDDEN_HEADER])) } };
 }
+
+type OtlpInput = NonNullable<AuditExportInput['otlp']>;
+type SyslogInput = NonNullable<AuditExportInput['syslog']>;
+
+/** An OTLP destination as shown (status, dialogs): no user, password or query, where a token may sit. */
+export function otlpTarget(d: OtlpInput): string {
+  let where = d.endpoint;
+  try {
+    const url = new URL(d.endpoint);
+    where = `${url.protocol}//${url.host}${url.pathname}`;
+  } catch {
+    // shown as given: the schema refuses it anyway
+  }
+  return `${d.protocol ?? 'http/protobuf'} ${where}`;
+}
+
+export function syslogTarget(d: SyslogInput): string {
+  return d.transport === 'unix' ? `unix:${d.path ?? ''}` : `${d.transport}://${d.host ?? ''}:${d.port ?? ''}`;
+}
+
+/** Each destination as one line a person reads, without credentials. */
+export function exportTargets(d: AuditExportInput): string[] {
+  return [...(d.otlp ? [`OTLP ${otlpTarget(d.otlp)}`] : []), ...(d.syslog ? [`syslog ${syslogTarget(d.syslog)}`] : [])];
+}

@@ -1,17 +1,11 @@
 // The OTLP/HTTP destination. The OpenTelemetry SDK and exporters (otlp-exporter.ts) are loaded when it
 // first sends, so a Countersign that exports nothing over OTLP never loads them (~150–300 ms at start).
 import type { AuditEntry } from '../../../shared/api.js';
-import type { AuditExportDestination } from '../../../shared/audit-export-schema.js';
+import { otlpTarget, type AuditExportDestination } from '../../../shared/audit-export-schema.js';
 import type { ExportSink } from './export-sink.js';
 import type { OtlpExporter } from './otlp-exporter.js';
 
 type OtlpDestination = NonNullable<AuditExportDestination['otlp']>;
-
-/** The endpoint as shown: no user, password or query (a token may sit there). */
-export function otlpTarget(d: OtlpDestination): string {
-  const url = new URL(d.endpoint);
-  return `${d.protocol} ${url.protocol}//${url.host}${url.pathname}`;
-}
 
 export class OtlpSink implements ExportSink {
   readonly kind = 'otlp' as const;

@@ -7,15 +7,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import tls from 'node:tls';
 import type { AuditEntry } from '../../../shared/api.js';
-import type { AuditExportDestination } from '../../../shared/audit-export-schema.js';
+import { syslogTarget, type AuditExportDestination } from '../../../shared/audit-export-schema.js';
 import type { ExportSink } from './export-sink.js';
 import { datagram, formatSyslog, octetCounted } from './syslog-format.js';
 
 type SyslogDestination = NonNullable<AuditExportDestination['syslog']>;
-
-export function syslogTarget(d: SyslogDestination): string {
-  return d.transport === 'unix' ? `unix:${d.path}` : `${d.transport}://${d.host}:${d.port}`;
-}
 
 export class SyslogSink implements ExportSink {
   readonly kind = 'syslog' as const;
