@@ -7,7 +7,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import type { SettingsPatch } from '../shared/api.js';
 import { TIER_UP_FLAG } from '../electron/broker/core/tier-up.js';
+import { GrantSeal } from '../electron/broker/store/grant-seal.js';
+import { SettingsStore } from '../electron/broker/store/settings-store.js';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const CLI = join(ROOT, 'bin', 'countersign.mjs');
@@ -62,7 +65,8 @@ export async function grantCli(dataDir: string, ...args: string[]): Promise<void
   }
 }
 
-export async function startBroker(servers: BenchServer[]): Promise<BenchBroker> {
+/** `settings`: written before the broker starts (e.g. an audit export destination). */
+export async function startBroker(servers: BenchServer[], settings?: SettingsPatch): Promise<BenchBroker> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cs-bench-'));
   let stderr = '';
   let child: ReturnType<typeof spawn> | undefined;
@@ -84,6 +88,12 @@ export async function startBroker(servers: BenchServer[]): Promise<BenchBroker> 
       await cli(dataDir, 'servers', 'add', s.name, ...(s.addFlags ?? []), '--', ...s.command);
       await grantCli(dataDir, 'servers', 'approve', s.name);
       if (s.trusted) await grantCli(dataDir, 'servers', 'trust', s.name);
+    }
+    if (settings) {
+      // As Countersign saves them: an audit export destination is sealed (the copy in effect), then written.
+      const seal = GrantSeal.open(dataDir, ENV, () => undefined);
+      if (settings.auditExport) seal.update((g) => void (g.auditExport = settings.auditExport ?? undefined));
+      SettingsStore.open({ dataDir, seal }).store.updateSettings(settings);
     }
     const c = spawn(NODE, [CLI, 'serve', '--data-dir', dataDir, '--port', '0', '--no-open'], { stdio: ['ignore', 'pipe', 'pipe'], env: ENV });
     child = c;

@@ -1,6 +1,7 @@
 // `npm run bench [-- <case>…]`: runs each benchmark case and prints its report. Benchmarks report, they do
 // not gate: a missed target still exits 0; only a case that broke makes the exit code non-zero.
 import type { BenchCase } from './case.js';
+import { auditExportBench } from './audit-export.js';
 import { auditQuery } from './audit-query.js';
 import { clientWrap } from './client-wrap.js';
 import { coldStart } from './cold-start.js';
@@ -21,6 +22,7 @@ const CASES: BenchCase[] = [
   coldStart,
   idleMemory,
   auditQuery,
+  auditExportBench,
   uiQueue,
   sandboxStartup,
   hostileScan,

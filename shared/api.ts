@@ -355,6 +355,33 @@ export interface BrokerStatus {
   policy?: PolicyStatus;
   /** With a managed catalogue or its restrictions: each server the organization trusts, finds different, or refuses. */
   catalogue?: Array<CatalogueView & { server: string }>;
+  /** Where the audit log is exported and how far each destination has taken it (absent: no export). */
+  auditExport?: AuditExportStatus;
+}
+
+export interface AuditExportStatus {
+  /** Who chose the destination: the organization's managed policy, or the person in settings. */
+  source: 'managed' | 'person';
+  /** The managed policy's restrictions.auditExportRequired: the person cannot turn it off or change it. */
+  required?: { reason: string };
+  sinks: AuditExportSinkStatus[];
+}
+
+export interface AuditExportSinkStatus {
+  kind: 'otlp' | 'syslog';
+  /** Where it sends (no credentials): "http/protobuf https://collector:4318/v1/logs", "tcp://siem:6514". */
+  target: string;
+  /** 'down': DOWN_AFTER sends in a row failed (a banner); it keeps trying, nothing is dropped. */
+  state: 'ok' | 'retrying' | 'down';
+  /** The last seq the destination took (the durable cursor). */
+  exportedSeq: number;
+  /** Entries on disk it has not taken yet. */
+  backlog: number;
+  /** The backlog is past its bound (100,000 entries): reported, never dropped; the export catches up. */
+  backlogExceeded: boolean;
+  failures: number;
+  lastError?: string;
+  lastSuccessAt?: string;
 }
 
 export interface PolicyStatus {

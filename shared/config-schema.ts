@@ -1,7 +1,9 @@
 // The data schemas of server configs, limits and settings: the one definition that the API's argument
 // checks (api-schema.ts), the settings store and the API's types (api.ts) all use. A leaf: it imports
-// nothing from the other shared modules, so api.ts and api-schema.ts can both depend on it.
+// nothing from the other shared modules but the leaf audit-export-schema.ts, so api.ts and api-schema.ts
+// can both depend on it.
 import { z } from 'zod';
+import { auditExportSchema } from './audit-export-schema.js';
 
 /** A server's name (the API's argument and a key of settings.json's servers). */
 export const serverNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a server name: letters, digits, . _ - (max 64)');
@@ -91,10 +93,16 @@ export const settingsSchema = z
     undoMaxMB: z.number().int().min(1).max(1_000_000).optional(),
     undoMaxDays: z.number().int().min(1).max(3650).optional(),
     undoMaxFileMB: z.number().int().min(1).max(100_000).optional(),
+    /** Where the audit log is exported, when the managed policy names no destination (audit-export-schema.ts). */
+    auditExport: auditExportSchema.optional(),
   })
   .strict();
 /** A change of settings; `policyPath: null` removes the team policy file. */
 export const settingsPatchSchema = settingsSchema
   .partial()
-  .extend({ policyPath: z.union([z.string().min(1).max(4096), z.null()]).optional() })
+  .extend({
+    policyPath: z.union([z.string().min(1).max(4096), z.null()]).optional(),
+    /** null: no export. A header given as HIDDEN_HEADER keeps the value saved for that name. */
+    auditExport: z.union([auditExportSchema, z.null()]).optional(),
+  })
   .strict();

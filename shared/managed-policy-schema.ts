@@ -5,6 +5,7 @@
 // the UI, CLI and status show beside it. The one definition: policy check, the loader and docs/admin.md
 // (its JSON Schema is generated from this) all read it.
 import { z } from 'zod';
+import { auditExportSchema } from './audit-export-schema.js';
 import { limitsSchema } from './config-schema.js';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits (a sha256)');
@@ -107,42 +108,8 @@ export const catalogueEntrySchema = z
   .strict();
 export type CatalogueEntry = z.infer<typeof catalogueEntrySchema>;
 
-const otlpSchema = z
-  .object({
-    /** The OTLP/HTTP logs endpoint, e.g. https://collector.example:4318/v1/logs. */
-    endpoint: z.string().url().max(2000),
-    protocol: z.enum(['http/protobuf', 'http/json']).default('http/protobuf'),
-    /** Headers sent with each export (for a collector's token). Never logged or shown. */
-    headers: z.record(z.string().max(200), z.string().max(4000)).optional(),
-  })
-  .strict();
-
-const syslogSchema = z
-  .object({
-    transport: z.enum(['tcp', 'tls', 'udp', 'unix']),
-    host: z.string().min(1).max(255).optional(),
-    port: z.number().int().min(1).max(65535).optional(),
-    /** The local socket for `unix`, e.g. /dev/log. */
-    path: z.string().min(1).max(4096).optional(),
-    /** PEM CA file that signs the receiver's certificate, for `tls` (else the system's). */
-    ca: z.string().min(1).max(4096).optional(),
-    /** RFC 5424 facility number (default 13, log audit). */
-    facility: z.number().int().min(0).max(23).default(13),
-  })
-  .strict()
-  .refine((s) => (s.transport === 'unix' ? s.path !== undefined : s.host !== undefined && s.port !== undefined), {
-    message: 'syslog needs host and port, or path for unix',
-  });
-
-/** Where every audit entry is exported: one or both destinations. */
-export const auditExportSchema = z
-  .object({
-    otlp: otlpSchema.optional(),
-    syslog: syslogSchema.optional(),
-  })
-  .strict()
-  .refine((d) => d.otlp !== undefined || d.syslog !== undefined, 'name otlp, syslog or both');
-export type AuditExportDestination = z.infer<typeof auditExportSchema>;
+// Where the audit log is exported: one definition, shared with the person's settings.
+export { auditExportSchema, type AuditExportDestination } from './audit-export-schema.js';
 
 const withReason = { reason };
 export const restrictionsSchema = z
@@ -164,9 +131,15 @@ export const restrictionsSchema = z
       )
       .default([]),
     /** Every server outside the catalogue runs with these limits or tighter. */
-    minimumLimits: z.object({ limits: limitsSchema, ...withReason }).strict().optional(),
+    minimumLimits: z
+      .object({ limits: limitsSchema, ...withReason })
+      .strict()
+      .optional(),
     /** `none`: no rule may allow a call without asking; `not-exfiltration`: no rule may cover the exfiltration guard. */
-    alwaysAllow: z.object({ allowed: z.enum(['none', 'not-exfiltration']), ...withReason }).strict().optional(),
+    alwaysAllow: z
+      .object({ allowed: z.enum(['none', 'not-exfiltration']), ...withReason })
+      .strict()
+      .optional(),
     /** Approval inside the MCP client is turned off for every client. */
     inlineApprovalOff: z.object(withReason).strict().optional(),
     /** The longest a call may wait for the person (caps approvalTimeoutSeconds). */

@@ -32,6 +32,8 @@ export type ConsentRequest =
   | { kind: 'allow-rule'; server: string; tool: string; rule: string; change?: boolean }
   /** `path: null` removes the policy (its blocks, pins and "always ask" go with it). */
   | { kind: 'policy-path'; path: string | null; from?: string }
+  /** Where the audit log is sent (`to: null`: no longer sent), each destination as one line without credentials. */
+  | { kind: 'audit-export'; to: string[] | null; from: string[] }
   | { kind: 'inline-approval'; client: string }
   | {
       kind: 'wrap-client';
@@ -245,6 +247,27 @@ export function consentDialog(request: ConsentRequest): ConsentDialogOptions {
           'servers to the command and limits it lists. It never lets anything run without you.',
         ],
         'Use this policy',
+      );
+    case 'audit-export':
+      if (request.to === null) {
+        return options(
+          'Audit export',
+          'Stop sending the audit log?',
+          [...request.from.map((d) => `Now sent to: ${e(d)}`), '', 'Calls and changes would no longer reach that log pipeline.'],
+          'Stop sending',
+        );
+      }
+      return options(
+        'Audit export',
+        'Send the audit log here?',
+        [
+          ...request.to.map((d) => `Send to: ${e(d)}`),
+          ...request.from.map((d) => `Instead of: ${e(d)}`),
+          '',
+          'Every call (with its arguments, secrets masked) and every change from now on, and the log so far,',
+          'go to this destination. Only send it where you mean it to go.',
+        ],
+        'Send the log',
       );
     case 'wrap-client':
       return options(

@@ -9,6 +9,7 @@ import type { ApiMethod, CountersignApi } from '../../shared/api.js';
 import { consentDialog, type ConsentDialogOptions, type ConsentRequest, type LaunchShown } from './consent-dialog.js';
 import { buildScope, isLooserRule, ruleText, type RuleRequest } from '../../shared/rules.js';
 import type { PendingCall } from '../../shared/api.js';
+import { exportTargets } from '../../shared/audit-export-schema.js';
 
 /** The rule a decision would save, in words, built from the pending call as the broker will build it. */
 function requestText(call: PendingCall, request: RuleRequest): string {
@@ -220,6 +221,11 @@ export function guardConsent(api: GuardedApi, deps: ConsentGuardDeps): GuardedAp
         // The person's (sealed) path, or the one applied while the sealed records cannot be read.
         const current = (await api.getSettings()).policyPath ?? (status?.from === 'unconfirmed' ? status.path : undefined);
         if ((patch.policyPath ?? undefined) !== current) await ask({ kind: 'policy-path', path: patch.policyPath, from: current });
+      }
+      // Pointing the audit export somewhere sends the whole log there; turning it off stops a copy: both ask.
+      if (patch.auditExport !== undefined) {
+        const current = (await api.getSettings()).auditExport;
+        await ask({ kind: 'audit-export', to: patch.auditExport && exportTargets(patch.auditExport), from: current ? exportTargets(current) : [] });
       }
       return api.updateSettings(patch);
     },

@@ -242,6 +242,22 @@ describe('native consent: grants written by hand', () => {
     expect(CONSENT_POLICY.discardUnsealed).toBe('free');
   });
 
+  it('pointing the audit export somewhere, or turning it off, asks; cancelled, nothing changes', async () => {
+    const to = { otlp: { endpoint: 'https://user:secret@collector.example:4318/v1/logs?token=abc', protocol: 'http/json' as const } };
+    await expect(page('updateSettings', { auditExport: to })).rejects.toThrow(/did not confirm/);
+    expect(dialogs.at(-1)).toMatchObject({ title: 'Audit export', message: 'Send the audit log here?' });
+    expect(dialogs.at(-1)!.detail).toContain('Send to: OTLP http/json https://collector.example:4318/v1/logs');
+    // What the dialog shows carries no credential of the URL.
+    expect(dialogs.at(-1)!.detail).not.toMatch(/user:secret|token=abc/);
+    expect((await world.api.getSettings()).auditExport).toBeUndefined();
+    expect((await world.api.getStatus()).auditExport).toBeUndefined();
+    await world.as('cli').updateSettings({ auditExport: { syslog: { transport: 'tcp', host: '127.0.0.1', port: 1, facility: 13, enterpriseId: 32473 } } });
+    await expect(page('updateSettings', { auditExport: null })).rejects.toThrow(/did not confirm/);
+    expect(dialogs.at(-1)).toMatchObject({ title: 'Audit export', message: 'Stop sending the audit log?' });
+    expect(dialogs.at(-1)!.detail).toContain('Now sent to: syslog tcp://127.0.0.1:1');
+    expect((await world.api.getSettings()).auditExport?.syslog?.port).toBe(1);
+  });
+
   it('removing the team policy and confirming a hand-written policy path each ask; cancelled, nothing changes', async () => {
     const policy = join(scratch, 'policy.json');
     const other = join(scratch, 'other.json');

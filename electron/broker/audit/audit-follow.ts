@@ -10,10 +10,17 @@ const POLL_MS = 250;
 
 /**
  * Calls `onEntry` for each entry of the log in `dir` whose current file is `current`. Without fromEnd,
- * existing entries come first. Keeps the process alive until the returned function is called.
+ * existing entries come first (those after `afterSeq` only, when given: the audit export's cursor).
+ * Keeps the process alive until the returned function is called (`unref`: it does not). `watch: false`
+ * reads on the poll alone: nothing runs per append (the audit export, which must not cost a call anything).
  */
-export function followLog(dir: string, current: string, onEntry: (e: AuditEntry) => void, opts: { fromEnd?: boolean } = {}): () => void {
-  const state = { lastSeq: 0, ino: undefined as number | undefined, offset: 0, rotated: '' };
+export function followLog(
+  dir: string,
+  current: string,
+  onEntry: (e: AuditEntry) => void,
+  opts: { fromEnd?: boolean; afterSeq?: number; unref?: boolean; watch?: boolean } = {},
+): () => void {
+  const state = { lastSeq: opts.afterSeq ?? 0, ino: undefined as number | undefined, offset: 0, rotated: '' };
   if (opts.fromEnd) {
     state.lastSeq = lastOnDisk(logFiles(dir, current))?.seq ?? 0;
     const st = statOrUndefined(current);
@@ -72,14 +79,20 @@ export function followLog(dir: string, current: string, onEntry: (e: AuditEntry)
   };
 
   let watcher: fs.FSWatcher | undefined;
-  try {
-    // The directory, not the file: rotation renames the file away.
-    watcher = fs.watch(dir, () => poll());
-    watcher.on('error', () => watcher?.close());
-  } catch {
-    // Some file systems cannot be watched; polling alone still works.
+  if (opts.watch !== false) {
+    try {
+      // The directory, not the file: rotation renames the file away.
+      watcher = fs.watch(dir, () => poll());
+      watcher.on('error', () => watcher?.close());
+    } catch {
+      // Some file systems cannot be watched; polling alone still works.
+    }
   }
   const timer = setInterval(poll, POLL_MS);
+  if (opts.unref) {
+    timer.unref();
+    watcher?.unref();
+  }
   setImmediate(poll);
   return () => {
     stopped = true;

@@ -27,13 +27,18 @@ export function logFiles(dir: string, current: string): string[] {
   return fs.existsSync(current) ? [...files, current] : files;
 }
 
-/** Entries after `seq` in rotated files, starting with the file that holds seq + 1. */
-export function rotatedSince(rotated: string[], seq: number): AuditEntry[] {
+/** The rotated files that may hold entries after `seq`: from the one that holds seq + 1. */
+export function rotatedFrom(rotated: string[], seq: number): string[] {
   let start = 0;
   rotated.forEach((file, i) => {
     if (Number(ROTATED.exec(path.basename(file))?.[1]) <= seq + 1) start = i;
   });
-  return rotated.slice(start).flatMap((file) => entriesOf(file).filter((e) => e.seq > seq));
+  return rotated.slice(start);
+}
+
+/** Entries after `seq` in rotated files, starting with the file that holds seq + 1. */
+export function rotatedSince(rotated: string[], seq: number): AuditEntry[] {
+  return rotatedFrom(rotated, seq).flatMap((file) => entriesOf(file).filter((e) => e.seq > seq));
 }
 
 /** The last entry of the newest of `files` (oldest first) that holds one. */

@@ -50,6 +50,7 @@ import { confirmUnsealed, discardUnsealed, listUnsealed, storeWarnings } from '.
 import { commandNotFound } from '../explain/command-lookup.js';
 import type { DoctorReport } from '../../../shared/doctor.js';
 import { policyStatus, setPolicyPath } from '../policy/policy-setting.js';
+import { setAuditExport, shownSettings } from '../audit-export/export-setting.js';
 import { VERSION } from './version.js';
 import type { UndoableCall, UndoPreview, UndoResult, UndoTarget } from '../../../shared/undo.js';
 
@@ -73,7 +74,7 @@ export class BrokerApi implements CountersignApi {
     return {
       version: VERSION,
       dataDir: core.opts.dataDir,
-      warnings: [...core.warnings, ...storeWarnings(core)],
+      warnings: [...core.warnings, ...storeWarnings(core), ...core.auditExport.warnings()],
       ...core.endpoints,
       ...connectLaunch(core.opts.dataDir, core.opts.env ?? process.env),
       paused: core.paused,
@@ -81,6 +82,7 @@ export class BrokerApi implements CountersignApi {
       httpSessions: core.httpSessions?.(),
       policy: policyStatus(core),
       ...catalogueStatus(core),
+      auditExport: core.auditExport.status(),
     };
   }
 
@@ -195,16 +197,17 @@ export class BrokerApi implements CountersignApi {
   }
 
   async getSettings(): Promise<Settings> {
-    return this.core.effectiveSettings();
+    return shownSettings(this.core.effectiveSettings(), this.core.seal);
   }
 
   async updateSettings(patch: SettingsPatch): Promise<Settings> {
     const { core } = this;
-    const { policyPath, ...rest } = patch;
+    const { policyPath, auditExport, ...rest } = patch;
     const before = core.store.getSettings();
     // The policy path is the person's sealed choice (policy/policy-path.ts), checked before anything is saved.
     const unchanged = policyPath === (core.seal.policyPath() ?? null) && policyPath === (before.policyPath ?? null);
     if (policyPath !== undefined && !unchanged) setPolicyPath(core, policyPath, this.actor);
+    if (auditExport !== undefined) setAuditExport(core, auditExport, this.actor);
     const others = Object.values(rest).some((v) => v !== undefined);
     if (others) {
       core.store.updateSettings(rest);
@@ -212,7 +215,7 @@ export class BrokerApi implements CountersignApi {
       core.record({ kind: 'settings', actor: this.actor, server: '*', what: 'settings changed', details: { from: pick(before, rest), to: rest } });
       core.emit({ type: 'settings-changed' });
     }
-    return core.effectiveSettings();
+    return shownSettings(core.effectiveSettings(), core.seal);
   }
 
   async queryLog(query: LogQuery): Promise<AuditEntry[]> {

@@ -8,6 +8,7 @@ import type { SandboxSupport } from '../../../shared/limits.js';
 import type { ToolDefinition } from '../../../shared/tool.js';
 import type { AuditGuard } from '../audit/audit-guard.js';
 import type { AuditLog } from '../audit/audit-log.js';
+import type { AuditExport } from '../audit-export/audit-export.js';
 import type { Change } from '../audit/change-entry.js';
 import type { InlineApprovalSettings } from '../calls/inline-approval.js';
 import type { PendingQueue } from '../calls/pending-queue.js';
@@ -35,6 +36,7 @@ export interface BrokerCore {
   readonly clients: ClientConfigs;
   readonly launchRequests: LaunchRequests;
   readonly undo: UndoService;
+  readonly auditExport: AuditExport;
   readonly inlineApproval: InlineApprovalSettings;
   /** Each server's last complete tool listing, as a client (or a probe) saw it. */
   readonly lastTools: Map<string, ToolDefinition[]>;

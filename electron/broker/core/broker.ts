@@ -13,6 +13,9 @@ import type { ToolDefinition } from '../../../shared/tool.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { AuditGuard } from '../audit/audit-guard.js';
 import { AuditRecorder } from '../audit/audit-recorder.js';
+import { AuditExport } from '../audit-export/audit-export.js';
+import { logSource } from '../audit-export/export-source.js';
+import { handEditedExport } from '../audit-export/export-setting.js';
 import type { Change } from '../audit/change-entry.js';
 import { CallGate } from '../calls/call-gate.js';
 import { ClientPatience } from '../calls/client-patience.js';
@@ -75,6 +78,8 @@ export class Broker implements BrokerCore {
   readonly launchRequests: LaunchRequests;
   /** Undo: snapshots of what allowed calls change, and putting them back. */
   readonly undo: UndoService;
+  /** Every audit entry to the organization's pipeline (OTLP, syslog), off the call path. */
+  readonly auditExport: AuditExport;
   private readonly gate: CallGate;
   private readonly sessions = new SessionRegistry();
   private readonly sessionEvents = new SessionEvents(this, this.sessions);
@@ -167,6 +172,16 @@ export class Broker implements BrokerCore {
       onAdded: (call) => this.emit({ type: 'pending-added', call }),
       onRemoved: (id, why) => this.emit({ type: 'pending-removed', id, why }),
     });
+    this.auditExport = new AuditExport({
+      dataDir: opts.dataDir,
+      source: logSource(opts.dataDir, this.audit.path),
+      managed: () => this.trust.managed.current(),
+      person: () => this.seal.auditExport(),
+      handEdited: () => handEditedExport(this.store, this.seal),
+      changed: () => this.emit({ type: 'status-changed' }),
+      warn: (text) => this.warn(text),
+    });
+    this.auditExport.start();
     this.rules = new RuleBook({ store: this.store, record: (change) => this.record(change), changed: () => this.emit({ type: 'rules-changed' }) });
     this.undo = new UndoService({
       dataDir: opts.dataDir,
@@ -432,6 +447,7 @@ export class Broker implements BrokerCore {
   async close(): Promise<void> {
     await this.sessions.closeAll('Countersign is shutting down');
     this.launchRequests.close();
+    await this.auditExport.close();
     this.recorder.calls.flush();
     this.audit.close();
     this.auditGuard.stop();

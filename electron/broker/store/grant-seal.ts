@@ -9,6 +9,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { auditExportSchema, type AuditExportDestination } from '../../../shared/audit-export-schema.js';
 import { limitsSchema } from '../../../shared/config-schema.js';
 import { canonicalJson } from '../../../shared/canonical-json.js';
 import type { LimitsProfile } from '../../../shared/limits.js';
@@ -53,6 +54,11 @@ const grantsSchema = z
      * files sealed before it existed verify as written.
      */
     policy: z.string().min(1).max(4096).optional(),
+    /**
+     * Where the person exports the audit log (audit-export/export-setting.ts): the seal's copy is the one
+     * in effect, so a hand edit of settings.json can neither turn the export off nor point it elsewhere.
+     */
+    auditExport: auditExportSchema.optional(),
   })
   .strict();
 const fileSchema = z.object({ version: z.literal(1), generation: z.number().int().min(1), grants: grantsSchema, tag: z.string() }).strict();
@@ -147,6 +153,11 @@ export class GrantSeal {
   /** The user policy file set or confirmed by the person (undefined when none is). */
   policyPath(): string | undefined {
     return this.#read().grants.policy;
+  }
+
+  /** The audit export destination the person set in Countersign (undefined when none is). */
+  auditExport(): AuditExportDestination | undefined {
+    return this.#read().grants.auditExport;
   }
 
   /** The limits of the server's last approved launch, as sealed (undefined when none is). */

@@ -303,6 +303,7 @@ export class SettingsStore {
     const defined = Object.fromEntries(Object.entries(patch ?? {}).filter(([, v]) => v !== undefined));
     const next: Record<string, unknown> = { ...this.#read().settings, ...defined };
     if (next.policyPath === null) delete next.policyPath;
+    if (next.auditExport === null) delete next.auditExport;
     const result = settingsSchema.safeParse(next);
     if (!result.success) throw new SettingsError(`Invalid settings: ${describe(result.error)}`);
     this.#set('settings', result.data);

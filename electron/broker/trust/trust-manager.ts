@@ -22,6 +22,7 @@ import { withdrawWithoutLimits } from './run-without-limits.js';
 import { onInitialized, onListing, onPersonApproved, onTrust } from './session-records.js';
 import type { TeamPolicySource } from '../policy/team-policy.js';
 import { TrustFindings, type Listings } from './trust-findings.js';
+import type { ManagedPolicySource } from '../policy/managed-source.js';
 import { TrustRecords, type TrustManagerOptions } from './trust-records.js';
 import type { IdentityRecord, TrustStore } from './trust-store.js';
 import { listChanges, review, serverView, type TrustServerView } from './trust-views.js';
@@ -34,6 +35,11 @@ export { identityFingerprint } from './trust-views.js';
 
 export class TrustManager {
   private readonly t: TrustRecords;
+
+  /** The organization's managed policy (policy/managed-source.ts). */
+  get managed(): ManagedPolicySource {
+    return this.t.managed;
+  }
   private readonly findings: TrustFindings;
 
   constructor(opts: TrustManagerOptions) {
