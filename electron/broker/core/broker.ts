@@ -17,6 +17,7 @@ import type { Change } from '../audit/change-entry.js';
 import { CallGate } from '../calls/call-gate.js';
 import { ClientPatience } from '../calls/client-patience.js';
 import { InlineApprovalSettings } from '../calls/inline-approval.js';
+import { managedInputs } from '../policy/managed-paths.js';
 import { PendingQueue } from '../calls/pending-queue.js';
 import { RuleBook } from '../calls/rule-book.js';
 import { ProtectScopeCache } from '../checks/protect-scope-cache.js';
@@ -133,7 +134,7 @@ export class Broker implements BrokerCore {
       emit: (event) => this.emit(event),
       warn: (text) => this.warn(text),
       policyPath: () => this.policyPath(),
-      managedPolicyPath: () => opts.managedPolicyPath,
+      managed: managedInputs(opts.managedPolicyPath, opts.env ?? process.env),
       resolver: opts.resolver,
       npxCache: opts.npxCache,
       seal: this.seal,

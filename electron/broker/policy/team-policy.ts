@@ -66,21 +66,7 @@ export class TeamPolicySource {
     const s = this.current();
     if (s.kind === 'broken') return `the team policy file ${s.path} could not be read`;
     if (s.kind !== 'loaded') return undefined;
-    const name = escapeControl(server);
-    if (s.policy.block.includes(server)) return `the team policy (${s.path}) blocks '${name}'`;
-    const entry = Object.hasOwn(s.policy.servers, server) ? s.policy.servers[server] : undefined;
-    if (!entry || !config) return undefined;
-    if (entry.command) {
-      const argv = 'command' in config ? [config.command, ...(config.args ?? [])] : undefined;
-      if (!argv || !sameArgv(entry.command, argv)) {
-        const now = argv ? argv.map((a) => escapeControl(a)).join(' ') : `the remote server ${escapeControl('url' in config ? config.url : '')}`;
-        return `the team policy (${s.path}) allows '${name}' only as ${entry.command.map((a) => escapeControl(a)).join(' ')}; it is set to run ${now}`;
-      }
-    }
-    if (entry.limits && 'command' in config && isLooser(config.limits ?? NO_LIMITS, entry.limits)) {
-      return `the team policy (${s.path}) allows '${name}' only with these limits or tighter: ${summarizeLimits(entry.limits)}; it is set to run with ${summarizeLimits(config.limits ?? NO_LIMITS)}`;
-    }
-    return undefined;
+    return policyBlockReason(s.policy, `the team policy (${s.path})`, server, config);
   }
 
   alwaysAsk(server: string, tool: string): boolean {
@@ -101,4 +87,23 @@ export class TeamPolicySource {
 
 export function sameArgv(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** What a policy's block list and reviewed commands and limits say of a server; `by` names the policy. */
+export function policyBlockReason(policy: TeamPolicy, by: string, server: string, config?: ServerConfig): string | undefined {
+  const name = escapeControl(server);
+  if (policy.block.includes(server)) return `${by} blocks '${name}'`;
+  const entry = Object.hasOwn(policy.servers, server) ? policy.servers[server] : undefined;
+  if (!entry || !config) return undefined;
+  if (entry.command) {
+    const argv = 'command' in config ? [config.command, ...(config.args ?? [])] : undefined;
+    if (!argv || !sameArgv(entry.command, argv)) {
+      const now = argv ? argv.map((a) => escapeControl(a)).join(' ') : `the remote server ${escapeControl('url' in config ? config.url : '')}`;
+      return `${by} allows '${name}' only as ${entry.command.map((a) => escapeControl(a)).join(' ')}; it is set to run ${now}`;
+    }
+  }
+  if (entry.limits && 'command' in config && isLooser(config.limits ?? NO_LIMITS, entry.limits)) {
+    return `${by} allows '${name}' only with these limits or tighter: ${summarizeLimits(entry.limits)}; it is set to run with ${summarizeLimits(config.limits ?? NO_LIMITS)}`;
+  }
+  return undefined;
 }

@@ -21,11 +21,11 @@ export interface CallTrust {
 export function callView(t: TrustRecords, server: string, tool: ToolDefinition | undefined, name: string): CallTrust {
   const block = callBlock(t, server, tool, name);
   if (block) return { block, alwaysAsk: false };
-  return { alwaysAsk: t.policy.alwaysAsk(server, name), protocolVersion: t.identities.get(server)?.protocolVersion };
+  return { alwaysAsk: t.alwaysAsk(server, name), protocolVersion: t.identities.get(server)?.protocolVersion };
 }
 
 export function callBlock(t: TrustRecords, server: string, tool: ToolDefinition | undefined, name: string): CallBlock | undefined {
-  const blocked = t.policy.blockReason(server, t.opts.settings.getServer(server));
+  const blocked = t.blockReason(server, t.opts.settings.getServer(server));
   if (blocked) return { code: 'blocked-by-policy', message: `Countersign refused this call: ${blocked}.` };
   const quarantine = t.quarantined(server);
   if (quarantine.length) {

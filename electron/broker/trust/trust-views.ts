@@ -23,7 +23,7 @@ export function serverView(
 ): TrustServerView {
   const record = t.store.get(name);
   const launch = launchView(config, record);
-  const blockedBy = t.policy.blockReason(name, config);
+  const blockedBy = t.blockReason(name, config);
   const pin = t.effectivePin(name);
   const held = Object.values(record.held).filter((h) => !h.rejected).length;
   const identity = t.identities.get(name) ?? record.identity;
