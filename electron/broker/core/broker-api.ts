@@ -50,6 +50,7 @@ import { confirmUnsealed, discardUnsealed, listUnsealed, storeWarnings } from '.
 import { commandNotFound } from '../explain/command-lookup.js';
 import type { DoctorReport } from '../../../shared/doctor.js';
 import { policyStatus, setPolicyPath } from '../policy/policy-setting.js';
+import { managedStatus } from '../policy/managed-status.js';
 import { VERSION } from './version.js';
 
 const withSlowStart = (note: ServerView['slowStart']) => (note ? { slowStart: note } : {});
@@ -79,6 +80,7 @@ export class BrokerApi implements CountersignApi {
       sandbox: await core.sandbox(),
       httpSessions: core.httpSessions?.(),
       policy: policyStatus(core),
+      managed: managedStatus(core.trust.managed, core.store.getSettings().approvalTimeoutSeconds),
     };
   }
 

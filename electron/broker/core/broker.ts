@@ -18,6 +18,7 @@ import { CallGate } from '../calls/call-gate.js';
 import { ClientPatience } from '../calls/client-patience.js';
 import { InlineApprovalSettings } from '../calls/inline-approval.js';
 import { managedInputs } from '../policy/managed-paths.js';
+import { cappedTimeout, inlineApprovalOffReason, ruleRefusal, rulesInForce } from '../policy/managed-restrictions.js';
 import { PendingQueue } from '../calls/pending-queue.js';
 import { RuleBook } from '../calls/rule-book.js';
 import { ProtectScopeCache } from '../checks/protect-scope-cache.js';
@@ -87,7 +88,7 @@ export class Broker implements BrokerCore {
   readonly warnings: string[] = [];
   paused = false;
   /** Which clients may answer pending calls in their own form (in memory: no file turns it on). */
-  readonly inlineApproval = new InlineApprovalSettings();
+  readonly inlineApproval = new InlineApprovalSettings(() => inlineApprovalOffReason(this.trust.managed.restrictions()));
   endpoints: Pick<BrokerStatus, 'httpUrl' | 'mcpUrlTemplate'> = {};
 
   constructor(readonly opts: BrokerOptions) {
@@ -164,11 +165,16 @@ export class Broker implements BrokerCore {
       onAdded: (call) => this.emit({ type: 'pending-added', call }),
       onRemoved: (id, why) => this.emit({ type: 'pending-removed', id, why }),
     });
-    this.rules = new RuleBook({ store: this.store, record: (change) => this.record(change), changed: () => this.emit({ type: 'rules-changed' }) });
+    this.rules = new RuleBook({
+      store: this.store,
+      record: (change) => this.record(change),
+      changed: () => this.emit({ type: 'rules-changed' }),
+      refuse: (rule) => ruleRefusal(this.trust.managed.restrictions(), rule),
+    });
     this.gate = new CallGate({
       pending: this.pending,
       isTrusted: (s) => this.store.isTrusted(s),
-      rules: () => this.rules.list(),
+      rules: () => rulesInForce(this.rules.list(), this.trust.managed.restrictions()),
       addRule: (server, tool, actor, extra) => this.rules.add(server, tool, extra ?? {}, actor),
       refuse: () => this.auditGuard.refusal(),
       settings: () => this.effectiveSettings(),
@@ -235,7 +241,7 @@ export class Broker implements BrokerCore {
   }
 
   /** The settings in effect: the policy path is the one the person set (sealed), not whatever settings.json says. */
-  effectiveSettings(): Settings {
+  private settingsAsSet(): Settings {
     const { policyPath: _inFile, ...s } = this.store.getSettings();
     const policyPath = this.seal.policyPath();
     return {
@@ -243,6 +249,12 @@ export class Broker implements BrokerCore {
       ...(policyPath ? { policyPath } : {}),
       ...(this.opts.approvalTimeoutSeconds ? { approvalTimeoutSeconds: this.opts.approvalTimeoutSeconds } : {}),
     };
+  }
+
+  /** The settings in effect, with the managed policy's caps applied (the longest approval wait). */
+  effectiveSettings(): Settings {
+    const s = this.settingsAsSet();
+    return { ...s, approvalTimeoutSeconds: cappedTimeout(s.approvalTimeoutSeconds, this.trust.managed.restrictions()) };
   }
 
   /** Countersign's own files and the clients' configs: what self-protection guards. */

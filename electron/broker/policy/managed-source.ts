@@ -100,7 +100,13 @@ export class ManagedPolicySource {
     return { kind: 'loaded', ...where, policy: parsed.data, ...(hasProfile && this.o.profile ? { profile: this.o.profile.path } : {}) };
   }
 
-  private loaded(): ManagedPolicy | undefined {
+  /** Where the managed policy is looked for now. */
+  location(): ManagedLocation {
+    return this.o.locate();
+  }
+
+  /** The policy, when one counts. */
+  loaded(): ManagedPolicy | undefined {
     const s = this.current();
     return s.kind === 'loaded' ? s.policy : undefined;
   }

@@ -21,6 +21,7 @@ import { forgetLimitsBaseline } from '../policy/policy-limits.js';
 import { withdrawWithoutLimits } from './run-without-limits.js';
 import { onInitialized, onListing, onPersonApproved, onTrust } from './session-records.js';
 import type { TeamPolicySource } from '../policy/team-policy.js';
+import type { ManagedPolicySource } from '../policy/managed-source.js';
 import { TrustFindings, type Listings } from './trust-findings.js';
 import { TrustRecords, type TrustManagerOptions } from './trust-records.js';
 import type { IdentityRecord, TrustStore } from './trust-store.js';
@@ -50,6 +51,11 @@ export class TrustManager {
 
   get policy(): TeamPolicySource {
     return this.t.policy;
+  }
+
+  /** The organization's managed policy (outranks the team policy and the person's settings). */
+  get managed(): ManagedPolicySource {
+    return this.t.managed;
   }
 
   // ---- before a server starts ----

@@ -7,6 +7,7 @@ import type { ToolDefinition } from '../../../shared/tool.js';
 import type { ReviewAction, ServerChanges } from '../../../shared/trust-types.js';
 import { heldChangeHash, listingHash } from './definition-tracker.js';
 import { launchView } from './launch-consent.js';
+import { serverMarks } from '../policy/managed-status.js';
 import type { Listings, TrustFindings } from './trust-findings.js';
 import type { TrustRecords } from './trust-records.js';
 import type { IdentityRecord } from './trust-store.js';
@@ -48,6 +49,7 @@ export function serverView(
     identity: identity ? { ...identity.serverInfo, protocolVersion: identity.protocolVersion } : undefined,
     findings: findings.serverFindings(name, identity?.serverInfo?.name),
     blockedBy,
+    managed: serverMarks(t.managed, name, config),
     tools: toolViews,
     listingHash: tools.length ? listingHash(tools) : undefined,
   };
