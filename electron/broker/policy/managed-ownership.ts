@@ -72,7 +72,10 @@ function walk(file: string, deps: OwnershipDeps, depth: number): Ownership {
     // Sticky or not (/tmp): a folder others may write lets them put or rename entries beside the file.
     if (st.mode & 0o022) {
       const who = st.mode & 0o002 ? 'every user' : 'its group';
-      return { ok: false, why: `'${here}' is writable by ${who} (mode ${(st.mode & 0o7777).toString(8).padStart(4, '0')})`, fix: fixFor(here, !last || st.isDirectory()) };
+      const mode = (st.mode & 0o7777).toString(8).padStart(4, '0');
+      // A shared folder such as /tmp stays as it is: the file moves.
+      const fix = st.mode & 0o1000 ? `move the file to a folder only root can write, e.g. sudo install -d -o root -g root -m 755 /etc/countersign && sudo install -o root -g root -m 644 <file> /etc/countersign/managed-policy.json` : fixFor(here, !last || st.isDirectory());
+      return { ok: false, why: `'${here}' is writable by ${who} (mode ${mode})${st.mode & 0o1000 ? ', sticky or not' : ''}`, fix };
     }
     if (deps.uid !== 0 && deps.writable(here)) {
       return { ok: false, why: `'${here}' is writable by the user who runs Countersign (uid ${deps.uid}), through an ACL`, fix: `sudo setfacl -b '${here}' && ${fixFor(here, !last || st.isDirectory())}` };
