@@ -16,7 +16,8 @@ import { POLICY_USAGE } from './usage.js';
 const say = (text: string): void => void process.stdout.write(text);
 
 export async function runPolicy(argv: string[], dataDir: string): Promise<number> {
-  const [verb, ...rest] = argv;
+  // `policy --json` is `policy show --json`.
+  const [verb, ...rest] = argv[0]?.startsWith('-') ? ['show', ...argv] : argv;
   const args = parseArgs(rest, { values: ['hash'], booleans: ['json', 'yes', 'user'] });
   // Checking a file before it is deployed needs no broker.
   if (verb === 'check') return runPolicyCheck(args.positional[0], args.bools.has('user'), args.bools.has('json'));

@@ -3,6 +3,7 @@
 // only when its file passes the ownership rule (managed-ownership.ts); otherwise it is ignored, with the
 // fix. An unreadable or invalid file fails closed: every server is blocked until it is fixed.
 import fs from 'node:fs';
+import { isAbsolute, win32 } from 'node:path';
 import { z } from 'zod';
 import type { ServerConfig } from '../../../shared/api.js';
 import { managedPolicySchema, type ManagedPolicy } from '../../../shared/managed-policy-schema.js';
@@ -53,6 +54,14 @@ export class ManagedPolicySource {
 
   current(): ManagedState {
     const loc = this.o.locate();
+    // A relative override names whatever sits in the folder Countersign started in: never followed.
+    if (!isAbsolute(loc.path) && !win32.isAbsolute(loc.path)) {
+      const own = this.o.ownership(loc.path);
+      const state: ManagedState = { kind: 'ignored', path: loc.path, from: loc.from, why: own.ok ? 'the path is not absolute' : own.why, fix: own.ok ? 'name the managed policy by its absolute path' : own.fix };
+      if (this.cache?.key !== `relative:${loc.path}`) this.o.warn(`The managed policy ${loc.path} is ignored: ${state.why}. Fix: ${state.fix}`);
+      this.cache = { key: `relative:${loc.path}`, state };
+      return state;
+    }
     const profile = this.o.profile;
     const fileStamp = this.stamp(loc.path);
     const profileStamp = profile ? this.stamp(profile.path) : undefined;
