@@ -28,8 +28,19 @@ function settingsOf(managed: ManagedStatus | undefined, settings: Settings): Set
   const timeout = r('maxApprovalTimeout')[0];
   const max = timeout ? Number(/at most (\d+) s/.exec(timeout.text)?.[1]) : undefined;
   if (max !== undefined && settings.approvalTimeoutSeconds > max) {
-    out.push({ name: 'approval timeout', value: `${max} s`, source: 'managed', note: `you set ${settings.approvalTimeoutSeconds} s; capped (${timeout!.reason})` });
-  } else out.push({ name: 'approval timeout', value: `${settings.approvalTimeoutSeconds} s`, source: 'person', ...(timeout ? { note: `at most ${max} s (${MANAGED_MARK})` } : {}) });
+    out.push({
+      name: 'approval timeout',
+      value: `${max} s`,
+      source: 'managed',
+      note: `you set ${settings.approvalTimeoutSeconds} s; capped (${timeout!.reason})`,
+    });
+  } else
+    out.push({
+      name: 'approval timeout',
+      value: `${settings.approvalTimeoutSeconds} s`,
+      source: 'person',
+      ...(timeout ? { note: `at most ${max} s (${MANAGED_MARK})` } : {}),
+    });
   for (const x of managed?.restrictions ?? []) if (x.key !== 'maxApprovalTimeout') out.push({ name: x.key, value: x.text, source: 'managed', note: x.reason });
   return out;
 }
@@ -38,7 +49,10 @@ function serverLines(s: ServerView): string[] {
   const out: string[] = [];
   if (s.blockedBy) out.push(`blocked: ${s.blockedBy}${/managed policy/.test(s.blockedBy) ? ` [${MANAGED_MARK}]` : ''}`);
   for (const m of s.managed ?? []) if (!m.startsWith('blocked')) out.push(`${m} [${MANAGED_MARK}]`);
-  if (s.pin) out.push(`pinned${s.pin.version ? ` to ${s.pin.version}` : ''} by ${s.pin.managed ? MANAGED_MARK : s.pin.by === 'policy' ? 'the team policy file' : 'you'}`);
+  if (s.pin)
+    out.push(
+      `pinned${s.pin.version ? ` to ${s.pin.version}` : ''} by ${s.pin.managed ? MANAGED_MARK : s.pin.by === 'policy' ? 'the team policy file' : 'you'}`,
+    );
   out.push(s.trusted ? 'trusted by you' : 'not trusted: hints add friction only');
   if (!s.launch.approved && !s.blockedBy) out.push('its command waits for your approval');
   return out;
@@ -50,13 +64,24 @@ export async function showEffectivePolicy(api: CoreApi, json: boolean, unconfirm
   const managed = status.managed;
   const effective = settingsOf(managed, settings);
   if (json) {
-    const perServer = servers.map((s) => ({ name: s.name, status: s.status, blockedBy: s.blockedBy, managed: s.managed ?? [], pin: s.pin && { version: s.pin.version, by: s.pin.managed ? 'managed' : s.pin.by }, trusted: s.trusted }));
+    const perServer = servers.map((s) => ({
+      name: s.name,
+      status: s.status,
+      blockedBy: s.blockedBy,
+      managed: s.managed ?? [],
+      pin: s.pin && { version: s.pin.version, by: s.pin.managed ? 'managed' : s.pin.by },
+      trusted: s.trusted,
+    }));
     say(terminalJson({ managed, policy, settings: effective, servers: perServer }, 2) + '\n');
     return 0;
   }
   if (!managed || managed.state === 'none') say(`No managed policy (looked for ${e(managed?.path ?? 'the OS path')}).\n`);
-  else if (managed.state === 'loaded') say(`Managed policy: ${e(managed.path)}${managed.profile ? ` and the profile ${e(managed.profile)}` : ''} (${MANAGED_MARK}; it outranks the team policy and your settings)\n`);
-  else if (managed.state === 'broken') say(`Managed policy: ${e(managed.path)} cannot be read, so every server is blocked until it is fixed: ${e(managed.error ?? '')}\n`);
+  else if (managed.state === 'loaded')
+    say(
+      `Managed policy: ${e(managed.path)}${managed.profile ? ` and the profile ${e(managed.profile)}` : ''} (${MANAGED_MARK}; it outranks the team policy and your settings)\n`,
+    );
+  else if (managed.state === 'broken')
+    say(`Managed policy: ${e(managed.path)} cannot be read, so every server is blocked until it is fixed: ${e(managed.error ?? '')}\n`);
   else say(`Managed policy: ${e(managed.path)} is IGNORED: ${e(managed.why ?? '')}.\n  Fix: ${e(managed.fix ?? '')}\n`);
   if (managed?.overrideIgnored) say(`  The override ${e(managed.overrideIgnored)} is not followed: a policy is deployed at the OS path.\n`);
   if (managed?.block.length) say(`  Blocks: ${managed.block.map((b) => e(b)).join(', ')}\n`);
@@ -69,6 +94,11 @@ export async function showEffectivePolicy(api: CoreApi, json: boolean, unconfirm
   say('Settings:\n');
   for (const s of effective) say(`  ${s.name}: ${e(s.value)} (${SOURCE_TEXT[s.source]})${s.note ? ` — ${e(s.note)}` : ''}\n`);
   say(servers.length ? 'Servers:\n' : 'No servers configured.\n');
-  for (const s of servers) say(`  ${e(s.name)}:\n${serverLines(s).map((l) => `    ${e(l)}\n`).join('')}`);
+  for (const s of servers)
+    say(
+      `  ${e(s.name)}:\n${serverLines(s)
+        .map((l) => `    ${e(l)}\n`)
+        .join('')}`,
+    );
   return 0;
 }

@@ -82,7 +82,11 @@ describe('managed policy, Countersign run as nobody', () => {
       await broker.stop();
     }
     const shown = await effective(file);
-    expect(shown.managed.restrictions).toContainEqual({ key: 'maxApprovalTimeout', text: 'A call waits at most 30 s for approval. Your setting of 120 s is capped to 30 s.', reason: 'no hanging agents' });
+    expect(shown.managed.restrictions).toContainEqual({
+      key: 'maxApprovalTimeout',
+      text: 'A call waits at most 30 s for approval. Your setting of 120 s is capped to 30 s.',
+      reason: 'no hanging agents',
+    });
     expect(shown.servers.find((s) => s.name === 'evil')).toMatchObject({ status: 'blocked', blockedBy: expect.stringContaining('refused by security review') });
     expect(shown.servers.find((s) => s.name === 'fine')?.blockedBy).toBeUndefined();
   });

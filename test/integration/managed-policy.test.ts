@@ -55,7 +55,15 @@ describe('managed policy', () => {
     const evil = await w.serve('evil-notes', notesTools);
     const ok = await w.serve('notes', notesTools, { trusted: true });
     const client = await w.connect('notes');
-    deploy(file, { version: 1, restrictions: { deny: [{ name: 'evil-*', reason: 'reviewed and refused' }, { command: 'in-process notes', reason: 'retired' }] } });
+    deploy(file, {
+      version: 1,
+      restrictions: {
+        deny: [
+          { name: 'evil-*', reason: 'reviewed and refused' },
+          { command: 'in-process notes', reason: 'retired' },
+        ],
+      },
+    });
     const refused = await pollUntil(
       () => client.callTool({ name: 'read_note', arguments: { text: 'x' } }),
       (r) => (r as ToolResult).isError === true,
@@ -65,7 +73,9 @@ describe('managed policy', () => {
     const reached = ok.calls.list.length;
     expect((await client.callTool({ name: 'read_note', arguments: { text: 'y' } })).isError).toBe(true);
     expect(ok.calls.list).toHaveLength(reached);
-    expect(await startError(w, 'evil-notes')).toBe(`Countersign will not start 'evil-notes': ${ORG} denies 'evil-notes': its name matches 'evil-*' (reviewed and refused).`);
+    expect(await startError(w, 'evil-notes')).toBe(
+      `Countersign will not start 'evil-notes': ${ORG} denies 'evil-notes': its name matches 'evil-*' (reviewed and refused).`,
+    );
     expect(evil.calls.list).toEqual([]);
     const view = await viewOf(w.call, 'evil-notes');
     expect(view.status).toBe('blocked');
@@ -90,11 +100,19 @@ describe('managed policy', () => {
     expect(notes.calls.list).toHaveLength(2);
 
     deploy(file, { version: 1, restrictions: { alwaysAllow: { allowed: 'none', reason: 'every write is reviewed' } } });
-    await pollUntil(() => w.api.getStatus(), (s) => s.managed?.state === 'loaded', 'the managed policy');
+    await pollUntil(
+      () => w.api.getStatus(),
+      (s) => s.managed?.state === 'loaded',
+      'the managed policy',
+    );
     const third = client.callTool({ name: 'write_note', arguments: { text: '3' } });
     const again = await w.waitForPending((c: PendingCall) => c.tool === 'write_note' && (c.arguments as { text: string }).text === '3');
     const refused = await w.api.decide(again.id, { kind: 'always-allow' });
-    expect(refused).toMatchObject({ ok: false, error: 'not-saved', message: expect.stringContaining('Your organization\'s managed policy allows no "always allow" rules (every write is reviewed)') });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: 'not-saved',
+      message: expect.stringContaining('Your organization\'s managed policy allows no "always allow" rules (every write is reviewed)'),
+    });
     expect(await w.api.decide(again.id, { kind: 'deny' })).toMatchObject({ ok: true });
     await third;
     expect(notes.calls.list).toHaveLength(2);
@@ -106,7 +124,10 @@ describe('managed policy', () => {
     const client = await w.connect('notes');
     const call = client.callTool({ name: 'write_note', arguments: { text: '1' } });
     const asked = await w.waitForPending((c: PendingCall) => c.tool === 'write_note');
-    const refused = await w.api.decide(asked.id, { kind: 'allow-rule', rule: { scope: { kind: 'tool' }, lifetime: { kind: 'always' }, coversExfiltration: true } });
+    const refused = await w.api.decide(asked.id, {
+      kind: 'allow-rule',
+      rule: { scope: { kind: 'tool' }, lifetime: { kind: 'always' }, coversExfiltration: true },
+    });
     expect(refused).toMatchObject({ ok: false, message: expect.stringContaining('allows no rule that covers the exfiltration guard (data stays)') });
     expect(await w.api.decide(asked.id, { kind: 'allow-rule', rule: { scope: { kind: 'tool' }, lifetime: { kind: 'always' } } })).toMatchObject({ ok: true });
     await call;
@@ -117,11 +138,17 @@ describe('managed policy', () => {
       version: 1,
       restrictions: { inlineApprovalOff: { reason: 'approve in Countersign only' }, maxApprovalTimeout: { seconds: 30, reason: 'agents must not hang' } },
     });
-    await expect(w.api.setInlineApproval('claude-code', true)).rejects.toThrow("Your organization's managed policy turns approval inside the MCP client off (approve in Countersign only).");
+    await expect(w.api.setInlineApproval('claude-code', true)).rejects.toThrow(
+      "Your organization's managed policy turns approval inside the MCP client off (approve in Countersign only).",
+    );
     await w.api.updateSettings({ approvalTimeoutSeconds: 600 });
     expect(w.broker.effectiveSettings().approvalTimeoutSeconds).toBe(30);
     const r = (await w.api.getStatus()).managed!.restrictions;
-    expect(r).toContainEqual({ key: 'maxApprovalTimeout', text: 'A call waits at most 30 s for approval. Your setting of 600 s is capped to 30 s.', reason: 'agents must not hang' });
+    expect(r).toContainEqual({
+      key: 'maxApprovalTimeout',
+      text: 'A call waits at most 30 s for approval. Your setting of 600 s is capped to 30 s.',
+      reason: 'agents must not hang',
+    });
     expect(r).toContainEqual({ key: 'inlineApprovalOff', text: 'Approval inside the MCP client is off.', reason: 'approve in Countersign only' });
     await w.api.updateSettings({ approvalTimeoutSeconds: 10 });
     expect(w.broker.effectiveSettings().approvalTimeoutSeconds).toBe(10);
@@ -152,7 +179,9 @@ describe('managed policy', () => {
     await call;
     expect(notes.calls.list).toHaveLength(1);
     const log = await w.log({ server: 'notes' });
-    expect(log.filter((e) => e.kind === 'launch' && e.actor === 'policy' && JSON.stringify(e).includes('command approved by your organization’s managed policy'))).toHaveLength(1);
+    expect(
+      log.filter((e) => e.kind === 'launch' && e.actor === 'policy' && JSON.stringify(e).includes('command approved by your organization’s managed policy')),
+    ).toHaveLength(1);
   });
 
   it.each([
@@ -180,7 +209,11 @@ describe('managed policy', () => {
     expect((await client.callTool({ name: 'read_note', arguments: { text: 'x' } })).isError).toBeFalsy();
     expect(notes.calls.list).toHaveLength(1);
     const status = await world.api.getStatus();
-    expect(status.managed).toMatchObject({ state: 'ignored', why: expect.stringContaining('owned by uid 65534'), fix: `sudo chown root:root '${file}' && sudo chmod 644 '${file}'` });
+    expect(status.managed).toMatchObject({
+      state: 'ignored',
+      why: expect.stringContaining('owned by uid 65534'),
+      fix: `sudo chown root:root '${file}' && sudo chmod 644 '${file}'`,
+    });
     expect(status.warnings.join('\n')).toContain(`The managed policy ${file} is ignored`);
     expect((await viewOf(world.call, 'notes')).status).not.toBe('blocked');
   });

@@ -35,7 +35,11 @@ describe('managed policy ownership (POSIX)', () => {
   });
 
   it('ignores a file under a world-writable or group-writable or nobody-owned parent', () => {
-    for (const [o, why] of [[{ mode: 0o777 }, /writable by every user/], [{ mode: 0o775 }, /writable by its group/], [{ uid: NOBODY }, /owned by uid 65534/]] as const) {
+    for (const [o, why] of [
+      [{ mode: 0o777 }, /writable by every user/],
+      [{ mode: 0o775 }, /writable by its group/],
+      [{ uid: NOBODY }, /owned by uid 65534/],
+    ] as const) {
       const dir = m.folder(`d${o.mode ?? o.uid}`, o);
       const v = checkOwnership(m.write(`d${o.mode ?? o.uid}/p.json`, POLICY), asRoot);
       expect(v.ok ? '' : v.why).toMatch(why);
@@ -98,7 +102,11 @@ describe('managed policy ownership (POSIX)', () => {
 });
 
 describe('managed policy ownership (Windows, icacls)', () => {
-  const acl = (path: string, lines: string[]) => `${path} ${lines[0]}\n${lines.slice(1).map((l) => ' '.repeat(path.length + 1) + l).join('\n')}\n\nSuccessfully processed 1 files`;
+  const acl = (path: string, lines: string[]) =>
+    `${path} ${lines[0]}\n${lines
+      .slice(1)
+      .map((l) => ' '.repeat(path.length + 1) + l)
+      .join('\n')}\n\nSuccessfully processed 1 files`;
   const safe = ['NT AUTHORITY\\SYSTEM:(I)(F)', 'BUILTIN\\Administrators:(I)(F)', 'BUILTIN\\Users:(I)(RX)', 'CREATOR OWNER:(I)(OI)(CI)(IO)(F)'];
 
   it('counts a file only Administrators and SYSTEM may write', () => {
@@ -115,7 +123,11 @@ describe('managed policy ownership (Windows, icacls)', () => {
 
   it('refuses a relative path and an unreadable ACL', () => {
     expect(checkWindowsOwnership('Countersign\\p.json', () => '').ok).toBe(false);
-    expect(checkWindowsOwnership('C:\\x\\p.json', () => { throw new Error('access denied'); })).toMatchObject({ ok: false, why: expect.stringMatching(/access denied/) });
+    expect(
+      checkWindowsOwnership('C:\\x\\p.json', () => {
+        throw new Error('access denied');
+      }),
+    ).toMatchObject({ ok: false, why: expect.stringMatching(/access denied/) });
   });
 });
 

@@ -31,8 +31,10 @@ export function denyMatch(deny: DenyEntry[], name: string, config: ServerConfig 
   const s = subjects(name, config);
   for (const entry of deny) {
     if (entry.name && globRegExp(entry.name).test(s.name)) return { entry, what: `its name matches '${escapeControl(entry.name)}'` };
-    if (entry.package && s.packages.some((p) => globRegExp(entry.package!).test(p))) return { entry, what: `its package matches '${escapeControl(entry.package)}'` };
-    if (entry.command && s.commands.some((c) => globRegExp(entry.command!).test(c))) return { entry, what: `its command matches '${escapeControl(entry.command)}'` };
+    if (entry.package && s.packages.some((p) => globRegExp(entry.package!).test(p)))
+      return { entry, what: `its package matches '${escapeControl(entry.package)}'` };
+    if (entry.command && s.commands.some((c) => globRegExp(entry.command!).test(c)))
+      return { entry, what: `its command matches '${escapeControl(entry.command)}'` };
   }
   return undefined;
 }

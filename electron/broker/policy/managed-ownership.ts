@@ -37,7 +37,11 @@ const fixFor = (p: string, dir: boolean): string => `sudo chown root:root '${p}'
 /** POSIX: the file, every folder above it, and the target of any symlink on the way. */
 export function checkOwnership(file: string, deps: OwnershipDeps = realDeps()): Ownership {
   if (!path.isAbsolute(file)) {
-    return { ok: false, why: `the path '${file}' is not absolute, so where it points depends on the folder Countersign starts in`, fix: 'name the managed policy by its absolute path' };
+    return {
+      ok: false,
+      why: `the path '${file}' is not absolute, so where it points depends on the folder Countersign starts in`,
+      fix: 'name the managed policy by its absolute path',
+    };
   }
   return walk(path.normalize(file), deps, 0);
 }
@@ -53,17 +57,29 @@ function walk(file: string, deps: OwnershipDeps, depth: number): Ownership {
     try {
       st = deps.lstat(here);
     } catch (err) {
-      return { ok: false, why: `'${here}' cannot be examined (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, fix: `make '${here}' readable by the user who runs Countersign` };
+      return {
+        ok: false,
+        why: `'${here}' cannot be examined (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+        fix: `make '${here}' readable by the user who runs Countersign`,
+      };
     }
     if (st.uid !== 0) {
-      return { ok: false, why: `'${here}' is owned by uid ${st.uid}, not root, so that user (perhaps the one an agent runs as) could change what it holds`, fix: fixFor(here, !last || st.isDirectory()) };
+      return {
+        ok: false,
+        why: `'${here}' is owned by uid ${st.uid}, not root, so that user (perhaps the one an agent runs as) could change what it holds`,
+        fix: fixFor(here, !last || st.isDirectory()),
+      };
     }
     if (st.isSymbolicLink()) {
       let target: string;
       try {
         target = deps.realpath(here);
       } catch (err) {
-        return { ok: false, why: `the symlink '${here}' cannot be resolved (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, fix: `point '${here}' at a root-owned file, or name the real path` };
+        return {
+          ok: false,
+          why: `the symlink '${here}' cannot be resolved (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+          fix: `point '${here}' at a root-owned file, or name the real path`,
+        };
       }
       const inner = walk(target, deps, depth + 1);
       if (!inner.ok) return { ok: false, why: `'${here}' is a symlink to '${target}': ${inner.why}`, fix: inner.fix };
@@ -74,11 +90,18 @@ function walk(file: string, deps: OwnershipDeps, depth: number): Ownership {
       const who = st.mode & 0o002 ? 'every user' : 'its group';
       const mode = (st.mode & 0o7777).toString(8).padStart(4, '0');
       // A shared folder such as /tmp stays as it is: the file moves.
-      const fix = st.mode & 0o1000 ? `move the file to a folder only root can write, e.g. sudo install -d -o root -g root -m 755 /etc/countersign && sudo install -o root -g root -m 644 <file> /etc/countersign/managed-policy.json` : fixFor(here, !last || st.isDirectory());
+      const fix =
+        st.mode & 0o1000
+          ? `move the file to a folder only root can write, e.g. sudo install -d -o root -g root -m 755 /etc/countersign && sudo install -o root -g root -m 644 <file> /etc/countersign/managed-policy.json`
+          : fixFor(here, !last || st.isDirectory());
       return { ok: false, why: `'${here}' is writable by ${who} (mode ${mode})${st.mode & 0o1000 ? ', sticky or not' : ''}`, fix };
     }
     if (deps.uid !== 0 && deps.writable(here)) {
-      return { ok: false, why: `'${here}' is writable by the user who runs Countersign (uid ${deps.uid}), through an ACL`, fix: `sudo setfacl -b '${here}' && ${fixFor(here, !last || st.isDirectory())}` };
+      return {
+        ok: false,
+        why: `'${here}' is writable by the user who runs Countersign (uid ${deps.uid}), through an ACL`,
+        fix: `sudo setfacl -b '${here}' && ${fixFor(here, !last || st.isDirectory())}`,
+      };
     }
   }
   return { ok: true };
@@ -105,7 +128,11 @@ export function checkWindowsOwnership(file: string, icacls: (p: string) => strin
     try {
       out = icacls(here);
     } catch (err) {
-      return { ok: false, why: `the permissions of '${here}' cannot be read (${(err as Error).message})`, fix: `make '${here}' readable, or check it with: icacls "${here}"` };
+      return {
+        ok: false,
+        why: `the permissions of '${here}' cannot be read (${(err as Error).message})`,
+        fix: `make '${here}' readable, or check it with: icacls "${here}"`,
+      };
     }
     for (const raw of out.split(/\r?\n/)) {
       // The first line starts with the path itself; the ACEs follow as "PRINCIPAL:(flags)(rights)".

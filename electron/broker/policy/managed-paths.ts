@@ -39,7 +39,11 @@ export interface LocateOptions {
 export function locateManaged(o: LocateOptions): ManagedLocation {
   const exists = o.exists ?? ((p: string) => lexists(p));
   const os = osManagedPath(o.platform, o.env);
-  const override = o.option ? { path: o.option, from: 'option' as const } : o.env.COUNTERSIGN_MANAGED_POLICY ? { path: o.env.COUNTERSIGN_MANAGED_POLICY, from: 'environment' as const } : undefined;
+  const override = o.option
+    ? { path: o.option, from: 'option' as const }
+    : o.env.COUNTERSIGN_MANAGED_POLICY
+      ? { path: o.env.COUNTERSIGN_MANAGED_POLICY, from: 'environment' as const }
+      : undefined;
   if (!override) return { path: os, from: 'os' };
   if (exists(os)) return { path: os, from: 'os', overrideIgnored: override.path };
   return override;

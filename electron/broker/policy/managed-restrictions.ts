@@ -44,7 +44,8 @@ export function describeRestrictions(r: R, personTimeout?: number): ManagedRestr
     const what = [d.name && `name ${d.name}`, d.package && `package ${d.package}`, d.command && `command ${d.command}`].filter(Boolean).join(', ');
     out.push({ key: 'deny', text: `Servers matching ${what} may not run.`, reason: d.reason });
   }
-  if (r.minimumLimits) out.push({ key: 'minimumLimits', text: 'Servers outside the catalogue must run with the organization’s minimum limits.', reason: r.minimumLimits.reason });
+  if (r.minimumLimits)
+    out.push({ key: 'minimumLimits', text: 'Servers outside the catalogue must run with the organization’s minimum limits.', reason: r.minimumLimits.reason });
   if (r.alwaysAllow) {
     const text = r.alwaysAllow.allowed === 'none' ? 'No "always allow" rules: every call that would ask, asks.' : 'No rule may cover the exfiltration guard.';
     out.push({ key: 'alwaysAllow', text, reason: r.alwaysAllow.reason });
@@ -55,6 +56,7 @@ export function describeRestrictions(r: R, personTimeout?: number): ManagedRestr
     const capped = personTimeout !== undefined && personTimeout > s ? ` Your setting of ${personTimeout} s is capped to ${s} s.` : '';
     out.push({ key: 'maxApprovalTimeout', text: `A call waits at most ${s} s for approval.${capped}`, reason: r.maxApprovalTimeout.reason });
   }
-  if (r.auditExportRequired) out.push({ key: 'auditExportRequired', text: 'The audit export is required and cannot be turned off.', reason: r.auditExportRequired.reason });
+  if (r.auditExportRequired)
+    out.push({ key: 'auditExportRequired', text: 'The audit export is required and cannot be turned off.', reason: r.auditExportRequired.reason });
   return out;
 }

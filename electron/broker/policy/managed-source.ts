@@ -57,7 +57,13 @@ export class ManagedPolicySource {
     // A relative override names whatever sits in the folder Countersign started in: never followed.
     if (!isAbsolute(loc.path) && !win32.isAbsolute(loc.path)) {
       const own = this.o.ownership(loc.path);
-      const state: ManagedState = { kind: 'ignored', path: loc.path, from: loc.from, why: own.ok ? 'the path is not absolute' : own.why, fix: own.ok ? 'name the managed policy by its absolute path' : own.fix };
+      const state: ManagedState = {
+        kind: 'ignored',
+        path: loc.path,
+        from: loc.from,
+        why: own.ok ? 'the path is not absolute' : own.why,
+        fix: own.ok ? 'name the managed policy by its absolute path' : own.fix,
+      };
       if (this.cache?.key !== `relative:${loc.path}`) this.o.warn(`The managed policy ${loc.path} is ignored: ${state.why}. Fix: ${state.fix}`);
       this.cache = { key: `relative:${loc.path}`, state };
       return state;
@@ -71,7 +77,8 @@ export class ManagedPolicySource {
     const state = this.load(loc, fileStamp !== undefined, profileStamp !== undefined);
     this.cache = { key, state };
     if (loc.overrideIgnored) this.o.warn(`A managed policy is deployed at ${loc.path}, so the override ${loc.overrideIgnored} is not followed.`);
-    if (state.kind === 'broken') this.o.warn(`The managed policy ${state.path} could not be read (${state.error}). Until it is fixed, every server is blocked.`);
+    if (state.kind === 'broken')
+      this.o.warn(`The managed policy ${state.path} could not be read (${state.error}). Until it is fixed, every server is blocked.`);
     if (state.kind === 'ignored') this.o.warn(`The managed policy ${state.path} is ignored: ${state.why}. Fix: ${state.fix}`);
     return state;
   }
@@ -162,4 +169,3 @@ function readJsonObject(path: string): { value: Record<string, unknown> } | { er
     return { error: (err as Error).message };
   }
 }
-

@@ -7,7 +7,15 @@ import { describeRestrictions } from './managed-restrictions.js';
 export function managedStatus(source: ManagedPolicySource, personTimeout?: number): ManagedStatus {
   const s = source.current();
   const loc = source.location();
-  const base = { path: loc.path, from: loc.from, ...(loc.overrideIgnored ? { overrideIgnored: loc.overrideIgnored } : {}), restrictions: [], block: [], alwaysAsk: [], servers: [] };
+  const base = {
+    path: loc.path,
+    from: loc.from,
+    ...(loc.overrideIgnored ? { overrideIgnored: loc.overrideIgnored } : {}),
+    restrictions: [],
+    block: [],
+    alwaysAsk: [],
+    servers: [],
+  };
   switch (s.kind) {
     case 'none':
       return { state: 'none', ...base };

@@ -13,7 +13,6 @@ import { FileVersion } from '../store/file-version.js';
 
 export type { TeamPolicy };
 
-
 export type PolicyState =
   | { kind: 'none' }
   | { kind: 'loaded'; path: string; policy: TeamPolicy }
