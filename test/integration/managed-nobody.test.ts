@@ -61,10 +61,11 @@ afterAll(() => {
 });
 
 /** `countersign policy --json` as nobody, with the managed policy named by COUNTERSIGN_MANAGED_POLICY. */
-async function effective(file: string): Promise<{ managed: ManagedStatus; servers: Array<{ name: string; blockedBy?: string; status: string }> }> {
+type Effective = { managed: ManagedStatus; servers: Array<{ name: string; blockedBy?: string; status: string }> };
+async function effective(file: string): Promise<Effective> {
   const run = await csAsNobody(['--data-dir', dataDir, 'policy', '--json'], { ...keyEnv(), COUNTERSIGN_MANAGED_POLICY: file });
   expect(run.code, run.stderr).toBe(0);
-  return JSON.parse(run.stdout);
+  return JSON.parse(run.stdout) as Effective;
 }
 
 describe('managed policy, Countersign run as nobody', () => {

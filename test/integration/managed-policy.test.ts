@@ -30,7 +30,7 @@ function deploy(file: string, policy: unknown): void {
   renameSync(`${file}.tmp`, file);
 }
 
-async function withManaged(policy: unknown | undefined, env: NodeJS.ProcessEnv = {}): Promise<{ w: InProcess; file: string }> {
+async function withManaged(policy: unknown, env: NodeJS.ProcessEnv = {}): Promise<{ w: InProcess; file: string }> {
   m = managedFolder();
   const file = join(m.dir, 'managed-policy.json');
   if (policy !== undefined) deploy(file, policy);

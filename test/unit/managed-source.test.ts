@@ -20,7 +20,11 @@ describe('deny list', () => {
   });
 
   it('matches a package with or without its version, and a command by its line or bare name', () => {
-    const deny = [{ package: '@evil/*', reason: R }, { command: 'npx -y shady@*', reason: R }, { name: 'legacy-?', reason: R }];
+    const deny = [
+      { package: '@evil/*', reason: R },
+      { command: 'npx -y shady@*', reason: R },
+      { name: 'legacy-?', reason: R },
+    ];
     expect(denyMatch(deny, 'a', npx('@evil/tool@1.2.3'))?.what).toBe("its package matches '@evil/*'");
     expect(denyMatch(deny, 'b', npx('shady@2.0.0'))?.what).toBe("its command matches 'npx -y shady@*'");
     expect(denyMatch(deny, 'legacy-1', { url: 'https://x.example/mcp' })?.what).toBe("its name matches 'legacy-?'");

@@ -31,7 +31,13 @@ export function assertCanStart(t: TrustRecords, name: string, config: ServerConf
     // The baseline first: a failed write then leaves the launch unapproved, never approved without it.
     sealLimitsBaseline(seal, name, config);
     t.store.update(name, (r) => (r.launch = { hash: launchHash(config), approvedAt: new Date().toISOString(), by: 'policy' }));
-    t.opts.record({ kind: 'launch', actor: 'policy', server: name, what: pre?.managed ? 'command approved by your organization’s managed policy' : 'command approved by the team policy', details: launchView(config, record) });
+    t.opts.record({
+      kind: 'launch',
+      actor: 'policy',
+      server: name,
+      what: pre?.managed ? 'command approved by your organization’s managed policy' : 'command approved by the team policy',
+      details: launchView(config, record),
+    });
     return;
   }
   throw new LaunchConsentError(name);

@@ -150,10 +150,20 @@ export class TrustRecords {
   /** The policies' pins: the managed policy's first (the person cannot remove it), then the user policy's. */
   private policyPins(server: string): EffectivePin[] {
     const out: EffectivePin[] = [];
-    for (const [entry, managed] of [[this.managed.serverEntry(server), true], [this.policy.serverEntry(server), false]] as const) {
+    for (const [entry, managed] of [
+      [this.managed.serverEntry(server), true],
+      [this.policy.serverEntry(server), false],
+    ] as const) {
       const pin = entry?.pin;
       if (pin && (pin.version || pin.definitionsHash)) {
-        out.push({ version: pin.version, definitionsHash: pin.definitionsHash ?? '', package: undefined, pinnedAt: '', by: 'policy', ...(managed ? { managed } : {}) });
+        out.push({
+          version: pin.version,
+          definitionsHash: pin.definitionsHash ?? '',
+          package: undefined,
+          pinnedAt: '',
+          by: 'policy',
+          ...(managed ? { managed } : {}),
+        });
       }
     }
     return out;

@@ -295,17 +295,28 @@ describe('settings: managed by your organization', () => {
       'A call waits at most 30 s for approval. Reason: no hanging agents',
     ]);
     const rulesSection = screen.getByRole('heading', { name: 'Saved rules' }).closest('section')!;
-    expect(within(rulesSection).getByRole('note').textContent).toBe('Managed by your organization: No "always allow" rules: every call that would ask, asks. Reason: SOC 2 control 7');
+    expect(within(rulesSection).getByRole('note').textContent).toBe(
+      'Managed by your organization: No "always allow" rules: every call that would ask, asks. Reason: SOC 2 control 7',
+    );
   });
 
   it('says an ignored managed policy is ignored, with the fix', async () => {
     const api = new FakeApi();
     api.status = {
       ...api.status,
-      managed: { ...managedBase, state: 'ignored', path: '/etc/countersign/managed-policy.json', why: "'/etc/countersign' is owned by uid 1000, not root", fix: "sudo chown root:root '/etc/countersign'", restrictions: [] },
+      managed: {
+        ...managedBase,
+        state: 'ignored',
+        path: '/etc/countersign/managed-policy.json',
+        why: "'/etc/countersign' is owned by uid 1000, not root",
+        fix: "sudo chown root:root '/etc/countersign'",
+        restrictions: [],
+      },
     };
     await renderApp(api, 'settings');
     const section = (await screen.findByRole('heading', { name: 'Managed by your organization' })).closest('section')!;
-    expect(within(section).getByRole('alert').textContent).toBe("It is ignored: '/etc/countersign' is owned by uid 1000, not root.Fix (an administrator): sudo chown root:root '/etc/countersign'");
+    expect(within(section).getByRole('alert').textContent).toBe(
+      "It is ignored: '/etc/countersign' is owned by uid 1000, not root.Fix (an administrator): sudo chown root:root '/etc/countersign'",
+    );
   });
 });
