@@ -1,6 +1,8 @@
 // The managed source's reading (file + macOS profile through a fake plutil), and the deny list's
 // matching by name, package and command line.
+import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
+import { pollUntil } from '../helpers/patience.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerConfig } from '../../shared/api.js';
 import { denyMatch, globRegExp } from '../../electron/broker/policy/managed-deny.js';
@@ -75,5 +77,35 @@ describe('managed source with a configuration profile (macOS)', () => {
   it('a profile another user owns is ignored', () => {
     const plist = m.write('com.countersign.policy.plist', 'x', { uid: 65534 });
     expect(source(join(m.dir, 'none.json'), plist, () => '{"version":1,"block":["b"]}').current()).toMatchObject({ kind: 'ignored', path: plist });
+  });
+});
+
+describe('managed source: the fix takes effect without touching the file', () => {
+  it('an ignored file counts once an administrator fixes the folder above it (and stops counting when it is loosened)', async () => {
+    const m = managedFolder();
+    try {
+      const dir = m.folder('cs', { mode: 0o777 });
+      const file = m.write('cs/managed-policy.json', { version: 1, block: ['b'] });
+      const src = new ManagedPolicySource({
+        locate: () => ({ path: file, from: 'os' }),
+        ownership: (p) => checkOwnership(p, { ...realDeps(), uid: 0 }),
+        warn: () => undefined,
+      });
+      expect(src.current()).toMatchObject({ kind: 'ignored', why: expect.stringContaining(`'${dir}' is writable by every user`) });
+      chmodSync(dir, 0o755);
+      await pollUntil(
+        async () => src.current(),
+        (s) => s.kind === 'loaded',
+        'the managed policy to count',
+      );
+      chmodSync(dir, 0o775);
+      await pollUntil(
+        async () => src.current(),
+        (s) => s.kind === 'ignored',
+        'the managed policy to be ignored again',
+      );
+    } finally {
+      m.remove();
+    }
   });
 });

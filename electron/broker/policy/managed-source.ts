@@ -8,6 +8,9 @@ import { z } from 'zod';
 import type { ServerConfig } from '../../../shared/api.js';
 import { managedPolicySchema, type ManagedPolicy } from '../../../shared/managed-policy-schema.js';
 import { FileVersion } from '../store/file-version.js';
+import { monotonicMs } from '../core/clock.js';
+
+const RECHECK_OWNERSHIP_MS = 2_000;
 import { denyMatch } from './managed-deny.js';
 import { readProfileKeys, type ManagedFrom, type ManagedLocation, type Runner } from './managed-paths.js';
 import type { Ownership } from './managed-ownership.js';
@@ -41,7 +44,7 @@ export interface ManagedSourceOptions {
 export const BY_ORGANIZATION = 'your organization’s managed policy';
 
 export class ManagedPolicySource {
-  private cache?: { key: string; state: ManagedState };
+  private cache?: { key: string; state: ManagedState; at: number; owned?: string };
   private readonly versions = new Map<string, FileVersion>();
 
   constructor(private readonly o: ManagedSourceOptions) {}
@@ -65,7 +68,7 @@ export class ManagedPolicySource {
         fix: own.ok ? 'name the managed policy by its absolute path' : own.fix,
       };
       if (this.cache?.key !== `relative:${loc.path}`) this.o.warn(`The managed policy ${loc.path} is ignored: ${state.why}. Fix: ${state.fix}`);
-      this.cache = { key: `relative:${loc.path}`, state };
+      this.cache = { key: `relative:${loc.path}`, state, at: monotonicMs() };
       return state;
     }
     const profile = this.o.profile;
@@ -73,14 +76,31 @@ export class ManagedPolicySource {
     const profileStamp = profile ? this.stamp(profile.path) : undefined;
     if (fileStamp === undefined && profileStamp === undefined) return { kind: 'none' };
     const key = `${loc.from}:${loc.path}:${fileStamp}:${profileStamp}`;
-    if (this.cache?.key === key) return this.cache.state;
+    // The folders above can change without the file changing (an administrator runs the fix): their
+    // ownership is looked at again every few seconds, not only when the file changes.
+    const now = monotonicMs();
+    if (this.cache?.key === key) {
+      if (now - this.cache.at < RECHECK_OWNERSHIP_MS) return this.cache.state;
+      // Only the ownership is looked at again (cheap lstats); the file is read again only when it changed.
+      const owned = this.ownershipSignature(loc.path, fileStamp !== undefined, profileStamp !== undefined);
+      if (owned === this.cache.owned) {
+        this.cache.at = now;
+        return this.cache.state;
+      }
+    }
+    const owned = this.ownershipSignature(loc.path, fileStamp !== undefined, profileStamp !== undefined);
     const state = this.load(loc, fileStamp !== undefined, profileStamp !== undefined);
-    this.cache = { key, state };
+    this.cache = { key, state, at: now, owned };
     if (loc.overrideIgnored) this.o.warn(`A managed policy is deployed at ${loc.path}, so the override ${loc.overrideIgnored} is not followed.`);
     if (state.kind === 'broken')
       this.o.warn(`The managed policy ${state.path} could not be read (${state.error}). Until it is fixed, every server is blocked.`);
     if (state.kind === 'ignored') this.o.warn(`The managed policy ${state.path} is ignored: ${state.why}. Fix: ${state.fix}`);
     return state;
+  }
+
+  private ownershipSignature(path: string, hasFile: boolean, hasProfile: boolean): string {
+    const sig = (p: string) => JSON.stringify(this.o.ownership(p));
+    return `${hasFile ? sig(path) : ''}|${hasProfile && this.o.profile ? sig(this.o.profile.path) : ''}`;
   }
 
   private load(loc: ManagedLocation, hasFile: boolean, hasProfile: boolean): ManagedState {
