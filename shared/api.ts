@@ -334,6 +334,8 @@ export interface ManagedRestriction {
   key: 'onlyCatalogue' | 'deny' | 'minimumLimits' | 'alwaysAllow' | 'inlineApprovalOff' | 'maxApprovalTimeout' | 'auditExportRequired';
   text: string;
   reason: string;
+  /** maxApprovalTimeout: the person's setting (seconds) when it asks for more, and what it is capped to. */
+  capped?: { from: number; to: number };
 }
 
 export interface ManagedStatus {

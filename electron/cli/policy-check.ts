@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { managedPolicySchema, teamPolicySchema } from '../../shared/managed-policy-schema.js';
-import { escapeControl as e } from '../../shared/escape.js';
+import { escapeControl as e, terminalJson } from '../../shared/escape.js';
 import { checkOwnership } from '../broker/policy/managed-ownership.js';
 
 export interface CheckError {
@@ -65,7 +65,7 @@ export function runPolicyCheck(file: string | undefined, user: boolean, json: bo
   const kind = user ? 'user' : 'managed';
   const errors = checkPolicyText(text, kind);
   if (json) {
-    say(JSON.stringify({ file, kind, valid: errors.length === 0, errors }, null, 2) + '\n');
+    say(terminalJson({ file, kind, valid: errors.length === 0, errors }, 2) + '\n');
     return errors.length ? 1 : 0;
   }
   for (const err of errors) say(`${e(file)}:${err.line}:${err.column}: ${err.path ? `${e(err.path)}: ` : ''}${e(err.message)}\n`);

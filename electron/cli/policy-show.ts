@@ -26,21 +26,14 @@ function settingsOf(managed: ManagedStatus | undefined, settings: Settings): Set
   const r = (key: string) => managed?.restrictions.filter((x) => x.key === key) ?? [];
   const out: Setting[] = [];
   const timeout = r('maxApprovalTimeout')[0];
-  const max = timeout ? Number(/at most (\d+) s/.exec(timeout.text)?.[1]) : undefined;
-  if (max !== undefined && settings.approvalTimeoutSeconds > max) {
+  if (timeout?.capped) {
     out.push({
       name: 'approval timeout',
-      value: `${max} s`,
+      value: `${timeout.capped.to} s`,
       source: 'managed',
-      note: `you set ${settings.approvalTimeoutSeconds} s; capped (${timeout!.reason})`,
+      note: `you set ${timeout.capped.from} s; capped (${timeout.reason})`,
     });
-  } else
-    out.push({
-      name: 'approval timeout',
-      value: `${settings.approvalTimeoutSeconds} s`,
-      source: 'person',
-      ...(timeout ? { note: `at most ${max} s (${MANAGED_MARK})` } : {}),
-    });
+  } else out.push({ name: 'approval timeout', value: `${settings.approvalTimeoutSeconds} s`, source: 'person', ...(timeout ? { note: timeout.text } : {}) });
   for (const x of managed?.restrictions ?? []) if (x.key !== 'maxApprovalTimeout') out.push({ name: x.key, value: x.text, source: 'managed', note: x.reason });
   return out;
 }

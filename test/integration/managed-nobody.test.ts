@@ -87,9 +87,16 @@ describe('managed policy, Countersign run as nobody', () => {
       key: 'maxApprovalTimeout',
       text: 'A call waits at most 30 s for approval. Your setting of 120 s is capped to 30 s.',
       reason: 'no hanging agents',
+      capped: { from: 120, to: 30 },
     });
     expect(shown.servers.find((s) => s.name === 'evil')).toMatchObject({ status: 'blocked', blockedBy: expect.stringContaining('refused by security review') });
     expect(shown.servers.find((s) => s.name === 'fine')?.blockedBy).toBeUndefined();
+    const text = (await csAsNobody(['--data-dir', dataDir, 'policy'], { ...keyEnv(), COUNTERSIGN_MANAGED_POLICY: file })).stdout;
+    expect(text).toContain(`Managed policy: ${file} (managed by your organization; it outranks the team policy and your settings)`);
+    expect(text).toContain('  approval timeout: 30 s (managed by your organization) — you set 120 s; capped (no hanging agents)');
+    expect(text).toContain(
+      "    blocked: your organization’s managed policy denies 'evil': its name matches 'evil' (refused by security review) [managed by your organization]",
+    );
   });
 
   it.each([

@@ -148,6 +148,7 @@ describe('managed policy', () => {
       key: 'maxApprovalTimeout',
       text: 'A call waits at most 30 s for approval. Your setting of 600 s is capped to 30 s.',
       reason: 'agents must not hang',
+      capped: { from: 600, to: 30 },
     });
     expect(r).toContainEqual({ key: 'inlineApprovalOff', text: 'Approval inside the MCP client is off.', reason: 'approve in Countersign only' });
     await w.api.updateSettings({ approvalTimeoutSeconds: 10 });

@@ -82,6 +82,11 @@ describe('managed policy ownership (POSIX)', () => {
 
   it('ignores a relative path (as COUNTERSIGN_MANAGED_POLICY might give), a missing file, and an unresolvable link', () => {
     expect(checkOwnership('managed-policy.json', asRoot)).toMatchObject({ ok: false, why: expect.stringMatching(/not absolute/) });
+    // After a symlink, `..` climbs from the link's target: never normalized away and checked elsewhere.
+    m.write('p.json', POLICY);
+    symlinkSync('/tmp', join(m.dir, 'tmp-link'));
+    expect(checkOwnership(join(m.dir, 'tmp-link') + '/../p.json', asRoot)).toMatchObject({ ok: false, why: expect.stringMatching(/has '\.' or '\.\.' in it/) });
+    expect(checkOwnership(`${m.dir}/./p.json`, asRoot).ok).toBe(false);
     expect(checkOwnership(join(m.dir, 'none.json'), asRoot)).toMatchObject({ ok: false, why: expect.stringMatching(/cannot be examined \(ENOENT\)/) });
     symlinkSync(join(m.dir, 'gone.json'), join(m.dir, 'dangling.json'));
     expect(checkOwnership(join(m.dir, 'dangling.json'), asRoot)).toMatchObject({ ok: false, why: expect.stringMatching(/cannot be resolved/) });

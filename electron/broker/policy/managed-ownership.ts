@@ -43,6 +43,11 @@ export function checkOwnership(file: string, deps: OwnershipDeps = realDeps()): 
       fix: 'name the managed policy by its absolute path',
     };
   }
+  // The kernel resolves `..` after a symlink from the link's target, not from the path as written: a
+  // path with `.` or `..` is not checked component by component as it would be read, so it is refused.
+  if (file.split('/').some((c) => c === '.' || c === '..')) {
+    return { ok: false, why: `the path '${file}' has '.' or '..' in it`, fix: 'name the managed policy by its plain absolute path' };
+  }
   return walk(path.normalize(file), deps, 0);
 }
 

@@ -54,7 +54,12 @@ export function describeRestrictions(r: R, personTimeout?: number): ManagedRestr
   if (r.maxApprovalTimeout) {
     const s = r.maxApprovalTimeout.seconds;
     const capped = personTimeout !== undefined && personTimeout > s ? ` Your setting of ${personTimeout} s is capped to ${s} s.` : '';
-    out.push({ key: 'maxApprovalTimeout', text: `A call waits at most ${s} s for approval.${capped}`, reason: r.maxApprovalTimeout.reason });
+    out.push({
+      key: 'maxApprovalTimeout',
+      text: `A call waits at most ${s} s for approval.${capped}`,
+      reason: r.maxApprovalTimeout.reason,
+      ...(capped ? { capped: { from: personTimeout!, to: s } } : {}),
+    });
   }
   if (r.auditExportRequired)
     out.push({ key: 'auditExportRequired', text: 'The audit export is required and cannot be turned off.', reason: r.auditExportRequired.reason });
