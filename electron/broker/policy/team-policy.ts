@@ -2,7 +2,7 @@
 // servers, forces "always ask" for tools, pins servers, and holds a server to the command and limits the
 // team reviewed. A user policy (COUNTERSIGN_POLICY or the path the person set) never pre-approves a
 // launch: the guarded agent may be able to write it. Only a policy source that says it may pre-approve
-// (a managed policy, not built yet) stands in for the person's launch consent (trust-manager.ts).
+// (the managed policy, policy/managed-source.ts, through TrustRecords.preapproval) stands in for the person's launch consent (trust-manager.ts).
 import fs from 'node:fs';
 import { z } from 'zod';
 import type { ServerConfig } from '../../../shared/api.js';
@@ -29,7 +29,7 @@ export class TeamPolicySource {
 
   /**
    * `mayPreapprove`: whether this source's `command` entries stand in for the person's launch consent.
-   * False for a user policy file, always; a managed policy (a later issue) is the only source that may.
+   * False for a user policy file, always; the managed policy (managed-source.ts) pre-approves through TrustRecords.preapproval instead.
    */
   constructor(
     private readonly pathOf: () => string | undefined,

@@ -27,7 +27,7 @@ export interface TrustManagerOptions {
   policyPath(): string | undefined;
   /**
    * Whether that policy's `command` entries stand in for the person's launch consent. Never for a user
-   * policy: this is the seam a managed policy (a later issue) will use.
+   * policy: the managed policy pre-approves through TrustRecords.preapproval.
    */
   policyMayPreapprove?: boolean;
   resolver?: VersionResolver;
