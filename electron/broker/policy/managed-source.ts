@@ -46,13 +46,22 @@ export const BY_ORGANIZATION = 'your organization’s managed policy';
 export class ManagedPolicySource {
   private cache?: { key: string; state: ManagedState; at: number; owned?: string };
   private readonly versions = new Map<string, FileVersion>();
+  private readonly dangling = new Map<string, { at: number; stamp: string | undefined }>();
 
   constructor(private readonly o: ManagedSourceOptions) {}
 
   private stamp(path: string): string | undefined {
     let v = this.versions.get(path);
     if (!v) this.versions.set(path, (v = new FileVersion(path)));
-    return v.current() ?? (lexists(path) ? 'dangling' : undefined);
+    const stamp = v.current();
+    if (stamp !== undefined) return stamp;
+    // Absent (or a dangling link): asked on every call, so the lstat is throttled as FileVersion's stat is.
+    const now = monotonicMs();
+    const seen = this.dangling.get(path);
+    if (seen && now - seen.at < 50) return seen.stamp;
+    const next = lexists(path) ? 'dangling' : undefined;
+    this.dangling.set(path, { at: now, stamp: next });
+    return next;
   }
 
   current(): ManagedState {
