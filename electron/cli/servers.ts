@@ -8,7 +8,7 @@ import { keyValues, lastFlag, parseArgs, UsageError, type ParsedArgs } from './a
 import { consent, type Bound } from './confirm.js';
 import { withCore, type CoreApi } from './core-client.js';
 import { runReview } from './server-review.js';
-import { launchText, pinText, slowStartText, toolsText } from './server-text.js';
+import { launchText, pinText, slowStartText, toolsText, managedText } from './server-text.js';
 import { SERVERS_USAGE } from './usage.js';
 import { LIMIT_BOOLEANS, LIMIT_VALUES, limitsForAdd, limitsText, OVERRIDE_BOOLEANS, runLimits } from './server-limits.js';
 import { summarizeLimits } from '../../shared/limits.js';
@@ -51,7 +51,11 @@ export async function runServers(argv: string[], dataDir: string): Promise<numbe
     case 'show':
       return withCore(dataDir, async (api) => {
         const s = await view(api, name!);
-        say(args.bools.has('json') ? terminalJson(s, 2) + '\n' : launchText(s.name, s.launch) + limitsText(s) + toolsText(s) + pinText(s) + slowStartText(s));
+        say(
+          args.bools.has('json')
+            ? terminalJson(s, 2) + '\n'
+            : launchText(s.name, s.launch) + managedText(s) + limitsText(s) + toolsText(s) + pinText(s) + slowStartText(s),
+        );
         return 0;
       });
     case 'approve':
