@@ -97,6 +97,8 @@ describe('managed policy, Countersign run as nobody', () => {
     expect(text).toContain(
       "    blocked: your organization’s managed policy denies 'evil': its name matches 'evil' (refused by security review) [managed by your organization]",
     );
+    const show = await csAsNobody(['--data-dir', dataDir, 'servers', 'show', 'evil'], { ...keyEnv(), COUNTERSIGN_MANAGED_POLICY: file });
+    expect(show.stdout).toContain("BLOCKED: your organization’s managed policy denies 'evil': its name matches 'evil' (refused by security review)");
   });
 
   it.each([
