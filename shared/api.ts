@@ -78,6 +78,8 @@ export interface ServerView {
   identity?: { name?: string; title?: string; version?: string; protocolVersion?: string };
   /** About the server itself: a name it borrows from another server, an id that looks like another's. */
   findings?: Finding[];
+  /** What the organization's managed policy decides for this server (shown as "managed by your organization"). */
+  managed?: string[];
   /** Set when the team policy file blocks this server. */
   blockedBy?: string;
   /** Local servers: their limits, what enforces them here, and the limits Countersign offers. */
@@ -357,6 +359,8 @@ export interface BrokerStatus {
   catalogue?: Array<CatalogueView & { server: string }>;
   /** Where the audit log is exported and how far each destination has taken it (absent: no export). */
   auditExport?: AuditExportStatus;
+  /** The organization's managed policy (docs/admin.md): where it was looked for, whether it counts, its restrictions. */
+  managed?: ManagedStatus;
 }
 
 export interface AuditExportStatus {
@@ -382,6 +386,38 @@ export interface AuditExportSinkStatus {
   failures: number;
   lastError?: string;
   lastSuccessAt?: string;
+}
+
+/** One managed restriction, as the status, CLI and UI show it, with the reason the managed file gives. */
+export interface ManagedRestriction {
+  key: 'onlyCatalogue' | 'deny' | 'minimumLimits' | 'alwaysAllow' | 'inlineApprovalOff' | 'maxApprovalTimeout' | 'auditExportRequired';
+  text: string;
+  reason: string;
+  /** maxApprovalTimeout: the person's setting (seconds) when it asks for more, and what it is capped to. */
+  capped?: { from: number; to: number };
+}
+
+export interface ManagedStatus {
+  /** none: no file; loaded: it counts; broken: unreadable or invalid, every server blocked; ignored: not owned as the rule asks. */
+  state: 'none' | 'loaded' | 'broken' | 'ignored';
+  /** The file looked for (or the one that is broken or ignored). */
+  path: string;
+  /** The OS path, COUNTERSIGN_MANAGED_POLICY, or the broker option (tests). */
+  from: 'os' | 'environment' | 'option';
+  /** macOS: the configuration profile whose keys were read too. */
+  profile?: string;
+  /** broken: what is wrong. */
+  error?: string;
+  /** ignored: why, and the exact commands that make it count. */
+  why?: string;
+  fix?: string;
+  /** An override that was not followed because a policy is deployed at the OS path. */
+  overrideIgnored?: string;
+  restrictions: ManagedRestriction[];
+  /** What it sets beside the restrictions: blocked servers, always-ask tools, servers it reviewed (command, limits, pin). */
+  block: string[];
+  alwaysAsk: Array<{ server: string; tool: string }>;
+  servers: string[];
 }
 
 export interface PolicyStatus {

@@ -32,6 +32,8 @@ export interface PinView {
   rewrite?: { from: string[]; to: string[] };
   pinnedAt: string;
   by: 'person' | 'policy';
+  /** Set by the organization's managed policy: the person cannot remove it. */
+  managed?: boolean;
 }
 
 /** A pinned package: same version with other content is quarantined before it runs. */

@@ -1,9 +1,12 @@
-// `countersign policy …`: the team policy file in effect, and the person's choice of it. Setting,
+// `countersign policy …`: the effective policy (policy-show.ts), a policy file checked before it is
+// deployed (policy-check.ts), and the person's choice of the team policy file. Setting,
 // replacing, removing or confirming a path is consent (it decides what holds servers back), bound to the
 // hash printed; discarding a path written by hand only takes it away. Every change goes through the core,
 // checked, sealed and audited as the UI's.
-import type { BrokerStatus, UnsealedGrant } from '../../shared/api.js';
-import { escapeControl as e, terminalJson } from '../../shared/escape.js';
+import type { UnsealedGrant } from '../../shared/api.js';
+import { escapeControl as e } from '../../shared/escape.js';
+import { runPolicyCheck } from './policy-check.js';
+import { showEffectivePolicy } from './policy-show.js';
 import { policyChangeHash } from '../broker/policy/policy-path.js';
 import { lastFlag, parseArgs, UsageError } from './args.js';
 import { consent } from './confirm.js';
@@ -13,17 +16,14 @@ import { POLICY_USAGE } from './usage.js';
 
 const say = (text: string): void => void process.stdout.write(text);
 
-const FROM: Record<NonNullable<NonNullable<BrokerStatus['policy']>['from']>, string> = {
-  environment: 'set by COUNTERSIGN_POLICY',
-  person: 'set by you in Countersign',
-  unconfirmed: 'named by settings.json; unconfirmed, applied only because the sealed records cannot be read',
-};
-
 export async function runPolicy(argv: string[], dataDir: string): Promise<number> {
-  const [verb, ...rest] = argv;
   // Needs no broker: a hash for a catalogue entry.
-  if (verb === 'hash') return runPolicyHash(rest);
-  const args = parseArgs(rest, { values: ['hash'], booleans: ['json', 'yes'] });
+  if (argv[0] === 'hash') return runPolicyHash(argv.slice(1));
+  // `policy --json` is `policy show --json`.
+  const [verb, ...rest] = argv[0]?.startsWith('-') ? ['show', ...argv] : argv;
+  const args = parseArgs(rest, { values: ['hash'], booleans: ['json', 'yes', 'user'] });
+  // Checking a file before it is deployed needs no broker.
+  if (verb === 'check') return runPolicyCheck(args.positional[0], args.bools.has('user'), args.bools.has('json'));
   const bound = (printed: string) => [{ flag: 'hash', printed, given: lastFlag(args, 'hash'), checkHere: true }];
   return withCore(dataDir, async (api) => {
     switch (verb) {
@@ -85,21 +85,11 @@ async function unconfirmed(api: CoreApi): Promise<UnsealedGrant | undefined> {
 }
 
 async function show(api: CoreApi, json: boolean): Promise<number> {
-  const policy = (await api.getStatus()).policy ?? { mayPreapprove: false };
-  if (json) {
-    say(terminalJson(policy, 2) + '\n');
-    return 0;
-  }
-  if (policy.path) say(`Team policy file: ${e(policy.path)} (${policy.from ? FROM[policy.from] : 'in effect'})\n`);
-  else say('No team policy file.\n');
-  if (policy.error) say(`  It cannot be read, so every server is blocked until it is fixed: ${e(policy.error)}\n`);
-  say(policy.mayPreapprove ? '  It may pre-approve the commands it lists.\n' : '  It only adds friction: it never lets a server run without your approval.\n');
-  const grant = await unconfirmed(api);
-  if (grant)
-    say(
-      `Not confirmed: settings.json names ${e(grant.path ?? '')} (written outside Countersign), so it is ignored.\n  Confirm it: countersign policy confirm --hash ${grant.hash}   or discard it: countersign policy discard\n`,
-    );
-  return 0;
+  const grant = json ? undefined : await unconfirmed(api);
+  const hint = grant
+    ? `Not confirmed: settings.json names ${e(grant.path ?? '')} (written outside Countersign), so it is ignored.\n  Confirm it: countersign policy confirm --hash ${grant.hash}   or discard it: countersign policy discard\n`
+    : undefined;
+  return showEffectivePolicy(api, json, hint);
 }
 
 function cancelled(): number {

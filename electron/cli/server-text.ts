@@ -47,11 +47,18 @@ export function toolsText(server: ServerView): string {
   return lines.join('\n') + '\n';
 }
 
+/** What the organization's managed policy decides for this server, and why it is blocked. */
+export function managedText(server: ServerView): string {
+  const lines = server.blockedBy ? [`BLOCKED: ${e(server.blockedBy)}`] : [];
+  for (const m of server.managed ?? []) if (!m.startsWith('blocked')) lines.push(`Managed by your organization: ${e(m)}`);
+  return lines.length ? lines.join('\n') + '\n' : '';
+}
+
 export function pinText(server: ServerView): string {
   const pin = server.pin;
   if (!pin) return 'Not pinned.\n';
   const lines = [
-    `Pinned${pin.version ? ` to version ${e(pin.version)}` : ''}${pin.by === 'policy' ? ' by the team policy' : ''}; definitions ${pin.definitionsHash}`,
+    `Pinned${pin.version ? ` to version ${e(pin.version)}` : ''}${pin.managed ? ' (managed by your organization; only it can unpin)' : pin.by === 'policy' ? ' by the team policy' : ''}; definitions ${pin.definitionsHash}`,
   ];
   if (pin.package) {
     lines.push(`  package ${e(pin.package.spec)} (${pin.package.kind})`);

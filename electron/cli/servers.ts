@@ -8,7 +8,7 @@ import { keyValues, lastFlag, parseArgs, UsageError, type ParsedArgs } from './a
 import { consent, type Bound } from './confirm.js';
 import { withCore, type CoreApi } from './core-client.js';
 import { runReview } from './server-review.js';
-import { catalogueText, launchText, pinText, slowStartText, toolsText } from './server-text.js';
+import { catalogueText, launchText, pinText, slowStartText, toolsText, managedText } from './server-text.js';
 import { catalogueStanding } from '../../shared/catalogue-text.js';
 import { SERVERS_USAGE } from './usage.js';
 import { LIMIT_BOOLEANS, LIMIT_VALUES, limitsForAdd, limitsText, OVERRIDE_BOOLEANS, runLimits } from './server-limits.js';
@@ -55,7 +55,7 @@ export async function runServers(argv: string[], dataDir: string): Promise<numbe
         say(
           args.bools.has('json')
             ? terminalJson(s, 2) + '\n'
-            : launchText(s.name, s.launch) + catalogueText(s) + limitsText(s) + toolsText(s) + pinText(s) + slowStartText(s),
+            : launchText(s.name, s.launch) + catalogueText(s) + managedText(s) + limitsText(s) + toolsText(s) + pinText(s) + slowStartText(s),
         );
         return 0;
       });

@@ -20,7 +20,8 @@ countersign servers limits <name> --run-without-limits [--hash H] [--yes] | --re
   Without a terminal nothing is granted unless the command names it: --yes with every hash it printed
   (--hash, and --listing or --identity where shown). --yes alone grants nothing.`;
 
-export const POLICY_USAGE = `countersign policy [--json]           (the team policy file in effect, who set it, one written by hand)
+export const POLICY_USAGE = `countersign policy [--json]           (the effective policy: each setting with its source, what it does to each server)
+countersign policy check <file> [--user] [--json]   (validate a managed (or --user: team) policy before deploying it; line:column per error)
 countersign policy set <file> [--hash H] [--yes]   (an absolute path to a valid policy; it only adds friction)
 countersign policy unset [--hash H] [--yes]
 countersign policy confirm [--hash H] [--yes] | discard   (a path written into settings.json by hand)

@@ -61,7 +61,7 @@ describe('the catalogue of reviewed servers', () => {
 
   /** A broker under this managed policy, with these servers added and their launches approved. */
   async function brokerWith(policy: Record<string, unknown>, servers: Record<string, ServerConfig>): Promise<InProcess> {
-    folder.write({ version: 1, ...policy });
+    folder.writePolicy({ version: 1, ...policy });
     const b = await startInProcess({
       managedPolicyPath: folder.file,
       // The registry, as the package code's resolver asks it (npm view name@version dist.integrity).

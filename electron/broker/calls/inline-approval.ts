@@ -15,11 +15,16 @@ export class InlineApprovalSettings {
   private readonly enabled = new Set<string>();
   private readonly seen = new Set<string>();
 
+  /** `off`: why inline approval is turned off for every client (the managed policy), else undefined. */
+  constructor(private readonly off: () => string | undefined = () => undefined) {}
+
   isOn(client: string | undefined): boolean {
-    return client !== undefined && this.enabled.has(client);
+    return client !== undefined && this.enabled.has(client) && this.off() === undefined;
   }
 
   set(client: string, on: boolean): boolean {
+    const off = this.off();
+    if (on && off) throw new Error(`${off}.`);
     const was = this.enabled.has(client);
     if (on) this.enabled.add(client);
     else this.enabled.delete(client);
@@ -33,7 +38,8 @@ export class InlineApprovalSettings {
 
   list(): Array<{ client: string; enabled: boolean; seen: boolean }> {
     const names = new Set([...this.seen, ...this.enabled]);
-    return [...names].sort().map((client) => ({ client, enabled: this.enabled.has(client), seen: this.seen.has(client) }));
+    const off = this.off() !== undefined;
+    return [...names].sort().map((client) => ({ client, enabled: !off && this.enabled.has(client), seen: this.seen.has(client) }));
   }
 }
 

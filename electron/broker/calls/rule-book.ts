@@ -11,6 +11,8 @@ export interface RuleBookDeps {
   store: Pick<SettingsStore, 'listRules' | 'addRule' | 'removeRule' | 'updateRule'>;
   record(change: Change): void;
   changed(): void;
+  /** Why such a rule may not be made (the managed policy's restrictions), else undefined. */
+  refuse?(rule: { coversExfiltration?: boolean }): string | undefined;
 }
 
 export class RuleBook {
@@ -24,6 +26,8 @@ export class RuleBook {
 
   /** Saves a rule the person made on a call (`session` set: it lasts as long as that client session). */
   add(server: string, tool: string, extra: RuleExtra & { session?: string }, actor: Actor): Rule {
+    const refused = this.deps.refuse?.(extra);
+    if (refused) throw new Error(refused);
     let rule: Rule;
     if (extra.session !== undefined) {
       const { session, ...rest } = extra;
@@ -48,6 +52,8 @@ export class RuleBook {
       if (patch.coversExfiltration) next.coversExfiltration = true;
       else delete next.coversExfiltration;
     }
+    const refused = patch.coversExfiltration ? this.deps.refuse?.(next) : undefined;
+    if (refused) throw new Error(refused);
     const saved =
       before.session !== undefined
         ? (this.sessionRules.set(id, next), next)

@@ -51,6 +51,7 @@ import { commandNotFound } from '../explain/command-lookup.js';
 import type { DoctorReport } from '../../../shared/doctor.js';
 import { policyStatus, setPolicyPath } from '../policy/policy-setting.js';
 import { setAuditExport, shownSettings } from '../audit-export/export-setting.js';
+import { managedStatus } from '../policy/managed-status.js';
 import { VERSION } from './version.js';
 import type { UndoableCall, UndoPreview, UndoResult, UndoTarget } from '../../../shared/undo.js';
 
@@ -83,6 +84,7 @@ export class BrokerApi implements CountersignApi {
       policy: policyStatus(core),
       ...catalogueStatus(core),
       auditExport: core.auditExport.status(),
+      managed: managedStatus(core.trust.managed, core.store.getSettings().approvalTimeoutSeconds),
     };
   }
 

@@ -20,6 +20,8 @@ import type { Change } from '../audit/change-entry.js';
 import { CallGate } from '../calls/call-gate.js';
 import { ClientPatience } from '../calls/client-patience.js';
 import { InlineApprovalSettings } from '../calls/inline-approval.js';
+import { managedInputs } from '../policy/managed-paths.js';
+import { cappedTimeout, inlineApprovalOffReason, ruleRefusal, rulesInForce } from '../policy/managed-restrictions.js';
 import { PendingQueue } from '../calls/pending-queue.js';
 import { RuleBook } from '../calls/rule-book.js';
 import { ProtectScopeCache } from '../checks/protect-scope-cache.js';
@@ -95,7 +97,7 @@ export class Broker implements BrokerCore {
   readonly warnings: string[] = [];
   paused = false;
   /** Which clients may answer pending calls in their own form (in memory: no file turns it on). */
-  readonly inlineApproval = new InlineApprovalSettings();
+  readonly inlineApproval = new InlineApprovalSettings(() => inlineApprovalOffReason(this.trust.managed.restrictions()));
   endpoints: Pick<BrokerStatus, 'httpUrl' | 'mcpUrlTemplate'> = {};
 
   constructor(readonly opts: BrokerOptions) {
@@ -142,7 +144,7 @@ export class Broker implements BrokerCore {
       emit: (event) => this.emit(event),
       warn: (text) => this.warn(text),
       policyPath: () => this.policyPath(),
-      managedPolicyPath: () => opts.managedPolicyPath,
+      managed: managedInputs(opts.managedPolicyPath, opts.env ?? process.env),
       resolver: opts.resolver,
       npxCache: opts.npxCache,
       seal: this.seal,
@@ -182,7 +184,12 @@ export class Broker implements BrokerCore {
       warn: (text) => this.warn(text),
     });
     this.auditExport.start();
-    this.rules = new RuleBook({ store: this.store, record: (change) => this.record(change), changed: () => this.emit({ type: 'rules-changed' }) });
+    this.rules = new RuleBook({
+      store: this.store,
+      record: (change) => this.record(change),
+      changed: () => this.emit({ type: 'rules-changed' }),
+      refuse: (rule) => ruleRefusal(this.trust.managed.restrictions(), rule),
+    });
     this.undo = new UndoService({
       dataDir: opts.dataDir,
       keyOf: () => this.seal.derivedKey('undo-index'),
@@ -194,7 +201,7 @@ export class Broker implements BrokerCore {
     this.gate = new CallGate({
       pending: this.pending,
       isTrusted: (s) => this.store.isTrusted(s),
-      rules: () => this.rules.list(),
+      rules: () => rulesInForce(this.rules.list(), this.trust.managed.restrictions()),
       addRule: (server, tool, actor, extra) => this.rules.add(server, tool, extra ?? {}, actor),
       refuse: () => this.auditGuard.refusal(),
       settings: () => this.effectiveSettings(),
@@ -272,7 +279,7 @@ export class Broker implements BrokerCore {
   }
 
   /** The settings in effect: the policy path is the one the person set (sealed), not whatever settings.json says. */
-  effectiveSettings(): Settings {
+  private settingsAsSet(): Settings {
     const { policyPath: _inFile, ...s } = this.store.getSettings();
     const policyPath = this.seal.policyPath();
     return {
@@ -280,6 +287,12 @@ export class Broker implements BrokerCore {
       ...(policyPath ? { policyPath } : {}),
       ...(this.opts.approvalTimeoutSeconds ? { approvalTimeoutSeconds: this.opts.approvalTimeoutSeconds } : {}),
     };
+  }
+
+  /** The settings in effect, with the managed policy's caps applied (the longest approval wait). */
+  effectiveSettings(): Settings {
+    const s = this.settingsAsSet();
+    return { ...s, approvalTimeoutSeconds: cappedTimeout(s.approvalTimeoutSeconds, this.trust.managed.restrictions()) };
   }
 
   /** Countersign's own files and the clients' configs: what self-protection guards. */

@@ -25,6 +25,7 @@ function policyOf(core: BrokerCore): PolicyInUse {
   const choice = policyPathChoice(core.opts.env ?? process.env, core.store, core.seal);
   return {
     state: core.trust.policy.current(),
+    managed: core.trust.managed.current(),
     ...(choice.from ? { from: choice.from } : {}),
     ...(choice.unconfirmed ? { unconfirmed: choice.unconfirmed } : {}),
   };

@@ -10,6 +10,8 @@ import { ClientConfigs } from '../clients/client-configs.js';
 import { detectSandbox } from '../upstream/sandbox/detect.js';
 import { defaultKeyDir, keyringMayAnswer, vaultId } from '../store/key-vault.js';
 import { TeamPolicySource } from '../policy/team-policy.js';
+import { ManagedPolicySource } from '../policy/managed-source.js';
+import { managedInputs } from '../policy/managed-paths.js';
 import type { DoctorContext } from './report.js';
 
 /** settings.json as it is, without the store's checks (nothing is written or moved aside here). */
@@ -64,6 +66,7 @@ export function filesContext(dataDir: string, env: NodeJS.ProcessEnv, reach: Doc
         () => undefined,
       ).current(),
       ...(env.COUNTERSIGN_POLICY ? { from: 'environment' as const } : policyPath ? { unchecked: true } : {}),
+      managed: new ManagedPolicySource({ ...managedInputs(undefined, env), warn: () => undefined }).current(),
     }),
     reach,
   };

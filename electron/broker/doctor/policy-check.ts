@@ -3,6 +3,8 @@
 // settings.json names that nobody confirmed (ignored until the person does).
 import type { DoctorFinding } from '../../../shared/doctor.js';
 import type { PolicyState } from '../policy/team-policy.js';
+import type { ManagedState } from '../policy/managed-source.js';
+import { managedFindings } from './managed-check.js';
 
 export interface PolicyInUse {
   state: PolicyState;
@@ -12,6 +14,8 @@ export interface PolicyInUse {
   unconfirmed?: string;
   /** Without a broker or core the seal is not read: the path settings.json names, unchecked. */
   unchecked?: boolean;
+  /** The organization's managed policy (doctor/managed-check.ts). */
+  managed?: ManagedState;
 }
 
 const NAMED: Record<NonNullable<PolicyInUse['from']>, string> = {
@@ -21,6 +25,10 @@ const NAMED: Record<NonNullable<PolicyInUse['from']>, string> = {
 };
 
 export function policyFindings(p: PolicyInUse): DoctorFinding[] {
+  return [...managedFindings(p.managed), ...teamFindings(p)];
+}
+
+function teamFindings(p: PolicyInUse): DoctorFinding[] {
   const area = 'policy' as const;
   const { state } = p;
   const out: DoctorFinding[] = [];

@@ -2,7 +2,7 @@
 // servers, forces "always ask" for tools, pins servers, and holds a server to the command and limits the
 // team reviewed. A user policy (COUNTERSIGN_POLICY or the path the person set) never pre-approves a
 // launch: the guarded agent may be able to write it. Only a policy source that says it may pre-approve
-// (a managed policy, not built yet) stands in for the person's launch consent (trust-manager.ts).
+// (the managed policy, policy/managed-source.ts, through TrustRecords.preapproval) stands in for the person's launch consent (trust-manager.ts).
 import fs from 'node:fs';
 import { z } from 'zod';
 import type { ServerConfig } from '../../../shared/api.js';
@@ -12,7 +12,6 @@ import { isLooser, NO_LIMITS, summarizeLimits } from '../../../shared/limits.js'
 import { FileVersion } from '../store/file-version.js';
 
 export type { TeamPolicy };
-
 
 export type PolicyState =
   | { kind: 'none' }
@@ -30,7 +29,7 @@ export class TeamPolicySource {
 
   /**
    * `mayPreapprove`: whether this source's `command` entries stand in for the person's launch consent.
-   * False for a user policy file, always; a managed policy (a later issue) is the only source that may.
+   * False for a user policy file, always; the managed policy (managed-source.ts) pre-approves through TrustRecords.preapproval instead.
    */
   constructor(
     private readonly pathOf: () => string | undefined,
@@ -66,21 +65,7 @@ export class TeamPolicySource {
     const s = this.current();
     if (s.kind === 'broken') return `the team policy file ${s.path} could not be read`;
     if (s.kind !== 'loaded') return undefined;
-    const name = escapeControl(server);
-    if (s.policy.block.includes(server)) return `the team policy (${s.path}) blocks '${name}'`;
-    const entry = Object.hasOwn(s.policy.servers, server) ? s.policy.servers[server] : undefined;
-    if (!entry || !config) return undefined;
-    if (entry.command) {
-      const argv = 'command' in config ? [config.command, ...(config.args ?? [])] : undefined;
-      if (!argv || !sameArgv(entry.command, argv)) {
-        const now = argv ? argv.map((a) => escapeControl(a)).join(' ') : `the remote server ${escapeControl('url' in config ? config.url : '')}`;
-        return `the team policy (${s.path}) allows '${name}' only as ${entry.command.map((a) => escapeControl(a)).join(' ')}; it is set to run ${now}`;
-      }
-    }
-    if (entry.limits && 'command' in config && isLooser(config.limits ?? NO_LIMITS, entry.limits)) {
-      return `the team policy (${s.path}) allows '${name}' only with these limits or tighter: ${summarizeLimits(entry.limits)}; it is set to run with ${summarizeLimits(config.limits ?? NO_LIMITS)}`;
-    }
-    return undefined;
+    return policyBlockReason(s.policy, `the team policy (${s.path})`, server, config);
   }
 
   alwaysAsk(server: string, tool: string): boolean {
@@ -101,4 +86,23 @@ export class TeamPolicySource {
 
 export function sameArgv(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** What a policy's block list and reviewed commands and limits say of a server; `by` names the policy. */
+export function policyBlockReason(policy: TeamPolicy, by: string, server: string, config?: ServerConfig): string | undefined {
+  const name = escapeControl(server);
+  if (policy.block.includes(server)) return `${by} blocks '${name}'`;
+  const entry = Object.hasOwn(policy.servers, server) ? policy.servers[server] : undefined;
+  if (!entry || !config) return undefined;
+  if (entry.command) {
+    const argv = 'command' in config ? [config.command, ...(config.args ?? [])] : undefined;
+    if (!argv || !sameArgv(entry.command, argv)) {
+      const now = argv ? argv.map((a) => escapeControl(a)).join(' ') : `the remote server ${escapeControl('url' in config ? config.url : '')}`;
+      return `${by} allows '${name}' only as ${entry.command.map((a) => escapeControl(a)).join(' ')}; it is set to run ${now}`;
+    }
+  }
+  if (entry.limits && 'command' in config && isLooser(config.limits ?? NO_LIMITS, entry.limits)) {
+    return `${by} allows '${name}' only with these limits or tighter: ${summarizeLimits(entry.limits)}; it is set to run with ${summarizeLimits(config.limits ?? NO_LIMITS)}`;
+  }
+  return undefined;
 }

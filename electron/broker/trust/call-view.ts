@@ -24,11 +24,11 @@ export function callView(t: TrustRecords, server: string, tool: ToolDefinition |
   const block = callBlock(t, server, tool, name);
   if (block) return { block, alwaysAsk: false };
   const organization = t.catalogue.organizationTrust(server, t.opts.settings.getServer(server));
-  return { alwaysAsk: t.policy.alwaysAsk(server, name), protocolVersion: t.identities.get(server)?.protocolVersion, ...(organization ? { organization } : {}) };
+  return { alwaysAsk: t.alwaysAsk(server, name), protocolVersion: t.identities.get(server)?.protocolVersion, ...(organization ? { organization } : {}) };
 }
 
 export function callBlock(t: TrustRecords, server: string, tool: ToolDefinition | undefined, name: string): CallBlock | undefined {
-  const blocked = t.policy.blockReason(server, t.opts.settings.getServer(server));
+  const blocked = t.blockReason(server, t.opts.settings.getServer(server));
   if (blocked) return { code: 'blocked-by-policy', message: `Countersign refused this call: ${blocked}.` };
   const quarantine = t.quarantined(server);
   if (quarantine.length) {

@@ -10,7 +10,7 @@ import type { TrustRecords } from './trust-records.js';
 export class BlockedServerError extends Error {}
 
 export function assertCanStart(t: TrustRecords, name: string, config: ServerConfig): void {
-  const blocked = t.policy.blockReason(name, config);
+  const blocked = t.blockReason(name, config);
   if (blocked) throw new BlockedServerError(`Countersign will not start '${name}': ${blocked}.`);
   const { seal } = t.opts;
   const unsafe = seal?.unsafe();
@@ -22,15 +22,22 @@ export function assertCanStart(t: TrustRecords, name: string, config: ServerConf
     return;
   }
   // Only a policy source that may pre-approve (never a user policy file) stands in for the person.
-  const entry = t.policy.preapproval(name);
-  // The team reviewed this exact command: its approval stands in for the person's, within limits.
+  const pre = t.preapproval(name);
+  const entry = pre?.entry;
+  // The organization (or team) reviewed this exact command: its approval stands in for the person's, within limits.
   if (isStdio(config) && entry?.command && sameArgv(entry.command, [config.command, ...(config.args ?? [])])) {
     const refused = policyLimitsRefusal(name, config, entry.limits, seal);
     if (refused) throw new LaunchConsentError(name, refused);
     // The baseline first: a failed write then leaves the launch unapproved, never approved without it.
     sealLimitsBaseline(seal, name, config);
     t.store.update(name, (r) => (r.launch = { hash: launchHash(config), approvedAt: new Date().toISOString(), by: 'policy' }));
-    t.opts.record({ kind: 'launch', actor: 'policy', server: name, what: 'command approved by the team policy', details: launchView(config, record) });
+    t.opts.record({
+      kind: 'launch',
+      actor: 'policy',
+      server: name,
+      what: pre?.managed ? 'command approved by your organization’s managed policy' : 'command approved by the team policy',
+      details: launchView(config, record),
+    });
     return;
   }
   throw new LaunchConsentError(name);

@@ -62,6 +62,8 @@ export async function prepareLaunch(t: TrustRecords, server: string, config: Ser
 }
 
 export function unpin(t: TrustRecords, server: string, actor: Actor): void {
+  if (t.managed.serverEntry(server)?.pin)
+    throw new Error(`'${server}' is pinned by your organization’s managed policy (managed by your organization); only the organization can unpin it.`);
   if (t.policy.serverEntry(server)?.pin) throw new Error(`'${server}' is pinned by the team policy; only the policy can unpin it.`);
   t.store.update(server, (r) => {
     delete r.pin;

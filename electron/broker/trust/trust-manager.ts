@@ -35,11 +35,6 @@ export { identityFingerprint } from './trust-views.js';
 
 export class TrustManager {
   private readonly t: TrustRecords;
-
-  /** The organization's managed policy (policy/managed-source.ts). */
-  get managed(): ManagedPolicySource {
-    return this.t.managed;
-  }
   private readonly findings: TrustFindings;
 
   constructor(opts: TrustManagerOptions) {
@@ -57,6 +52,11 @@ export class TrustManager {
 
   get policy(): TeamPolicySource {
     return this.t.policy;
+  }
+
+  /** The organization's managed policy (outranks the team policy and the person's settings). */
+  get managed(): ManagedPolicySource {
+    return this.t.managed;
   }
 
   // ---- before a server starts ----

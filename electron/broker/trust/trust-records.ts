@@ -9,7 +9,9 @@ import { DefinitionTracker } from './definition-tracker.js';
 import type { PackageContext } from './packages/package-check.js';
 import { npxCacheDir } from './packages/npx-resolution.js';
 import { CatalogueTrust } from '../policy/catalogue-trust.js';
-import { ManagedPolicySource } from '../policy/managed-source.js';
+import { ManagedPolicySource, type ManagedSourceOptions } from '../policy/managed-source.js';
+import { managedInputs } from '../policy/managed-paths.js';
+import type { ServerConfig } from '../../../shared/api.js';
 import { TeamPolicySource } from '../policy/team-policy.js';
 import { TrustStore, type IdentityRecord, type PinRecord } from './trust-store.js';
 import type { VersionResolver } from './version-resolver.js';
@@ -21,13 +23,13 @@ export interface TrustManagerOptions {
   record(change: Change): void;
   emit(event: BrokerEvent): void;
   warn(text: string): void;
-  /** The managed policy file in effect (policy/managed-source.ts); it outranks the user policy. */
-  managedPolicyPath?(): string | undefined;
+  /** Where the managed policy is read (policy/managed-paths.ts managedInputs); it outranks the user policy. */
+  managed?: Omit<ManagedSourceOptions, 'warn'>;
   /** The user policy file in effect (policy/policy-path.ts). */
   policyPath(): string | undefined;
   /**
    * Whether that policy's `command` entries stand in for the person's launch consent. Never for a user
-   * policy: this is the seam a managed policy (a later issue) will use.
+   * policy: the managed policy pre-approves through TrustRecords.preapproval.
    */
   policyMayPreapprove?: boolean;
   resolver?: VersionResolver;
@@ -39,7 +41,7 @@ export interface TrustManagerOptions {
   seal?: GrantSeal;
 }
 
-export type EffectivePin = PinRecord & { by: 'person' | 'policy' };
+export type EffectivePin = PinRecord & { by: 'person' | 'policy'; managed?: boolean };
 
 export class TrustRecords {
   readonly store: TrustStore;
@@ -58,7 +60,7 @@ export class TrustRecords {
   constructor(readonly opts: TrustManagerOptions) {
     this.store = TrustStore.open(opts.dataDir, (text) => this.recordsLost(text), opts.seal);
     this.policy = new TeamPolicySource(opts.policyPath, opts.warn, opts.policyMayPreapprove ?? false);
-    this.managed = new ManagedPolicySource(() => opts.managedPolicyPath?.(), opts.warn);
+    this.managed = new ManagedPolicySource({ ...(opts.managed ?? managedInputs(undefined, process.env)), warn: opts.warn });
     this.catalogue = new CatalogueTrust({
       managed: this.managed,
       declined: (server) => this.store.get(server).declined === true,
@@ -138,33 +140,57 @@ export class TrustRecords {
     this.unsavedQuarantine.delete(server);
   }
 
-  /** The pin shown: the team policy's when it sets one, else the person's. */
-  effectivePin(server: string): EffectivePin | undefined {
-    const fromPolicy = this.policy.serverEntry(server)?.pin;
-    if (fromPolicy && (fromPolicy.version || fromPolicy.definitionsHash)) {
-      return {
-        version: fromPolicy.version,
-        definitionsHash: fromPolicy.definitionsHash ?? '',
-        package: undefined,
-        pinnedAt: '',
-        by: 'policy',
-      };
+  /** Why the server may not start or run: the managed policy first (it outranks), then the user's. */
+  blockReason(server: string, config?: ServerConfig): string | undefined {
+    return this.managed.blockReason(server, config) ?? this.policy.blockReason(server, config);
+  }
+
+  /** Either policy may make a tool always ask: friction adds up. */
+  alwaysAsk(server: string, tool: string): boolean {
+    return this.managed.alwaysAsk(server, tool) || this.policy.alwaysAsk(server, tool);
+  }
+
+  /** The entry whose `command` may stand in for the person's launch consent: the managed policy's, else one from a source that may. */
+  preapproval(server: string): { entry: NonNullable<ReturnType<TeamPolicySource['serverEntry']>>; managed: boolean } | undefined {
+    const managed = this.managed.serverEntry(server);
+    if (managed?.command) return { entry: managed, managed: true };
+    const entry = this.policy.preapproval(server);
+    return entry ? { entry, managed: false } : undefined;
+  }
+
+  /** The policies' pins: the managed policy's first (the person cannot remove it), then the user policy's. */
+  private policyPins(server: string): EffectivePin[] {
+    const out: EffectivePin[] = [];
+    for (const [entry, managed] of [
+      [this.managed.serverEntry(server), true],
+      [this.policy.serverEntry(server), false],
+    ] as const) {
+      const pin = entry?.pin;
+      if (pin && (pin.version || pin.definitionsHash)) {
+        out.push({
+          version: pin.version,
+          definitionsHash: pin.definitionsHash ?? '',
+          package: undefined,
+          pinnedAt: '',
+          by: 'policy',
+          ...(managed ? { managed } : {}),
+        });
+      }
     }
-    return this.store.get(server).pin;
+    return out;
+  }
+
+  /** The pin shown: a policy's when one sets it (the managed one first), else the person's. */
+  effectivePin(server: string): EffectivePin | undefined {
+    return this.policyPins(server)[0] ?? this.store.get(server).pin;
   }
 
   /**
-   * Every pin that holds: the person's and the team policy's. A policy adds friction, never removes it,
+   * Every pin that holds: the person's and the policies'. A policy adds friction, never removes it,
    * so its pin is checked beside the person's, never instead of it.
    */
   pinsOf(server: string): Array<Pick<PinRecord, 'version' | 'definitionsHash' | 'by'>> {
-    const fromPolicy = this.policy.serverEntry(server)?.pin;
     const own = this.store.get(server).pin;
-    return [
-      ...(own ? [own] : []),
-      ...(fromPolicy && (fromPolicy.version || fromPolicy.definitionsHash)
-        ? [{ version: fromPolicy.version, definitionsHash: fromPolicy.definitionsHash ?? '', by: 'policy' as const }]
-        : []),
-    ];
+    return [...(own ? [own] : []), ...this.policyPins(server)];
   }
 }

@@ -7,6 +7,7 @@ import type { ToolDefinition } from '../../../shared/tool.js';
 import type { ReviewAction, ServerChanges } from '../../../shared/trust-types.js';
 import { heldChangeHash, listingHash } from './definition-tracker.js';
 import { launchView } from './launch-consent.js';
+import { serverMarks } from '../policy/managed-status.js';
 import type { Listings, TrustFindings } from './trust-findings.js';
 import type { TrustRecords } from './trust-records.js';
 import type { IdentityRecord } from './trust-store.js';
@@ -23,7 +24,7 @@ export function serverView(
 ): TrustServerView {
   const record = t.store.get(name);
   const launch = launchView(config, record);
-  const blockedBy = t.policy.blockReason(name, config);
+  const blockedBy = t.blockReason(name, config);
   const pin = t.effectivePin(name);
   const held = Object.values(record.held).filter((h) => !h.rejected).length;
   const identity = t.identities.get(name) ?? record.identity;
@@ -50,6 +51,7 @@ export function serverView(
     identity: identity ? { ...identity.serverInfo, protocolVersion: identity.protocolVersion } : undefined,
     findings: findings.serverFindings(name, identity?.serverInfo?.name),
     blockedBy,
+    managed: serverMarks(t.managed, name, config),
     tools: toolViews,
     listingHash: tools.length ? listingHash(tools) : undefined,
     ...(catalogue ? { catalogue } : {}),

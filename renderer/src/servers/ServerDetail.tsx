@@ -41,7 +41,21 @@ export function ServerDetail({ server, onRemoved }: { server: UiServer; onRemove
       <CatalogueNote view={server.catalogue} />
       {server.blockedBy && (
         <div className="banner banner-danger">
-          Blocked by the team policy: <VisibleText text={server.blockedBy} />
+          {/managed policy/.test(server.blockedBy) ? 'Blocked (managed by your organization)' : 'Blocked by the team policy'}:{' '}
+          <VisibleText text={server.blockedBy} />
+        </div>
+      )}
+      {server.managed && server.managed.some((m) => !m.startsWith('blocked')) && (
+        <div className="banner" role="note" aria-label="Managed by your organization">
+          Managed by your organization:{' '}
+          {server.managed
+            .filter((m) => !m.startsWith('blocked'))
+            .map((m, i) => (
+              <span key={i}>
+                {i > 0 && '; '}
+                <VisibleText text={m} />
+              </span>
+            ))}
         </div>
       )}
       {server.lastError && (

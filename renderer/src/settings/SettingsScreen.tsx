@@ -9,6 +9,7 @@ import { InlineApproval } from './InlineApproval';
 import { RulesList } from './RulesList';
 import { TeamPolicy } from './TeamPolicy';
 import { UndoBounds } from '../undo/UndoBounds';
+import { ManagedPolicy } from './ManagedPolicy';
 
 export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
   const api = useApi();
@@ -31,6 +32,7 @@ export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
   return (
     <div className="settings pad">
       <h1>Settings</h1>
+      <ManagedPolicy />
       <section className="block" aria-labelledby={`${id}-t`}>
         <h2 id={`${id}-t`}>Approval timeout</h2>
         <form

@@ -266,3 +266,57 @@ describe('install command line tool', () => {
     expect((await screen.findByText(/^Installed /)).textContent).toBe('Installed /home/me/.local/bin/countersign. /home/me/.local/bin is not on your PATH.');
   });
 });
+
+describe('settings: managed by your organization', () => {
+  const managedBase = { from: 'os' as const, block: [], alwaysAsk: [], servers: [] };
+
+  it('shows the managed policy, each restriction with its reason, and marks the rules it limits', async () => {
+    const api = new FakeApi();
+    api.rules = [{ id: 'r1', server: 'fs', tool: 'write_file', action: 'allow', createdAt: '2026-01-01T00:00:00Z' }];
+    api.status = {
+      ...api.status,
+      managed: {
+        ...managedBase,
+        state: 'loaded',
+        path: '/etc/countersign/managed-policy.json',
+        restrictions: [
+          { key: 'alwaysAllow', text: 'No "always allow" rules: every call that would ask, asks.', reason: 'SOC 2 control 7' },
+          { key: 'maxApprovalTimeout', text: 'A call waits at most 30 s for approval.', reason: 'no hanging agents' },
+        ],
+      },
+    };
+    await renderApp(api, 'settings');
+    const section = (await screen.findByRole('heading', { name: 'Managed by your organization' })).closest('section')!;
+    expect(section.textContent).toContain('/etc/countersign/managed-policy.json');
+    expect(section.textContent).toContain('cannot be loosened');
+    const items = within(within(section).getByRole('list', { name: 'Restrictions' })).getAllByRole('listitem');
+    expect(items.map((li) => li.textContent)).toEqual([
+      'No "always allow" rules: every call that would ask, asks. Reason: SOC 2 control 7',
+      'A call waits at most 30 s for approval. Reason: no hanging agents',
+    ]);
+    const rulesSection = screen.getByRole('heading', { name: 'Saved rules' }).closest('section')!;
+    expect(within(rulesSection).getByRole('note').textContent).toBe(
+      'Managed by your organization: No "always allow" rules: every call that would ask, asks. Reason: SOC 2 control 7',
+    );
+  });
+
+  it('says an ignored managed policy is ignored, with the fix', async () => {
+    const api = new FakeApi();
+    api.status = {
+      ...api.status,
+      managed: {
+        ...managedBase,
+        state: 'ignored',
+        path: '/etc/countersign/managed-policy.json',
+        why: "'/etc/countersign' is owned by uid 1000, not root",
+        fix: "sudo chown root:root '/etc/countersign'",
+        restrictions: [],
+      },
+    };
+    await renderApp(api, 'settings');
+    const section = (await screen.findByRole('heading', { name: 'Managed by your organization' })).closest('section')!;
+    expect(within(section).getByRole('alert').textContent).toBe(
+      "It is ignored: '/etc/countersign' is owned by uid 1000, not root.Fix (an administrator): sudo chown root:root '/etc/countersign'",
+    );
+  });
+});
