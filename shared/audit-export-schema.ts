@@ -1,4 +1,4 @@
-// Where the audit log is exported (docs/admin-export.md): OTLP/HTTP logs, syslog (RFC 5424), or both.
+// Where the audit log is exported (docs/admin.md): OTLP/HTTP logs, syslog (RFC 5424), or both.
 // The one definition, read by the managed policy (managed-policy-schema.ts) and the person's settings
 // (config-schema.ts). A leaf: it imports nothing of Countersign.
 import { z } from 'zod';

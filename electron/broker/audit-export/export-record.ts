@@ -31,7 +31,7 @@ export type AttributeValue = string | number | string[];
 
 /**
  * The record's attributes: the OpenTelemetry GenAI conventions for a tool call where they fit, and
- * Countersign's own (countersign.*). The same names are the syslog SD-PARAMs (docs/admin-export.md).
+ * Countersign's own (countersign.*). The same names are the syslog SD-PARAMs (docs/admin.md).
  */
 export function exportAttributes(entry: AuditEntry): Record<string, AttributeValue> {
   const e = exportedEntry(entry);

@@ -1,7 +1,7 @@
 // Sends audit entries to a syslog receiver: TCP or TLS (octet counting, RFC 6587), UDP (one datagram
 // each, cut to RFC 5426's 2048 octets), or a local stream socket. Stream transports keep one connection
 // and open it again after any error. Syslog has no acknowledgement: a batch counts as sent once its
-// bytes are written and the connection has not failed (docs/admin-export.md says what that allows).
+// bytes are written and the connection has not failed (docs/admin.md says what that allows).
 import dgram from 'node:dgram';
 import fs from 'node:fs';
 import net from 'node:net';
