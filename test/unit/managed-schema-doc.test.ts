@@ -1,5 +1,5 @@
 // docs/managed-policy.schema.json is generated from the one schema (shared/managed-policy-schema.ts) with
-// zod-to-json-schema (the MCP SDK's dependency): this fails when they drift. Regenerate with
+// zod-to-json-schema: this fails when they drift. Regenerate with
 // COUNTERSIGN_WRITE_SCHEMA=1 npx vitest run test/unit/managed-schema-doc.test.ts
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
