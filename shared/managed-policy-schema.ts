@@ -60,7 +60,10 @@ export const catalogueSourceSchema = z.union([
             .regex(/^sha512-[A-Za-z0-9+/]+={0,2}$/, "npm's dist.integrity (sha512-…)")
             .optional(),
           /** The installed files' hash as Countersign computes it (`countersign policy hash DIR`, a pin's content). */
-          contentHash: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'a content hash (sha256:… as `countersign policy hash` prints it)').optional(),
+          contentHash: z
+            .string()
+            .regex(/^sha256:[0-9a-f]{64}$/, 'a content hash (sha256:… as `countersign policy hash` prints it)')
+            .optional(),
         })
         .strict()
         .refine((p) => p.integrity !== undefined || p.contentHash !== undefined, 'an npm entry needs integrity, contentHash or both'),
