@@ -46,56 +46,64 @@ export type TeamPolicy = z.infer<typeof teamPolicySchema>;
  * (trust/packages/package-hash.ts); a PyPI distribution (uvx/pipx) with its file hashes; a docker image
  * by digest; or a remote server by its exact URL (nothing of it runs here: only its address is held).
  */
-export const catalogueSourceSchema = z.union([
-  z.object({ command: z.array(z.string().min(1)).min(1) }).strict(),
-  z.object({ url: z.string().url().max(2000) }).strict(),
-  z
-    .object({
-      npm: z
-        .object({
-          name: z.string().min(1).max(214),
-          version: z.string().min(1).max(100),
-          integrity: z
-            .string()
-            .regex(/^sha512-[A-Za-z0-9+/]+={0,2}$/, "npm's dist.integrity (sha512-…)")
-            .optional(),
-          /** The installed files' hash as Countersign computes it (`countersign policy hash DIR`, a pin's content). */
-          contentHash: z
-            .string()
-            .regex(/^sha256:[0-9a-f]{64}$/, 'a content hash (sha256:… as `countersign policy hash` prints it)')
-            .optional(),
-        })
-        .strict()
-        .refine((p) => p.integrity !== undefined || p.contentHash !== undefined, 'an npm entry needs integrity, contentHash or both'),
-    })
-    .strict(),
-  z
-    .object({
-      pypi: z
-        .object({
-          name: z.string().min(1).max(200),
-          version: z.string().min(1).max(100),
-          /**
-           * sha256 of each file (wheel or sdist) of that version the organization reviewed. Every file PyPI
-           * serves for the version must be one of them: uv or pipx pick the file, so an unreviewed one added
-           * later is a mismatch.
-           */
-          sha256: z.array(hex64).min(1),
-        })
-        .strict(),
-    })
-    .strict(),
-  z
-    .object({
-      docker: z
-        .object({
-          image: z.string().min(1).max(500),
-          digest: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'an image digest (sha256:…)'),
-        })
-        .strict(),
-    })
-    .strict(),
-]);
+export const catalogueSourceSchema = z.union(
+  [
+    z.object({ command: z.array(z.string().min(1)).min(1) }).strict(),
+    z.object({ url: z.string().url().max(2000) }).strict(),
+    z
+      .object({
+        npm: z
+          .object({
+            name: z.string().min(1).max(214),
+            version: z.string().min(1).max(100),
+            integrity: z
+              .string()
+              .regex(/^sha512-[A-Za-z0-9+/]+={0,2}$/, "npm's dist.integrity (sha512-…)")
+              .optional(),
+            /** The installed files' hash as Countersign computes it (`countersign policy hash DIR`, a pin's content). */
+            contentHash: z
+              .string()
+              .regex(/^sha256:[0-9a-f]{64}$/, 'a content hash (sha256:… as `countersign policy hash` prints it)')
+              .optional(),
+          })
+          .strict()
+          .refine((p) => p.integrity !== undefined || p.contentHash !== undefined, 'an npm entry needs integrity, contentHash or both'),
+      })
+      .strict(),
+    z
+      .object({
+        pypi: z
+          .object({
+            name: z.string().min(1).max(200),
+            version: z.string().min(1).max(100),
+            /**
+             * sha256 of each file (wheel or sdist) of that version the organization reviewed. Every file PyPI
+             * serves for the version must be one of them: uv or pipx pick the file, so an unreviewed one added
+             * later is a mismatch.
+             */
+            sha256: z.array(hex64).min(1),
+          })
+          .strict(),
+      })
+      .strict(),
+    z
+      .object({
+        docker: z
+          .object({
+            image: z.string().min(1).max(500),
+            digest: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'an image digest (sha256:…)'),
+          })
+          .strict(),
+      })
+      .strict(),
+  ],
+  // No option fits: say what a source is, not zod's "Invalid input".
+  {
+    errorMap: (issue, ctx) => ({
+      message: issue.code === 'invalid_union' ? 'a source is one of {command}, {url}, {npm}, {pypi} or {docker}' : ctx.defaultError,
+    }),
+  },
+);
 
 export const catalogueEntrySchema = z
   .object({

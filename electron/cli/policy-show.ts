@@ -1,5 +1,6 @@
 // `countersign policy [--json]`: the effective policy. Each setting with its source (your organization's
 // managed policy, the team policy file, you), and what it does to each configured server.
+import { catalogueLines, organizationTrusts } from '../../shared/catalogue-text.js';
 import type { BrokerStatus, ManagedStatus, ServerView, Settings } from '../../shared/api.js';
 import { escapeControl as e, terminalJson } from '../../shared/escape.js';
 import type { CoreApi } from './core-client.js';
@@ -46,7 +47,9 @@ function serverLines(s: ServerView): string[] {
     out.push(
       `pinned${s.pin.version ? ` to ${s.pin.version}` : ''} by ${s.pin.managed ? MANAGED_MARK : s.pin.by === 'policy' ? 'the team policy file' : 'you'}`,
     );
-  out.push(s.trusted ? 'trusted by you' : 'not trusted: hints add friction only');
+  // The catalogue's word first: organization trust, or what differs from the nearest entry.
+  if (s.catalogue) out.push(...catalogueLines(s.catalogue).map((l) => (l.startsWith('  ') ? l : `${l} [${MANAGED_MARK}]`)));
+  if (!organizationTrusts(s.catalogue)) out.push(s.trusted ? 'trusted by you' : 'not trusted: hints add friction only');
   if (!s.launch.approved && !s.blockedBy) out.push('its command waits for your approval');
   return out;
 }
@@ -64,6 +67,7 @@ export async function showEffectivePolicy(api: CoreApi, json: boolean, unconfirm
       managed: s.managed ?? [],
       pin: s.pin && { version: s.pin.version, by: s.pin.managed ? 'managed' : s.pin.by },
       trusted: s.trusted,
+      catalogue: s.catalogue,
     }));
     say(terminalJson({ managed, policy, settings: effective, servers: perServer }, 2) + '\n');
     return 0;

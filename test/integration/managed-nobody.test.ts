@@ -32,6 +32,7 @@ function chownTree(path: string, uid: number): void {
 const POLICY = {
   version: 1,
   restrictions: { deny: [{ name: 'evil', reason: 'refused by security review' }], maxApprovalTimeout: { seconds: 30, reason: 'no hanging agents' } },
+  catalogue: [{ name: 'Reviewed node', source: { command: [NODE, '-e', '1'] } }],
 };
 
 let m: ManagedFolder;
@@ -94,6 +95,8 @@ describe('managed policy, Countersign run as nobody', () => {
     const text = (await csAsNobody(['--data-dir', dataDir, 'policy'], { ...keyEnv(), COUNTERSIGN_MANAGED_POLICY: file })).stdout;
     expect(text).toContain(`Managed policy: ${file} (managed by your organization; it outranks the team policy and your settings)`);
     expect(text).toContain('  approval timeout: 30 s (managed by your organization) — you set 120 s; capped (no hanging agents)');
+    // What the catalogue says of each server: 'fine' runs another command than the entry's.
+    expect(text).toContain('  fine:\n    Not in your organization’s catalogue. [managed by your organization]\n    not trusted: hints add friction only\n');
     expect(text).toContain(
       "    blocked: your organization’s managed policy denies 'evil': its name matches 'evil' (refused by security review) [managed by your organization]",
     );

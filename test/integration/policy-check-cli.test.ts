@@ -35,6 +35,17 @@ describe('countersign policy check', () => {
     ]);
   });
 
+  it('a catalogue source no option fits says what a source is; one that nearly fits says what is wrong in it', async () => {
+    const f = file(
+      'catalogue.json',
+      '{\n  "version": 1,\n  "catalogue": [\n    {"name": "a", "source": {"nmp": {}}},\n    {"name": "b", "source": {"npm": {"name": "x", "version": "1"}}}\n  ]\n}\n',
+    );
+    const r = await runCli(dir, 'policy', 'check', f);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`${f}:4:29: catalogue.0.source: a source is one of {command}, {url}, {npm}, {pypi} or {docker}`);
+    expect(r.stdout).toContain(`${f}:5:37: catalogue.1.source.npm: an npm entry needs integrity, contentHash or both`);
+  });
+
   it('JSON syntax errors (comments, trailing commas) with line:column; --json', async () => {
     const f = file('syntax.json', '{\n  "version": 1, // no comments\n}');
     const r = await runCli(dir, 'policy', 'check', f, '--json');
