@@ -23,7 +23,8 @@ export function exportChangeHash(from: AuditExportInput | undefined, to: AuditEx
 
 export async function runExport(argv: string[], dataDir: string): Promise<number> {
   // `export --json` has no verb: a leading flag belongs to `show`.
-  const [verb, ...rest] = argv[0]?.startsWith('-') ? [undefined, ...argv] : argv;
+  const verb = argv[0]?.startsWith('-') ? undefined : argv[0];
+  const rest = verb === undefined ? argv : argv.slice(1);
   const args = parseArgs(rest, {
     values: ['hash', 'otlp', 'protocol', 'header', 'syslog', 'ca', 'facility'],
     booleans: ['json', 'yes'],
