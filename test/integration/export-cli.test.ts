@@ -10,6 +10,7 @@ import { makeDataDir, removeDir, startServe } from '../helpers/broker-harness.js
 import { runCli } from '../helpers/cli-run.js';
 import { managedFolder } from '../helpers/managed-folder.js';
 import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
+import { startRsyslog } from '../helpers/rsyslog.js';
 import { pollUntil } from '../helpers/patience.js';
 import { ROOT } from '../helpers/paths.js';
 
@@ -75,6 +76,32 @@ describe('countersign export', () => {
     } finally {
       await broker.stop();
       await receiver.close();
+      removeDir(dataDir);
+    }
+  });
+
+  it('a syslog destination over a local socket: set with the hash, delivered to a real rsyslogd', { timeout: 120_000 }, async () => {
+    const dataDir = makeDataDir();
+    const rsyslog = await startRsyslog();
+    const broker = await startServe(dataDir);
+    try {
+      const set = ['export', 'set', '--syslog', `unix:${rsyslog.socketPath}`];
+      const asked = await runCli(dataDir, ...set);
+      expect(asked.stdout).toContain(`syslog unix:${rsyslog.socketPath}`);
+      expect((await runCli(dataDir, ...set, '--yes', '--hash', hashIn(asked.stdout))).code).toBe(0);
+      const status = await pollUntil(
+        () => shown(dataDir),
+        (s) => s?.sinks[0]?.state === 'ok' && s.sinks[0].backlog === 0 && s.sinks[0].exportedSeq > 0,
+        'rsyslogd took the log',
+      );
+      await pollUntil(
+        () => rsyslog.records().length,
+        (n) => n >= status!.sinks[0]!.exportedSeq,
+        'every entry in rsyslog',
+      );
+    } finally {
+      await broker.stop();
+      await rsyslog.close();
       removeDir(dataDir);
     }
   });
