@@ -94,6 +94,14 @@ export function AuditExport() {
     setSaved(undefined);
   };
   const managed = status?.source === 'managed';
+  // The broker says when a destination's state changes, not each time its cursor moves: while this
+  // section is open, the cursor and backlog are read again every few seconds.
+  const exporting = status !== undefined;
+  useEffect(() => {
+    if (!exporting) return;
+    const timer = setInterval(() => void refreshStatus(), 3000);
+    return () => clearInterval(timer);
+  }, [exporting, refreshStatus]);
 
   const change = async (to: AuditExportDestination | null) => {
     setServerError(undefined);
