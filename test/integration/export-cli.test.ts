@@ -2,13 +2,14 @@
 // destination is consent: without a terminal it needs --yes and the change hash printed; it goes through
 // the core (sealed, audited), the export then delivers to it, header values are never printed, and a
 // destination the organization's managed policy requires cannot be changed, with its reason.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AuditExportStatus } from '../../shared/api.js';
 import { startBroker } from '../../electron/broker/core/broker-host.js';
 import { makeDataDir, removeDir, startServe } from '../helpers/broker-harness.js';
 import { runCli } from '../helpers/cli-run.js';
-import { managedFolder } from '../helpers/managed-folder.js';
 import { startOtlpReceiver } from '../helpers/otlp-receiver.js';
 import { startRsyslog } from '../helpers/rsyslog.js';
 import { pollUntil } from '../helpers/patience.js';
@@ -108,11 +109,16 @@ describe('countersign export', () => {
 
   it.skipIf(process.getuid?.() !== 0)("a destination the organization requires: shown with its reason, set and unset refused with it", { timeout: 120_000 }, async () => {
     const reason = 'Security keeps every agent decision for a year (SEC-12).';
-    const folder = managedFolder();
+    // Where the ownership rule accepts it: a root-owned 0755 folder, not under /tmp.
+    const folder = `/var/lib/countersign-test-${randomBytes(6).toString('hex')}`;
+    mkdirSync(folder, { mode: 0o755 });
+    chmodSync(folder, 0o755);
+    const file = join(folder, 'managed-policy.json');
     const dataDir = makeDataDir();
     const receiver = await startOtlpReceiver();
-    folder.write({ version: 1, auditExport: { otlp: { endpoint: receiver.url } }, restrictions: { auditExportRequired: { reason } } });
-    const running = await startBroker({ dataDir, port: 0, rendererDir: join(ROOT, 'dist', 'renderer'), managedPolicyPath: folder.file });
+    const policy = { version: 1, auditExport: { otlp: { endpoint: receiver.url } }, restrictions: { auditExportRequired: { reason } } };
+    writeFileSync(file, JSON.stringify(policy), { mode: 0o644 });
+    const running = await startBroker({ dataDir, port: 0, rendererDir: join(ROOT, 'dist', 'renderer'), managedPolicyPath: file });
     try {
       const text = await runCli(dataDir, 'export');
       expect(text.stdout).toContain(`Managed by your organization: the audit export is required (${reason})`);
@@ -130,7 +136,7 @@ describe('countersign export', () => {
     } finally {
       await running.stop();
       await receiver.close();
-      folder.remove();
+      rmSync(folder, { recursive: true, force: true });
       removeDir(dataDir);
     }
   });
