@@ -3,7 +3,7 @@
 // (main.ts) and by the desktop app's command-line mode (electron/main/entry.ts).
 import { resolveDataDir } from '../broker/store/data-dir.js';
 import { intFlag, lastFlag, parseArgs, splitDataDir, UsageError } from './args.js';
-import { CLIENTS_USAGE, POLICY_USAGE, SERVERS_USAGE, UNDO_USAGE } from './usage.js';
+import { CLIENTS_USAGE, EXPORT_USAGE, POLICY_USAGE, SERVERS_USAGE, UNDO_USAGE } from './usage.js';
 import { connectArgs } from './connect-argv.js';
 
 const USAGE = `Countersign: approve what AI agents do through MCP.
@@ -12,6 +12,7 @@ countersign serve [--port N] [--host ADDR] [--no-open] [--approval-timeout SECON
 countersign connect <server> [--client <id>]
 ${SERVERS_USAGE}
 ${POLICY_USAGE}
+${EXPORT_USAGE}
 ${CLIENTS_USAGE}
 ${UNDO_USAGE}
 countersign log [--json] [--follow] [--verify] [--show-secrets]
@@ -51,6 +52,7 @@ const COMMANDS: Record<string, Command> = {
   },
   servers: async (sub, dataDir) => (await import('./servers.js')).runServers(sub, dataDir),
   policy: async (sub, dataDir) => (await import('./policy.js')).runPolicy(sub, dataDir),
+  export: async (sub, dataDir) => (await import('./export.js')).runExport(sub, dataDir),
   log: async (sub, dataDir) => (await import('./log.js')).runLog(sub, dataDir),
   clients: async (sub, dataDir) => (await import('./clients.js')).runClients(sub, dataDir),
   wrap: async (sub, dataDir) => (await import('./wrap.js')).runWrap(sub, dataDir),

@@ -27,6 +27,13 @@ countersign policy unset [--hash H] [--yes]
 countersign policy confirm [--hash H] [--yes] | discard   (a path written into settings.json by hand)
 countersign policy hash <package folder | docker image>   (the content hash or digest for a catalogue entry)`;
 
+export const EXPORT_USAGE = `countersign export [--json]           (where the audit log is exported: each destination, its state, cursor, backlog)
+countersign export set [--otlp URL [--protocol http/protobuf|http/json] [--header K=V]…]
+                       [--syslog tcp://host:port | tls://host:port [--ca FILE] | udp://host:port | unix:/path [--facility N]]
+                       [--hash H] [--yes]   (the whole log goes there: without a terminal, --yes --hash of the change printed)
+countersign export unset [--hash H] [--yes]
+  (header values are never printed; a destination the organization's managed policy sets cannot be changed here)`;
+
 export const CLIENTS_USAGE = `countersign clients [--json] [--project DIR]
 countersign wrap <client> [--only a,b] [--dry-run] [--yes] [--project DIR]
 countersign unwrap <client> [--hash H] [--yes] [--project DIR]   (without a terminal: --yes --hash of the plan printed)

@@ -8,6 +8,7 @@ import { DesktopSettings } from './DesktopSettings';
 import { InlineApproval } from './InlineApproval';
 import { RulesList } from './RulesList';
 import { TeamPolicy } from './TeamPolicy';
+import { AuditExport } from './AuditExport';
 import { UndoBounds } from '../undo/UndoBounds';
 import { ManagedPolicy } from './ManagedPolicy';
 
@@ -86,6 +87,7 @@ export function SettingsScreen({ desktop }: { desktop?: DesktopApi }) {
 
       {!desktop && <BrowserNotifySettings />}
       <TeamPolicy />
+      <AuditExport />
 
       <section className="block" aria-labelledby={`${id}-rules`}>
         <h2 id={`${id}-rules`}>Saved rules</h2>

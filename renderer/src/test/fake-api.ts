@@ -226,6 +226,7 @@ export class FakeApi implements CountersignApi {
     return this.answer('updateSettings', [patch], () => {
       const next: Record<string, unknown> = { ...this.settings, ...patch };
       if (next.policyPath === null) delete next.policyPath; // null removes the team policy
+      if (next.auditExport === null) delete next.auditExport; // and the audit export
       return (this.settings = next as Settings);
     });
   }
