@@ -87,8 +87,24 @@ async function change(api: CoreApi, to: AuditExportDestination | null, args: Par
     return 0;
   }
   const hash = exportChangeHash(from, to);
-  say(`Audit export now: ${from ? exportTargets(from).map((t) => e(t)).join(', ') : 'none'}\n`);
-  say(`Then:             ${to ? exportTargets(to).map((t) => e(t)).join(', ') : 'none'}\n`);
+  say(
+    `Audit export now: ${
+      from
+        ? exportTargets(from)
+            .map((t) => e(t))
+            .join(', ')
+        : 'none'
+    }\n`,
+  );
+  say(
+    `Then:             ${
+      to
+        ? exportTargets(to)
+            .map((t) => e(t))
+            .join(', ')
+        : 'none'
+    }\n`,
+  );
   const headers = Object.keys(to?.otlp?.headers ?? {});
   if (headers.length) say(`  with the headers ${headers.map((t) => e(t)).join(', ')} (values not shown)\n`);
   say(`  change hash ${hash}\n`);

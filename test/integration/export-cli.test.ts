@@ -107,37 +107,41 @@ describe('countersign export', () => {
     }
   });
 
-  it.skipIf(process.getuid?.() !== 0)("a destination the organization requires: shown with its reason, set and unset refused with it", { timeout: 120_000 }, async () => {
-    const reason = 'Security keeps every agent decision for a year (SEC-12).';
-    // Where the ownership rule accepts it: a root-owned 0755 folder, not under /tmp.
-    const folder = `/var/lib/countersign-test-${randomBytes(6).toString('hex')}`;
-    mkdirSync(folder, { mode: 0o755 });
-    chmodSync(folder, 0o755);
-    const file = join(folder, 'managed-policy.json');
-    const dataDir = makeDataDir();
-    const receiver = await startOtlpReceiver();
-    const policy = { version: 1, auditExport: { otlp: { endpoint: receiver.url } }, restrictions: { auditExportRequired: { reason } } };
-    writeFileSync(file, JSON.stringify(policy), { mode: 0o644 });
-    const running = await startBroker({ dataDir, port: 0, rendererDir: join(ROOT, 'dist', 'renderer'), managedPolicyPath: file });
-    try {
-      const text = await runCli(dataDir, 'export');
-      expect(text.stdout).toContain(`Managed by your organization: the audit export is required (${reason})`);
-      expect(await shown(dataDir)).toMatchObject({ source: 'managed', required: { reason } });
-      for (const argv of [
-        ['export', 'unset', '--yes', '--hash', '0'.repeat(64)],
-        ['export', 'set', '--syslog', 'udp://127.0.0.1:514', '--yes', '--hash', '0'.repeat(64)],
-      ]) {
-        const r = await runCli(dataDir, ...argv);
-        expect(r.code).not.toBe(0);
-        expect(r.stdout).toContain(reason);
-        expect(r.stderr).toMatch(/your organization decides the audit export/);
+  it.skipIf(process.getuid?.() !== 0)(
+    'a destination the organization requires: shown with its reason, set and unset refused with it',
+    { timeout: 120_000 },
+    async () => {
+      const reason = 'Security keeps every agent decision for a year (SEC-12).';
+      // Where the ownership rule accepts it: a root-owned 0755 folder, not under /tmp.
+      const folder = `/var/lib/countersign-test-${randomBytes(6).toString('hex')}`;
+      mkdirSync(folder, { mode: 0o755 });
+      chmodSync(folder, 0o755);
+      const file = join(folder, 'managed-policy.json');
+      const dataDir = makeDataDir();
+      const receiver = await startOtlpReceiver();
+      const policy = { version: 1, auditExport: { otlp: { endpoint: receiver.url } }, restrictions: { auditExportRequired: { reason } } };
+      writeFileSync(file, JSON.stringify(policy), { mode: 0o644 });
+      const running = await startBroker({ dataDir, port: 0, rendererDir: join(ROOT, 'dist', 'renderer'), managedPolicyPath: file });
+      try {
+        const text = await runCli(dataDir, 'export');
+        expect(text.stdout).toContain(`Managed by your organization: the audit export is required (${reason})`);
+        expect(await shown(dataDir)).toMatchObject({ source: 'managed', required: { reason } });
+        for (const argv of [
+          ['export', 'unset', '--yes', '--hash', '0'.repeat(64)],
+          ['export', 'set', '--syslog', 'udp://127.0.0.1:514', '--yes', '--hash', '0'.repeat(64)],
+        ]) {
+          const r = await runCli(dataDir, ...argv);
+          expect(r.code).not.toBe(0);
+          expect(r.stdout).toContain(reason);
+          expect(r.stderr).toMatch(/your organization decides the audit export/);
+        }
+        expect(await shown(dataDir)).toMatchObject({ source: 'managed', sinks: [{ target: `http/protobuf http://127.0.0.1:${receiver.port}/v1/logs` }] });
+      } finally {
+        await running.stop();
+        await receiver.close();
+        rmSync(folder, { recursive: true, force: true });
+        removeDir(dataDir);
       }
-      expect(await shown(dataDir)).toMatchObject({ source: 'managed', sinks: [{ target: `http/protobuf http://127.0.0.1:${receiver.port}/v1/logs` }] });
-    } finally {
-      await running.stop();
-      await receiver.close();
-      rmSync(folder, { recursive: true, force: true });
-      removeDir(dataDir);
-    }
-  });
+    },
+  );
 });

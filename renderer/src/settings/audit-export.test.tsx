@@ -17,7 +17,16 @@ describe('settings: audit export', () => {
       auditExport: {
         source: 'person',
         sinks: [
-          { kind: 'syslog', target: 'tcp://siem.example:6514', state: 'down', exportedSeq: 41, backlog: 7, backlogExceeded: false, failures: 3, lastError: 'connect ECONNREFUSED' },
+          {
+            kind: 'syslog',
+            target: 'tcp://siem.example:6514',
+            state: 'down',
+            exportedSeq: 41,
+            backlog: 7,
+            backlogExceeded: false,
+            failures: 3,
+            lastError: 'connect ECONNREFUSED',
+          },
         ],
       },
     };
@@ -54,7 +63,10 @@ describe('settings: audit export', () => {
     await section().findByText(/Saved: the audit log is exported there/);
 
     // As the broker shows it back: the value hidden. The field is empty, and saving again keeps it.
-    api.settings = { ...api.settings, auditExport: { otlp: { endpoint: 'https://collector.example:4318/v1/logs', protocol: 'http/json', headers: { authorization: HIDDEN_HEADER } } } };
+    api.settings = {
+      ...api.settings,
+      auditExport: { otlp: { endpoint: 'https://collector.example:4318/v1/logs', protocol: 'http/json', headers: { authorization: HIDDEN_HEADER } } },
+    };
     await user.click(section().getByRole('button', { name: 'Export here' }));
     await waitFor(() => expect(section().getByLabelText(/New value for authorization/)).toHaveProperty('value', ''));
     expect(document.body.textContent).not.toContain('s3cret');
@@ -95,7 +107,17 @@ describe('settings: audit export', () => {
       auditExport: {
         source: 'managed',
         required: { reason: 'Security keeps every agent decision (SEC-12).' },
-        sinks: [{ kind: 'otlp', target: 'http/protobuf https://otel.corp:4318/v1/logs', state: 'ok', exportedSeq: 9, backlog: 0, backlogExceeded: false, failures: 0 }],
+        sinks: [
+          {
+            kind: 'otlp',
+            target: 'http/protobuf https://otel.corp:4318/v1/logs',
+            state: 'ok',
+            exportedSeq: 9,
+            backlog: 0,
+            backlogExceeded: false,
+            failures: 0,
+          },
+        ],
       },
     };
     await renderApp(api, 'settings');
