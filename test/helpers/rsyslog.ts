@@ -127,13 +127,13 @@ export async function startRsyslog(opts: { tls?: { ca: string; cert: string; key
     if (started.exitCode !== null) throw new Error(`rsyslogd exited ${started.exitCode}: ${stderr}`);
     ports.tcp ||= Number(readFileSync(join(dir, 'tcp-port'), 'utf8').trim());
     if (opts.tls) ports.tls ||= Number(readFileSync(join(dir, 'tls-port'), 'utf8').trim());
-    // UDP says nothing when it is ready: a probe datagram is sent until rsyslog has written it.
+    // UDP says nothing when it is ready: a probe datagram is sent on each look (pollUntil paces them) until
+    // rsyslog has written one; records() leaves probes out.
     const probe = dgram.createSocket('udp4');
     try {
       await pollUntil(
         async () => {
           await new Promise<void>((r) => probe.send(`<14>1 - - probe - - - ready`, ports.udp, '127.0.0.1', () => r()));
-          await new Promise((r) => setTimeout(r, 20));
           return existsSync(join(dir, 'out.jsonl')) && readFileSync(join(dir, 'out.jsonl'), 'utf8').includes('"appname":"probe"');
         },
         (ok) => ok,
