@@ -70,15 +70,21 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** An allowed write the person then edits again: its undo preview has that file as a conflict. */
+async function conflicted(file: string): Promise<UndoPreview> {
+  writeFileSync(file, 'before');
+  const client = await world.connect('files');
+  await allowWrite(client, file, 'agent');
+  writeFileSync(file, 'the person kept writing');
+  const preview = await page<UndoPreview>('previewUndo', { server: 'files' });
+  expect(preview.conflicts).toBe(1);
+  return preview;
+}
+
 describe('the undo dialog and a compromisable renderer', () => {
   it('a conflict the page asks to overwrite is spelled out in the dialog; cancelled, nothing is written', async () => {
     const file = join(dir, 'notes.md');
-    writeFileSync(file, 'before');
-    const client = await world.connect('files');
-    await allowWrite(client, file, 'agent');
-    writeFileSync(file, 'the person kept writing');
-    const preview = await page<UndoPreview>('previewUndo', { server: 'files' });
-    expect(preview.conflicts).toBe(1);
+    const preview = await conflicted(file);
     await expect(page('undo', { server: 'files' }, preview.hash, { confirmConflicts: true })).rejects.toThrow(/did not confirm/);
     expect(dialogs).toHaveLength(1);
     expect(dialogs[0]!.detail).toContain(`${file}: restore\n  changed since the call: `);
@@ -88,12 +94,7 @@ describe('the undo dialog and a compromisable renderer', () => {
 
   it('a conflict the page did not confirm is refused before any dialog: the person is never asked to overwrite it', async () => {
     const file = join(dir, 'kept.md');
-    writeFileSync(file, 'before');
-    const client = await world.connect('files');
-    await allowWrite(client, file, 'agent');
-    writeFileSync(file, 'the person kept writing');
-    const preview = await page<UndoPreview>('previewUndo', { server: 'files' });
-    expect(preview.conflicts).toBe(1);
+    const preview = await conflicted(file);
     await expect(page('undo', { server: 'files' }, preview.hash)).rejects.toThrow(/Confirm the conflict first/);
     expect(dialogs).toHaveLength(0);
     expect(readFileSync(file, 'utf8')).toBe('the person kept writing');

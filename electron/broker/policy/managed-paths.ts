@@ -49,7 +49,8 @@ export function locateManaged(o: LocateOptions): ManagedLocation {
   return override;
 }
 
-function lexists(p: string): boolean {
+/** Whether anything (a dangling symlink included) is at `p`. */
+export function lexists(p: string): boolean {
   try {
     fs.lstatSync(p);
     return true;

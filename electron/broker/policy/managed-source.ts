@@ -12,7 +12,7 @@ import { monotonicMs } from '../core/clock.js';
 
 const RECHECK_OWNERSHIP_MS = 2_000;
 import { denyMatch } from './managed-deny.js';
-import { readProfileKeys, type ManagedFrom, type ManagedLocation, type Runner } from './managed-paths.js';
+import { lexists, readProfileKeys, type ManagedFrom, type ManagedLocation, type Runner } from './managed-paths.js';
 import type { Ownership } from './managed-ownership.js';
 import { policyBlockReason, type TeamPolicy } from './team-policy.js';
 
@@ -177,15 +177,6 @@ export class ManagedPolicySource {
 
   restrictions(): ManagedPolicy['restrictions'] | undefined {
     return this.loaded()?.restrictions;
-  }
-}
-
-function lexists(p: string): boolean {
-  try {
-    fs.lstatSync(p);
-    return true;
-  } catch {
-    return false;
   }
 }
 
